@@ -1,0 +1,68 @@
+// Every setting is an environment variable; each is documented in the README with its default.
+import { resolve } from "node:path";
+
+export const knownRegions = {
+  eu: "Europe",
+  us: "United States",
+  me: "Middle East",
+  pk: "Pakistan",
+} as const;
+export type RegionCode = keyof typeof knownRegions;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  regions: RegionCode[];
+  /** Base URL clients use to reach this service; null means "the address we listen on". */
+  publicUrl: string | null;
+  cookieSecure: boolean;
+  sessionTtlDays: number;
+  /** Take the client address from X-Forwarded-For (only behind a trusted reverse proxy). */
+  trustProxy: boolean;
+  logRequests: boolean;
+}
+
+export class ConfigError extends Error {}
+
+function parseBoolean(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === "") return fallback;
+  if (["1", "true", "yes"].includes(raw.toLowerCase())) return true;
+  if (["0", "false", "no"].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function parseInteger(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function parseRegions(raw: string | undefined): RegionCode[] {
+  if (raw === undefined || raw.trim() === "") return Object.keys(knownRegions) as RegionCode[];
+  const codes = raw.split(",").map((code) => code.trim().toLowerCase()).filter(Boolean);
+  for (const code of codes) {
+    if (!(code in knownRegions)) {
+      throw new ConfigError(`REGIONS lists unknown region "${code}"; known: ${Object.keys(knownRegions).join(", ")}`);
+    }
+  }
+  return [...new Set(codes)] as RegionCode[];
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const publicUrl = env.PUBLIC_URL?.trim() ? env.PUBLIC_URL.trim().replace(/\/+$/, "") : null;
+  return {
+    port: parseInteger("PORT", env.PORT, 8000, 0, 65535),
+    host: env.HOST?.trim() || "0.0.0.0",
+    dataDir: resolve(env.DATA_DIR?.trim() || "./region-data"),
+    regions: parseRegions(env.REGIONS),
+    publicUrl,
+    cookieSecure: parseBoolean("COOKIE_SECURE", env.COOKIE_SECURE, publicUrl?.startsWith("https://") ?? false),
+    sessionTtlDays: parseInteger("SESSION_TTL_DAYS", env.SESSION_TTL_DAYS, 30, 1, 365),
+    trustProxy: parseBoolean("TRUST_PROXY", env.TRUST_PROXY, false),
+    logRequests: parseBoolean("LOG_REQUESTS", env.LOG_REQUESTS, false),
+  };
+}

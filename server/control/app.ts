@@ -1,0 +1,27 @@
+// The control-plane surface: console /app, programmatic /v1, discovery and /health.
+import { Elysia } from "elysia";
+import { readJsonBody } from "../http/body.ts";
+import { apiErrorHandler } from "../http/elysia-errors.ts";
+import type { ControlContext } from "./context.ts";
+import { requestBodyBytesMax } from "./limits.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { discoveryRoutes } from "./routes/discovery.ts";
+import { orgRoutes } from "./routes/orgs.ts";
+import { projectRoutes } from "./routes/projects.ts";
+import { tokenRoutes } from "./routes/tokens.ts";
+import { mountV1Routes } from "./v1/route.ts";
+import { v1Routes } from "./v1/routes.ts";
+
+export function controlApp(ctx: ControlContext) {
+  const routes = v1Routes(ctx);
+  const app = new Elysia({ name: "control-plane" })
+    .onParse(({ request }) => readJsonBody(request, requestBodyBytesMax))
+    .onError(apiErrorHandler);
+  authRoutes(app, ctx);
+  orgRoutes(app, ctx);
+  projectRoutes(app, ctx);
+  tokenRoutes(app, ctx);
+  discoveryRoutes(app, ctx, routes);
+  mountV1Routes(app, ctx, routes);
+  return app;
+}

@@ -1,0 +1,173 @@
+// Control-plane schema. Ids are UUID text, timestamps RFC 3339 text (UTC), so rows map to
+// DTOs without conversion. Migrations are generated from this file by drizzle-kit.
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const createdAt = () => text("created_at").notNull();
+
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  email: text("email").notNull().unique(),
+  name: text("name").notNull(),
+  passwordHash: text("password_hash").notNull(),
+  emailVerifiedAt: text("email_verified_at"),
+  createdAt: createdAt(),
+});
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdAt: createdAt(),
+    expiresAt: text("expires_at").notNull(),
+    lastSeenAt: text("last_seen_at").notNull(),
+    revokedAt: text("revoked_at"),
+    location: text("location"),
+    userAgent: text("user_agent"),
+  },
+  (table) => [index("sessions_user_idx").on(table.userId)],
+);
+
+/** Single-use tokens sent by mail: password reset, email verification, invitations. */
+export const emailTokens = sqliteTable("email_tokens", {
+  id: text("id").primaryKey(),
+  kind: text("kind", { enum: ["password_reset", "verify_email", "invitation"] }).notNull(),
+  userId: text("user_id"),
+  invitationId: text("invitation_id"),
+  tokenHash: text("token_hash").notNull().unique(),
+  createdAt: createdAt(),
+  expiresAt: text("expires_at").notNull(),
+  usedAt: text("used_at"),
+});
+
+export const orgs = sqliteTable("orgs", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  slug: text("slug").notNull().unique(),
+  createdAt: createdAt(),
+});
+
+export const memberships = sqliteTable(
+  "memberships",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull().references(() => orgs.id),
+    userId: text("user_id").notNull().references(() => users.id),
+    role: text("role", { enum: ["viewer", "member", "admin", "owner"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("memberships_org_user_idx").on(table.orgId, table.userId)],
+);
+
+export const invitations = sqliteTable(
+  "invitations",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull().references(() => orgs.id),
+    email: text("email").notNull(),
+    role: text("role", { enum: ["viewer", "member", "admin", "owner"] }).notNull(),
+    status: text("status", { enum: ["pending", "accepted", "revoked"] }).notNull(),
+    invitedBy: text("invited_by").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("invitations_org_idx").on(table.orgId)],
+);
+
+export const projects = sqliteTable(
+  "projects",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull().references(() => orgs.id),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    region: text("region").notNull(),
+    currency: text("currency").notNull(),
+    timezone: text("timezone").notNull(),
+    retentionDays: integer("retention_days").notNull(),
+    dataId: integer("data_id").notNull().unique(),
+    createdAt: createdAt(),
+    deletedAt: text("deleted_at"),
+  },
+  (table) => [index("projects_org_idx").on(table.orgId)],
+);
+
+export const environments = sqliteTable(
+  "environments",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id),
+    name: text("name").notNull(),
+    isDefault: integer("is_default", { mode: "boolean" }).notNull(),
+  },
+  (table) => [uniqueIndex("environments_project_name_idx").on(table.projectId, table.name)],
+);
+
+export const publicKeys = sqliteTable(
+  "public_keys",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id),
+    environment: text("environment").notNull(),
+    key: text("key").notNull().unique(),
+    allowedBundleIds: text("allowed_bundle_ids", { mode: "json" }).$type<string[]>().notNull(),
+    allowedOrigins: text("allowed_origins", { mode: "json" }).$type<string[]>().notNull(),
+    registrySynced: integer("registry_synced", { mode: "boolean" }).notNull(),
+    createdAt: createdAt(),
+    revokedAt: text("revoked_at"),
+  },
+  (table) => [index("public_keys_project_idx").on(table.projectId)],
+);
+
+export const accessTokens = sqliteTable(
+  "access_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    orgId: text("org_id").notNull().references(() => orgs.id),
+    name: text("name").notNull(),
+    secretHash: text("secret_hash").notNull().unique(),
+    prefix: text("prefix").notNull(),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+    projectIds: text("project_ids", { mode: "json" }).$type<string[] | null>(),
+    createdAt: createdAt(),
+    expiresAt: text("expires_at"),
+    lastUsedAt: text("last_used_at"),
+    revokedAt: text("revoked_at"),
+  },
+  (table) => [index("access_tokens_user_idx").on(table.userId)],
+);
+
+export const idempotencyRecords = sqliteTable(
+  "idempotency_records",
+  {
+    tokenId: text("token_id").notNull(),
+    key: text("key").notNull(),
+    fingerprint: text("fingerprint").notNull(),
+    state: text("state", { enum: ["in_progress", "done"] }).notNull(),
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("idempotency_token_key_idx").on(table.tokenId, table.key)],
+);
+
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orgId: text("org_id"),
+    projectId: text("project_id"),
+    actorType: text("actor_type", { enum: ["user", "token", "anonymous"] }).notNull(),
+    actorId: text("actor_id"),
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id"),
+    before: text("before", { mode: "json" }),
+    after: text("after", { mode: "json" }),
+    createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+  },
+  (table) => [index("audit_log_org_idx").on(table.orgId)],
+);

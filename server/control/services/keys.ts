@@ -1,0 +1,158 @@
+// Public project keys (`svc_pk_<region>_<env>_<22 chars>`) and their mirror in the region's
+// key registry. The control plane is the source of truth; after every change the region
+// gets the key's latest state and `registry_synced` records that it did.
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { nowIso } from "../../clock.ts";
+import { randomBase62 } from "../../crypto.ts";
+import { conflict, notFound } from "../../http/errors.ts";
+import type { RegionCode } from "../../config.ts";
+import type { RegistryKey } from "../../../storage/region-store.ts";
+import type { ControlContext } from "../context.ts";
+import { projects, publicKeys } from "../db/schema.ts";
+import { newId, requireUuid } from "../ids.ts";
+import { keyDto, type KeyRow } from "../dto.ts";
+import { requireScope, type ProjectAccess, type ProjectRow } from "../access.ts";
+import type { WritePlan } from "./audited-write.ts";
+
+const keySecretLength = 22;
+
+export const formatPublicKey = (region: string, environment: string) =>
+  `svc_pk_${region}_${environment}_${randomBase62(keySecretLength)}`;
+
+export function newKeyRow(project: ProjectRow, environment: string): KeyRow {
+  return {
+    id: newId(),
+    projectId: project.id,
+    environment,
+    key: formatPublicKey(project.region, environment),
+    allowedBundleIds: [],
+    allowedOrigins: [],
+    registrySynced: false,
+    createdAt: nowIso(),
+    revokedAt: null,
+  };
+}
+
+export function projectKeys(ctx: ControlContext, projectId: string): KeyRow[] {
+  return ctx.db.select().from(publicKeys).where(eq(publicKeys.projectId, projectId)).orderBy(asc(publicKeys.createdAt)).all();
+}
+
+function keyOfProject(ctx: ControlContext, project: ProjectRow, keyId: string): KeyRow {
+  const id = requireUuid(keyId, "key");
+  const key = ctx.db
+    .select()
+    .from(publicKeys)
+    .where(and(eq(publicKeys.id, id), eq(publicKeys.projectId, project.id)))
+    .get();
+  if (!key) throw notFound("key");
+  return key;
+}
+
+const registryEntry = (project: ProjectRow, key: KeyRow): RegistryKey => ({
+  key: key.key,
+  keyId: key.id,
+  projectId: project.id,
+  dataId: project.dataId,
+  environment: key.environment,
+  allowedOrigins: key.allowedOrigins,
+  allowedBundleIds: key.allowedBundleIds,
+  revokedAt: key.revokedAt,
+});
+
+/**
+ * Pushes keys to their region and marks them synced. A region that cannot be reached
+ * leaves `registry_synced` false; `syncPendingKeys` retries at start-up.
+ */
+export async function syncKeysToRegion(ctx: ControlContext, project: ProjectRow, keyIds: string[]): Promise<void> {
+  const link = ctx.regions.get(project.region as RegionCode);
+  if (!link || keyIds.length === 0) return;
+  const rows = ctx.db.select().from(publicKeys).where(inArray(publicKeys.id, keyIds)).all();
+  try {
+    await link.syncKeys(rows.map((row) => registryEntry(project, row)));
+  } catch (error) {
+    console.error(`key registry sync to region ${project.region} failed:`, error);
+    return;
+  }
+  ctx.db.update(publicKeys).set({ registrySynced: true }).where(inArray(publicKeys.id, keyIds)).run();
+}
+
+export async function syncPendingKeys(ctx: ControlContext): Promise<void> {
+  const pending = ctx.db
+    .select({ key: publicKeys, project: projects })
+    .from(publicKeys)
+    .innerJoin(projects, eq(projects.id, publicKeys.projectId))
+    .where(eq(publicKeys.registrySynced, false))
+    .all();
+  const byProject = new Map<string, { project: ProjectRow; keyIds: string[] }>();
+  for (const row of pending) {
+    const entry = byProject.get(row.project.id) ?? { project: row.project, keyIds: [] };
+    entry.keyIds.push(row.key.id);
+    byProject.set(row.project.id, entry);
+  }
+  for (const { project, keyIds } of byProject.values()) await syncKeysToRegion(ctx, project, keyIds);
+}
+
+export function listKeys(ctx: ControlContext, access: ProjectAccess) {
+  requireScope(access, "projects:read");
+  return { keys: projectKeys(ctx, access.project.id).map(keyDto) };
+}
+
+export function planRevokeKey(ctx: ControlContext, access: ProjectAccess, keyId: string): WritePlan<KeyRow> {
+  const key = keyOfProject(ctx, access.project, keyId);
+  requireScope(access, "projects:write");
+  const revokedAt = key.revokedAt ?? nowIso();
+  const after: KeyRow = { ...key, revokedAt, registrySynced: key.revokedAt ? key.registrySynced : false };
+  return {
+    action: "key.revoke",
+    targetType: "key",
+    targetId: key.id,
+    orgId: access.org.id,
+    projectId: access.project.id,
+    before: keyDto(key),
+    after: keyDto(after),
+    apply: () => {
+      if (!key.revokedAt) {
+        ctx.db.update(publicKeys).set({ revokedAt, registrySynced: false }).where(eq(publicKeys.id, key.id)).run();
+      }
+      return after;
+    },
+  };
+}
+
+export function planRotateKey(
+  ctx: ControlContext,
+  access: ProjectAccess,
+  keyId: string,
+  keepOld: boolean,
+): WritePlan<{ created: KeyRow; revoked: KeyRow }> {
+  const key = keyOfProject(ctx, access.project, keyId);
+  requireScope(access, "projects:write");
+  if (key.revokedAt) throw conflict("key is already revoked; rotate an active key");
+  const created = { ...newKeyRow(access.project, key.environment), allowedOrigins: key.allowedOrigins, allowedBundleIds: key.allowedBundleIds };
+  const revoked: KeyRow = keepOld ? key : { ...key, revokedAt: nowIso(), registrySynced: false };
+  return {
+    action: "key.rotate",
+    targetType: "key",
+    targetId: key.id,
+    orgId: access.org.id,
+    projectId: access.project.id,
+    before: keyDto(key),
+    after: { created: keyDto(created), revoked: keyDto(revoked) },
+    apply: () => {
+      ctx.db.insert(publicKeys).values(created).run();
+      if (!keepOld) {
+        ctx.db
+          .update(publicKeys)
+          .set({ revokedAt: revoked.revokedAt, registrySynced: false })
+          .where(and(eq(publicKeys.id, key.id), isNull(publicKeys.revokedAt)))
+          .run();
+      }
+      return { created, revoked };
+    },
+  };
+}
+
+/** Re-reads keys after a sync so responses show the current `registry_synced`. */
+export function reloadKey(ctx: ControlContext, keyId: string): KeyRow {
+  return ctx.db.select().from(publicKeys).where(eq(publicKeys.id, keyId)).get()!;
+}

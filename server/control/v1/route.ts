@@ -1,0 +1,130 @@
+// A /v1 route is declared once: method, path, scope, schemas and handler. mountV1Routes
+// turns the declarations into Elysia routes with the cross-cutting behaviour of every /v1
+// call (bearer auth, per-token limits, dry_run, Idempotency-Key, audit), and openapi.ts
+// turns the same declarations into /openapi.json.
+import type { TSchema } from "elysia";
+import type { AnyElysia } from "../../http/route-table.ts";
+import { ApiError, errorResponse, jsonResponse, rateLimited } from "../../http/errors.ts";
+import type { ControlContext } from "../context.ts";
+import type { Principal } from "../access.ts";
+import { authenticateBearer } from "../services/access-tokens.ts";
+import { applyWrite, previewWrite, type WritePlan } from "../services/audited-write.ts";
+import { validateBody } from "../../http/validate.ts";
+import { finishIdempotent, parseIdempotencyKey, requestFingerprint, startIdempotent } from "../services/idempotency.ts";
+
+export interface V1Reply {
+  status: number;
+  body?: unknown;
+}
+
+/** What a write handler returns: the plan, and how to answer once it is applied. */
+export interface V1Write<T> {
+  plan: WritePlan<T>;
+  respond(result: T): V1Reply | Promise<V1Reply>;
+}
+
+export interface V1Call {
+  principal: Principal & { kind: "token" };
+  params: Record<string, string>;
+  body: any;
+}
+
+interface V1RouteBase {
+  method: "GET" | "POST" | "PATCH" | "DELETE";
+  /** OpenAPI form: /v1/projects/{project_id} */
+  path: string;
+  operationId: string;
+  summary: string;
+  /** Scope the route requires; null = any valid token. */
+  scope: string | null;
+  body?: TSchema;
+  /** The body may be left out entirely (every field optional); it is then `{}`. */
+  bodyOptional?: true;
+  responses: Record<number, { description: string; schema?: TSchema }>;
+}
+
+export interface V1ReadRoute extends V1RouteBase {
+  write: false;
+  handle(call: V1Call): V1Reply | Promise<V1Reply>;
+}
+
+export interface V1WriteRoute extends V1RouteBase {
+  write: true;
+  handle(call: V1Call): V1Write<any>;
+}
+
+export type V1Route = V1ReadRoute | V1WriteRoute;
+
+export const replayedHeader = "Idempotent-Replayed";
+
+function parseBody(route: V1Route, body: unknown): unknown {
+  if (!route.body) return body;
+  if (body === undefined && route.bodyOptional) return {};
+  return validateBody(route.body, body);
+}
+
+const isDryRun = (value: string | null) => value === "true" || value === "1";
+
+async function runWrite(ctx: ControlContext, route: V1WriteRoute, call: V1Call, dryRun: boolean): Promise<V1Reply> {
+  const outcome = route.handle(call);
+  if (dryRun) return { status: 200, body: previewWrite(outcome.plan) };
+  const verdict = ctx.limiters.tokenWrites.take(call.principal.token.id);
+  if (!verdict.allowed) throw rateLimited(verdict.retryAfterSeconds, "write limit per token exceeded");
+  const result = applyWrite(ctx, call.principal, outcome.plan);
+  return outcome.respond(result);
+}
+
+async function settle(work: () => Promise<V1Reply>): Promise<{ reply: V1Reply; headers: Record<string, string> }> {
+  try {
+    return { reply: await work(), headers: {} };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { reply: { status: error.status, body: { error: { code: error.code, message: error.message } } }, headers: error.headers };
+  }
+}
+
+async function handleV1(ctx: ControlContext, route: V1Route, request: Request, params: Record<string, string>, body: unknown): Promise<Response> {
+  const principal = authenticateBearer(ctx, request.headers.get("authorization"));
+  const calls = ctx.limiters.tokenCalls.take(principal.token.id);
+  if (!calls.allowed) throw rateLimited(calls.retryAfterSeconds, "call limit per token exceeded");
+  const call: V1Call = { principal, params, body: parseBody(route, body) };
+  if (!route.write) {
+    const reply = await route.handle(call);
+    return jsonResponse(reply.status, reply.body);
+  }
+  const url = new URL(request.url);
+  const dryRun = isDryRun(url.searchParams.get("dry_run"));
+  const key = parseIdempotencyKey(request.headers.get("idempotency-key"));
+  if (key === null) {
+    const reply = await runWrite(ctx, route, call, dryRun);
+    return jsonResponse(reply.status, reply.body);
+  }
+  const fingerprint = requestFingerprint(route.method, url.pathname, url.search, body);
+  const start = startIdempotent(ctx, principal.token.id, key, fingerprint);
+  if (start.kind === "replay") return jsonResponse(start.status, start.body, { [replayedHeader]: "true" });
+  let settled: Awaited<ReturnType<typeof settle>>;
+  try {
+    settled = await settle(() => runWrite(ctx, route, call, dryRun));
+  } catch (error) {
+    finishIdempotent(ctx, principal.token.id, key, 500, undefined);
+    throw error;
+  }
+  // A 429 says "not now", not "this is the answer": keep the key free for the retry.
+  const keep = settled.reply.status === 429 ? 500 : settled.reply.status;
+  finishIdempotent(ctx, principal.token.id, key, keep, settled.reply.body);
+  return jsonResponse(settled.reply.status, settled.reply.body, settled.headers);
+}
+
+const elysiaPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
+
+export function mountV1Routes(app: AnyElysia, ctx: ControlContext, routes: V1Route[]) {
+  for (const route of routes) {
+    const handler = ({ request, params, body }: { request: Request; params: Record<string, string>; body: unknown }) =>
+      handleV1(ctx, route, request, params, body).catch((error) => {
+        if (error instanceof ApiError) return errorResponse(error);
+        throw error;
+      });
+    app.route(route.method, elysiaPath(route.path), handler as never);
+  }
+  return app;
+}

@@ -1,0 +1,43 @@
+import { payloadTooLarge, validation } from "./errors.ts";
+
+/** Reads the body as a stream and stops as soon as it passes `maxBytes` (413). */
+export async function readBodyLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > maxBytes) throw payloadTooLarge(maxBytes);
+  if (!request.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw payloadTooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/** Parses a JSON request body within a size limit; an empty body is `undefined`. */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  const bytes = await readBodyLimited(request, maxBytes);
+  if (bytes.byteLength === 0) return undefined;
+  const contentType = request.headers.get("content-type") ?? "";
+  if (contentType && !/^application\/(.+\+)?json\b/i.test(contentType)) {
+    throw validation("request body must be JSON (Content-Type: application/json)");
+  }
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw validation("request body is not valid JSON");
+  }
+}

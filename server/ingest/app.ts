@@ -1,0 +1,34 @@
+// The ingest surface of one region, mounted at /ingest/{code}. Errors use the ingest shape
+// {error: "<message>"} and every response, errors and preflights included, carries CORS
+// headers without credentials (SDKs post from any web origin).
+import { Elysia } from "elysia";
+import { toApiError } from "../http/elysia-errors.ts";
+import { internalErrorResponse } from "../http/errors.ts";
+import type { RegionNode } from "../region/region-node.ts";
+
+export const corsHeaders = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+  "Access-Control-Allow-Headers": "Content-Type, Content-Encoding, Authorization, X-Requested-With",
+  "Access-Control-Max-Age": "86400",
+};
+
+const ingestJson = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...corsHeaders, ...headers } });
+
+export function ingestApp({ prefix, node }: { prefix: string; node: RegionNode }) {
+  return new Elysia({ name: `ingest-${node.code}`, prefix })
+    .onError((context) => {
+      const apiError = toApiError(context);
+      if (!apiError) {
+        const response = internalErrorResponse(context.error);
+        return ingestJson(response.status, { error: "internal error" });
+      }
+      return ingestJson(apiError.status, { error: apiError.message }, apiError.headers);
+    })
+    .options("/*", () => new Response(null, { status: 204, headers: corsHeaders }))
+    .get("/health", () => {
+      const check = node.health();
+      return ingestJson(check === "ok" ? 200 : 503, { status: check === "ok" ? "ok" : "degraded", checks: { [`region:${node.code}`]: check } });
+    });
+}

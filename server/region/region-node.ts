@@ -1,0 +1,30 @@
+// One region's data side: its directory under DATA_DIR and its region.sqlite.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { RegionCode } from "../config.ts";
+import { RegionStore } from "../../storage/region-store.ts";
+
+export class RegionNode {
+  readonly store: RegionStore;
+
+  constructor(
+    readonly code: RegionCode,
+    readonly dataDir: string,
+  ) {
+    mkdirSync(dataDir, { recursive: true });
+    this.store = new RegionStore(join(dataDir, "region.sqlite"));
+  }
+
+  health(): string {
+    try {
+      this.store.ping();
+      return "ok";
+    } catch (error) {
+      return `error: ${(error as Error).message}`;
+    }
+  }
+
+  close(): void {
+    this.store.close();
+  }
+}

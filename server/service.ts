@@ -1,0 +1,101 @@
+// Builds the whole service (control plane + every live region's API and ingest) and serves
+// it on one port. Each surface is its own Elysia app; this file only routes by prefix.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { createLocalJWKSet } from "jose";
+import type { Server } from "bun";
+import type { Config, RegionCode } from "./config.ts";
+import { openControlStore } from "./control/db/open.ts";
+import { controlApp } from "./control/app.ts";
+import type { ControlContext } from "./control/context.ts";
+import { ControlLimiters, requestTimeoutMs } from "./control/limits.ts";
+import { LogMailOutbox } from "./control/mail-outbox.ts";
+import { RegionTokenSigner } from "./control/services/region-token-signer.ts";
+import { syncPendingKeys } from "./control/services/keys.ts";
+import { RegionNode } from "./region/region-node.ts";
+import { LocalRegionLink, type RegionLink } from "./region/region-link.ts";
+import { regionApp } from "./region/app.ts";
+import { ingestApp } from "./ingest/app.ts";
+import { withTimeout } from "./http/timeout.ts";
+
+type Handler = (request: Request) => Response | Promise<Response>;
+
+export interface RunningService {
+  url: string;
+  ctx: ControlContext;
+  /** Stops accepting, waits for in-flight requests, closes every database. */
+  stop(): Promise<void>;
+}
+
+export const mailOutboxFile = "mail-outbox.jsonl";
+
+export async function startService(config: Config): Promise<RunningService> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const store = openControlStore(join(config.dataDir, "control.sqlite"));
+  const signer = await RegionTokenSigner.loadOrCreate(join(config.dataDir, "region-token-key.json"));
+  const nodes = new Map<RegionCode, RegionNode>();
+  const links = new Map<RegionCode, RegionLink>();
+  for (const code of config.regions) {
+    const node = new RegionNode(code, join(config.dataDir, code));
+    nodes.set(code, node);
+    links.set(code, new LocalRegionLink(node));
+  }
+
+  let listeningUrl = "";
+  const ctx: ControlContext = {
+    config,
+    db: store.db,
+    outbox: new LogMailOutbox(join(config.dataDir, mailOutboxFile)),
+    regions: links,
+    signer,
+    limiters: new ControlLimiters(),
+    baseUrl: () => config.publicUrl ?? listeningUrl,
+  };
+
+  const keys = createLocalJWKSet(signer.jwks());
+  const surfaces = new Map<string, Handler>();
+  for (const [code, node] of nodes) {
+    const region = regionApp({ prefix: `/region/${code}`, node, keys, issuer: ctx.baseUrl });
+    const ingest = ingestApp({ prefix: `/ingest/${code}`, node });
+    surfaces.set(`/region/${code}`, (request) => region.handle(request));
+    surfaces.set(`/ingest/${code}`, (request) => ingest.handle(request));
+  }
+  const control = controlApp(ctx);
+  const controlHandler: Handler = (request) => control.handle(request);
+
+  const route = (request: Request): Handler => {
+    const path = new URL(request.url).pathname;
+    const match = path.match(/^\/(region|ingest)\/([a-z]{2})(?:\/|$)/);
+    return (match && surfaces.get(`/${match[1]}/${match[2]}`)) || controlHandler;
+  };
+
+  const server: Server<unknown> = Bun.serve({
+    port: config.port,
+    hostname: config.host,
+    // Surfaces enforce their own body limits (64 KB control plane, 20 MB ingest).
+    maxRequestBodySize: 32 * 1024 * 1024,
+    fetch: async (request, srv) => {
+      const started = performance.now();
+      const response = await withTimeout(Promise.resolve(route(request)(request)), requestTimeoutMs);
+      if (config.logRequests) {
+        const path = new URL(request.url).pathname;
+        console.log(`${request.method} ${path} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);
+      }
+      return response;
+    },
+  });
+  const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
+  listeningUrl = `http://${host}:${server.port}`;
+
+  await syncPendingKeys(ctx);
+
+  return {
+    url: listeningUrl,
+    ctx,
+    stop: async () => {
+      await server.stop();
+      for (const node of nodes.values()) node.close();
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,97 @@
+// The region's own SQLite file (region.sqlite). For now it holds the key registry: the
+// capture side's copy of every public key of projects in this region, so ingest never asks
+// the control plane whether a key is valid.
+import { Database } from "bun:sqlite";
+
+export interface RegistryKey {
+  key: string;
+  keyId: string;
+  projectId: string;
+  dataId: number;
+  environment: string;
+  allowedOrigins: string[];
+  allowedBundleIds: string[];
+  revokedAt: string | null;
+}
+
+const schemaVersion = 1;
+
+export class RegionStore {
+  private readonly db: Database;
+
+  constructor(path: string) {
+    this.db = new Database(path, { create: true, strict: true });
+    this.db.exec("PRAGMA journal_mode = WAL");
+    this.db.exec("PRAGMA busy_timeout = 5000");
+    this.migrate();
+  }
+
+  private migrate(): void {
+    const { user_version: version } = this.db.query("PRAGMA user_version").get() as { user_version: number };
+    if (version >= schemaVersion) return;
+    this.db.transaction(() => {
+      this.db.exec(`CREATE TABLE IF NOT EXISTS key_registry (
+        key TEXT PRIMARY KEY,
+        key_id TEXT NOT NULL UNIQUE,
+        project_id TEXT NOT NULL,
+        data_id INTEGER NOT NULL,
+        environment TEXT NOT NULL,
+        allowed_origins TEXT NOT NULL,
+        allowed_bundle_ids TEXT NOT NULL,
+        revoked_at TEXT,
+        synced_at TEXT NOT NULL
+      )`);
+      this.db.exec(`PRAGMA user_version = ${schemaVersion}`);
+    })();
+  }
+
+  /** Inserts or replaces the registry's copy of each key (idempotent). */
+  upsertKeys(keys: RegistryKey[]): void {
+    const statement = this.db.query(`INSERT INTO key_registry
+      (key, key_id, project_id, data_id, environment, allowed_origins, allowed_bundle_ids, revoked_at, synced_at)
+      VALUES ($key, $keyId, $projectId, $dataId, $environment, $origins, $bundles, $revokedAt, $syncedAt)
+      ON CONFLICT(key) DO UPDATE SET allowed_origins = excluded.allowed_origins,
+        allowed_bundle_ids = excluded.allowed_bundle_ids, revoked_at = excluded.revoked_at,
+        synced_at = excluded.synced_at`);
+    const syncedAt = new Date().toISOString();
+    this.db.transaction(() => {
+      for (const entry of keys) {
+        statement.run({
+          key: entry.key,
+          keyId: entry.keyId,
+          projectId: entry.projectId,
+          dataId: entry.dataId,
+          environment: entry.environment,
+          origins: JSON.stringify(entry.allowedOrigins),
+          bundles: JSON.stringify(entry.allowedBundleIds),
+          revokedAt: entry.revokedAt,
+          syncedAt,
+        });
+      }
+    })();
+  }
+
+  findKey(key: string): RegistryKey | null {
+    const row = this.db.query("SELECT * FROM key_registry WHERE key = ?").get(key) as Record<string, unknown> | null;
+    if (!row) return null;
+    return {
+      key: row.key as string,
+      keyId: row.key_id as string,
+      projectId: row.project_id as string,
+      dataId: row.data_id as number,
+      environment: row.environment as string,
+      allowedOrigins: JSON.parse(row.allowed_origins as string),
+      allowedBundleIds: JSON.parse(row.allowed_bundle_ids as string),
+      revokedAt: (row.revoked_at as string | null) ?? null,
+    };
+  }
+
+  /** A cheap read that proves the file is open and answering (for /health). */
+  ping(): void {
+    this.db.query("SELECT 1").get();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

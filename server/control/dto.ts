@@ -1,5 +1,5 @@
 // Rows to the spec's DTO shapes (snake_case, every starred field present).
-import { asc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { ControlContext } from "./context.ts";
 import type { OrgRow, ProjectRow, TokenRow, UserRow } from "./access.ts";
 import { environments, publicKeys } from "./db/schema.ts";
@@ -18,14 +18,19 @@ export const orgDto = (org: OrgRow, role: Role) => ({
 
 export const environmentDto = (env: EnvironmentRow) => ({ id: env.id, name: env.name, is_default: env.isDefault });
 
+/** The three environments every project has, in the order they are always listed. */
+export const environmentNames = ["production", "staging", "development"] as const;
+
+export function sortEnvironments(envs: EnvironmentRow[]): EnvironmentRow[] {
+  const rank = (env: EnvironmentRow) => {
+    const index = (environmentNames as readonly string[]).indexOf(env.name);
+    return index === -1 ? environmentNames.length : index;
+  };
+  return [...envs].sort((a, b) => Number(b.isDefault) - Number(a.isDefault) || rank(a) - rank(b) || a.name.localeCompare(b.name));
+}
+
 export function projectEnvironments(ctx: ControlContext, projectId: string): EnvironmentRow[] {
-  return ctx.db
-    .select()
-    .from(environments)
-    .where(eq(environments.projectId, projectId))
-    .orderBy(asc(environments.name))
-    .all()
-    .sort((a, b) => Number(b.isDefault) - Number(a.isDefault));
+  return sortEnvironments(ctx.db.select().from(environments).where(eq(environments.projectId, projectId)).all());
 }
 
 export const projectDto = (project: ProjectRow, role: Role, envs: EnvironmentRow[]) => ({

@@ -5,12 +5,11 @@ import type { RegionCode } from "../../config.ts";
 import type { ControlContext } from "../context.ts";
 import { environments, projects, publicKeys } from "../db/schema.ts";
 import { newId, slugify, uniqueSlug } from "../ids.ts";
-import { keyDto, projectDto, projectEnvironments, type EnvironmentRow, type KeyRow } from "../dto.ts";
+import { environmentDto, environmentNames, keyDto, projectDto, projectEnvironments, sortEnvironments, type EnvironmentRow, type KeyRow } from "../dto.ts";
 import { projectVisibleToToken, requireScope, type OrgAccess, type ProjectAccess, type ProjectRow } from "../access.ts";
 import type { WritePlan } from "./audited-write.ts";
 import { newKeyRow } from "./keys.ts";
 
-export const environmentNames = ["production", "staging", "development"] as const;
 export const defaultEnvironment = "production";
 export const defaultCurrency = "USD";
 export const defaultTimezone = "UTC";
@@ -46,7 +45,7 @@ export function getProject(ctx: ControlContext, access: ProjectAccess) {
 
 export function listEnvironments(ctx: ControlContext, access: ProjectAccess) {
   requireScope(access, "projects:read");
-  return { environments: projectEnvironments(ctx, access.project.id).map((env) => ({ id: env.id, name: env.name, is_default: env.isDefault })) };
+  return { environments: projectEnvironments(ctx, access.project.id).map(environmentDto) };
 }
 
 function validateCreate(ctx: ControlContext, input: CreateProjectInput): Required<CreateProjectInput> {
@@ -113,7 +112,7 @@ export function planCreateProject(ctx: ControlContext, access: OrgAccess, input:
       ctx.db.insert(environments).values(envs).run();
       const keys = envs.map((env) => newKeyRow(project, env.name));
       ctx.db.insert(publicKeys).values(keys).run();
-      return { project, envs, keys };
+      return { project, envs: sortEnvironments(envs), keys };
     },
   };
 }

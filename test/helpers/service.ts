@@ -1,0 +1,48 @@
+// Starts the real service on port 0 with a fresh temporary DATA_DIR.
+import { mkdtempSync, readFileSync, existsSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../server/config.ts";
+import { mailOutboxFile, startService, type RunningService } from "../../server/service.ts";
+
+export interface TestService extends RunningService {
+  dataDir: string;
+  /** Mail the outbox has written so far (the stand-in for the mail service). */
+  mail(): OutboxMail[];
+  /** The newest mail of this kind to this address; throws if there is none. */
+  lastMail(to: string, kind: OutboxMail["kind"]): OutboxMail;
+  close(): Promise<void>;
+}
+
+export interface OutboxMail {
+  to: string;
+  kind: "password_reset" | "verify_email" | "invitation";
+  subject: string;
+  link: string;
+  token: string;
+}
+
+export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+  const dataDir = mkdtempSync(join(tmpdir(), "svc-test-"));
+  const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ...env });
+  const service = await startService(config);
+  const mail = (): OutboxMail[] => {
+    const path = join(dataDir, mailOutboxFile);
+    if (!existsSync(path)) return [];
+    return readFileSync(path, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  };
+  return {
+    ...service,
+    dataDir,
+    mail,
+    lastMail(to, kind) {
+      const found = mail().filter((item) => item.to === to && item.kind === kind).at(-1);
+      if (!found) throw new Error(`no ${kind} mail to ${to}`);
+      return found;
+    },
+    async close() {
+      await service.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -23,6 +23,7 @@ type Handler = (request: Request) => Response | Promise<Response>;
 export interface RunningService {
   url: string;
   ctx: ControlContext;
+  nodes: ReadonlyMap<RegionCode, RegionNode>;
   /** Stops accepting, waits for in-flight requests, closes every database. */
   stop(): Promise<void>;
 }
@@ -92,6 +93,7 @@ export async function startService(config: Config): Promise<RunningService> {
   return {
     url: listeningUrl,
     ctx,
+    nodes,
     stop: async () => {
       await server.stop();
       for (const node of nodes.values()) node.close();

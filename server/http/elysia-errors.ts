@@ -18,6 +18,9 @@ function describeValidation(error: unknown): string {
 /** The error as an ApiError (null for an unexpected one). */
 export function toApiError({ code, error }: ElysiaErrorContext): ApiError | null {
   if (error instanceof ApiError) return error;
+  // Errors thrown while parsing the body (size limit, bad JSON) arrive wrapped in Elysia's ParseError.
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  if (cause instanceof ApiError) return cause;
   if (code === "VALIDATION") return validation(describeValidation(error));
   if (code === "PARSE") return validation("request body could not be parsed");
   if (code === "NOT_FOUND") return new ApiError(404, "not_found", "no such route");

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { startTestService, type TestService } from "../helpers/service.ts";
+import { call } from "../helpers/client.ts";
+import { allScopes } from "../../server/control/auth/scopes.ts";
+
+let service: TestService;
+beforeAll(async () => { service = await startTestService(); });
+afterAll(async () => { await service.close(); });
+
+describe("GET /openapi.json", () => {
+  test("is a valid OpenAPI 3.1 document, version 0.1.0", async () => {
+    const reply = await call(service.url, "GET", "/openapi.json");
+    expect(reply.status).toBe(200);
+    expect(reply.body.openapi).toBe("3.1.0");
+    expect(reply.body.info.version).toBe("0.1.0");
+    await SwaggerParser.validate(structuredClone(reply.body));
+  });
+
+  test("lists the implemented /v1 operations of the spec's table, with scopes; no flags, experiments or erasure", async () => {
+    const { paths } = (await call(service.url, "GET", "/openapi.json")).body;
+    const operations = Object.entries(paths).flatMap(([path, methods]) =>
+      Object.entries(methods as Record<string, any>).map(([method, op]) => `${method.toUpperCase()} ${path} ${op["x-required-scope"]}`),
+    );
+    expect(operations.sort()).toEqual([
+      "DELETE /v1/projects/{project_id} projects:write",
+      "GET /v1/me any valid token",
+      "GET /v1/orgs org:read",
+      "GET /v1/orgs/{org_id} org:read",
+      "GET /v1/orgs/{org_id}/projects projects:read",
+      "GET /v1/projects projects:read",
+      "GET /v1/projects/{project_id} projects:read",
+      "GET /v1/projects/{project_id}/environments projects:read",
+      "GET /v1/projects/{project_id}/keys projects:read",
+      "PATCH /v1/projects/{project_id} projects:write",
+      "POST /v1/orgs/{org_id}/projects projects:write",
+      "POST /v1/projects/{project_id}/keys/{key_id}/revoke projects:write",
+      "POST /v1/projects/{project_id}/keys/{key_id}/rotate projects:write",
+      "POST /v1/projects/{project_id}/region-token any valid token",
+    ]);
+    const write = paths["/v1/projects/{project_id}"].patch;
+    expect(write.parameters.map((p: any) => `${p.in}:${p.name}`)).toEqual(["path:project_id", "query:dry_run", "header:Idempotency-Key"]);
+  });
+});
+
+describe("OAuth metadata", () => {
+  test("authorization-server metadata (RFC 8414) is public and advertises only what exists", async () => {
+    const reply = await call(service.url, "GET", "/.well-known/oauth-authorization-server");
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({
+      issuer: service.url,
+      jwks_uri: `${service.url}/.well-known/jwks.json`,
+      scopes_supported: allScopes,
+      response_types_supported: [],
+      grant_types_supported: [],
+      token_endpoint_auth_methods_supported: [],
+      service_documentation: `${service.url}/openapi.json`,
+    });
+    expect(allScopes).toHaveLength(38);
+  });
+
+  test("protected-resource metadata for /v1 (RFC 9728)", async () => {
+    const reply = await call(service.url, "GET", "/.well-known/oauth-protected-resource/v1");
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({
+      resource: `${service.url}/v1`,
+      authorization_servers: [service.url],
+      jwks_uri: `${service.url}/.well-known/jwks.json`,
+      scopes_supported: allScopes,
+      bearer_methods_supported: ["header"],
+      resource_name: "svc-analytics programmatic API",
+      resource_documentation: `${service.url}/openapi.json`,
+    });
+  });
+});
+
+describe("health and mounting", () => {
+  test("GET /health checks global and every region", async () => {
+    const reply = await call(service.url, "GET", "/health");
+    expect([reply.status, reply.body]).toEqual([
+      200,
+      { status: "ok", checks: { global: "ok", "region:eu": "ok", "region:us": "ok", "region:me": "ok", "region:pk": "ok" } },
+    ]);
+  });
+
+  test("GET /health is 503 when a check fails", async () => {
+    const broken = await startTestService({ REGIONS: "eu,us" });
+    try {
+      broken.nodes.get("us")!.close();
+      const reply = await call(broken.url, "GET", "/health");
+      expect([reply.status, reply.body]).toEqual([
+        503,
+        { status: "degraded", checks: { global: "ok", "region:eu": "ok", "region:us": "error: Cannot use a closed database" } },
+      ]);
+      const region = await call(broken.url, "GET", "/region/us/health");
+      expect([region.status, region.body]).toEqual([503, { status: "degraded", checks: { "region:us": "error: Cannot use a closed database" } }]);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  test("each region answers /health on its region and ingest mounts", async () => {
+    for (const code of ["eu", "us", "me", "pk"]) {
+      const region = await call(service.url, "GET", `/region/${code}/health`);
+      expect([region.status, region.body]).toEqual([200, { status: "ok", checks: { [`region:${code}`]: "ok" } }]);
+      const ingest = await call(service.url, "GET", `/ingest/${code}/health`);
+      expect([ingest.status, ingest.body]).toEqual([200, { status: "ok", checks: { [`region:${code}`]: "ok" } }]);
+      expect(ingest.headers.get("access-control-allow-origin")).toBe("*");
+      expect(ingest.headers.get("access-control-allow-credentials")).toBeNull();
+    }
+  });
+
+  test("a region that is not live is not mounted", async () => {
+    const only = await startTestService({ REGIONS: "eu,pk" });
+    try {
+      expect((await call(only.url, "GET", "/health")).body.checks).toEqual({ global: "ok", "region:eu": "ok", "region:pk": "ok" });
+      const missing = await call(only.url, "GET", "/region/us/health");
+      expect([missing.status, missing.body]).toEqual([404, { error: { code: "not_found", message: "no such route" } }]);
+    } finally {
+      await only.close();
+    }
+  });
+
+  test("ingest errors use the ingest shape and answer preflight with CORS", async () => {
+    const preflight = await call(service.url, "OPTIONS", "/ingest/eu/batch");
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, POST, OPTIONS");
+    const unknown = await call(service.url, "GET", "/ingest/eu/nope");
+    expect([unknown.status, unknown.body, unknown.headers.get("access-control-allow-origin")]).toEqual([404, { error: "no such route" }, "*"]);
+  });
+
+  test("unknown control-plane routes are 404 in the error shape", async () => {
+    const reply = await call(service.url, "GET", "/v1/nope");
+    expect([reply.status, reply.body]).toEqual([404, { error: { code: "not_found", message: "no such route" } }]);
+  });
+});

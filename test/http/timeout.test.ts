@@ -1,0 +1,14 @@
+import { expect, test } from "bun:test";
+import { withTimeout } from "../../server/http/timeout.ts";
+
+test("a handler that does not answer in time gets 503 unavailable", async () => {
+  const never = new Promise<Response>(() => {});
+  const response = await withTimeout(never, 20);
+  expect(response.status).toBe(503);
+  expect(await response.json()).toEqual({ error: { code: "unavailable", message: "request timed out after 0 s" } });
+});
+
+test("a handler that answers in time is passed through", async () => {
+  const response = await withTimeout(Promise.resolve(new Response("ok", { status: 201 })), 1000);
+  expect([response.status, await response.text()]).toEqual([201, "ok"]);
+});

@@ -313,7 +313,7 @@ describe("email verification", () => {
   test("the sign-up mail's token verifies once (204), then is 404; resend when verified is a no-op", async () => {
     const user = await signUp(service, "Verify Me");
     const mail = service.lastMail(user.email, "verify_email");
-    expect(mail).toEqual({ to: user.email, kind: "verify_email", subject: expect.any(String), link: expect.any(String), token: expect.any(String) });
+    expect(mail).toMatchObject({ to: user.email, kind: "verify_email", subject: expect.any(String), link: expect.any(String), token: expect.any(String) });
     expect(mail.link).toContain(mail.token);
 
     const before = await user.client.get("/app/me");
@@ -399,7 +399,7 @@ describe("password reset", () => {
     expect(reply.body).toEqual({ status: "accepted" });
     expect(service.mail().length).toBe(mailCount + 1);
     const mail = service.lastMail(user.email, "password_reset");
-    expect(mail).toEqual({ to: user.email, kind: "password_reset", subject: expect.any(String), link: expect.any(String), token: expect.any(String) });
+    expect(mail).toMatchObject({ to: user.email, kind: "password_reset", subject: expect.any(String), link: expect.any(String), token: expect.any(String) });
     expect(mail.link).toContain(mail.token);
   });
 

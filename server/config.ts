@@ -21,6 +21,12 @@ export interface Config {
   /** Take the client address from X-Forwarded-For (only behind a trusted reverse proxy). */
   trustProxy: boolean;
   logRequests: boolean;
+  /** Live regions served by another process: code -> that node's region API base URL. */
+  remoteRegions: Partial<Record<RegionCode, string>>;
+  /** Shared secret of the internal control-plane <-> region API; null disables it. */
+  regionSecret: string | null;
+  /** On a region node: the control plane whose JWKS and issuer region tokens must match. */
+  controlPlaneUrl: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -52,17 +58,40 @@ function parseRegions(raw: string | undefined): RegionCode[] {
   return [...new Set(codes)] as RegionCode[];
 }
 
+function parseRemoteRegions(raw: string | undefined, live: RegionCode[]): Partial<Record<RegionCode, string>> {
+  const remote: Partial<Record<RegionCode, string>> = {};
+  if (raw === undefined || raw.trim() === "") return remote;
+  for (const entry of raw.split(",").map((part) => part.trim()).filter(Boolean)) {
+    const [code, url] = entry.split("=", 2).map((part) => part?.trim());
+    if (!code || !url || !/^https?:\/\//.test(url)) {
+      throw new ConfigError(`REMOTE_REGIONS entries must look like "us=http://host:port/region/us", got "${entry}"`);
+    }
+    if (!live.includes(code as RegionCode)) throw new ConfigError(`REMOTE_REGIONS names "${code}", which is not in REGIONS`);
+    remote[code as RegionCode] = url.replace(/\/+$/, "");
+  }
+  return remote;
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const publicUrl = env.PUBLIC_URL?.trim() ? env.PUBLIC_URL.trim().replace(/\/+$/, "") : null;
+  const regions = parseRegions(env.REGIONS);
+  const remoteRegions = parseRemoteRegions(env.REMOTE_REGIONS, regions);
+  const regionSecret = env.REGION_SECRET?.trim() || null;
+  if (Object.keys(remoteRegions).length > 0 && !regionSecret) {
+    throw new ConfigError("REMOTE_REGIONS needs REGION_SECRET (the secret the region nodes were started with)");
+  }
   return {
     port: parseInteger("PORT", env.PORT, 8000, 0, 65535),
     host: env.HOST?.trim() || "0.0.0.0",
     dataDir: resolve(env.DATA_DIR?.trim() || "./region-data"),
-    regions: parseRegions(env.REGIONS),
+    regions,
     publicUrl,
     cookieSecure: parseBoolean("COOKIE_SECURE", env.COOKIE_SECURE, publicUrl?.startsWith("https://") ?? false),
     sessionTtlDays: parseInteger("SESSION_TTL_DAYS", env.SESSION_TTL_DAYS, 30, 1, 365),
     trustProxy: parseBoolean("TRUST_PROXY", env.TRUST_PROXY, false),
     logRequests: parseBoolean("LOG_REQUESTS", env.LOG_REQUESTS, false),
+    remoteRegions,
+    regionSecret,
+    controlPlaneUrl: env.CONTROL_PLANE_URL?.trim() ? env.CONTROL_PLANE_URL.trim().replace(/\/+$/, "") : null,
   };
 }

@@ -2,7 +2,7 @@
 // it on one port. Each surface is its own Elysia app; this file only routes by prefix.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { createLocalJWKSet } from "jose";
+import { createLocalJWKSet, createRemoteJWKSet } from "jose";
 import type { Server } from "bun";
 import type { Config, RegionCode } from "./config.ts";
 import { openControlStore } from "./control/db/open.ts";
@@ -13,7 +13,8 @@ import { LogMailOutbox } from "./control/mail-outbox.ts";
 import { RegionTokenSigner } from "./control/services/region-token-signer.ts";
 import { syncPendingKeys } from "./control/services/keys.ts";
 import { RegionNode } from "./region/region-node.ts";
-import { LocalRegionLink, type RegionLink } from "./region/region-link.ts";
+import { LocalRegionLink, RemoteRegionLink, type RegionLink } from "./region/region-link.ts";
+import { jwksPath } from "./control/routes/discovery.ts";
 import { regionApp } from "./region/app.ts";
 import { ingestApp } from "./ingest/app.ts";
 import { withTimeout } from "./http/timeout.ts";
@@ -29,6 +30,8 @@ export interface RunningService {
 }
 
 export const mailOutboxFile = "mail-outbox.jsonl";
+/** Keys a region could not take (registry_synced false) are pushed again this often. */
+export const keySyncRetryIntervalMs = 30_000;
 
 export async function startService(config: Config): Promise<RunningService> {
   mkdirSync(config.dataDir, { recursive: true });
@@ -37,6 +40,11 @@ export async function startService(config: Config): Promise<RunningService> {
   const nodes = new Map<RegionCode, RegionNode>();
   const links = new Map<RegionCode, RegionLink>();
   for (const code of config.regions) {
+    const remoteUrl = config.remoteRegions[code];
+    if (remoteUrl) {
+      links.set(code, new RemoteRegionLink(code, remoteUrl, config.regionSecret!));
+      continue;
+    }
     const node = new RegionNode(code, join(config.dataDir, code));
     nodes.set(code, node);
     links.set(code, new LocalRegionLink(node));
@@ -53,10 +61,14 @@ export async function startService(config: Config): Promise<RunningService> {
     baseUrl: () => config.publicUrl ?? listeningUrl,
   };
 
-  const keys = createLocalJWKSet(signer.jwks());
+  // A region node started for another control plane trusts that control plane's keys only.
+  const keys = config.controlPlaneUrl
+    ? createRemoteJWKSet(new URL(`${config.controlPlaneUrl}${jwksPath}`))
+    : createLocalJWKSet(signer.jwks());
+  const issuer = () => config.controlPlaneUrl ?? ctx.baseUrl();
   const surfaces = new Map<string, Handler>();
   for (const [code, node] of nodes) {
-    const region = regionApp({ prefix: `/region/${code}`, node, keys, issuer: ctx.baseUrl });
+    const region = regionApp({ prefix: `/region/${code}`, node, keys, issuer, regionSecret: config.regionSecret });
     const ingest = ingestApp({ prefix: `/ingest/${code}`, node });
     surfaces.set(`/region/${code}`, (request) => region.handle(request));
     surfaces.set(`/ingest/${code}`, (request) => ingest.handle(request));
@@ -89,12 +101,19 @@ export async function startService(config: Config): Promise<RunningService> {
   listeningUrl = `http://${host}:${server.port}`;
 
   await syncPendingKeys(ctx);
+  let syncing = false;
+  const retryTimer = setInterval(() => {
+    if (syncing) return;
+    syncing = true;
+    syncPendingKeys(ctx).finally(() => (syncing = false));
+  }, keySyncRetryIntervalMs);
 
   return {
     url: listeningUrl,
     ctx,
     nodes,
     stop: async () => {
+      clearInterval(retryTimer);
       await server.stop();
       for (const node of nodes.values()) node.close();
       store.close();

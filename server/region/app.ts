@@ -2,7 +2,13 @@
 // /persons, ...; every route reads project, environment and scopes only from the token.
 import { Elysia } from "elysia";
 import type { JWTVerifyGetKey } from "jose";
-import { jsonResponse } from "../http/errors.ts";
+import { timingSafeEqual } from "node:crypto";
+import { ApiError, jsonResponse } from "../http/errors.ts";
+import { readJsonBody } from "../http/body.ts";
+import { validateBody } from "../http/validate.ts";
+import { sha256Hex } from "../crypto.ts";
+import { regionSecretHeader } from "./region-link.ts";
+import { t } from "elysia";
 import { apiErrorHandler } from "../http/elysia-errors.ts";
 import type { RegionNode } from "./region-node.ts";
 import { verifyRegionToken } from "./region-auth.ts";
@@ -12,15 +18,47 @@ export interface RegionAppOptions {
   node: RegionNode;
   keys: JWTVerifyGetKey;
   issuer: () => string;
+  /** Secret of the internal API the control plane uses (key registry sync); null: not served. */
+  regionSecret: string | null;
 }
 
-export function regionApp({ prefix, node, keys, issuer }: RegionAppOptions) {
+const internalKeysBodyBytesMax = 1024 * 1024;
+
+function checkRegionSecret(request: Request, secret: string | null): void {
+  const given = request.headers.get(regionSecretHeader);
+  if (secret === null || given === null || !timingSafeEqual(Buffer.from(sha256Hex(given)), Buffer.from(sha256Hex(secret)))) {
+    throw new ApiError(401, "unauthorized", "internal API needs the region secret");
+  }
+}
+
+const KeySyncRequest = t.Object({
+  keys: t.Array(
+    t.Object({
+      key: t.String({ pattern: "^svc_pk_" }),
+      keyId: t.String(),
+      projectId: t.String(),
+      dataId: t.Integer({ minimum: 1 }),
+      environment: t.String({ minLength: 1 }),
+      allowedOrigins: t.Array(t.String()),
+      allowedBundleIds: t.Array(t.String()),
+      revokedAt: t.Union([t.String(), t.Null()]),
+    }),
+  ),
+});
+
+export function regionApp({ prefix, node, keys, issuer, regionSecret }: RegionAppOptions) {
   return new Elysia({ name: `region-${node.code}`, prefix })
     .onError(apiErrorHandler)
     .get("/health", () => {
       const check = node.health();
       return jsonResponse(check === "ok" ? 200 : 503, { status: check === "ok" ? "ok" : "degraded", checks: { [`region:${node.code}`]: check } });
     })
+    .post("/internal/keys", async ({ request }) => {
+      checkRegionSecret(request, regionSecret);
+      const body = validateBody<typeof KeySyncRequest.static>(KeySyncRequest, await readJsonBody(request, internalKeysBodyBytesMax));
+      node.store.upsertKeys(body.keys);
+      return new Response(null, { status: 204 });
+    }, { parse: "none" })
     .get("/token", async ({ request }) => {
       const claims = await verifyRegionToken(request.headers.get("authorization"), keys, issuer(), node.code);
       return jsonResponse(200, {

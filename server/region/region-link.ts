@@ -30,3 +30,36 @@ export class LocalRegionLink implements RegionLink {
     return this.node.health();
   }
 }
+
+export const regionSecretHeader = "X-Region-Secret";
+/** A region that does not answer the internal API within this time counts as unreachable. */
+export const remoteRegionTimeoutMs = 10_000;
+
+/** A region node in another process, reached over its internal HTTP API. */
+export class RemoteRegionLink implements RegionLink {
+  constructor(
+    readonly code: RegionCode,
+    private readonly regionApiUrl: string,
+    private readonly secret: string,
+  ) {}
+
+  async syncKeys(keys: RegistryKey[]): Promise<void> {
+    const response = await fetch(`${this.regionApiUrl}/internal/keys`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", [regionSecretHeader]: this.secret },
+      body: JSON.stringify({ keys }),
+      signal: AbortSignal.timeout(remoteRegionTimeoutMs),
+    });
+    if (response.status !== 204) throw new Error(`region ${this.code} answered ${response.status} to a key sync`);
+  }
+
+  async health(): Promise<string> {
+    try {
+      const response = await fetch(`${this.regionApiUrl}/health`, { signal: AbortSignal.timeout(remoteRegionTimeoutMs) });
+      const body = (await response.json()) as { checks?: Record<string, string> };
+      return body.checks?.[`region:${this.code}`] ?? `error: region answered ${response.status}`;
+    } catch (error) {
+      return `error: ${(error as Error).message}`;
+    }
+  }
+}

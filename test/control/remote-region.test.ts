@@ -1,0 +1,141 @@
+// A region served by a second process-like service, reached through the internal API over
+// loopback. A gate between them holds the control plane's calls, which lets the tests
+// observe a write that is still running (409 idempotency_in_progress) and an unreachable
+// region, deterministically.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
+import type { Server } from "bun";
+import { startTestService, type TestService } from "../helpers/service.ts";
+import { createToken, signUp, v1, type SignedUpUser } from "../helpers/accounts.ts";
+import { call } from "../helpers/client.ts";
+
+const secret = "internal-secret-for-tests";
+
+/** Forwards to `target`; while closed, holds requests until opened; while down, answers 502. */
+class Gate {
+  target = "";
+  down = false;
+  private held: (() => void)[] = [];
+  private arrivals: ((path: string) => void)[] = [];
+  private closed = false;
+  readonly server: Server<unknown>;
+
+  constructor() {
+    this.server = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: async (request) => {
+        const url = new URL(request.url);
+        for (const notify of this.arrivals.splice(0)) notify(url.pathname);
+        if (this.closed) await new Promise<void>((resolve) => this.held.push(resolve));
+        if (this.down) return new Response("bad gateway", { status: 502 });
+        const body = request.method === "GET" ? undefined : await request.arrayBuffer();
+        return fetch(this.target + url.pathname + url.search, { method: request.method, headers: request.headers, body });
+      },
+    });
+  }
+
+  get url() { return `http://127.0.0.1:${this.server.port}`; }
+  close() { this.closed = true; }
+  open() { this.closed = false; for (const release of this.held.splice(0)) release(); }
+  nextArrival(): Promise<string> { return new Promise((resolve) => this.arrivals.push(resolve)); }
+}
+
+let gate: Gate;
+let control: TestService;
+let regionNode: TestService;
+let owner: SignedUpUser;
+
+beforeAll(async () => {
+  gate = new Gate();
+  control = await startTestService({ REGIONS: "eu,us", REMOTE_REGIONS: `us=${gate.url}/region/us`, REGION_SECRET: secret });
+  regionNode = await startTestService({ REGIONS: "us", REGION_SECRET: secret, CONTROL_PLANE_URL: control.url });
+  gate.target = regionNode.url;
+  owner = await signUp(control, "Owner");
+});
+afterAll(async () => {
+  gate.open();
+  await control.close();
+  await regionNode.close();
+  gate.server.stop(true);
+});
+
+function nodeRegistry(key: string): any {
+  const db = new Database(join(regionNode.dataDir, "us", "region.sqlite"), { readonly: true });
+  try {
+    return db.query("SELECT project_id, environment, revoked_at FROM key_registry WHERE key = ?").get(key);
+  } finally {
+    db.close();
+  }
+}
+
+describe("remote region node", () => {
+  test("keys reach the remote registry and region tokens verify there against the control plane's JWKS", async () => {
+    const { secret: pat } = await createToken(owner, ["projects:write", "query:read"]);
+    const created = await v1(control, pat, "POST", `/v1/orgs/${owner.orgId}/projects`, { name: "Remote", region: "us" });
+    expect(created.status).toBe(201);
+    for (const key of created.body.public_keys) {
+      expect(key.registry_synced).toBe(true);
+      expect(nodeRegistry(key.key)).toEqual({ project_id: created.body.project.id, environment: key.environment, revoked_at: null });
+    }
+    expect(control.nodes.has("us")).toBe(false);
+    const health = await call(control.url, "GET", "/health");
+    expect([health.status, health.body.checks]).toEqual([200, { global: "ok", "region:eu": "ok", "region:us": "ok" }]);
+
+    const issued = await v1(control, pat, "POST", `/v1/projects/${created.body.project.id}/region-token`);
+    expect(issued.body.region_api_url).toBe(`${control.url}/region/us`);
+    const verified = await call(regionNode.url, "GET", "/region/us/token", { headers: { authorization: `Bearer ${issued.body.token}` } });
+    expect([verified.status, verified.body.project_id, verified.body.scopes]).toEqual([200, created.body.project.id, ["query:read"]]);
+    const ownToken = await v1(regionNode, (await createToken(await signUp(regionNode), ["query:read", "projects:write"])).secret, "GET", "/v1/me");
+    expect(ownToken.status).toBe(200);
+  });
+
+  test("the internal API refuses calls without the region secret", async () => {
+    const reply = await call(regionNode.url, "POST", "/region/us/internal/keys", { body: { keys: [] } });
+    expect([reply.status, reply.body]).toEqual([401, { error: { code: "unauthorized", message: "internal API needs the region secret" } }]);
+    const wrong = await call(regionNode.url, "POST", "/region/us/internal/keys", { body: { keys: [] }, headers: { "x-region-secret": "guess" } });
+    expect(wrong.status).toBe(401);
+  });
+
+  test("Idempotency-Key: a first request still running is 409; once done, the same key replays it", async () => {
+    const { secret: pat } = await createToken(owner, ["projects:write"]);
+    const path = `/v1/orgs/${owner.orgId}/projects`;
+    const body = { name: "Slow region", region: "us" };
+    gate.close();
+    const arrival = gate.nextArrival();
+    const first = v1(control, pat, "POST", path, body, { "Idempotency-Key": "slow-1" });
+    expect(await arrival).toBe("/region/us/internal/keys");
+
+    const concurrent = await v1(control, pat, "POST", path, body, { "Idempotency-Key": "slow-1" });
+    expect([concurrent.status, concurrent.body]).toEqual([
+      409, { error: { code: "idempotency_in_progress", message: "a request with this Idempotency-Key is still running" } },
+    ]);
+    const different = await v1(control, pat, "POST", path, { ...body, name: "Other" }, { "Idempotency-Key": "slow-1" });
+    expect(different.status).toBe(422);
+
+    gate.open();
+    const done = await first;
+    expect(done.status).toBe(201);
+    const replay = await v1(control, pat, "POST", path, body, { "Idempotency-Key": "slow-1" });
+    expect([replay.status, replay.body, replay.headers.get("idempotent-replayed")]).toEqual([201, done.body, "true"]);
+    const projects = (await v1(control, pat, "GET", path)).body.projects.filter((p: any) => p.name === "Slow region");
+    expect(projects).toHaveLength(1);
+  });
+
+  test("an unreachable region: the project is created with registry_synced false and health is 503", async () => {
+    const { secret: pat } = await createToken(owner, ["projects:write"]);
+    gate.down = true;
+    try {
+      const created = await v1(control, pat, "POST", `/v1/orgs/${owner.orgId}/projects`, { name: "Offline", region: "us" });
+      expect(created.status).toBe(201);
+      expect(created.body.public_keys.map((key: any) => key.registry_synced)).toEqual([false, false, false]);
+      for (const key of created.body.public_keys) expect(nodeRegistry(key.key)).toBeNull();
+      const health = await call(control.url, "GET", "/health");
+      expect(health.status).toBe(503);
+      expect(health.body.checks["region:us"]).toMatch(/^error: /);
+    } finally {
+      gate.down = false;
+    }
+  });
+});

@@ -18,6 +18,7 @@ import { jwksPath } from "./control/routes/discovery.ts";
 import { regionApp } from "./region/app.ts";
 import { ingestApp } from "./ingest/app.ts";
 import { withTimeout } from "./http/timeout.ts";
+import { recordSocketAddress } from "./http/client-meta.ts";
 
 type Handler = (request: Request) => Response | Promise<Response>;
 
@@ -89,6 +90,7 @@ export async function startService(config: Config): Promise<RunningService> {
     maxRequestBodySize: 32 * 1024 * 1024,
     fetch: async (request, srv) => {
       const started = performance.now();
+      recordSocketAddress(request, srv.requestIP(request)?.address);
       const response = await withTimeout(Promise.resolve(route(request)(request)), requestTimeoutMs);
       if (config.logRequests) {
         const path = new URL(request.url).pathname;

@@ -18,7 +18,7 @@ export const validation = (message: string) => new ApiError(400, "validation", m
 export const unauthorized = (message = "authentication required") =>
   new ApiError(401, "unauthorized", message, bearerChallenge);
 export const invalidCredentials = (message = "email or password is incorrect") =>
-  new ApiError(401, "invalid_credentials", message);
+  new ApiError(401, "invalid_credentials", message, bearerChallenge);
 export const missingScope = (scope: string) =>
   new ApiError(403, "missing_scope", `requires scope \`${scope}\``);
 export const forbidden = (message: string) => new ApiError(403, "forbidden", message);

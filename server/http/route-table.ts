@@ -1,7 +1,6 @@
 // Registers plain handlers on an Elysia app with one explicit context type, so route files
 // need no Elysia generics.
 import type { Elysia } from "elysia";
-import type { Server } from "bun";
 
 export type AnyElysia = Elysia<any, any, any, any, any, any, any>;
 
@@ -9,7 +8,6 @@ export interface RouteContext {
   request: Request;
   body: unknown;
   params: Record<string, string>;
-  server: Server<unknown> | null;
 }
 
 type Handler = (context: RouteContext) => Response | Promise<Response>;

@@ -34,7 +34,7 @@ export function meResponse(ctx: ControlContext, user: UserRow) {
 }
 
 export function authRoutes(app: AnyElysia, ctx: ControlContext) {
-  const meta = (c: Ctx) => requestMeta(c.request, c.server, ctx.config.trustProxy);
+  const meta = (c: Ctx) => requestMeta(c.request, ctx.config.trustProxy);
   return new RouteTable(app)
     .post("/app/auth/signup", async (c: Ctx) => {
       const input = validateBody<typeof SignupRequest.static>(SignupRequest, c.body);

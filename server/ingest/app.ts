@@ -28,7 +28,7 @@ export function ingestApp({ prefix, node }: { prefix: string; node: RegionNode }
     })
     .options("/*", () => new Response(null, { status: 204, headers: corsHeaders }))
     .get("/health", () => {
-      const check = node.health();
-      return ingestJson(check === "ok" ? 200 : 503, { status: check === "ok" ? "ok" : "degraded", checks: { [`region:${node.code}`]: check } });
+      const { status, body } = node.healthReply();
+      return ingestJson(status, body);
     });
 }

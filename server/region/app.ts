@@ -50,8 +50,8 @@ export function regionApp({ prefix, node, keys, issuer, regionSecret }: RegionAp
   return new Elysia({ name: `region-${node.code}`, prefix })
     .onError(apiErrorHandler)
     .get("/health", () => {
-      const check = node.health();
-      return jsonResponse(check === "ok" ? 200 : 503, { status: check === "ok" ? "ok" : "degraded", checks: { [`region:${node.code}`]: check } });
+      const { status, body } = node.healthReply();
+      return jsonResponse(status, body);
     })
     .post("/internal/keys", async ({ request }) => {
       checkRegionSecret(request, regionSecret);

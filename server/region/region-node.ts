@@ -24,6 +24,13 @@ export class RegionNode {
     }
   }
 
+  /** HealthResponse of this region alone, with its HTTP status. */
+  healthReply(): { status: number; body: { status: string; checks: Record<string, string> } } {
+    const check = this.health();
+    const healthy = check === "ok";
+    return { status: healthy ? 200 : 503, body: { status: healthy ? "ok" : "degraded", checks: { [`region:${this.code}`]: check } } };
+  }
+
   close(): void {
     this.store.close();
   }

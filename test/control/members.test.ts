@@ -28,7 +28,6 @@ afterAll(async () => {
 });
 
 const errorBody = (code: string, message: unknown = expect.any(String)) => ({ error: { code, message } });
-const missingScope = (scope: string) => errorBody("missing_scope", `requires scope \`${scope}\``);
 
 function expectError(reply: Reply, status: number, code: string, message: unknown = expect.any(String)) {
   expect({ status: reply.status, body: reply.body }).toEqual({ status, body: errorBody(code, message) });

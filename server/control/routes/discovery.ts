@@ -1,4 +1,4 @@
-import { RouteTable, type AnyElysia, type RouteContext as Ctx } from "../../http/route-table.ts";
+import { RouteTable, type AnyElysia } from "../../http/route-table.ts";
 // Public documents: the OpenAPI contract, OAuth metadata (RFC 8414, RFC 9728), the JWKS
 // that verifies region tokens, the region list and health.
 import { sql } from "drizzle-orm";

@@ -1,14 +1,14 @@
 import { RouteTable, type AnyElysia, type RouteContext as Ctx } from "../../http/route-table.ts";
 // /app projects, environments and keys (console equivalents of the /v1 routes).
-import { t } from "elysia";
 import { jsonResponse } from "../../http/errors.ts";
 import { validateBody } from "../../http/validate.ts";
 import type { ControlContext } from "../context.ts";
 import { orgAccess, projectAccess } from "../access.ts";
-import { keyDto, projectDto } from "../dto.ts";
 import { applyWrite } from "../services/audited-write.ts";
-import { getProject, listEnvironments, listProjects, planCreateProject, planDeleteProject, planRenameProject } from "../services/projects.ts";
-import { listKeys, planRevokeKey, planRotateKey, reloadKey, syncKeysToRegion } from "../services/keys.ts";
+import {
+  createdProjectResponse, getProject, listEnvironments, listProjects, planCreateProject, planDeleteProject, planRenameProject,
+} from "../services/projects.ts";
+import { listKeys, planRevokeKey, planRotateKey, rotatedKeysResponse, syncKeysToRegion, syncedKeyDtos } from "../services/keys.ts";
 import { CreateProjectRequest, RenameRequest, RotateKeyRequest } from "../schemas.ts";
 import { requireSession } from "./session-auth.ts";
 
@@ -23,11 +23,7 @@ export function projectRoutes(app: AnyElysia, ctx: ControlContext) {
       const access = orgAccess(ctx, requireSession(ctx, c.request), c.params.org_id!);
       const input = validateBody<typeof CreateProjectRequest.static>(CreateProjectRequest, c.body);
       const created = applyWrite(ctx, access.principal, planCreateProject(ctx, access, input));
-      await syncKeysToRegion(ctx, created.project, created.keys.map((key) => key.id));
-      return jsonResponse(201, {
-        project: projectDto(created.project, access.role, created.envs),
-        public_keys: created.keys.map((key) => keyDto(reloadKey(ctx, key.id))),
-      });
+      return jsonResponse(201, await createdProjectResponse(ctx, access, created));
     })
     .get("/app/projects/:project_id", (c: Ctx) => jsonResponse(200, getProject(ctx, project(c))))
     .patch("/app/projects/:project_id", (c: Ctx) => {
@@ -46,14 +42,12 @@ export function projectRoutes(app: AnyElysia, ctx: ControlContext) {
     .post("/app/projects/:project_id/keys/:key_id/revoke", async (c: Ctx) => {
       const access = project(c);
       const key = applyWrite(ctx, access.principal, planRevokeKey(ctx, access, c.params.key_id!));
-      await syncKeysToRegion(ctx, access.project, [key.id]);
-      return jsonResponse(200, keyDto(reloadKey(ctx, key.id)));
+      return jsonResponse(200, (await syncedKeyDtos(ctx, access.project, [key.id]))[0]);
     })
     .post("/app/projects/:project_id/keys/:key_id/rotate", async (c: Ctx) => {
       const access = project(c);
       const input = c.body === undefined ? {} : validateBody<typeof RotateKeyRequest.static>(RotateKeyRequest, c.body);
-      const { created, revoked } = applyWrite(ctx, access.principal, planRotateKey(ctx, access, c.params.key_id!, input.keep_old ?? false));
-      await syncKeysToRegion(ctx, access.project, [created.id, revoked.id]);
-      return jsonResponse(200, { created: keyDto(reloadKey(ctx, created.id)), revoked: keyDto(reloadKey(ctx, revoked.id)) });
+      const result = applyWrite(ctx, access.principal, planRotateKey(ctx, access, c.params.key_id!, input.keep_old ?? false));
+      return jsonResponse(200, await rotatedKeysResponse(ctx, access.project, result));
     });
 }

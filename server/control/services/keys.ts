@@ -152,7 +152,18 @@ export function planRotateKey(
   };
 }
 
-/** Re-reads keys after a sync so responses show the current `registry_synced`. */
-export function reloadKey(ctx: ControlContext, keyId: string): KeyRow {
+/** Re-reads a key after a sync so responses show the current `registry_synced`. */
+function reloadKey(ctx: ControlContext, keyId: string): KeyRow {
   return ctx.db.select().from(publicKeys).where(eq(publicKeys.id, keyId)).get()!;
+}
+
+/** After a committed key change: push the keys to the region, then answer with their DTOs. */
+export async function syncedKeyDtos(ctx: ControlContext, project: ProjectRow, keyIds: string[]) {
+  await syncKeysToRegion(ctx, project, keyIds);
+  return keyIds.map((id) => keyDto(reloadKey(ctx, id)));
+}
+
+export async function rotatedKeysResponse(ctx: ControlContext, project: ProjectRow, result: { created: KeyRow; revoked: KeyRow }) {
+  const [created, revoked] = await syncedKeyDtos(ctx, project, [result.created.id, result.revoked.id]);
+  return { created: created!, revoked: revoked! };
 }

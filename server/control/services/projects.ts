@@ -8,7 +8,7 @@ import { newId, slugify, uniqueSlug } from "../ids.ts";
 import { environmentDto, environmentNames, keyDto, projectDto, projectEnvironments, sortEnvironments, type EnvironmentRow, type KeyRow } from "../dto.ts";
 import { projectVisibleToToken, requireScope, type OrgAccess, type ProjectAccess, type ProjectRow } from "../access.ts";
 import type { WritePlan } from "./audited-write.ts";
-import { newKeyRow } from "./keys.ts";
+import { newKeyRow, syncedKeyDtos } from "./keys.ts";
 
 export const defaultEnvironment = "production";
 export const defaultCurrency = "USD";
@@ -166,5 +166,13 @@ export function planDeleteProject(ctx: ControlContext, access: ProjectAccess): W
         .run();
       return activeKeys.map((key) => key.id);
     },
+  };
+}
+
+/** After a committed create: push the new keys to the region, then answer CreateProjectResponse. */
+export async function createdProjectResponse(ctx: ControlContext, access: OrgAccess, created: CreatedProject) {
+  return {
+    project: projectDto(created.project, access.role, created.envs),
+    public_keys: await syncedKeyDtos(ctx, created.project, created.keys.map((key) => key.id)),
   };
 }

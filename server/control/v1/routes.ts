@@ -3,15 +3,13 @@
 import type { ControlContext } from "../context.ts";
 import * as S from "../schemas.ts";
 import { orgAccess, projectAccess, requireScope } from "../access.ts";
-import { keyDto, orgDto, projectDto, tokenDto, userDto } from "../dto.ts";
+import { orgDto, tokenDto, userDto } from "../dto.ts";
 import { sortScopes } from "../auth/scopes.ts";
 import { listOrgs } from "../services/orgs.ts";
-import { type CreatedProject, getProject, listEnvironments, listProjects, planCreateProject, planDeleteProject, planRenameProject } from "../services/projects.ts";
-import { listKeys, planRevokeKey, planRotateKey, reloadKey, syncKeysToRegion } from "../services/keys.ts";
+import { type CreatedProject, createdProjectResponse, getProject, listEnvironments, listProjects, planCreateProject, planDeleteProject, planRenameProject } from "../services/projects.ts";
+import { listKeys, planRevokeKey, planRotateKey, rotatedKeysResponse, syncKeysToRegion, syncedKeyDtos } from "../services/keys.ts";
 import { issueRegionToken } from "../services/region-tokens.ts";
 import type { V1Route } from "./route.ts";
-import type { ProjectRow } from "../access.ts";
-import { projectEnvironments } from "../dto.ts";
 
 const errors = {
   400: { description: "Invalid request", schema: S.ErrorBody },
@@ -26,9 +24,6 @@ const pick = (...codes: (keyof typeof errors)[]) => Object.fromEntries(codes.map
 const dryRun = { description: "Dry run: what the write would do", schema: S.DryRun };
 
 export function v1Routes(ctx: ControlContext): V1Route[] {
-  const projectOf = (access: { project: ProjectRow; role: Parameters<typeof projectDto>[1] }) =>
-    projectDto(access.project, access.role, projectEnvironments(ctx, access.project.id));
-
   return [
     {
       method: "GET", path: "/v1/me", operationId: "getMe", summary: "The calling token, its user and its effective scopes",
@@ -76,16 +71,7 @@ export function v1Routes(ctx: ControlContext): V1Route[] {
         const access = orgAccess(ctx, principal, params.org_id!);
         return {
           plan: planCreateProject(ctx, access, body),
-          respond: async (created: CreatedProject) => {
-            await syncKeysToRegion(ctx, created.project, created.keys.map((key) => key.id));
-            return {
-              status: 201,
-              body: {
-                project: projectDto(created.project, access.role, created.envs),
-                public_keys: created.keys.map((key) => keyDto(reloadKey(ctx, key.id))),
-              },
-            };
-          },
+          respond: async (created: CreatedProject) => ({ status: 201, body: await createdProjectResponse(ctx, access, created) }),
         };
       },
     },
@@ -145,10 +131,7 @@ export function v1Routes(ctx: ControlContext): V1Route[] {
         const access = projectAccess(ctx, principal, params.project_id!);
         return {
           plan: planRevokeKey(ctx, access, params.key_id!),
-          respond: async (key) => {
-            await syncKeysToRegion(ctx, access.project, [key.id]);
-            return { status: 200, body: keyDto(reloadKey(ctx, key.id)) };
-          },
+          respond: async (key) => ({ status: 200, body: (await syncedKeyDtos(ctx, access.project, [key.id]))[0] }),
         };
       },
     },
@@ -161,10 +144,7 @@ export function v1Routes(ctx: ControlContext): V1Route[] {
         const access = projectAccess(ctx, principal, params.project_id!);
         return {
           plan: planRotateKey(ctx, access, params.key_id!, body?.keep_old ?? false),
-          respond: async ({ created, revoked }) => {
-            await syncKeysToRegion(ctx, access.project, [created.id, revoked.id]);
-            return { status: 200, body: { created: keyDto(reloadKey(ctx, created.id)), revoked: keyDto(reloadKey(ctx, revoked.id)) } };
-          },
+          respond: async (result) => ({ status: 200, body: await rotatedKeysResponse(ctx, access.project, result) }),
         };
       },
     },

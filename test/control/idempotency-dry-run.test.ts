@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { startTestService, type TestService } from "../helpers/service.ts";
-import { createProject, createToken, signUp, v1, type SignedUpUser } from "../helpers/accounts.ts";
-import { isoPattern, uuidPattern } from "../helpers/client.ts";
+import { createProject, createToken, signUp, strongPassword, v1, type SignedUpUser } from "../helpers/accounts.ts";
+import { ConsoleClient, call, isoPattern, uuidPattern } from "../helpers/client.ts";
 
 let service: TestService;
 let owner: SignedUpUser;
@@ -173,5 +173,27 @@ describe("audit log", () => {
     expect(JSON.parse(row.before).name).toBe("Audited");
     expect(JSON.parse(row.after).name).toBe("Audited 2");
     expect(row.target_id).toMatch(uuidPattern);
+  });
+
+  test("account and session writes are audited too", async () => {
+    const user = await signUp(service, "Audited user");
+    const second = new ConsoleClient(service.url);
+    expect((await second.post("/app/auth/login", { email: user.email, password: strongPassword })).status).toBe(200);
+    expect((await user.client.post("/app/auth/sessions/revoke-others")).body).toEqual({ revoked: 1 });
+    const { token } = service.lastMail(user.email, "verify_email");
+    expect((await call(service.url, "POST", "/app/auth/verify-email", { body: { token } })).status).toBe(204);
+    expect((await user.client.post("/app/auth/logout")).status).toBe(204);
+    const db = new Database(join(service.dataDir, "control.sqlite"), { readonly: true });
+    const rows = db
+      .query("SELECT action, actor_type, target_type FROM audit_log WHERE actor_id = ? OR target_id = ? ORDER BY id")
+      .all(user.userId, user.userId);
+    db.close();
+    expect(rows).toEqual([
+      { action: "user.signup", actor_type: "anonymous", target_type: "user" },
+      { action: "session.create", actor_type: "user", target_type: "user" },
+      { action: "session.revoke_others", actor_type: "user", target_type: "session" },
+      { action: "user.verify_email", actor_type: "anonymous", target_type: "user" },
+      { action: "session.revoke", actor_type: "user", target_type: "session" },
+    ]);
   });
 });

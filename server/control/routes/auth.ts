@@ -12,7 +12,7 @@ import { listOrgs } from "../services/orgs.ts";
 import {
   changePassword, confirmEmail, confirmPasswordReset, login, requestPasswordReset, resendVerification, signup,
 } from "../services/accounts.ts";
-import { liveSessions, revokeSession, revokeSessions, sessionDto } from "../services/sessions.ts";
+import { auditedRevoke, liveSessions, sessionDto } from "../services/sessions.ts";
 import { acceptInvitation } from "../services/members.ts";
 import { Name, emailLengthMax } from "../schemas.ts";
 import { passwordLengthMax } from "../auth/passwords.ts";
@@ -48,7 +48,7 @@ export function authRoutes(app: AnyElysia, ctx: ControlContext) {
     })
     .post("/app/auth/logout", (c: Ctx) => {
       const principal = requireSession(ctx, c.request);
-      revokeSession(ctx, principal.sessionId);
+      auditedRevoke(ctx, principal, { sessionId: principal.sessionId });
       return jsonResponse(204, undefined, { "Set-Cookie": clearedSessionCookie(ctx) });
     })
     .post("/app/auth/change-password", async (c: Ctx) => {
@@ -77,13 +77,13 @@ export function authRoutes(app: AnyElysia, ctx: ControlContext) {
       const id = requireUuid(c.params.session_id!, "session");
       const own = liveSessions(ctx, principal.user.id).find((session) => session.id === id);
       if (!own) throw notFound("session");
-      revokeSession(ctx, own.id);
+      auditedRevoke(ctx, principal, { sessionId: own.id });
       const headers: Record<string, string> = own.id === principal.sessionId ? { "Set-Cookie": clearedSessionCookie(ctx) } : {};
       return jsonResponse(204, undefined, headers);
     })
     .post("/app/auth/sessions/revoke-others", (c: Ctx) => {
       const principal = requireSession(ctx, c.request);
-      return jsonResponse(200, { revoked: revokeSessions(ctx, principal.user.id, principal.sessionId) });
+      return jsonResponse(200, { revoked: auditedRevoke(ctx, principal, "others") });
     })
     .post("/app/auth/verify-email", (c: Ctx) => {
       const input = validateBody<typeof TokenRequest.static>(TokenRequest, c.body);

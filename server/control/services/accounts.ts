@@ -11,7 +11,7 @@ import { checkPasswordPolicy, hashPassword, verifyPassword } from "../auth/passw
 import { applyWrite } from "./audited-write.ts";
 import { issueEmailToken, redeemEmailToken } from "./email-tokens.ts";
 import { insertOrg } from "./orgs.ts";
-import { createSession, revokeSessions, type ClientMeta } from "./sessions.ts";
+import { coarseLocation, createSession, revokeSessions, type ClientMeta } from "./sessions.ts";
 import { emailLengthMax } from "../schemas.ts";
 
 export const passwordResetTtlMs = hourMs;
@@ -85,7 +85,16 @@ export async function login(ctx: ControlContext, input: { email: string; passwor
     throw invalidCredentials();
   }
   ctx.limiters.loginByAccount.clear(email);
-  return { user, ...createSession(ctx, user.id, meta) };
+  const session = applyWrite(ctx, { kind: "session", user, sessionId: "" }, {
+    action: "session.create",
+    targetType: "user",
+    targetId: user.id,
+    orgId: null,
+    before: null,
+    after: { location: coarseLocation(meta.ip), user_agent: meta.userAgent },
+    apply: () => createSession(ctx, user.id, meta),
+  });
+  return { user, ...session };
 }
 
 export async function changePassword(
@@ -175,5 +184,13 @@ export function resendVerification(ctx: ControlContext, user: UserRow, meta: Cli
 
 export function confirmEmail(ctx: ControlContext, token: string, meta: ClientMeta): void {
   const row = redeemOrCount(ctx, "verify_email", token, meta, notFound("verification token"));
-  ctx.db.update(users).set({ emailVerifiedAt: nowIso() }).where(eq(users.id, row.userId!)).run();
+  applyWrite(ctx, { kind: "anonymous" }, {
+    action: "user.verify_email",
+    targetType: "user",
+    targetId: row.userId,
+    orgId: null,
+    before: null,
+    after: null,
+    apply: () => ctx.db.update(users).set({ emailVerifiedAt: nowIso() }).where(eq(users.id, row.userId!)).run(),
+  });
 }

@@ -7,6 +7,7 @@ import type { ControlContext } from "../context.ts";
 import { sessions, users } from "../db/schema.ts";
 import { newId } from "../ids.ts";
 import type { UserRow } from "../access.ts";
+import { applyWrite } from "./audited-write.ts";
 
 export const sessionCookieName = "svc_session";
 const sessionSecretLength = 43;
@@ -93,3 +94,25 @@ export const sessionDto = (session: SessionRow, currentSessionId: string) => ({
   location: session.location,
   user_agent: session.userAgent,
 });
+
+/** Audited session revocation: one session (logout, delete) or every other one. */
+export function auditedRevoke(
+  ctx: ControlContext,
+  principal: { kind: "session"; user: UserRow; sessionId: string },
+  target: { sessionId: string } | "others",
+): number {
+  const others = target === "others";
+  return applyWrite(ctx, principal, {
+    action: others ? "session.revoke_others" : "session.revoke",
+    targetType: "session",
+    targetId: others ? null : target.sessionId,
+    orgId: null,
+    before: null,
+    after: null,
+    apply: () => {
+      if (others) return revokeSessions(ctx, principal.user.id, principal.sessionId);
+      revokeSession(ctx, target.sessionId);
+      return 1;
+    },
+  });
+}

@@ -1,0 +1,222 @@
+// Write-ahead log: append-only files of checksummed records. An append resolves only after
+// the fsync that covers it; appends that arrive while a flush is running wait for the next
+// one, so one fsync covers every request waiting on it (group commit).
+//
+// Record layout: u32 payload length | u32 CRC-32 of the payload | payload (little endian).
+// A crash can leave a torn record only at the end of the newest file; opening the log
+// verifies every record and cuts such a tail off.
+import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
+import { join } from "node:path";
+
+export const walFileBytesMax = 64 * 1024 * 1024;
+export const walRecordBytesMax = 32 * 1024 * 1024;
+const headerBytes = 8;
+const fileNamePattern = /^wal-(\d{16})\.log$/;
+
+/** Position just past a record: the file's sequence number and the byte offset in it. */
+export interface WalPosition {
+  file: number;
+  offset: number;
+}
+
+export class WalUnavailableError extends Error {}
+export class WalCorruptError extends Error {}
+
+export const comparePositions = (a: WalPosition, b: WalPosition) => a.file - b.file || a.offset - b.offset;
+
+const fileName = (sequence: number) => `wal-${String(sequence).padStart(16, "0")}.log`;
+
+interface PendingAppend {
+  frame: Uint8Array;
+  resolve: (position: WalPosition) => void;
+  reject: (error: Error) => void;
+}
+
+function frame(payload: Uint8Array): Uint8Array {
+  const framed = new Uint8Array(headerBytes + payload.byteLength);
+  const view = new DataView(framed.buffer);
+  view.setUint32(0, payload.byteLength, true);
+  view.setUint32(4, Bun.hash.crc32(payload), true);
+  framed.set(payload, headerBytes);
+  return framed;
+}
+
+/** Every valid record of one file, and where the valid part ends. */
+function scanFile(path: string): { records: { payload: Uint8Array; end: number }[]; validBytes: number; totalBytes: number } {
+  const bytes = new Uint8Array(readFileSync(path));
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const records: { payload: Uint8Array; end: number }[] = [];
+  let offset = 0;
+  while (offset + headerBytes <= bytes.byteLength) {
+    const length = view.getUint32(offset, true);
+    const checksum = view.getUint32(offset + 4, true);
+    const end = offset + headerBytes + length;
+    if (length > walRecordBytesMax || end > bytes.byteLength) break;
+    const payload = bytes.subarray(offset + headerBytes, end);
+    if (Bun.hash.crc32(payload) !== checksum) break;
+    records.push({ payload, end });
+    offset = end;
+  }
+  return { records, validBytes: offset, totalBytes: bytes.byteLength };
+}
+
+export class WriteAheadLog {
+  private handle: FileHandle | null = null;
+  private fileSequence = 0;
+  private fileBytes = 0;
+  private queue: PendingAppend[] = [];
+  private flushing: Promise<void> | null = null;
+  private broken: Error | null = null;
+  private closed = false;
+
+  private constructor(readonly dir: string) {}
+
+  /**
+   * Opens the log in `dir`, verifying every record. A torn tail of the newest file is cut off;
+   * a bad record anywhere else is corruption and stops the open.
+   */
+  static async open(dir: string): Promise<WriteAheadLog> {
+    mkdirSync(dir, { recursive: true });
+    for (const name of readdirSync(dir)) if (name.endsWith(".dropped")) rmSync(join(dir, name));
+    const wal = new WriteAheadLog(dir);
+    const sequences = wal.fileSequences();
+    for (const [index, sequence] of sequences.entries()) {
+      const path = join(dir, fileName(sequence));
+      const scan = scanFile(path);
+      if (scan.validBytes === scan.totalBytes) continue;
+      if (index !== sequences.length - 1) {
+        throw new WalCorruptError(`${path}: invalid record at byte ${scan.validBytes} of ${scan.totalBytes}`);
+      }
+      const fd = openSync(path, "r+");
+      ftruncateSync(fd, scan.validBytes);
+      fsyncSync(fd);
+      closeSync(fd);
+    }
+    wal.fileSequence = sequences.at(-1) ?? 1;
+    await wal.openActive();
+    return wal;
+  }
+
+  private fileSequences(): number[] {
+    return readdirSync(this.dir)
+      .map((name) => name.match(fileNamePattern))
+      .filter((match): match is RegExpMatchArray => match !== null)
+      .map((match) => Number(match[1]))
+      .sort((a, b) => a - b);
+  }
+
+  private async openActive(): Promise<void> {
+    const path = join(this.dir, fileName(this.fileSequence));
+    this.handle = await open(path, "a");
+    this.fileBytes = existsSync(path) ? statSync(path).size : 0;
+  }
+
+  /** Resolves with the record's end position once it is on disk; rejects with WalUnavailableError if it is not. */
+  append(payload: Uint8Array): Promise<WalPosition> {
+    if (this.closed) return Promise.reject(new WalUnavailableError("write-ahead log is closed"));
+    if (this.broken) return Promise.reject(new WalUnavailableError(`write-ahead log is unavailable: ${this.broken.message}`));
+    if (payload.byteLength > walRecordBytesMax) {
+      return Promise.reject(new RangeError(`record of ${payload.byteLength} bytes exceeds ${walRecordBytesMax}`));
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ frame: frame(payload), resolve, reject });
+      if (!this.flushing) this.flushing = this.flushLoop();
+    });
+  }
+
+  private async flushLoop(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue;
+      this.queue = [];
+      try {
+        await this.writeBatch(batch);
+      } catch (error) {
+        const failure = new WalUnavailableError(`write-ahead log write failed: ${(error as Error).message}`);
+        for (const pending of batch) pending.reject(failure);
+      }
+    }
+    this.flushing = null;
+  }
+
+  private async writeBatch(batch: PendingAppend[]): Promise<void> {
+    const batchBytes = batch.reduce((sum, pending) => sum + pending.frame.byteLength, 0);
+    if (this.fileBytes > 0 && this.fileBytes + batchBytes > walFileBytesMax) await this.rotate();
+    const handle = this.handle!;
+    const start = this.fileBytes;
+    try {
+      // A full disk can show up as a short write rather than an error.
+      const { bytesWritten } = await handle.writev(batch.map((pending) => pending.frame));
+      if (bytesWritten !== batchBytes) throw new Error(`short write: ${bytesWritten} of ${batchBytes} bytes (disk full?)`);
+      await handle.datasync();
+    } catch (error) {
+      await this.rollBack(handle, start, error as Error);
+      throw error;
+    }
+    let offset = start;
+    for (const pending of batch) {
+      offset += pending.frame.byteLength;
+      pending.resolve({ file: this.fileSequence, offset });
+    }
+    this.fileBytes = offset;
+  }
+
+  /** Cuts a failed write off so the file ends on a whole record; if even that fails, stop taking writes. */
+  private async rollBack(handle: FileHandle, validBytes: number, cause: Error): Promise<void> {
+    try {
+      await handle.truncate(validBytes);
+      await handle.datasync();
+    } catch {
+      this.broken = cause;
+    }
+  }
+
+  private async rotate(): Promise<void> {
+    await this.handle?.close();
+    this.fileSequence++;
+    await this.openActive();
+  }
+
+  /** Every record after `after` (exclusive), oldest first, with its end position. */
+  *records(after: WalPosition = { file: 0, offset: 0 }): Generator<{ payload: Uint8Array; position: WalPosition }> {
+    for (const sequence of this.fileSequences()) {
+      if (sequence < after.file) continue;
+      const { records } = scanFile(join(this.dir, fileName(sequence)));
+      for (const record of records) {
+        const position = { file: sequence, offset: record.end };
+        if (comparePositions(position, after) > 0) yield { payload: record.payload, position };
+      }
+    }
+  }
+
+  /** Where the next record will end after; everything before it is durable. */
+  head(): WalPosition {
+    return { file: this.fileSequence, offset: this.fileBytes };
+  }
+
+  /**
+   * Drops whole files that end at or before `upTo` (their records are sealed elsewhere). The
+   * active file is rotated first when `upTo` is its end, so the log never grows without bound.
+   */
+  async truncateUpTo(upTo: WalPosition): Promise<void> {
+    if (this.flushing) await this.flushing;
+    if (upTo.file === this.fileSequence && upTo.offset === this.fileBytes && this.fileBytes > 0) await this.rotate();
+    for (const sequence of this.fileSequences()) {
+      if (sequence >= this.fileSequence || sequence > upTo.file) break;
+      const path = join(this.dir, fileName(sequence));
+      const size = statSync(path).size;
+      if (sequence < upTo.file || size <= upTo.offset) {
+        // Rename first so a crash mid-delete never leaves a half-removed file that looks live.
+        renameSync(path, `${path}.dropped`);
+        rmSync(`${path}.dropped`);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.flushing) await this.flushing;
+    await this.handle?.close();
+    this.handle = null;
+  }
+}

@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { WalCorruptError, WalUnavailableError, WriteAheadLog, walFileBytesMax } from "../../storage/wal.ts";
+import { canMountTinyFs, fillDisk, tinyFsSkipReason, withTinyFs } from "../helpers/tiny-fs.ts";
+
+const dirs: string[] = [];
+function freshDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "wal-test-"));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => { for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true }); });
+
+const text = (value: string) => new TextEncoder().encode(value);
+const payloads = (wal: WriteAheadLog, after?: { file: number; offset: number }) =>
+  [...wal.records(after)].map((record) => new TextDecoder().decode(record.payload));
+
+describe("write-ahead log", () => {
+  test("appends resolve in order with increasing positions and replay after reopen", async () => {
+    const dir = freshDir();
+    const wal = await WriteAheadLog.open(dir);
+    const positions = await Promise.all(Array.from({ length: 100 }, (_, i) => wal.append(text(`record ${i}`))));
+    for (let i = 1; i < positions.length; i++) expect(positions[i]!.offset).toBeGreaterThan(positions[i - 1]!.offset);
+    expect(positions[0]).toEqual({ file: 1, offset: 8 + "record 0".length });
+    await wal.close();
+    const reopened = await WriteAheadLog.open(dir);
+    expect(payloads(reopened)).toEqual(Array.from({ length: 100 }, (_, i) => `record ${i}`));
+    expect(payloads(reopened, positions[97])).toEqual(["record 98", "record 99"]);
+    expect(reopened.head()).toEqual(positions[99]!);
+    await reopened.close();
+  });
+
+  test("a torn record at the end (crash mid-append) is cut off on open; earlier records survive", async () => {
+    const dir = freshDir();
+    const wal = await WriteAheadLog.open(dir);
+    const end = await wal.append(text("kept"));
+    await wal.close();
+    const file = join(dir, "wal-0000000000000001.log");
+    appendFileSync(file, new Uint8Array([50, 0, 0, 0, 1, 2, 3, 4, 65, 66]));
+    const reopened = await WriteAheadLog.open(dir);
+    expect(payloads(reopened)).toEqual(["kept"]);
+    expect(statSync(file).size).toBe(end.offset);
+    await reopened.append(text("after"));
+    expect(payloads(reopened)).toEqual(["kept", "after"]);
+    await reopened.close();
+  });
+
+  test("a record whose checksum does not match ends the valid log", async () => {
+    const dir = freshDir();
+    const wal = await WriteAheadLog.open(dir);
+    await wal.append(text("one"));
+    const second = await wal.append(text("two"));
+    await wal.close();
+    const file = join(dir, "wal-0000000000000001.log");
+    const bytes = new Uint8Array(await Bun.file(file).arrayBuffer());
+    bytes[second.offset - 1] = bytes[second.offset - 1]! ^ 0xff;
+    writeFileSync(file, bytes);
+    const reopened = await WriteAheadLog.open(dir);
+    expect(payloads(reopened)).toEqual(["one"]);
+    await reopened.close();
+  });
+
+  test("damage in an older file is corruption, not a torn tail: open refuses", async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, "wal-0000000000000001.log"), new Uint8Array([9, 0, 0, 0, 0, 0, 0, 0, 1]));
+    writeFileSync(join(dir, "wal-0000000000000002.log"), new Uint8Array());
+    expect(WriteAheadLog.open(dir)).rejects.toBeInstanceOf(WalCorruptError);
+  });
+
+  test("files rotate at the size limit and truncateUpTo drops only what is sealed", async () => {
+    const dir = freshDir();
+    const wal = await WriteAheadLog.open(dir);
+    const big = new Uint8Array(walFileBytesMax / 4);
+    const ends = [];
+    for (let i = 0; i < 6; i++) ends.push(await wal.append(big));
+    expect(ends.map((end) => end.file)).toEqual([1, 1, 1, 2, 2, 2]);
+    await wal.truncateUpTo(ends[2]!);
+    expect(readdirSync(dir).sort()).toEqual(["wal-0000000000000002.log"]);
+    expect([...wal.records()].length).toBe(3);
+    await wal.truncateUpTo(ends[5]!);
+    expect(readdirSync(dir).sort()).toEqual(["wal-0000000000000003.log"]);
+    expect([...wal.records()].length).toBe(0);
+    await wal.append(text("next"));
+    expect(payloads(wal)).toEqual(["next"]);
+    await wal.close();
+  });
+
+  test("leftovers of an interrupted drop are removed on open", async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, "wal-0000000000000001.log.dropped"), "x");
+    const wal = await WriteAheadLog.open(dir);
+    expect(readdirSync(dir)).toEqual(["wal-0000000000000001.log"]);
+    await wal.close();
+  });
+
+  test.skipIf(!canMountTinyFs)(`a full disk rejects the append, leaves no partial record, and recovers when space returns (${tinyFsSkipReason})`, async () => {
+    await withTinyFs(256, async (dir) => {
+      const wal = await WriteAheadLog.open(join(dir, "wal"));
+      const kept = await wal.append(new Uint8Array(64 * 1024));
+      expect(fillDisk(join(dir, "ballast"))).toBeGreaterThan(0);
+      const failed = wal.append(new Uint8Array(64 * 1024));
+      expect(failed).rejects.toBeInstanceOf(WalUnavailableError);
+      await failed.catch(() => {});
+      const file = join(dir, "wal", "wal-0000000000000001.log");
+      expect(statSync(file).size).toBe(kept.offset);
+      truncateSync(join(dir, "ballast"), 0);
+      const after = await wal.append(text("fits again"));
+      expect(after.offset).toBe(kept.offset + 8 + "fits again".length);
+      await wal.close();
+      const reopened = await WriteAheadLog.open(join(dir, "wal"));
+      expect([...reopened.records()].length).toBe(2);
+      await reopened.close();
+    });
+  });
+});

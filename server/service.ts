@@ -46,7 +46,7 @@ export async function startService(config: Config): Promise<RunningService> {
       links.set(code, new RemoteRegionLink(code, remoteUrl, config.regionSecret!));
       continue;
     }
-    const node = new RegionNode(code, join(config.dataDir, code));
+    const node = await RegionNode.open(code, join(config.dataDir, code));
     nodes.set(code, node);
     links.set(code, new LocalRegionLink(node));
   }
@@ -70,7 +70,7 @@ export async function startService(config: Config): Promise<RunningService> {
   const surfaces = new Map<string, Handler>();
   for (const [code, node] of nodes) {
     const region = regionApp({ prefix: `/region/${code}`, node, keys, issuer, regionSecret: config.regionSecret });
-    const ingest = ingestApp({ prefix: `/ingest/${code}`, node });
+    const ingest = ingestApp({ prefix: `/ingest/${code}`, node, trustProxy: config.trustProxy });
     surfaces.set(`/region/${code}`, (request) => region.handle(request));
     surfaces.set(`/ingest/${code}`, (request) => ingest.handle(request));
   }
@@ -117,7 +117,7 @@ export async function startService(config: Config): Promise<RunningService> {
     stop: async () => {
       clearInterval(retryTimer);
       await server.stop();
-      for (const node of nodes.values()) node.close();
+      for (const node of nodes.values()) await node.close();
       store.close();
     },
   };

@@ -12,9 +12,18 @@ export interface RegistryKey {
   allowedOrigins: string[];
   allowedBundleIds: string[];
   revokedAt: string | null;
+  /** Events older than this many days are rejected at ingest. */
+  retentionDays: number;
 }
 
-const schemaVersion = 1;
+/** Sampling past a spend cap: keep this share of events (1 = keep all). */
+export interface IngestPolicy {
+  projectId: string;
+  keepRatio: number;
+  updatedAt: string;
+}
+
+const schemaVersion = 2;
 
 export class RegionStore {
   private readonly db: Database;
@@ -30,7 +39,7 @@ export class RegionStore {
     const { user_version: version } = this.db.query("PRAGMA user_version").get() as { user_version: number };
     if (version >= schemaVersion) return;
     this.db.transaction(() => {
-      this.db.exec(`CREATE TABLE IF NOT EXISTS key_registry (
+      if (version < 1) this.db.exec(`CREATE TABLE key_registry (
         key TEXT PRIMARY KEY,
         key_id TEXT NOT NULL UNIQUE,
         project_id TEXT NOT NULL,
@@ -41,6 +50,14 @@ export class RegionStore {
         revoked_at TEXT,
         synced_at TEXT NOT NULL
       )`);
+      if (version < 2) {
+        this.db.exec("ALTER TABLE key_registry ADD COLUMN retention_days INTEGER NOT NULL DEFAULT 365");
+        this.db.exec(`CREATE TABLE ingest_policy (
+          project_id TEXT PRIMARY KEY,
+          keep_ratio REAL NOT NULL CHECK (keep_ratio > 0 AND keep_ratio <= 1),
+          updated_at TEXT NOT NULL
+        )`);
+      }
       this.db.exec(`PRAGMA user_version = ${schemaVersion}`);
     })();
   }
@@ -48,11 +65,11 @@ export class RegionStore {
   /** Inserts or replaces the registry's copy of each key (idempotent). */
   upsertKeys(keys: RegistryKey[]): void {
     const statement = this.db.query(`INSERT INTO key_registry
-      (key, key_id, project_id, data_id, environment, allowed_origins, allowed_bundle_ids, revoked_at, synced_at)
-      VALUES ($key, $keyId, $projectId, $dataId, $environment, $origins, $bundles, $revokedAt, $syncedAt)
+      (key, key_id, project_id, data_id, environment, allowed_origins, allowed_bundle_ids, revoked_at, retention_days, synced_at)
+      VALUES ($key, $keyId, $projectId, $dataId, $environment, $origins, $bundles, $revokedAt, $retentionDays, $syncedAt)
       ON CONFLICT(key) DO UPDATE SET allowed_origins = excluded.allowed_origins,
         allowed_bundle_ids = excluded.allowed_bundle_ids, revoked_at = excluded.revoked_at,
-        synced_at = excluded.synced_at`);
+        retention_days = excluded.retention_days, synced_at = excluded.synced_at`);
     const syncedAt = new Date().toISOString();
     this.db.transaction(() => {
       for (const entry of keys) {
@@ -65,6 +82,7 @@ export class RegionStore {
           origins: JSON.stringify(entry.allowedOrigins),
           bundles: JSON.stringify(entry.allowedBundleIds),
           revokedAt: entry.revokedAt,
+          retentionDays: entry.retentionDays,
           syncedAt,
         });
       }
@@ -83,7 +101,25 @@ export class RegionStore {
       allowedOrigins: JSON.parse(row.allowed_origins as string),
       allowedBundleIds: JSON.parse(row.allowed_bundle_ids as string),
       revokedAt: (row.revoked_at as string | null) ?? null,
+      retentionDays: row.retention_days as number,
     };
+  }
+
+  setIngestPolicy(projectId: string, keepRatio: number): IngestPolicy {
+    const policy = { projectId, keepRatio, updatedAt: new Date().toISOString() };
+    this.db
+      .query(`INSERT INTO ingest_policy (project_id, keep_ratio, updated_at) VALUES (?, ?, ?)
+        ON CONFLICT(project_id) DO UPDATE SET keep_ratio = excluded.keep_ratio, updated_at = excluded.updated_at`)
+      .run(projectId, keepRatio, policy.updatedAt);
+    return policy;
+  }
+
+  ingestPolicies(): IngestPolicy[] {
+    return (this.db.query("SELECT project_id, keep_ratio, updated_at FROM ingest_policy").all() as Record<string, unknown>[]).map((row) => ({
+      projectId: row.project_id as string,
+      keepRatio: row.keep_ratio as number,
+      updatedAt: row.updated_at as string,
+    }));
   }
 
   /** A cheap read that proves the file is open and answering (for /health). */

@@ -189,6 +189,12 @@ export class WriteAheadLog {
     }
   }
 
+  /** Why appends are refused, or null while the log takes writes. */
+  unavailableReason(): string | null {
+    if (this.closed) return "closed";
+    return this.broken ? `write failures could not be rolled back: ${this.broken.message}` : null;
+  }
+
   /** Where the next record will end after; everything before it is durable. */
   head(): WalPosition {
     return { file: this.fileSequence, offset: this.fileBytes };

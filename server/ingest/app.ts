@@ -5,6 +5,7 @@ import { Elysia } from "elysia";
 import { toApiError } from "../http/elysia-errors.ts";
 import { internalErrorResponse } from "../http/errors.ts";
 import type { RegionNode } from "../region/region-node.ts";
+import { captureNative } from "./capture.ts";
 
 export const corsHeaders = {
   "Access-Control-Allow-Origin": "*",
@@ -16,7 +17,8 @@ export const corsHeaders = {
 const ingestJson = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...corsHeaders, ...headers } });
 
-export function ingestApp({ prefix, node }: { prefix: string; node: RegionNode }) {
+export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: RegionNode; trustProxy: boolean }) {
+  const capture = async ({ request }: { request: Request }) => ingestJson(200, await captureNative(node, request, trustProxy));
   return new Elysia({ name: `ingest-${node.code}`, prefix })
     .onError((context) => {
       const apiError = toApiError(context);
@@ -27,6 +29,10 @@ export function ingestApp({ prefix, node }: { prefix: string; node: RegionNode }
       return ingestJson(apiError.status, { error: apiError.message }, apiError.headers);
     })
     .options("/*", () => new Response(null, { status: 204, headers: corsHeaders }))
+    .post("/e", capture, { parse: "none" })
+    .post("/e/", capture, { parse: "none" })
+    .post("/batch", capture, { parse: "none" })
+    .post("/batch/", capture, { parse: "none" })
     .get("/health", () => {
       const { status, body } = node.healthReply();
       return ingestJson(status, body);

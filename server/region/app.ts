@@ -42,6 +42,7 @@ const KeySyncRequest = t.Object({
       allowedOrigins: t.Array(t.String()),
       allowedBundleIds: t.Array(t.String()),
       revokedAt: t.Union([t.String(), t.Null()]),
+      retentionDays: t.Integer({ minimum: 1 }),
     }),
   ),
 });

@@ -86,7 +86,7 @@ describe("health and mounting", () => {
   test("GET /health is 503 when a check fails", async () => {
     const broken = await startTestService({ REGIONS: "eu,us" });
     try {
-      broken.nodes.get("us")!.close();
+      await broken.nodes.get("us")!.close();
       const reply = await call(broken.url, "GET", "/health");
       expect([reply.status, reply.body]).toEqual([
         503,

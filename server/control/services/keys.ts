@@ -57,6 +57,7 @@ const registryEntry = (project: ProjectRow, key: KeyRow): RegistryKey => ({
   allowedOrigins: key.allowedOrigins,
   allowedBundleIds: key.allowedBundleIds,
   revokedAt: key.revokedAt,
+  retentionDays: project.retentionDays,
 });
 
 /**

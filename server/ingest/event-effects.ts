@@ -1,0 +1,54 @@
+// What ingest does to an accepted event before storing it: location from the client IP
+// (then the IP is gone), crawler and headless-browser classification, and sampling.
+import geoip from "geoip-lite";
+import { isbot } from "isbot";
+
+export interface Location {
+  country: string | null;
+  region: string | null;
+  city: string | null;
+  timezone: string | null;
+}
+
+const noLocation: Location = { country: null, region: null, city: null, timezone: null };
+
+export function locate(ip: string | null): Location {
+  if (!ip) return noLocation;
+  const found = geoip.lookup(ip);
+  if (!found) return noLocation;
+  return {
+    country: found.country || null,
+    region: found.region || null,
+    city: found.city || null,
+    timezone: found.timezone || null,
+  };
+}
+
+/** The browser's user agent: what the SDK reports for the event, else the request's own. */
+export function eventUserAgent(properties: Record<string, unknown>, requestUserAgent: string | null): string | null {
+  for (const name of ["$raw_user_agent", "$user_agent"]) {
+    const value = properties[name];
+    if (typeof value === "string" && value) return value;
+  }
+  return requestUserAgent;
+}
+
+const selfDeclaration = /bot\b|bot\/|crawl|spider|slurp|archiv|scrap|fetcher|facebookexternalhit|preview/i;
+const headless = /headless|phantomjs|puppeteer|playwright|selenium|webdriver/i;
+
+/**
+ * A crawler that says so: isbot recognises it and the agent names itself a bot, crawler or
+ * spider. Server SDKs (`posthog-node/5.1.0`) and command-line clients also match isbot's
+ * patterns, but they carry real events, so they are not dropped.
+ */
+export const isSelfDeclaredCrawler = (userAgent: string | null): boolean =>
+  userAgent !== null && selfDeclaration.test(userAgent) && isbot(userAgent);
+
+/** Headless or automated browsers: stored, but marked suspect. */
+export const isHeadlessBrowser = (userAgent: string | null): boolean => userAgent !== null && headless.test(userAgent);
+
+/** Deterministic per uuid, so a retried event gets the same sampling decision. */
+export function keptBySampling(uuid: string, keepRatio: number): boolean {
+  if (keepRatio >= 1) return true;
+  return Bun.hash.crc32(uuid) / 0x1_0000_0000 < keepRatio;
+}

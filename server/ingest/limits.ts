@@ -1,0 +1,15 @@
+// Ingest limits (spec 2, Limits), as named constants next to the code that enforces them.
+export const batchEventsMin = 1;
+export const batchEventsMax = 1000;
+export const requestBytesMax = 20 * 1024 * 1024;
+export const eventBytesMax = 900 * 1024;
+export const distinctIdLengthMax = 200;
+export const groupTypesPerEventMax = 5;
+export const projectEventsPerSecond = 5000;
+export const projectEventsBurst = 50_000;
+/** Not in the spec: event names and library fields, chosen generously. */
+export const eventNameLengthMax = 200;
+export const libFieldLengthMax = 100;
+export const groupKeyLengthMax = 400;
+/** An event stamped more than this after its own request was sent has an untrustworthy clock. */
+export const clockSkewToleranceMs = 60_000;

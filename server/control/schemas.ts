@@ -87,6 +87,14 @@ export const RotateKeyRequest = t.Object(
   { title: "RotateKeyRequest", additionalProperties: false },
 );
 
+export const KeyAllowlistRequest = t.Object(
+  {
+    allowed_origins: t.Optional(t.Array(t.String({ maxLength: 2048 }))),
+    allowed_bundle_ids: t.Optional(t.Array(t.String({ maxLength: 255 }))),
+  },
+  { title: "KeyAllowlistRequest", additionalProperties: false },
+);
+
 export const RegionTokenRequest = t.Object(
   {
     environment: t.Optional(nullable(t.String({ minLength: 1 }))),

@@ -47,6 +47,9 @@ const KeySyncRequest = t.Object({
   ),
 });
 
+/** Billing sets this past a spend cap; 1 keeps every event. */
+const IngestPolicyRequest = t.Object({ keep_ratio: t.Number({ exclusiveMinimum: 0, maximum: 1 }) }, { additionalProperties: false });
+
 export function regionApp({ prefix, node, keys, issuer, regionSecret }: RegionAppOptions) {
   return new Elysia({ name: `region-${node.code}`, prefix })
     .onError(apiErrorHandler)
@@ -59,6 +62,15 @@ export function regionApp({ prefix, node, keys, issuer, regionSecret }: RegionAp
       const body = validateBody<typeof KeySyncRequest.static>(KeySyncRequest, await readJsonBody(request, internalKeysBodyBytesMax));
       node.store.upsertKeys(body.keys);
       return new Response(null, { status: 204 });
+    }, { parse: "none" })
+    .put("/internal/ingest-policy/:project_id", async ({ request, params }) => {
+      checkRegionSecret(request, regionSecret);
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(params.project_id)) {
+        throw new ApiError(404, "not_found", "project not found");
+      }
+      const body = validateBody<typeof IngestPolicyRequest.static>(IngestPolicyRequest, await readJsonBody(request, internalKeysBodyBytesMax));
+      const policy = node.setKeepRatio(params.project_id, body.keep_ratio);
+      return jsonResponse(200, { project_id: policy.projectId, keep_ratio: policy.keepRatio, updated_at: policy.updatedAt });
     }, { parse: "none" })
     .get("/token", async ({ request }) => {
       const claims = await verifyRegionToken(request.headers.get("authorization"), keys, issuer(), node.code);

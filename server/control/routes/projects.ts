@@ -8,8 +8,8 @@ import { applyWrite } from "../services/audited-write.ts";
 import {
   createdProjectResponse, getProject, listEnvironments, listProjects, planCreateProject, planDeleteProject, planRenameProject,
 } from "../services/projects.ts";
-import { listKeys, planRevokeKey, planRotateKey, rotatedKeysResponse, syncKeysToRegion, syncedKeyDtos } from "../services/keys.ts";
-import { CreateProjectRequest, RenameRequest, RotateKeyRequest } from "../schemas.ts";
+import { listKeys, planRevokeKey, planRotateKey, planUpdateKeyAllowlist, rotatedKeysResponse, syncKeysToRegion, syncedKeyDtos } from "../services/keys.ts";
+import { CreateProjectRequest, KeyAllowlistRequest, RenameRequest, RotateKeyRequest } from "../schemas.ts";
 import { requireSession } from "./session-auth.ts";
 
 
@@ -39,6 +39,12 @@ export function projectRoutes(app: AnyElysia, ctx: ControlContext) {
     })
     .get("/app/projects/:project_id/environments", (c: Ctx) => jsonResponse(200, listEnvironments(ctx, project(c))))
     .get("/app/projects/:project_id/keys", (c: Ctx) => jsonResponse(200, listKeys(ctx, project(c))))
+    .patch("/app/projects/:project_id/keys/:key_id", async (c: Ctx) => {
+      const access = project(c);
+      const input = validateBody<typeof KeyAllowlistRequest.static>(KeyAllowlistRequest, c.body);
+      const key = applyWrite(ctx, access.principal, planUpdateKeyAllowlist(ctx, access, c.params.key_id!, input));
+      return jsonResponse(200, (await syncedKeyDtos(ctx, access.project, [key.id]))[0]);
+    })
     .post("/app/projects/:project_id/keys/:key_id/revoke", async (c: Ctx) => {
       const access = project(c);
       const key = applyWrite(ctx, access.principal, planRevokeKey(ctx, access, c.params.key_id!));

@@ -4,7 +4,7 @@
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { nowIso } from "../../clock.ts";
 import { randomBase62 } from "../../crypto.ts";
-import { conflict, notFound } from "../../http/errors.ts";
+import { conflict, notFound, validation } from "../../http/errors.ts";
 import type { RegionCode } from "../../config.ts";
 import type { RegistryKey } from "../../../storage/region-store.ts";
 import type { ControlContext } from "../context.ts";
@@ -149,6 +149,57 @@ export function planRotateKey(
           .run();
       }
       return { created, revoked };
+    },
+  };
+}
+
+export const keyAllowlistEntriesMax = 50;
+const bundleIdPattern = /^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
+
+function validOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+export interface KeyAllowlistInput {
+  allowed_origins?: string[];
+  allowed_bundle_ids?: string[];
+}
+
+/** Origins (web) and bundle ids (apps) allowed to send with a key; empty lists allow any. */
+export function planUpdateKeyAllowlist(ctx: ControlContext, access: ProjectAccess, keyId: string, input: KeyAllowlistInput): WritePlan<KeyRow> {
+  const key = keyOfProject(ctx, access.project, keyId);
+  requireScope(access, "projects:write");
+  if (key.revokedAt) throw conflict("key is revoked");
+  const origins = input.allowed_origins ?? key.allowedOrigins;
+  const bundles = input.allowed_bundle_ids ?? key.allowedBundleIds;
+  for (const [name, list] of [["allowed_origins", origins], ["allowed_bundle_ids", bundles]] as const) {
+    if (list.length > keyAllowlistEntriesMax) throw validation(`${name} may list at most ${keyAllowlistEntriesMax} entries`);
+  }
+  const badOrigin = origins.find((origin) => !validOrigin(origin));
+  if (badOrigin !== undefined) throw validation(`allowed_origins: "${badOrigin}" is not an origin like https://app.example.com`);
+  const badBundle = bundles.find((bundle) => !bundleIdPattern.test(bundle));
+  if (badBundle !== undefined) throw validation(`allowed_bundle_ids: "${badBundle}" is not a bundle id like com.example.app`);
+  const after: KeyRow = { ...key, allowedOrigins: [...new Set(origins)], allowedBundleIds: [...new Set(bundles)], registrySynced: false };
+  return {
+    action: "key.update_allowlist",
+    targetType: "key",
+    targetId: key.id,
+    orgId: access.org.id,
+    projectId: access.project.id,
+    before: keyDto(key),
+    after: keyDto(after),
+    apply: () => {
+      ctx.db
+        .update(publicKeys)
+        .set({ allowedOrigins: after.allowedOrigins, allowedBundleIds: after.allowedBundleIds, registrySynced: false })
+        .where(eq(publicKeys.id, key.id))
+        .run();
+      return after;
     },
   };
 }

@@ -16,11 +16,18 @@ import { RegionNode } from "./region/region-node.ts";
 import { LocalRegionLink, RemoteRegionLink, type RegionLink } from "./region/region-link.ts";
 import { jwksPath } from "./control/routes/discovery.ts";
 import { regionApp } from "./region/app.ts";
-import { ingestApp } from "./ingest/app.ts";
+import { ingestApp, ingestErrorResponse } from "./ingest/app.ts";
+import { errorResponse, type ApiError } from "./http/errors.ts";
 import { withTimeout } from "./http/timeout.ts";
 import { recordSocketAddress } from "./http/client-meta.ts";
 
 type Handler = (request: Request) => Response | Promise<Response>;
+
+interface Surface {
+  handle: Handler;
+  /** How this surface words an error it did not produce itself (the time-out). */
+  renderError: (error: ApiError) => Response;
+}
 
 export interface RunningService {
   url: string;
@@ -67,31 +74,33 @@ export async function startService(config: Config): Promise<RunningService> {
     ? createRemoteJWKSet(new URL(`${config.controlPlaneUrl}${jwksPath}`))
     : createLocalJWKSet(signer.jwks());
   const issuer = () => config.controlPlaneUrl ?? ctx.baseUrl();
-  const surfaces = new Map<string, Handler>();
+  const surfaces = new Map<string, Surface>();
   for (const [code, node] of nodes) {
     const region = regionApp({ prefix: `/region/${code}`, node, keys, issuer, regionSecret: config.regionSecret });
     const ingest = ingestApp({ prefix: `/ingest/${code}`, node, trustProxy: config.trustProxy });
-    surfaces.set(`/region/${code}`, (request) => region.handle(request));
-    surfaces.set(`/ingest/${code}`, (request) => ingest.handle(request));
+    surfaces.set(`/region/${code}`, { handle: (request) => region.handle(request), renderError: errorResponse });
+    surfaces.set(`/ingest/${code}`, { handle: (request) => ingest.handle(request), renderError: ingestErrorResponse });
   }
   const control = controlApp(ctx);
-  const controlHandler: Handler = (request) => control.handle(request);
+  const controlSurface: Surface = { handle: (request) => control.handle(request), renderError: errorResponse };
 
-  const route = (request: Request): Handler => {
+  const route = (request: Request): Surface => {
     const path = new URL(request.url).pathname;
     const match = path.match(/^\/(region|ingest)\/([a-z]{2})(?:\/|$)/);
-    return (match && surfaces.get(`/${match[1]}/${match[2]}`)) || controlHandler;
+    return (match && surfaces.get(`/${match[1]}/${match[2]}`)) || controlSurface;
   };
 
   const server: Server<unknown> = Bun.serve({
     port: config.port,
     hostname: config.host,
-    // Surfaces enforce their own body limits (64 KB control plane, 20 MB ingest).
-    maxRequestBodySize: 32 * 1024 * 1024,
+    // Surfaces enforce their own body limits (64 KB control plane, 20 MB ingest) while
+    // streaming, and answer in their own error shape; Bun's cap only guards the extreme.
+    maxRequestBodySize: 1024 * 1024 * 1024,
     fetch: async (request, srv) => {
       const started = performance.now();
       recordSocketAddress(request, srv.requestIP(request)?.address);
-      const response = await withTimeout(Promise.resolve(route(request)(request)), requestTimeoutMs);
+      const surface = route(request);
+      const response = await withTimeout(Promise.resolve(surface.handle(request)), requestTimeoutMs, surface.renderError);
       if (config.logRequests) {
         const path = new URL(request.url).pathname;
         console.log(`${request.method} ${path} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);

@@ -12,7 +12,9 @@ class UuidTable {
   private readonly mask: number;
 
   constructor(readonly capacity: number) {
-    const size = capacity * 2;
+    // A power of two at least twice the capacity: the mask must reach every slot, and the
+    // load factor stays at or under one half so probe chains stay short.
+    const size = 2 ** Math.ceil(Math.log2(Math.max(2, capacity * 2)));
     this.slots = new Uint32Array(size * 4);
     this.mask = size - 1;
   }

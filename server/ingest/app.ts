@@ -3,7 +3,7 @@
 // headers without credentials (SDKs post from any web origin).
 import { Elysia } from "elysia";
 import { toApiError } from "../http/elysia-errors.ts";
-import { internalErrorResponse } from "../http/errors.ts";
+import { internalErrorResponse, type ApiError } from "../http/errors.ts";
 import type { RegionNode } from "../region/region-node.ts";
 import { captureNative } from "./capture.ts";
 
@@ -17,6 +17,9 @@ export const corsHeaders = {
 const ingestJson = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...corsHeaders, ...headers } });
 
+/** An operating error in the ingest shape: {error: "<message>"} with CORS headers. */
+export const ingestErrorResponse = (error: ApiError) => ingestJson(error.status, { error: error.message }, error.headers);
+
 export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: RegionNode; trustProxy: boolean }) {
   const capture = async ({ request }: { request: Request }) => ingestJson(200, await captureNative(node, request, trustProxy));
   return new Elysia({ name: `ingest-${node.code}`, prefix })
@@ -26,7 +29,7 @@ export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: 
         const response = internalErrorResponse(context.error);
         return ingestJson(response.status, { error: "internal error" });
       }
-      return ingestJson(apiError.status, { error: apiError.message }, apiError.headers);
+      return ingestErrorResponse(apiError);
     })
     .options("/*", () => new Response(null, { status: 204, headers: corsHeaders }))
     .post("/e", capture, { parse: "none" })

@@ -12,6 +12,8 @@ export interface TestService extends RunningService {
   /** The newest mail of this kind to this address; throws if there is none. */
   lastMail(to: string, kind: OutboxMail["kind"]): OutboxMail;
   close(): Promise<void>;
+  /** Stops and starts again on the same DATA_DIR (a new port). */
+  restart(): Promise<TestService>;
 }
 
 export interface OutboxMail {
@@ -22,8 +24,9 @@ export interface OutboxMail {
   token: string;
 }
 
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
-  const dataDir = mkdtempSync(join(tmpdir(), "svc-test-"));
+/** `dataDir` reuses an existing data directory (a restart); otherwise a fresh one is made. */
+export async function startTestService(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<TestService> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "svc-test-"));
   const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ...env });
   const service = await startService(config);
   const mail = (): OutboxMail[] => {
@@ -43,6 +46,10 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     async close() {
       await service.stop();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+    async restart() {
+      await service.stop();
+      return startTestService(env, { dataDir });
     },
   };
 }

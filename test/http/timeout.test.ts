@@ -12,3 +12,11 @@ test("a handler that answers in time is passed through", async () => {
   const response = await withTimeout(Promise.resolve(new Response("ok", { status: 201 })), 1000);
   expect([response.status, await response.text()]).toEqual([201, "ok"]);
 });
+
+test("the ingest surface words its time-out in the ingest shape, with CORS", async () => {
+  const { ingestErrorResponse } = await import("../../server/ingest/app.ts");
+  const response = await withTimeout(new Promise<Response>(() => {}), 20, ingestErrorResponse);
+  expect(response.status).toBe(503);
+  expect(response.headers.get("access-control-allow-origin")).toBe("*");
+  expect(await response.json()).toEqual({ error: "request timed out after 0 s" });
+});

@@ -1,0 +1,166 @@
+// Builders and HTTP helpers for the native ingest tests: events and bodies, a POST that checks
+// the CORS headers every ingest response must carry, and reading the region's write-ahead log
+// of a stopped service.
+import { expect } from "bun:test";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { WriteAheadLog } from "../../storage/wal.ts";
+import { decodeBatchRecord, type EventBatchRecord } from "../../storage/event-record.ts";
+import { createProject, signUp, type SignedUpUser } from "../helpers/accounts.ts";
+import { startTestService, type TestService } from "../helpers/service.ts";
+
+// Fields are loosely typed on purpose: tests send wrong types to see them rejected.
+export type NativeEvent = Record<string, any>;
+
+let sequence = 0;
+
+/** A valid native event; `overrides` replace fields (a field set to `undefined` is left out of the JSON). */
+export function nativeEvent(overrides: NativeEvent = {}): NativeEvent {
+  return {
+    uuid: Bun.randomUUIDv7(),
+    event: "signed_up",
+    timestamp: new Date(Date.now() - 1000).toISOString(),
+    distinct_id: `user-${++sequence}`,
+    properties: { plan: "pro" },
+    lib: { name: "test-sdk", version: "1.2.3" },
+    ...overrides,
+  };
+}
+
+/** `count` valid events with small payloads (for the batch-size and rate tests). */
+export const nativeEvents = (count: number, overrides: NativeEvent = {}): NativeEvent[] =>
+  Array.from({ length: count }, () => nativeEvent(overrides));
+
+export const nativeBody = (apiKey: string, batch: unknown[], extra: Record<string, unknown> = {}) => ({ api_key: apiKey, batch, ...extra });
+
+export const ok = (accepted: number, rejected: { uuid: string | null; reason: string }[] = [], quotaLimited: string[] = []) => ({
+  accepted,
+  rejected,
+  quota_limited: quotaLimited,
+});
+
+/** The same instant written as RFC 3339 with seconds precision and a Z. */
+export const rfc3339 = (epochMs: number) => new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+export const daysAgo = (days: number) => Date.now() - days * 86_400_000;
+
+export const utf8Bytes = (value: string) => new TextEncoder().encode(value).byteLength;
+
+/** An event whose JSON (as the client serialises it) is exactly `bytes` long, padded with a property. */
+export function eventOfSize(bytes: number): NativeEvent {
+  const event = nativeEvent({ properties: { padding: "" } });
+  const padding = bytes - utf8Bytes(JSON.stringify(event));
+  if (padding < 0) throw new Error(`an event cannot be as small as ${bytes} bytes`);
+  event.properties = { padding: "x".repeat(padding) };
+  expect(utf8Bytes(JSON.stringify(event))).toBe(bytes);
+  return event;
+}
+
+export interface IngestReply {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+export interface PostOptions {
+  /** Under /ingest/{region}; default /batch. */
+  path?: string;
+  region?: string;
+  /** Query string without the `?`. */
+  query?: string;
+  headers?: Record<string, string>;
+  /** Sent as is instead of JSON.stringify(payload). */
+  raw?: string | Uint8Array;
+}
+
+/** Every ingest response, errors and preflights included, allows any origin and never credentials. */
+export function expectCors(headers: Headers): void {
+  expect({
+    origin: headers.get("access-control-allow-origin"),
+    credentials: headers.get("access-control-allow-credentials"),
+  }).toEqual({ origin: "*", credentials: null });
+}
+
+/** POSTs to the ingest API and checks the CORS headers and the JSON content type of the answer. */
+export async function postIngest(baseUrl: string, payload: unknown, options: PostOptions = {}): Promise<IngestReply> {
+  const url = `${baseUrl}/ingest/${options.region ?? "eu"}${options.path ?? "/batch"}${options.query ? `?${options.query}` : ""}`;
+  const headers: Record<string, string> = { "user-agent": "test-sdk/1.2.3", ...options.headers };
+  let body: string | Uint8Array;
+  if (options.raw !== undefined) {
+    body = options.raw;
+  } else {
+    headers["content-type"] ??= "application/json";
+    body = JSON.stringify(payload);
+  }
+  const response = await fetch(url, { method: "POST", headers, body });
+  const text = await response.text();
+  let parsed: unknown = text === "" ? undefined : text;
+  try {
+    parsed = text === "" ? undefined : JSON.parse(text);
+  } catch {
+    // not JSON: keep the text so the assertion shows it
+  }
+  expectCors(response.headers);
+  expect(response.headers.get("content-type")).toStartWith("application/json");
+  return { status: response.status, body: parsed, headers: response.headers };
+}
+
+/** Every record of a region's write-ahead log. Only for a stopped service (the log is opened for writing). */
+export async function readWal(dataDir: string, region = "eu"): Promise<EventBatchRecord[]> {
+  const wal = await WriteAheadLog.open(join(dataDir, region, "wal"));
+  try {
+    return [...wal.records()].map(({ payload }) => decodeBatchRecord(payload));
+  } finally {
+    await wal.close();
+  }
+}
+
+export interface DedicatedService {
+  service: TestService;
+  owner: SignedUpUser;
+  project: any;
+  /** The production public key of `project` (region eu). */
+  key: string;
+  /** Every public key of `project` (production, staging, development). */
+  publicKeys: any[];
+  /** Stops the service (once) and returns every record of its eu write-ahead log. */
+  stopAndReadWal(): Promise<EventBatchRecord[]>;
+  /** Stops the service if still running and deletes its DATA_DIR. */
+  dispose(): Promise<void>;
+}
+
+/** A service of its own with an owner and one eu project, for tests that read what was stored. */
+export async function startDedicatedService(env: Record<string, string> = {}): Promise<DedicatedService> {
+  const service = await startTestService(env);
+  let running = true;
+  const stop = async () => {
+    if (running) await service.stop();
+    running = false;
+  };
+  try {
+    const owner = await signUp(service, "Ingest owner");
+    const { project, public_keys } = await createProject(owner, "Stored", "eu");
+    return {
+      service,
+      owner,
+      project,
+      key: public_keys[0].key,
+      publicKeys: public_keys,
+      async stopAndReadWal() {
+        await stop();
+        return readWal(service.dataDir);
+      },
+      async dispose() {
+        await stop();
+        rmSync(service.dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
+}
+
+/** The stored events of one project, in log order. */
+export const storedEvents = (records: EventBatchRecord[], projectId: string) =>
+  records.filter((record) => record.project_id === projectId).flatMap((record) => record.events);

@@ -1,5 +1,6 @@
 // Every setting is an environment variable; each is documented in the README with its default.
 import { resolve } from "node:path";
+import { defaultStorageTuning, type StorageTuning } from "../storage/event-store.ts";
 
 export const knownRegions = {
   eu: "Europe",
@@ -27,6 +28,7 @@ export interface Config {
   regionSecret: string | null;
   /** On a region node: the control plane whose JWKS and issuer region tokens must match. */
   controlPlaneUrl: string | null;
+  storage: StorageTuning;
 }
 
 export class ConfigError extends Error {}
@@ -93,5 +95,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     remoteRegions,
     regionSecret,
     controlPlaneUrl: env.CONTROL_PLANE_URL?.trim() ? env.CONTROL_PLANE_URL.trim().replace(/\/+$/, "") : null,
+    storage: {
+      sealRows: parseInteger("STORAGE_SEAL_ROWS", env.STORAGE_SEAL_ROWS, defaultStorageTuning.sealRows, 1, 10_000_000),
+      sealAgeMs: parseInteger("STORAGE_SEAL_AGE_MS", env.STORAGE_SEAL_AGE_MS, defaultStorageTuning.sealAgeMs, 1, 3_600_000),
+      compactSegments: parseInteger("STORAGE_COMPACT_SEGMENTS", env.STORAGE_COMPACT_SEGMENTS, defaultStorageTuning.compactSegments, 1, 10_000),
+      compactAgeMs: parseInteger("STORAGE_COMPACT_AGE_MS", env.STORAGE_COMPACT_AGE_MS, defaultStorageTuning.compactAgeMs, 1, 86_400_000),
+    },
   };
 }

@@ -53,7 +53,7 @@ export async function startService(config: Config): Promise<RunningService> {
       links.set(code, new RemoteRegionLink(code, remoteUrl, config.regionSecret!));
       continue;
     }
-    const node = await RegionNode.open(code, join(config.dataDir, code));
+    const node = await RegionNode.open(code, join(config.dataDir, code), config.storage);
     nodes.set(code, node);
     links.set(code, new LocalRegionLink(node));
   }

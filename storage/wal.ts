@@ -61,6 +61,30 @@ function scanFile(path: string): { records: { payload: Uint8Array; end: number }
   return { records, validBytes: offset, totalBytes: bytes.byteLength };
 }
 
+function walFileSequences(dir: string): number[] {
+  return readdirSync(dir)
+    .map((name) => name.match(fileNamePattern))
+    .filter((match): match is RegExpMatchArray => match !== null)
+    .map((match) => Number(match[1]))
+    .sort((a, b) => a - b);
+}
+
+/**
+ * The valid records of a log directory, without opening it for writing (so it is safe next to
+ * a running writer: acknowledged records are complete on disk, a torn tail is simply not read).
+ */
+export function* readWalRecords(dir: string, after: WalPosition = { file: 0, offset: 0 }): Generator<{ payload: Uint8Array; position: WalPosition }> {
+  if (!existsSync(dir)) return;
+  for (const sequence of walFileSequences(dir)) {
+    if (sequence < after.file) continue;
+    const { records } = scanFile(join(dir, fileName(sequence)));
+    for (const record of records) {
+      const position = { file: sequence, offset: record.end };
+      if (comparePositions(position, after) > 0) yield { payload: record.payload, position };
+    }
+  }
+}
+
 export class WriteAheadLog {
   private handle: FileHandle | null = null;
   private fileSequence = 0;
@@ -99,11 +123,7 @@ export class WriteAheadLog {
   }
 
   private fileSequences(): number[] {
-    return readdirSync(this.dir)
-      .map((name) => name.match(fileNamePattern))
-      .filter((match): match is RegExpMatchArray => match !== null)
-      .map((match) => Number(match[1]))
-      .sort((a, b) => a - b);
+    return walFileSequences(this.dir);
   }
 
   private async openActive(): Promise<void> {
@@ -178,15 +198,8 @@ export class WriteAheadLog {
   }
 
   /** Every record after `after` (exclusive), oldest first, with its end position. */
-  *records(after: WalPosition = { file: 0, offset: 0 }): Generator<{ payload: Uint8Array; position: WalPosition }> {
-    for (const sequence of this.fileSequences()) {
-      if (sequence < after.file) continue;
-      const { records } = scanFile(join(this.dir, fileName(sequence)));
-      for (const record of records) {
-        const position = { file: sequence, offset: record.end };
-        if (comparePositions(position, after) > 0) yield { payload: record.payload, position };
-      }
-    }
+  records(after: WalPosition = { file: 0, offset: 0 }): Generator<{ payload: Uint8Array; position: WalPosition }> {
+    return readWalRecords(this.dir, after);
   }
 
   /** Why appends are refused, or null while the log takes writes. */

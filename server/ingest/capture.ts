@@ -126,15 +126,16 @@ export async function captureNative(node: RegionNode, request: Request, trustPro
   }
 
   if (toStore.length > 0) {
-    const record = encodeBatchRecord({
+    const record = {
       project_id: key.projectId,
       data_id: key.dataId,
       environment: key.environment,
       received_at: receivedAt,
       events: toStore,
-    });
+    };
     try {
-      await node.wal.append(record);
+      const position = await node.wal.append(encodeBatchRecord(record));
+      node.events.add(record, position);
     } catch (error) {
       for (const uuid of reserved) node.uuids.remove(key.projectId, uuid);
       if (error instanceof WalUnavailableError) {

@@ -8,6 +8,7 @@ import { RegionStore } from "../../storage/region-store.ts";
 import { WriteAheadLog } from "../../storage/wal.ts";
 import { RecentUuidIndex } from "../../storage/uuid-index.ts";
 import { decodeBatchRecord } from "../../storage/event-record.ts";
+import { EventStore, type StorageTuning } from "../../storage/event-store.ts";
 import { ProjectRateLimiter } from "../ingest/project-rate.ts";
 
 export class RegionNode {
@@ -20,19 +21,24 @@ export class RegionNode {
     readonly dataDir: string,
     readonly store: RegionStore,
     readonly wal: WriteAheadLog,
+    readonly events: EventStore,
   ) {
     for (const policy of store.ingestPolicies()) this.keepRatios.set(policy.projectId, policy.keepRatio);
+    // Recent uuids: what is sealed into segments plus what only the WAL holds.
+    for (const { projectId, uuid } of events.segmentUuids()) this.uuids.add(projectId, uuid);
     for (const { payload } of wal.records()) {
       const record = decodeBatchRecord(payload);
       for (const event of record.events) this.uuids.add(record.project_id, event.uuid);
     }
   }
 
-  static async open(code: RegionCode, dataDir: string): Promise<RegionNode> {
+  static async open(code: RegionCode, dataDir: string, tuning: StorageTuning): Promise<RegionNode> {
     mkdirSync(dataDir, { recursive: true });
     const store = new RegionStore(join(dataDir, "region.sqlite"));
     const wal = await WriteAheadLog.open(join(dataDir, "wal"));
-    return new RegionNode(code, dataDir, store, wal);
+    const events = EventStore.open(dataDir, wal, tuning);
+    events.startBackground();
+    return new RegionNode(code, dataDir, store, wal, events);
   }
 
   keepRatio(projectId: string): number {
@@ -52,7 +58,9 @@ export class RegionNode {
       return `error: ${(error as Error).message}`;
     }
     const walProblem = this.wal.unavailableReason();
-    return walProblem ? `error: write-ahead log ${walProblem}` : "ok";
+    if (walProblem) return `error: write-ahead log ${walProblem}`;
+    const storageProblem = this.events.problem();
+    return storageProblem ? `error: storage ${storageProblem}` : "ok";
   }
 
   /** HealthResponse of this region alone, with its HTTP status. */
@@ -62,7 +70,10 @@ export class RegionNode {
     return { status: healthy ? 200 : 503, body: { status: healthy ? "ok" : "degraded", checks: { [`region:${this.code}`]: check } } };
   }
 
+  /** Stops background work and seals what is buffered, so the next start replays little. */
   async close(): Promise<void> {
+    await this.events.stop();
+    await this.events.seal().catch((error) => console.error(`region ${this.code}: seal at shutdown failed (the WAL keeps the events):`, error));
     await this.wal.close();
     this.store.close();
   }

@@ -1,6 +1,7 @@
 // Native ingest over real HTTP: POST /ingest/{region}/batch and /e (spec 2: Ingest request,
 // Authentication, Events, Errors, Limits). Tests that check what was stored run a service of
-// their own, stop it, and read the region's write-ahead log.
+// their own and read the region's write-ahead log (what ingest wrote) or, after a restart,
+// everything the region has stored.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { truncateSync } from "node:fs";
 import { join } from "node:path";
@@ -9,8 +10,9 @@ import { startTestService, type TestService } from "../helpers/service.ts";
 import { createProject, signUp, type SignedUpUser } from "../helpers/accounts.ts";
 import { call, isoPattern } from "../helpers/client.ts";
 import { canMountTinyFs, fillDisk, tinyFsSkipReason, withTinyFs } from "../helpers/tiny-fs.ts";
+import { readStored } from "../helpers/stored-events.ts";
 import {
-  daysAgo, eventOfSize, expectCors, nativeBody, nativeEvent, nativeEvents, ok, postIngest, readWal, rfc3339, startDedicatedService,
+  daysAgo, eventOfSize, expectCors, nativeBody, nativeEvent, nativeEvents, ok, postIngest, rfc3339, startDedicatedService,
   storedEvents, type NativeEvent,
 } from "./helpers.ts";
 
@@ -857,7 +859,7 @@ describe("stored events (write-ahead log of a stopped service)", () => {
       ])]);
       await restarted.stop();
       restarted = undefined;
-      expect(storedEvents(await readWal(dedicated.service.dataDir), dedicated.project.id).map((event) => event.uuid)).toEqual([a.uuid, b.uuid, c.uuid, d.uuid]);
+      expect(storedEvents(await readStored(dedicated.service.dataDir), dedicated.project.id).map((event) => event.uuid)).toEqual([a.uuid, b.uuid, c.uuid, d.uuid]);
     } finally {
       await restarted?.stop();
       await dedicated.dispose();
@@ -953,7 +955,7 @@ describe("disk full", () => {
 
         await tiny.stop();
         running = false;
-        const records = await readWal(dataDir);
+        const records = await readStored(dataDir);
         expect(storedEvents(records, tinyProject.id).map((event) => event.uuid)).toEqual(batch.map((event) => event.uuid));
       } finally {
         if (running) await tiny.stop();

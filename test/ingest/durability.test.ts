@@ -1,12 +1,10 @@
 // What is acknowledged is on disk: it survives a restart, and a retry after the restart is
 // still recognised as a duplicate (the duplicate index is rebuilt from the write-ahead log).
 import { expect, test } from "bun:test";
-import { join } from "node:path";
 import { startTestService } from "../helpers/service.ts";
 import { createProject, signUp } from "../helpers/accounts.ts";
 import { call } from "../helpers/client.ts";
-import { WriteAheadLog } from "../../storage/wal.ts";
-import { decodeBatchRecord } from "../../storage/event-record.ts";
+import { readStored } from "../helpers/stored-events.ts";
 
 const event = (uuid: string) => ({
   uuid,
@@ -36,9 +34,7 @@ test("acknowledged events survive a restart and their retries are duplicates aft
     ]);
 
     await service.stop();
-    const wal = await WriteAheadLog.open(join(service.dataDir, "eu", "wal"));
-    const records = [...wal.records()].map(({ payload }) => decodeBatchRecord(payload));
-    await wal.close();
+    const records = await readStored(service.dataDir);
     expect(records).toHaveLength(1);
     expect(records[0]!.project_id).toBe(project.id);
     expect(records[0]!.events.map((stored) => stored.uuid)).toEqual(uuids);

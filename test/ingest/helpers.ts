@@ -4,7 +4,7 @@
 import { expect } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { WriteAheadLog } from "../../storage/wal.ts";
+import { readWalRecords } from "../../storage/wal.ts";
 import { decodeBatchRecord, type EventBatchRecord } from "../../storage/event-record.ts";
 import { createProject, signUp, type SignedUpUser } from "../helpers/accounts.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
@@ -105,14 +105,12 @@ export async function postIngest(baseUrl: string, payload: unknown, options: Pos
   return { status: response.status, body: parsed, headers: response.headers };
 }
 
-/** Every record of a region's write-ahead log. Only for a stopped service (the log is opened for writing). */
+/**
+ * Every record of a region's write-ahead log, read without opening it for writing (safe while
+ * the service runs). Read before stopping: a clean stop seals the log into segments.
+ */
 export async function readWal(dataDir: string, region = "eu"): Promise<EventBatchRecord[]> {
-  const wal = await WriteAheadLog.open(join(dataDir, region, "wal"));
-  try {
-    return [...wal.records()].map(({ payload }) => decodeBatchRecord(payload));
-  } finally {
-    await wal.close();
-  }
+  return [...readWalRecords(join(dataDir, region, "wal"))].map(({ payload }) => decodeBatchRecord(payload));
 }
 
 export interface DedicatedService {
@@ -123,7 +121,7 @@ export interface DedicatedService {
   key: string;
   /** Every public key of `project` (production, staging, development). */
   publicKeys: any[];
-  /** Stops the service (once) and returns every record of its eu write-ahead log. */
+  /** Returns every record of its eu write-ahead log, then stops the service (once). */
   stopAndReadWal(): Promise<EventBatchRecord[]>;
   /** Stops the service if still running and deletes its DATA_DIR. */
   dispose(): Promise<void>;
@@ -147,8 +145,9 @@ export async function startDedicatedService(env: Record<string, string> = {}): P
       key: public_keys[0].key,
       publicKeys: public_keys,
       async stopAndReadWal() {
+        const records = await readWal(service.dataDir);
         await stop();
-        return readWal(service.dataDir);
+        return records;
       },
       async dispose() {
         await stop();

@@ -1,0 +1,284 @@
+// The region's event storage after the write-ahead log:
+//   add()     events already durable in the WAL go into per-(data id, environment) buffers;
+//   seal()    buffers become Arrow IPC segments, the manifest records how far the WAL is
+//             sealed, and the WAL is truncated up to there;
+//   compact() a partition's segments are merged into one zstd Parquet file per UTC day,
+//             deduplicated by uuid (first arrival wins) and sorted by (person, timestamp).
+// Seal and compaction run one at a time. Every step writes new files first and switches the
+// manifest last, so a crash at any point loses nothing acknowledged and duplicates nothing.
+import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { temporarySuffix } from "./atomic-file.ts";
+import { readParquetPart, readSegment, readSegmentTable, writeParquetPart, writeSegment } from "./data-files.ts";
+import { decodeBatchRecord, type EventBatchRecord, type StoredEvent } from "./event-record.ts";
+import { readManifest, writeManifest, type Manifest, type PartEntry, type SegmentEntry } from "./manifest.ts";
+import type { WalPosition, WriteAheadLog } from "./wal.ts";
+
+export interface StorageTuning {
+  /** Seal when this many events are buffered in the region. */
+  sealRows: number;
+  /** Seal when the oldest buffered event has waited this long. */
+  sealAgeMs: number;
+  /** Compact a partition once it has this many segments ... */
+  compactSegments: number;
+  /** ... or once its oldest segment is this old. */
+  compactAgeMs: number;
+}
+
+export const defaultStorageTuning: StorageTuning = {
+  sealRows: 50_000,
+  sealAgeMs: 10_000,
+  compactSegments: 8,
+  compactAgeMs: 5 * 60_000,
+};
+
+const backgroundTickMs = 1000;
+
+interface Buffer {
+  projectId: string;
+  dataId: number;
+  environment: string;
+  rows: StoredEvent[];
+  firstAddedAt: number;
+}
+
+const partitionKey = (dataId: number, environment: string) => `${dataId}/${environment}`;
+export const utcDay = (timestamp: number) => new Date(timestamp).toISOString().slice(0, 10);
+const fileNumber = (n: number) => String(n).padStart(8, "0");
+
+/** Every file under `dir`, relative to `root`. */
+function listFiles(root: string, dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? listFiles(root, path) : [relative(root, path)];
+  });
+}
+
+export class EventStore {
+  private buffers = new Map<string, Buffer>();
+  private bufferedRows = 0;
+  /** End of the newest WAL record whose events are in the buffers. */
+  private addedThrough: WalPosition;
+  private exclusive: Promise<unknown> = Promise.resolve();
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private failure: Error | null = null;
+
+  private constructor(
+    readonly dataDir: string,
+    private readonly wal: WriteAheadLog,
+    private manifest: Manifest,
+    readonly tuning: StorageTuning,
+  ) {
+    this.addedThrough = manifest.walSealedThrough;
+  }
+
+  /** Opens the store: drops files the manifest does not name, then replays the unsealed WAL. */
+  static open(dataDir: string, wal: WriteAheadLog, tuning: StorageTuning = defaultStorageTuning): EventStore {
+    const manifest = readManifest(dataDir);
+    const live = new Set([...manifest.segments.map((s) => s.file), ...manifest.parts.map((p) => p.file)]);
+    for (const file of [...listFiles(dataDir, join(dataDir, "segments")), ...listFiles(dataDir, join(dataDir, "parquet"))]) {
+      if (!live.has(file) || file.includes(temporarySuffix)) rmSync(join(dataDir, file));
+    }
+    for (const name of readdirSync(dataDir)) if (name.includes(temporarySuffix)) rmSync(join(dataDir, name));
+    const store = new EventStore(dataDir, wal, manifest, tuning);
+    for (const { payload, position } of wal.records(manifest.walSealedThrough)) store.add(decodeBatchRecord(payload), position);
+    return store;
+  }
+
+  /** Takes a WAL record's events; `position` is the record's end in the WAL (already durable). */
+  add(record: EventBatchRecord, position: WalPosition): void {
+    const key = partitionKey(record.data_id, record.environment);
+    let buffer = this.buffers.get(key);
+    if (!buffer) {
+      buffer = { projectId: record.project_id, dataId: record.data_id, environment: record.environment, rows: [], firstAddedAt: Date.now() };
+      this.buffers.set(key, buffer);
+    }
+    for (const event of record.events) buffer.rows.push(event);
+    this.bufferedRows += record.events.length;
+    this.addedThrough = position;
+    if (this.bufferedRows >= this.tuning.sealRows) void this.seal().catch(() => {});
+  }
+
+  /** Runs `work` after every earlier seal or compaction has finished. */
+  private serially<T>(work: () => Promise<T> | T): Promise<T> {
+    const next = this.exclusive.then(work, work);
+    this.exclusive = next.catch(() => {});
+    return next;
+  }
+
+  private takeFileNumber(manifest: Manifest): number {
+    return manifest.nextFileNumber++;
+  }
+
+  seal(): Promise<void> {
+    return this.serially(async () => {
+      if (this.bufferedRows === 0) return;
+      const sealedThrough = this.addedThrough;
+      const buffers = [...this.buffers.values()];
+      this.buffers = new Map();
+      this.bufferedRows = 0;
+      const manifest: Manifest = structuredClone(this.manifest);
+      const written: SegmentEntry[] = [];
+      try {
+        for (const buffer of buffers) {
+          const file = join("segments", String(buffer.dataId), buffer.environment, `seg-${fileNumber(this.takeFileNumber(manifest))}.arrow`);
+          writeSegment(join(this.dataDir, file), buffer.rows);
+          written.push({ file, projectId: buffer.projectId, dataId: buffer.dataId, environment: buffer.environment, rows: buffer.rows.length, sealedAt: Date.now() });
+        }
+        manifest.segments.push(...written);
+        manifest.walSealedThrough = sealedThrough;
+        writeManifest(this.dataDir, manifest);
+      } catch (error) {
+        // Nothing is lost: the events are still in the WAL and go back into the buffers.
+        for (const entry of written) rmSync(join(this.dataDir, entry.file), { force: true });
+        this.restoreBuffers(buffers);
+        this.failure = error as Error;
+        throw error;
+      }
+      this.manifest = manifest;
+      this.failure = null;
+      await this.wal.truncateUpTo(sealedThrough);
+    });
+  }
+
+  /** Puts unsealed rows back in front of anything added while the seal was running. */
+  private restoreBuffers(buffers: Buffer[]): void {
+    for (const buffer of buffers) {
+      const key = partitionKey(buffer.dataId, buffer.environment);
+      const newer = this.buffers.get(key);
+      if (newer) buffer.rows.push(...newer.rows);
+      this.buffers.set(key, buffer);
+    }
+    this.bufferedRows = [...this.buffers.values()].reduce((sum, buffer) => sum + buffer.rows.length, 0);
+  }
+
+  /** Merges a partition's sealed segments into its Parquet parts, one file per UTC day. */
+  compact(dataId: number, environment: string): Promise<void> {
+    return this.serially(async () => {
+      const segments = this.manifest.segments.filter((s) => s.dataId === dataId && s.environment === environment);
+      if (segments.length === 0) return;
+      const manifest: Manifest = structuredClone(this.manifest);
+      const incoming = new Map<string, StoredEvent[]>();
+      for (const segment of segments) {
+        for (const row of readSegment(join(this.dataDir, segment.file))) {
+          const day = utcDay(row.timestamp);
+          const rows = incoming.get(day) ?? [];
+          rows.push(row);
+          incoming.set(day, rows);
+        }
+      }
+      const replacedParts: PartEntry[] = [];
+      const newParts: PartEntry[] = [];
+      try {
+        for (const [day, rows] of incoming) {
+          const existing = manifest.parts.filter((p) => p.dataId === dataId && p.environment === environment && p.day === day);
+          const merged = deduplicateAndSort([...existing.flatMap((part) => readParquetPart(join(this.dataDir, part.file))), ...rows]);
+          const file = join("parquet", String(dataId), environment, day, `part-${fileNumber(this.takeFileNumber(manifest))}.parquet`);
+          const bytes = writeParquetPart(join(this.dataDir, file), merged);
+          newParts.push({ file, projectId: segments[0]!.projectId, dataId, environment, day, rows: merged.length, bytes });
+          replacedParts.push(...existing);
+        }
+        const replaced = new Set([...replacedParts.map((p) => p.file), ...segments.map((s) => s.file)]);
+        manifest.parts = [...manifest.parts.filter((p) => !replaced.has(p.file)), ...newParts];
+        manifest.segments = manifest.segments.filter((s) => !replaced.has(s.file));
+        writeManifest(this.dataDir, manifest);
+      } catch (error) {
+        for (const part of newParts) rmSync(join(this.dataDir, part.file), { force: true });
+        this.failure = error as Error;
+        throw error;
+      }
+      this.manifest = manifest;
+      this.failure = null;
+      for (const file of [...replacedParts.map((p) => p.file), ...segments.map((s) => s.file)]) rmSync(join(this.dataDir, file), { force: true });
+    });
+  }
+
+  /** Seals every buffer and compacts every partition (tests, shutdown, the benchmark). */
+  async flush(): Promise<void> {
+    await this.seal();
+    for (const key of new Set(this.manifest.segments.map((s) => partitionKey(s.dataId, s.environment)))) {
+      const [dataId, environment] = key.split("/");
+      await this.compact(Number(dataId), environment!);
+    }
+  }
+
+  /** Seals by age and compacts by segment count or age, once a second. */
+  startBackground(): void {
+    this.timer = setInterval(() => void this.tick().catch((error) => console.error("storage background work failed:", error)), backgroundTickMs);
+  }
+
+  private async tick(): Promise<void> {
+    const now = Date.now();
+    const oldest = Math.min(...[...this.buffers.values()].map((buffer) => buffer.firstAddedAt));
+    if (this.bufferedRows > 0 && now - oldest >= this.tuning.sealAgeMs) await this.seal();
+    const byPartition = new Map<string, SegmentEntry[]>();
+    for (const segment of this.manifest.segments) {
+      const key = partitionKey(segment.dataId, segment.environment);
+      byPartition.set(key, [...(byPartition.get(key) ?? []), segment]);
+    }
+    for (const segments of byPartition.values()) {
+      const oldestSealed = Math.min(...segments.map((s) => s.sealedAt));
+      if (segments.length >= this.tuning.compactSegments || now - oldestSealed >= this.tuning.compactAgeMs) {
+        await this.compact(segments[0]!.dataId, segments[0]!.environment);
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.exclusive;
+  }
+
+  /** Why background storage work is failing, or null. */
+  problem(): string | null {
+    return this.failure ? this.failure.message : null;
+  }
+
+  /** uuids in sealed segments, per project (for the duplicate index after a restart). */
+  *segmentUuids(): Generator<{ projectId: string; uuid: string }> {
+    for (const segment of this.manifest.segments) {
+      const uuids = readSegmentTable(join(this.dataDir, segment.file)).getChild("uuid")!;
+      for (let row = 0; row < uuids.length; row++) yield { projectId: segment.projectId, uuid: uuids.get(row) as string };
+    }
+  }
+
+  /** Every stored event of a partition: Parquet parts, sealed segments, then buffered rows. */
+  scan(dataId: number, environment: string): StoredEvent[] {
+    const rows: StoredEvent[] = [];
+    for (const part of this.manifest.parts.filter((p) => p.dataId === dataId && p.environment === environment)) {
+      rows.push(...readParquetPart(join(this.dataDir, part.file)));
+    }
+    for (const segment of this.manifest.segments.filter((s) => s.dataId === dataId && s.environment === environment)) {
+      rows.push(...readSegment(join(this.dataDir, segment.file)));
+    }
+    rows.push(...(this.buffers.get(partitionKey(dataId, environment))?.rows ?? []));
+    return rows;
+  }
+
+  /** Every (project, data id, environment) with stored or buffered events. */
+  partitions(): { projectId: string; dataId: number; environment: string }[] {
+    const found = new Map<string, { projectId: string; dataId: number; environment: string }>();
+    for (const entry of [...this.manifest.parts, ...this.manifest.segments, ...this.buffers.values()]) {
+      found.set(partitionKey(entry.dataId, entry.environment), { projectId: entry.projectId, dataId: entry.dataId, environment: entry.environment });
+    }
+    return [...found.values()];
+  }
+
+  liveFiles(): { segments: SegmentEntry[]; parts: PartEntry[] } {
+    return { segments: [...this.manifest.segments], parts: [...this.manifest.parts] };
+  }
+
+  diskBytes(): number {
+    return this.manifest.parts.reduce((sum, part) => sum + part.bytes, 0) +
+      this.manifest.segments.reduce((sum, segment) => sum + statSync(join(this.dataDir, segment.file)).size, 0);
+  }
+}
+
+/** First arrival of each uuid wins; then (person, timestamp) order so funnels need no sort. */
+export function deduplicateAndSort(rows: StoredEvent[]): StoredEvent[] {
+  const seen = new Set<string>();
+  const unique = rows.filter((row) => (seen.has(row.uuid) ? false : (seen.add(row.uuid), true)));
+  return unique.sort((a, b) => (a.distinct_id < b.distinct_id ? -1 : a.distinct_id > b.distinct_id ? 1 : a.timestamp - b.timestamp));
+}

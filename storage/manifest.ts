@@ -1,0 +1,55 @@
+// The manifest names every live data file of a region and how far the write-ahead log is
+// sealed into them. It is replaced atomically, so after a crash it describes either the
+// state before a seal or compaction, or the state after; files it does not name are removed.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "./atomic-file.ts";
+import type { WalPosition } from "./wal.ts";
+
+export interface SegmentEntry {
+  /** Relative to the region's data directory. */
+  file: string;
+  projectId: string;
+  dataId: number;
+  environment: string;
+  rows: number;
+  sealedAt: number;
+}
+
+export interface PartEntry {
+  file: string;
+  projectId: string;
+  dataId: number;
+  environment: string;
+  /** UTC day of the events' timestamps, YYYY-MM-DD. */
+  day: string;
+  rows: number;
+  bytes: number;
+}
+
+export interface Manifest {
+  version: 1;
+  walSealedThrough: WalPosition;
+  nextFileNumber: number;
+  segments: SegmentEntry[];
+  parts: PartEntry[];
+}
+
+export const manifestFileName = "manifest.json";
+
+export const emptyManifest = (): Manifest => ({
+  version: 1,
+  walSealedThrough: { file: 0, offset: 0 },
+  nextFileNumber: 1,
+  segments: [],
+  parts: [],
+});
+
+export function readManifest(dataDir: string): Manifest {
+  const path = join(dataDir, manifestFileName);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as Manifest) : emptyManifest();
+}
+
+export function writeManifest(dataDir: string, manifest: Manifest): void {
+  writeFileAtomic(join(dataDir, manifestFileName), JSON.stringify(manifest));
+}

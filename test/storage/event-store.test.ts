@@ -1,0 +1,162 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { WriteAheadLog } from "../../storage/wal.ts";
+import { EventStore, defaultStorageTuning, type StorageTuning } from "../../storage/event-store.ts";
+import { encodeBatchRecord, type EventBatchRecord, type StoredEvent } from "../../storage/event-record.ts";
+import { readManifest } from "../../storage/manifest.ts";
+import { storedEvent } from "./fixtures.ts";
+
+const dirs: string[] = [];
+const openLogs: WriteAheadLog[] = [];
+afterEach(async () => {
+  for (const wal of openLogs.splice(0)) await wal.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const projectId = "6f1c1a52-1d6b-4c55-9a7c-0d3c1f2b9e01";
+const quiet: StorageTuning = { ...defaultStorageTuning, sealRows: 1_000_000, sealAgeMs: 3_600_000 };
+
+async function openStore(dir?: string, tuning = quiet) {
+  const dataDir = dir ?? mkdtempSync(join(tmpdir(), "store-test-"));
+  if (!dir) dirs.push(dataDir);
+  const wal = await WriteAheadLog.open(join(dataDir, "wal"));
+  openLogs.push(wal);
+  return { dataDir, wal, store: EventStore.open(dataDir, wal, tuning) };
+}
+
+/** Appends like the capture path does: WAL first, then the store. */
+async function ingest(wal: WriteAheadLog, store: EventStore, events: StoredEvent[], environment = "production") {
+  const record: EventBatchRecord = { project_id: projectId, data_id: 7, environment, received_at: Date.now(), events };
+  store.add(record, await wal.append(encodeBatchRecord(record)));
+}
+
+const uuids = (rows: StoredEvent[]) => rows.map((row) => row.uuid);
+
+describe("event store", () => {
+  test("seal writes an Arrow segment, records it in the manifest and truncates the WAL", async () => {
+    const { dataDir, wal, store } = await openStore();
+    const events = [storedEvent(), storedEvent()];
+    await ingest(wal, store, events);
+    const end = wal.head();
+    await store.seal();
+    const manifest = readManifest(dataDir);
+    expect(manifest.segments).toEqual([
+      { file: "segments/7/production/seg-00000001.arrow", projectId, dataId: 7, environment: "production", rows: 2, sealedAt: expect.any(Number) },
+    ]);
+    expect(manifest.walSealedThrough).toEqual(end);
+    expect([...wal.records()]).toEqual([]);
+    expect(store.scan(7, "production")).toEqual(events);
+    await wal.close();
+  });
+
+  test("compaction: one zstd Parquet per UTC day, deduplicated by uuid (first arrival wins), sorted by person then time", async () => {
+    const { dataDir, wal, store } = await openStore();
+    const day1 = Date.parse("2026-11-19T23:59:59.000Z");
+    const day2 = Date.parse("2026-11-20T00:00:00.000Z");
+    const a = storedEvent({ distinct_id: "b", timestamp: day1, properties: { n: 1 } });
+    const b = storedEvent({ distinct_id: "a", timestamp: day1 - 5000 });
+    const c = storedEvent({ distinct_id: "a", timestamp: day2 });
+    await ingest(wal, store, [a, b]);
+    await store.seal();
+    await ingest(wal, store, [c, { ...a, properties: { n: 2 } }]);
+    await store.seal();
+    await store.compact(7, "production");
+    const manifest = readManifest(dataDir);
+    expect(manifest.segments).toEqual([]);
+    expect(manifest.parts.map((part) => [part.day, part.rows, part.file])).toEqual([
+      ["2026-11-19", 2, "parquet/7/production/2026-11-19/part-00000003.parquet"],
+      ["2026-11-20", 1, "parquet/7/production/2026-11-20/part-00000004.parquet"],
+    ]);
+    expect(readdirSync(join(dataDir, "segments", "7", "production"))).toEqual([]);
+    expect(store.scan(7, "production")).toEqual([b, a, c]);
+
+    // A later compaction of the same day merges into one new file and removes the old one.
+    const d = storedEvent({ distinct_id: "0-first", timestamp: day1 - 1000 });
+    await ingest(wal, store, [d, c]);
+    await store.flush();
+    const parts = readManifest(dataDir).parts;
+    expect(parts.map((part) => [part.day, part.rows]).sort()).toEqual([["2026-11-19", 3], ["2026-11-20", 1]]);
+    expect(existsSync(join(dataDir, "parquet/7/production/2026-11-19/part-00000003.parquet"))).toBe(false);
+    expect(uuids(store.scan(7, "production"))).toEqual(uuids([d, b, a, c]));
+    await wal.close();
+  });
+
+  test("DuckDB reads the compacted Parquet and sees the same rows", async () => {
+    const { dataDir, wal, store } = await openStore();
+    const events = Array.from({ length: 50 }, (_, i) =>
+      storedEvent({ distinct_id: `user-${i % 7}`, event: i % 2 ? "signup" : "pageview", properties: { price: i, plan: i % 3 ? "pro" : "free", beta: i % 2 === 0 } }),
+    );
+    await ingest(wal, store, events);
+    await store.flush();
+    const files = readManifest(dataDir).parts.map((part) => join(dataDir, part.file));
+    const duck = await (await DuckDBInstance.create(":memory:")).connect();
+    const result = await duck.runAndReadAll(
+      `SELECT uuid, event, epoch_ms(timestamp) AS ts, distinct_id, p_price, p_plan, p_beta, typeof(timestamp) AS ts_type
+       FROM read_parquet([${files.map((file) => `'${file}'`).join(",")}]) ORDER BY ts`,
+    );
+    expect(result.getRowObjectsJson() as unknown).toEqual(
+      [...events].sort((x, y) => x.timestamp - y.timestamp).map((event) => ({
+        uuid: event.uuid,
+        event: event.event,
+        ts: String(event.timestamp),
+        distinct_id: event.distinct_id,
+        p_price: event.properties.price,
+        p_plan: event.properties.plan,
+        p_beta: event.properties.beta,
+        ts_type: "TIMESTAMP WITH TIME ZONE",
+      })),
+    );
+    await wal.close();
+  });
+
+  test("restart: unsealed events are replayed from the WAL; sealed ones are not replayed twice", async () => {
+    const first = await openStore();
+    const sealed = [storedEvent(), storedEvent()];
+    const unsealed = [storedEvent()];
+    await ingest(first.wal, first.store, sealed);
+    await first.store.seal();
+    await ingest(first.wal, first.store, unsealed);
+    await first.wal.close();
+
+    const second = await openStore(first.dataDir);
+    expect(uuids(second.store.scan(7, "production"))).toEqual(uuids([...sealed, ...unsealed]));
+    expect([...second.store.segmentUuids()].map((entry) => entry.uuid)).toEqual(uuids(sealed));
+    await second.wal.close();
+  });
+
+  test("a crash between writing files and switching the manifest leaves nothing behind and loses nothing", async () => {
+    const first = await openStore();
+    const events = [storedEvent()];
+    await ingest(first.wal, first.store, events);
+    await first.wal.close();
+    // What a crash mid-seal or mid-compaction can leave: files the manifest does not name.
+    const stray = join(first.dataDir, "segments/7/production/seg-00000009.arrow");
+    const strayPart = join(first.dataDir, "parquet/7/production/2026-11-20/part-00000010.parquet");
+    const temporary = join(first.dataDir, "manifest.json.tmp-123-abc");
+    for (const path of [stray, strayPart, temporary]) {
+      require("node:fs").mkdirSync(require("node:path").dirname(path), { recursive: true });
+      writeFileSync(path, "partial");
+    }
+    const second = await openStore(first.dataDir);
+    for (const path of [stray, strayPart, temporary]) expect(existsSync(path)).toBe(false);
+    expect(second.store.scan(7, "production")).toEqual(events);
+    await second.wal.close();
+  });
+
+  test("the background tick seals buffers past their age and compacts partitions past their segment count", async () => {
+    const tick = (store: EventStore) => (store as unknown as { tick(): Promise<void> }).tick();
+    const young = await openStore(undefined, { sealRows: 1_000_000, sealAgeMs: 3_600_000, compactSegments: 1, compactAgeMs: 3_600_000 });
+    await ingest(young.wal, young.store, [storedEvent()]);
+    await tick(young.store);
+    expect(young.store.liveFiles()).toEqual({ segments: [], parts: [] });
+
+    const old = await openStore(undefined, { sealRows: 1_000_000, sealAgeMs: 0, compactSegments: 1, compactAgeMs: 3_600_000 });
+    await ingest(old.wal, old.store, [storedEvent()]);
+    await tick(old.store);
+    expect(old.store.liveFiles().segments).toEqual([]);
+    expect(old.store.liveFiles().parts).toHaveLength(1);
+  });
+});

@@ -91,6 +91,8 @@ export class WriteAheadLog {
   private fileBytes = 0;
   private queue: PendingAppend[] = [];
   private flushing: Promise<void> | null = null;
+  /** Writes and rotations of the active file run one at a time, in order. */
+  private fileWork: Promise<unknown> = Promise.resolve();
   private broken: Error | null = null;
   private closed = false;
 
@@ -145,12 +147,18 @@ export class WriteAheadLog {
     });
   }
 
+  private onActiveFile<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.fileWork.then(work, work);
+    this.fileWork = next.catch(() => {});
+    return next;
+  }
+
   private async flushLoop(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue;
       this.queue = [];
       try {
-        await this.writeBatch(batch);
+        await this.onActiveFile(() => this.writeBatch(batch));
       } catch (error) {
         const failure = new WalUnavailableError(`write-ahead log write failed: ${(error as Error).message}`);
         for (const pending of batch) pending.reject(failure);
@@ -218,8 +226,9 @@ export class WriteAheadLog {
    * active file is rotated first when `upTo` is its end, so the log never grows without bound.
    */
   async truncateUpTo(upTo: WalPosition): Promise<void> {
-    if (this.flushing) await this.flushing;
-    if (upTo.file === this.fileSequence && upTo.offset === this.fileBytes && this.fileBytes > 0) await this.rotate();
+    await this.onActiveFile(async () => {
+      if (upTo.file === this.fileSequence && upTo.offset === this.fileBytes && this.fileBytes > 0) await this.rotate();
+    });
     for (const sequence of this.fileSequences()) {
       if (sequence >= this.fileSequence || sequence > upTo.file) break;
       const path = join(this.dir, fileName(sequence));
@@ -235,7 +244,9 @@ export class WriteAheadLog {
   async close(): Promise<void> {
     this.closed = true;
     if (this.flushing) await this.flushing;
-    await this.handle?.close();
-    this.handle = null;
+    await this.onActiveFile(async () => {
+      await this.handle?.close();
+      this.handle = null;
+    });
   }
 }

@@ -3,21 +3,7 @@ import { expect, test } from "bun:test";
 import { mkdtempSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-
-async function readUntil(stream: ReadableStream<Uint8Array>, pattern: RegExp): Promise<RegExpMatchArray> {
-  const reader = stream.getReader();
-  let text = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`stream ended before ${pattern}: ${text}`);
-    text += new TextDecoder().decode(value);
-    const match = text.match(pattern);
-    if (match) {
-      reader.releaseLock();
-      return match;
-    }
-  }
-}
+import { readUntil } from "./helpers/process.ts";
 
 test("main starts, serves /health on PORT, stops on SIGTERM with exit code 0", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "svc-start-"));

@@ -87,6 +87,20 @@ describe("write-ahead log", () => {
     await wal.close();
   });
 
+  test("appends racing a truncation that rotates the active file all succeed", async () => {
+    const wal = await WriteAheadLog.open(freshDir());
+    for (let round = 0; round < 20; round++) {
+      const before = Array.from({ length: 10 }, (_, i) => wal.append(text(`r${round}-${i}`)));
+      await Promise.all(before);
+      const truncating = wal.truncateUpTo(wal.head());
+      const during = Array.from({ length: 10 }, (_, i) => wal.append(text(`d${round}-${i}`)));
+      await Promise.all([truncating, ...during]);
+    }
+    expect(wal.unavailableReason()).toBeNull();
+    expect(payloads(wal).length).toBeGreaterThanOrEqual(10);
+    await wal.close();
+  });
+
   test("leftovers of an interrupted drop are removed on open", async () => {
     const dir = freshDir();
     writeFileSync(join(dir, "wal-0000000000000001.log.dropped"), "x");

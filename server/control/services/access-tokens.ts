@@ -2,7 +2,7 @@
 // create tokens), secret shown once, SHA-256 stored, scopes re-checked against the
 // owner's current role on every call (see access.ts).
 import { and, desc, eq, gt, inArray, isNull, or } from "drizzle-orm";
-import { dayMs, isoIn, minuteMs, nowIso } from "../../clock.ts";
+import { dayMs, minuteMs, nowIso } from "../../clock.ts";
 import { randomBase62, sha256Hex } from "../../crypto.ts";
 import { notFound, scopeNotHeld, unauthorized, validation } from "../../http/errors.ts";
 import type { ControlContext } from "../context.ts";
@@ -58,6 +58,7 @@ export function createAccessToken(ctx: ControlContext, principal: Principal & { 
     throw validation(`expires_in_days must be an integer from ${tokenExpiryDaysMin} to ${tokenExpiryDaysMax}`);
   }
   const secret = patPrefix + randomBase62(patSecretLength);
+  const createdMs = Date.now();
   const token: TokenRow = {
     id: newId(),
     userId: principal.user.id,
@@ -67,8 +68,8 @@ export function createAccessToken(ctx: ControlContext, principal: Principal & { 
     prefix: secret.slice(0, patDisplayPrefixLength),
     scopes: sortScopes(new Set(input.scopes)),
     projectIds,
-    createdAt: nowIso(),
-    expiresAt: days != null ? isoIn(days * dayMs) : null,
+    createdAt: new Date(createdMs).toISOString(),
+    expiresAt: days != null ? new Date(createdMs + days * dayMs).toISOString() : null,
     lastUsedAt: null,
     revokedAt: null,
   };

@@ -1,0 +1,45 @@
+// The service as a separate process, the way `npm start` runs it.
+import type { Subprocess } from "bun";
+
+/** Reads until `pattern` matches; returns the match and the reader (still locked, for draining). */
+async function readMatch(stream: ReadableStream<Uint8Array>, pattern: RegExp) {
+  const reader = stream.getReader();
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`stream ended before ${pattern}: ${text}`);
+    text += new TextDecoder().decode(value);
+    const match = text.match(pattern);
+    if (match) return { match, reader };
+  }
+}
+
+export async function readUntil(stream: ReadableStream<Uint8Array>, pattern: RegExp): Promise<RegExpMatchArray> {
+  const { match, reader } = await readMatch(stream, pattern);
+  reader.releaseLock();
+  return match;
+}
+
+export interface ServiceProcess {
+  url: string;
+  child: Subprocess<"ignore", "pipe", "inherit">;
+}
+
+export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {
+  const child = Bun.spawn([process.execPath, "server/main.ts"], {
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  try {
+    const { match, reader } = await readMatch(child.stdout, /listening on (http:\/\/\S+) /);
+    // Keep draining stdout so the child never blocks on a full pipe.
+    void (async () => {
+      while (!(await reader.read().catch(() => ({ done: true }))).done);
+    })();
+    return { url: match[1]!, child };
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
+}

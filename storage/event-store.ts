@@ -12,7 +12,7 @@ import { temporarySuffix } from "./atomic-file.ts";
 import { readParquetPart, readSegment, readSegmentTable, writeParquetPart, writeSegment } from "./data-files.ts";
 import { decodeBatchRecord, type EventBatchRecord, type StoredEvent } from "./event-record.ts";
 import { readManifest, writeManifest, type Manifest, type PartEntry, type SegmentEntry } from "./manifest.ts";
-import type { WalPosition, WriteAheadLog } from "./wal.ts";
+import { readWalRecords, type WalPosition } from "./wal.ts";
 
 export interface StorageTuning {
   /** Seal when this many events are buffered in the region. */
@@ -24,6 +24,12 @@ export interface StorageTuning {
   /** ... or once its oldest segment is this old. */
   compactAgeMs: number;
 }
+
+/** Past this many Parquet parts for one day, compaction merges them into one file. */
+export const partsPerDayMax = 8;
+
+/** Called once segments up to `position` are named in the manifest: the WAL may drop them. */
+export type OnSealed = (position: WalPosition) => Promise<void> | void;
 
 export const defaultStorageTuning: StorageTuning = {
   sealRows: 50_000,
@@ -66,23 +72,23 @@ export class EventStore {
 
   private constructor(
     readonly dataDir: string,
-    private readonly wal: WriteAheadLog,
+    private readonly onSealed: OnSealed,
     private manifest: Manifest,
     readonly tuning: StorageTuning,
   ) {
     this.addedThrough = manifest.walSealedThrough;
   }
 
-  /** Opens the store: drops files the manifest does not name, then replays the unsealed WAL. */
-  static open(dataDir: string, wal: WriteAheadLog, tuning: StorageTuning = defaultStorageTuning): EventStore {
+  /** Opens the store: drops files the manifest does not name, then replays the unsealed WAL (read only). */
+  static open(dataDir: string, walDir: string, onSealed: OnSealed, tuning: StorageTuning = defaultStorageTuning): EventStore {
     const manifest = readManifest(dataDir);
     const live = new Set([...manifest.segments.map((s) => s.file), ...manifest.parts.map((p) => p.file)]);
     for (const file of [...listFiles(dataDir, join(dataDir, "segments")), ...listFiles(dataDir, join(dataDir, "parquet"))]) {
       if (!live.has(file) || file.includes(temporarySuffix)) rmSync(join(dataDir, file));
     }
     for (const name of readdirSync(dataDir)) if (name.includes(temporarySuffix)) rmSync(join(dataDir, name));
-    const store = new EventStore(dataDir, wal, manifest, tuning);
-    for (const { payload, position } of wal.records(manifest.walSealedThrough)) store.add(decodeBatchRecord(payload), position);
+    const store = new EventStore(dataDir, onSealed, manifest, tuning);
+    for (const { payload, position } of readWalRecords(walDir, manifest.walSealedThrough)) store.add(decodeBatchRecord(payload), position);
     return store;
   }
 
@@ -138,7 +144,7 @@ export class EventStore {
       }
       this.manifest = manifest;
       this.failure = null;
-      await this.wal.truncateUpTo(sealedThrough);
+      await this.onSealed(sealedThrough);
     });
   }
 
@@ -153,7 +159,11 @@ export class EventStore {
     this.bufferedRows = [...this.buffers.values()].reduce((sum, buffer) => sum + buffer.rows.length, 0);
   }
 
-  /** Merges a partition's sealed segments into its Parquet parts, one file per UTC day. */
+  /**
+   * Turns a partition's sealed segments into Parquet: one new part per UTC day holding only the
+   * new rows (deduplicated, sorted), so the cost follows new data, not the size of the day. A
+   * day that has gathered more than partsPerDayMax parts is merged into one file.
+   */
   compact(dataId: number, environment: string): Promise<void> {
     return this.serially(async () => {
       const segments = this.manifest.segments.filter((s) => s.dataId === dataId && s.environment === environment);
@@ -170,14 +180,20 @@ export class EventStore {
       }
       const replacedParts: PartEntry[] = [];
       const newParts: PartEntry[] = [];
+      const writePart = (day: string, rows: StoredEvent[]) => {
+        const file = join("parquet", String(dataId), environment, day, `part-${fileNumber(this.takeFileNumber(manifest))}.parquet`);
+        const bytes = writeParquetPart(join(this.dataDir, file), rows);
+        newParts.push({ file, projectId: segments[0]!.projectId, dataId, environment, day, rows: rows.length, bytes });
+      };
       try {
         for (const [day, rows] of incoming) {
           const existing = manifest.parts.filter((p) => p.dataId === dataId && p.environment === environment && p.day === day);
-          const merged = deduplicateAndSort([...existing.flatMap((part) => readParquetPart(join(this.dataDir, part.file))), ...rows]);
-          const file = join("parquet", String(dataId), environment, day, `part-${fileNumber(this.takeFileNumber(manifest))}.parquet`);
-          const bytes = writeParquetPart(join(this.dataDir, file), merged);
-          newParts.push({ file, projectId: segments[0]!.projectId, dataId, environment, day, rows: merged.length, bytes });
-          replacedParts.push(...existing);
+          if (existing.length + 1 > partsPerDayMax) {
+            writePart(day, deduplicateAndSort([...existing.flatMap((part) => readParquetPart(join(this.dataDir, part.file))), ...rows]));
+            replacedParts.push(...existing);
+          } else {
+            writePart(day, deduplicateAndSort(rows));
+          }
         }
         const replaced = new Set([...replacedParts.map((p) => p.file), ...segments.map((s) => s.file)]);
         manifest.parts = [...manifest.parts.filter((p) => !replaced.has(p.file)), ...newParts];
@@ -203,9 +219,12 @@ export class EventStore {
     }
   }
 
-  /** Seals by age and compacts by segment count or age, once a second. */
-  startBackground(): void {
-    this.timer = setInterval(() => void this.tick().catch((error) => console.error("storage background work failed:", error)), backgroundTickMs);
+  /** Seals by age and compacts by segment count or age, once a second; `afterTick` sees every outcome. */
+  startBackground(afterTick: () => void = () => {}): void {
+    this.timer = setInterval(
+      () => void this.tick().catch((error) => console.error("storage background work failed:", error)).finally(afterTick),
+      backgroundTickMs,
+    );
   }
 
   private async tick(): Promise<void> {
@@ -234,14 +253,6 @@ export class EventStore {
   /** Why background storage work is failing, or null. */
   problem(): string | null {
     return this.failure ? this.failure.message : null;
-  }
-
-  /** uuids in sealed segments, per project (for the duplicate index after a restart). */
-  *segmentUuids(): Generator<{ projectId: string; uuid: string }> {
-    for (const segment of this.manifest.segments) {
-      const uuids = readSegmentTable(join(this.dataDir, segment.file)).getChild("uuid")!;
-      for (let row = 0; row < uuids.length; row++) yield { projectId: segment.projectId, uuid: uuids.get(row) as string };
-    }
   }
 
   /** Every stored event of a partition: Parquet parts, sealed segments, then buffered rows. */
@@ -281,4 +292,19 @@ export function deduplicateAndSort(rows: StoredEvent[]): StoredEvent[] {
   const seen = new Set<string>();
   const unique = rows.filter((row) => (seen.has(row.uuid) ? false : (seen.add(row.uuid), true)));
   return unique.sort((a, b) => (a.distinct_id < b.distinct_id ? -1 : a.distinct_id > b.distinct_id ? 1 : a.timestamp - b.timestamp));
+}
+
+/**
+ * uuids of the recent events on disk, per project: sealed segments plus everything still in
+ * the WAL. Read at start-up (before the storage worker runs) to rebuild the duplicate index.
+ */
+export function* recentUuidsOnDisk(dataDir: string, walDir: string): Generator<{ projectId: string; uuid: string }> {
+  for (const segment of readManifest(dataDir).segments) {
+    const uuids = readSegmentTable(join(dataDir, segment.file)).getChild("uuid")!;
+    for (let row = 0; row < uuids.length; row++) yield { projectId: segment.projectId, uuid: uuids.get(row) as string };
+  }
+  for (const { payload } of readWalRecords(walDir)) {
+    const record = decodeBatchRecord(payload);
+    for (const event of record.events) yield { projectId: record.project_id, uuid: event.uuid };
+  }
 }

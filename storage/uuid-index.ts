@@ -39,8 +39,12 @@ class UuidTable {
   /** False when the key was already present. */
   add(a: number, b: number, c: number, d: number): boolean {
     const base = this.find(a, b, c, d) * 4;
-    if ((this.slots[base]! | this.slots[base + 1]! | this.slots[base + 2]! | this.slots[base + 3]!) !== 0) return false;
-    this.slots.set([a, b, c, d], base);
+    const s = this.slots;
+    if ((s[base]! | s[base + 1]! | s[base + 2]! | s[base + 3]!) !== 0) return false;
+    s[base] = a;
+    s[base + 1] = b;
+    s[base + 2] = c;
+    s[base + 3] = d;
     this.count++;
     return true;
   }
@@ -64,21 +68,45 @@ class UuidTable {
   }
 }
 
-function words(uuid: string): [number, number, number, number] {
-  const hex = uuid.replace(/-/g, "");
-  return [
-    parseInt(hex.slice(0, 8), 16) >>> 0,
-    parseInt(hex.slice(8, 16), 16) >>> 0,
-    parseInt(hex.slice(16, 24), 16) >>> 0,
-    parseInt(hex.slice(24, 32), 16) >>> 0,
-  ];
+/** Value of one hex digit (either case); callers pass validated uuids. */
+function hexDigit(code: number): number {
+  return code <= 57 ? code - 48 : (code | 32) - 87;
 }
 
+/** The 128 bits of a canonical uuid string into `out` as four 32-bit words (no allocation). */
+function uuidWords(uuid: string, out: Uint32Array): void {
+  let word = 0;
+  let digits = 0;
+  let index = 0;
+  for (let i = 0; i < uuid.length; i++) {
+    const code = uuid.charCodeAt(i);
+    if (code === 45) continue;
+    word = ((word << 4) | hexDigit(code)) >>> 0;
+    if (++digits === 8) {
+      out[index++] = word;
+      word = 0;
+      digits = 0;
+    }
+  }
+}
+
+const eventWords = new Uint32Array(4);
+const projectWordsCache = new Map<string, Uint32Array>();
+
 /** One region-wide index: a uuid counts as a duplicate only within its own project. */
-function projectKey(projectId: string, uuid: string): [number, number, number, number] {
-  const event = words(uuid);
-  const project = words(projectId);
-  return [(event[0] ^ project[0]) >>> 0, (event[1] ^ project[1]) >>> 0, (event[2] ^ project[2]) >>> 0, (event[3] ^ project[3]) >>> 0];
+function projectKey(projectId: string, uuid: string): Uint32Array {
+  let project = projectWordsCache.get(projectId);
+  if (!project) {
+    project = new Uint32Array(4);
+    uuidWords(projectId, project);
+    projectWordsCache.set(projectId, project);
+  }
+  uuidWords(uuid, eventWords);
+  eventWords[0]! ^= project[0]!;
+  eventWords[1]! ^= project[1]!;
+  eventWords[2]! ^= project[2]!;
+  eventWords[3]! ^= project[3]!;
+  return eventWords;
 }
 
 export class RecentUuidIndex {
@@ -90,13 +118,15 @@ export class RecentUuidIndex {
   }
 
   has(projectId: string, uuid: string): boolean {
-    const [a, b, c, d] = projectKey(projectId, uuid);
+    const key = projectKey(projectId, uuid);
+    const a = key[0]!, b = key[1]!, c = key[2]!, d = key[3]!;
     return this.current.has(a, b, c, d) || (this.previous?.has(a, b, c, d) ?? false);
   }
 
   /** Adds the uuid; false if it was already known. */
   add(projectId: string, uuid: string): boolean {
-    const [a, b, c, d] = projectKey(projectId, uuid);
+    const key = projectKey(projectId, uuid);
+    const a = key[0]!, b = key[1]!, c = key[2]!, d = key[3]!;
     if (this.previous?.has(a, b, c, d)) return false;
     if (this.current.count >= this.generationSize) {
       this.previous = this.current;
@@ -107,7 +137,8 @@ export class RecentUuidIndex {
 
   /** Forgets a uuid that was reserved for a write that then failed. */
   remove(projectId: string, uuid: string): void {
-    const [a, b, c, d] = projectKey(projectId, uuid);
+    const key = projectKey(projectId, uuid);
+    const a = key[0]!, b = key[1]!, c = key[2]!, d = key[3]!;
     this.current.remove(a, b, c, d);
     this.previous?.remove(a, b, c, d);
   }

@@ -134,8 +134,9 @@ export async function captureNative(node: RegionNode, request: Request, trustPro
       events: toStore,
     };
     try {
-      const position = await node.wal.append(encodeBatchRecord(record));
-      node.events.add(record, position);
+      const bytes = encodeBatchRecord(record);
+      const position = await node.wal.append(bytes);
+      node.events.add(bytes, position);
     } catch (error) {
       for (const uuid of reserved) node.uuids.remove(key.projectId, uuid);
       if (error instanceof WalUnavailableError) {

@@ -1,18 +1,18 @@
 // One region's data side: its directory under DATA_DIR, region.sqlite (key registry, ingest
-// policies), the write-ahead log of accepted events, and the ingest-time state derived from
-// them (recent uuids for duplicate detection, per-project rate buckets).
+// policies), the write-ahead log of accepted events, the storage worker that turns them into
+// segments and Parquet, and the ingest-time state derived from them (recent uuids for
+// duplicate detection, per-project rate buckets).
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { RegionCode } from "../config.ts";
 import { RegionStore } from "../../storage/region-store.ts";
 import { WriteAheadLog } from "../../storage/wal.ts";
 import { RecentUuidIndex } from "../../storage/uuid-index.ts";
-import { decodeBatchRecord } from "../../storage/event-record.ts";
-import { EventStore, type StorageTuning } from "../../storage/event-store.ts";
+import { recentUuidsOnDisk, type StorageTuning } from "../../storage/event-store.ts";
+import { StorageClient } from "../../storage/storage-client.ts";
 import { ProjectRateLimiter } from "../ingest/project-rate.ts";
 
 export class RegionNode {
-  readonly uuids = new RecentUuidIndex();
   readonly rates = new ProjectRateLimiter();
   private readonly keepRatios = new Map<string, number>();
 
@@ -21,24 +21,24 @@ export class RegionNode {
     readonly dataDir: string,
     readonly store: RegionStore,
     readonly wal: WriteAheadLog,
-    readonly events: EventStore,
+    readonly events: StorageClient,
+    /** Recently accepted uuids, for `duplicate` rejections. */
+    readonly uuids: RecentUuidIndex,
   ) {
     for (const policy of store.ingestPolicies()) this.keepRatios.set(policy.projectId, policy.keepRatio);
-    // Recent uuids: what is sealed into segments plus what only the WAL holds.
-    for (const { projectId, uuid } of events.segmentUuids()) this.uuids.add(projectId, uuid);
-    for (const { payload } of wal.records()) {
-      const record = decodeBatchRecord(payload);
-      for (const event of record.events) this.uuids.add(record.project_id, event.uuid);
-    }
   }
 
   static async open(code: RegionCode, dataDir: string, tuning: StorageTuning): Promise<RegionNode> {
     mkdirSync(dataDir, { recursive: true });
     const store = new RegionStore(join(dataDir, "region.sqlite"));
-    const wal = await WriteAheadLog.open(join(dataDir, "wal"));
-    const events = EventStore.open(dataDir, wal, tuning);
-    events.startBackground();
-    return new RegionNode(code, dataDir, store, wal, events);
+    const walDir = join(dataDir, "wal");
+    const wal = await WriteAheadLog.open(walDir);
+    const uuids = new RecentUuidIndex();
+    for (const { projectId, uuid } of recentUuidsOnDisk(dataDir, walDir)) uuids.add(projectId, uuid);
+    const events = await StorageClient.start(dataDir, walDir, tuning, (position) => {
+      wal.truncateUpTo(position).catch((error) => console.error(`region ${code}: WAL truncation failed (harmless, retried at the next seal):`, error));
+    });
+    return new RegionNode(code, dataDir, store, wal, events, uuids);
   }
 
   keepRatio(projectId: string): number {
@@ -72,8 +72,7 @@ export class RegionNode {
 
   /** Stops background work and seals what is buffered, so the next start replays little. */
   async close(): Promise<void> {
-    await this.events.stop();
-    await this.events.seal().catch((error) => console.error(`region ${this.code}: seal at shutdown failed (the WAL keeps the events):`, error));
+    await this.events.stop().catch((error) => console.error(`region ${this.code}: seal at shutdown failed (the WAL keeps the events):`, error));
     await this.wal.close();
     this.store.close();
   }

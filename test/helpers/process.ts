@@ -25,8 +25,9 @@ export interface ServiceProcess {
   child: Subprocess<"ignore", "pipe", "inherit">;
 }
 
-export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {
-  const child = Bun.spawn([process.execPath, "server/main.ts"], {
+/** Starts `entry` (the service by default) and waits for its "listening on" line. */
+export async function spawnService(env: Record<string, string>, entry = ["server/main.ts"]): Promise<ServiceProcess> {
+  const child = Bun.spawn([process.execPath, ...entry], {
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
     stdout: "pipe",
     stderr: "inherit",

@@ -10,7 +10,7 @@ export async function readStored(dataDir: string, region = "eu"): Promise<EventB
   const regionDir = join(dataDir, region);
   const wal = await WriteAheadLog.open(join(regionDir, "wal"));
   try {
-    const store = EventStore.open(regionDir, wal);
+    const store = EventStore.open(regionDir, join(regionDir, "wal"), (position) => wal.truncateUpTo(position));
     return store.partitions().map((partition) => ({
       project_id: partition.projectId,
       data_id: partition.dataId,

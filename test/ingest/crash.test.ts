@@ -125,7 +125,7 @@ test(`SIGKILL during sustained ingest, sealing and compaction loses and duplicat
   const regionDir = join(dataDir, "eu");
   const wal = await WriteAheadLog.open(join(regionDir, "wal"));
   try {
-    const store = EventStore.open(regionDir, wal);
+    const store = EventStore.open(regionDir, join(regionDir, "wal"), (position) => wal.truncateUpTo(position));
     const [partition] = store.partitions();
     const countStored = () => {
       const counts = new Map<string, number>();

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { WriteAheadLog } from "../../storage/wal.ts";
-import { EventStore, defaultStorageTuning, type StorageTuning } from "../../storage/event-store.ts";
+import { EventStore, defaultStorageTuning, partsPerDayMax, recentUuidsOnDisk, type StorageTuning } from "../../storage/event-store.ts";
 import { encodeBatchRecord, type EventBatchRecord, type StoredEvent } from "../../storage/event-record.ts";
 import { readManifest } from "../../storage/manifest.ts";
 import { storedEvent } from "./fixtures.ts";
@@ -24,7 +24,7 @@ async function openStore(dir?: string, tuning = quiet) {
   if (!dir) dirs.push(dataDir);
   const wal = await WriteAheadLog.open(join(dataDir, "wal"));
   openLogs.push(wal);
-  return { dataDir, wal, store: EventStore.open(dataDir, wal, tuning) };
+  return { dataDir, wal, store: EventStore.open(dataDir, join(dataDir, "wal"), (position) => wal.truncateUpTo(position), tuning) };
 }
 
 /** Appends like the capture path does: WAL first, then the store. */
@@ -52,7 +52,7 @@ describe("event store", () => {
     await wal.close();
   });
 
-  test("compaction: one zstd Parquet per UTC day, deduplicated by uuid (first arrival wins), sorted by person then time", async () => {
+  test("compaction: a zstd Parquet part per UTC day from the new rows, deduplicated (first arrival wins), sorted by person then time", async () => {
     const { dataDir, wal, store } = await openStore();
     const day1 = Date.parse("2026-11-19T23:59:59.000Z");
     const day2 = Date.parse("2026-11-20T00:00:00.000Z");
@@ -73,15 +73,32 @@ describe("event store", () => {
     expect(readdirSync(join(dataDir, "segments", "7", "production"))).toEqual([]);
     expect(store.scan(7, "production")).toEqual([b, a, c]);
 
-    // A later compaction of the same day merges into one new file and removes the old one.
+    // A later compaction adds a part for the new rows only; the existing part is not rewritten.
     const d = storedEvent({ distinct_id: "0-first", timestamp: day1 - 1000 });
-    await ingest(wal, store, [d, c]);
+    await ingest(wal, store, [d]);
     await store.flush();
+    expect(readManifest(dataDir).parts.map((part) => [part.day, part.rows, part.file])).toEqual([
+      ["2026-11-19", 2, "parquet/7/production/2026-11-19/part-00000003.parquet"],
+      ["2026-11-20", 1, "parquet/7/production/2026-11-20/part-00000004.parquet"],
+      ["2026-11-19", 1, "parquet/7/production/2026-11-19/part-00000006.parquet"],
+    ]);
+    expect(uuids(store.scan(7, "production"))).toEqual(uuids([b, a, c, d]));
+  });
+
+  test(`a day with more than ${partsPerDayMax} parts is merged into one deduplicated, sorted file`, async () => {
+    const { dataDir, wal, store } = await openStore();
+    const day = Date.parse("2026-11-19T12:00:00.000Z");
+    const rows: StoredEvent[] = [];
+    for (let part = 0; part <= partsPerDayMax; part++) {
+      const row = storedEvent({ distinct_id: `user-${partsPerDayMax - part}`, timestamp: day + part });
+      rows.push(row);
+      await ingest(wal, store, part === partsPerDayMax ? [row, rows[0]!] : [row]);
+      await store.flush();
+    }
     const parts = readManifest(dataDir).parts;
-    expect(parts.map((part) => [part.day, part.rows]).sort()).toEqual([["2026-11-19", 3], ["2026-11-20", 1]]);
-    expect(existsSync(join(dataDir, "parquet/7/production/2026-11-19/part-00000003.parquet"))).toBe(false);
-    expect(uuids(store.scan(7, "production"))).toEqual(uuids([d, b, a, c]));
-    await wal.close();
+    expect(parts.map((part) => [part.day, part.rows])).toEqual([["2026-11-19", partsPerDayMax + 1]]);
+    expect(readdirSync(join(dataDir, "parquet", "7", "production", "2026-11-19"))).toEqual([parts[0]!.file.split("/").at(-1)!]);
+    expect(uuids(store.scan(7, "production"))).toEqual(uuids([...rows].reverse()));
   });
 
   test("DuckDB reads the compacted Parquet and sees the same rows", async () => {
@@ -123,7 +140,7 @@ describe("event store", () => {
 
     const second = await openStore(first.dataDir);
     expect(uuids(second.store.scan(7, "production"))).toEqual(uuids([...sealed, ...unsealed]));
-    expect([...second.store.segmentUuids()].map((entry) => entry.uuid)).toEqual(uuids(sealed));
+    expect([...recentUuidsOnDisk(first.dataDir, join(first.dataDir, "wal"))].map((entry) => entry.uuid)).toEqual(uuids([...sealed, ...unsealed]));
     await second.wal.close();
   });
 

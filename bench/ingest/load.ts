@@ -1,0 +1,84 @@
+// Load driver: `connections` concurrent senders posting 100-event batches over keep-alive
+// HTTP for a fixed time, closed loop (as fast as answers come) or paced to a target rate.
+import { batchBody } from "./generator.ts";
+
+export interface LoadOptions {
+  url: string;
+  /** Keys of several projects, used in turn: one project alone is capped at 5,000 events/s by the spec. */
+  apiKeys: string[];
+  templates: string[];
+  seconds: number;
+  connections: number;
+  batchSize: number;
+  /** Events per second across all connections; omitted = as fast as possible. */
+  targetRate?: number;
+}
+
+export interface LoadResult {
+  events: number;
+  requests: number;
+  errors: number;
+  /** Failed requests by HTTP status (0 = no answer). */
+  errorStatuses: Record<number, number>;
+  eventsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+export function percentile(sorted: Float64Array, fraction: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
+}
+
+export async function drive(options: LoadOptions): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let events = 0;
+  let errors = 0;
+  const errorStatuses: Record<number, number> = {};
+  const fail = (status: number) => {
+    errors++;
+    errorStatuses[status] = (errorStatuses[status] ?? 0) + 1;
+  };
+  let cursor = 0;
+  let requestNumber = 0;
+  const started = performance.now();
+  const deadline = started + options.seconds * 1000;
+  const interval = options.targetRate ? (options.batchSize * options.connections * 1000) / options.targetRate : 0;
+
+  const connection = async (index: number) => {
+    let nextAt = started + (interval * index) / options.connections;
+    while (performance.now() < deadline) {
+      if (interval > 0) {
+        const wait = nextAt - performance.now();
+        if (wait > 0) await Bun.sleep(wait);
+        nextAt += interval;
+      }
+      const apiKey = options.apiKeys[requestNumber++ % options.apiKeys.length]!;
+      const body = batchBody(apiKey, new Date().toISOString(), options.templates, cursor, options.batchSize);
+      cursor += options.batchSize;
+      const sent = performance.now();
+      try {
+        const response = await fetch(options.url, { method: "POST", headers: { "content-type": "application/json" }, body });
+        const reply = (await response.json()) as { accepted?: number };
+        if (response.status === 200) {
+          events += reply.accepted ?? 0;
+          latencies.push(performance.now() - sent);
+        } else fail(response.status);
+      } catch {
+        fail(0);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.connections }, (_, index) => connection(index)));
+  const elapsed = (performance.now() - started) / 1000;
+  const sorted = Float64Array.from(latencies).sort();
+  return {
+    events,
+    requests: latencies.length,
+    errors,
+    errorStatuses,
+    eventsPerSecond: events / elapsed,
+    p50Ms: percentile(sorted, 0.5),
+    p99Ms: percentile(sorted, 0.99),
+  };
+}

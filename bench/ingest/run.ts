@@ -1,0 +1,139 @@
+// bench/ingest: durable ingest against the parse-only ceiling, in the same run with the same
+// driver; then acknowledgement latency at half the measured rate, bytes per event on disk
+// after compaction, and the server's peak RSS. Writes bench/RESULTS.md.
+//   bun bench/ingest/run.ts            (BENCH_SECONDS=60 BENCH_RUNS=3 BENCH_CONNECTIONS=32)
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { eventTemplates } from "./generator.ts";
+import { drive, type LoadResult } from "./load.ts";
+import { spawnService } from "../../test/helpers/process.ts";
+import { WriteAheadLog } from "../../storage/wal.ts";
+import { EventStore } from "../../storage/event-store.ts";
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 60);
+const halfLoadSeconds = Number(process.env.BENCH_HALF_SECONDS ?? Math.max(10, Math.round(seconds / 3)));
+const runs = Number(process.env.BENCH_RUNS ?? 3);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const batchSize = 100;
+const projects = Number(process.env.BENCH_PROJECTS ?? 100);
+const seed = 42;
+const users = 100_000;
+const templates = eventTemplates({ seed, users }, 20_000, new Date().toISOString());
+const bytesPerTemplate = templates.reduce((sum, template) => sum + template.length, 0) / templates.length;
+
+function rssBytes(pid: number): number {
+  const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
+  return match ? Number(match[1]) * 1024 : 0;
+}
+
+async function measureCeiling(): Promise<LoadResult> {
+  const server = await spawnService({}, ["bench/ingest/parse-only-server.ts"]);
+  try {
+    return await drive({ url: `${server.url}/batch`, apiKeys: ["none"], templates, seconds, connections, batchSize });
+  } finally {
+    server.child.kill("SIGKILL");
+    await server.child.exited;
+  }
+}
+
+interface DurableResult {
+  full: LoadResult;
+  half: LoadResult;
+  peakRssBytes: number;
+  storedEvents: number;
+  bytesPerEvent: number;
+}
+
+async function measureDurable(): Promise<DurableResult> {
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-ingest-"));
+  const server = await spawnService({ DATA_DIR: dataDir, REGIONS: "eu" });
+  let peakRssBytes = 0;
+  const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, rssBytes(server.child.pid))), 250);
+  try {
+    const headers = { "content-type": "application/json" };
+    const signup = await fetch(`${server.url}/app/auth/signup`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ email: "bench@example.com", name: "Bench", password: "violet-harbour-71-quietly" }),
+    });
+    const cookie = signup.headers.get("set-cookie")!.split(";")[0]!;
+    const orgId = ((await signup.json()) as { orgs: { id: string }[] }).orgs[0]!.id;
+    const apiKeys: string[] = [];
+    for (let index = 0; index < projects; index++) {
+      const project = await fetch(`${server.url}/app/orgs/${orgId}/projects`, {
+        method: "POST",
+        headers: { ...headers, cookie },
+        body: JSON.stringify({ name: `Bench ${index}`, region: "eu" }),
+      });
+      apiKeys.push(((await project.json()) as { public_keys: { key: string }[] }).public_keys[0]!.key);
+    }
+    const url = `${server.url}/ingest/eu/batch`;
+    const full = await drive({ url, apiKeys, templates, seconds, connections, batchSize });
+    const half = await drive({ url, apiKeys, templates, seconds: halfLoadSeconds, connections, batchSize, targetRate: full.eventsPerSecond / 2 });
+    clearInterval(sampler);
+    server.child.kill("SIGTERM");
+    await server.child.exited;
+
+    const regionDir = join(dataDir, "eu");
+    const wal = await WriteAheadLog.open(join(regionDir, "wal"));
+    const store = EventStore.open(regionDir, join(regionDir, "wal"), (position) => wal.truncateUpTo(position));
+    await store.flush();
+    const parts = store.liveFiles().parts;
+    await wal.close();
+    const storedEvents = parts.reduce((sum, part) => sum + part.rows, 0);
+    if (full.errors + half.errors > 0) console.log("failed requests by status:", full.errorStatuses, half.errorStatuses);
+    const bytes = parts.reduce((sum, part) => sum + part.bytes, 0);
+    return { full, half, peakRssBytes, storedEvents, bytesPerEvent: bytes / storedEvents };
+  } finally {
+    clearInterval(sampler);
+    server.child.kill("SIGKILL");
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const fmt = (value: number, digits = 0) => value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+const ceilings: LoadResult[] = [];
+const durables: DurableResult[] = [];
+for (let run = 1; run <= runs; run++) {
+  const ceiling = await measureCeiling();
+  console.log(`run ${run} ceiling: ${fmt(ceiling.eventsPerSecond)} events/s, p99 ${fmt(ceiling.p99Ms, 1)} ms`);
+  const durable = await measureDurable();
+  console.log(
+    `run ${run} durable: ${fmt(durable.full.eventsPerSecond)} events/s (p50 ${fmt(durable.full.p50Ms, 1)} ms, p99 ${fmt(durable.full.p99Ms, 1)} ms); ` +
+      `half load ${fmt(durable.half.eventsPerSecond)} events/s p99 ${fmt(durable.half.p99Ms, 1)} ms; ` +
+      `${fmt(durable.bytesPerEvent, 1)} B/event on disk; peak RSS ${fmt(durable.peakRssBytes / 2 ** 20)} MiB; errors ${durable.full.errors + durable.half.errors}`,
+  );
+  ceilings.push(ceiling);
+  durables.push(durable);
+}
+
+const ceilingRate = median(ceilings.map((c) => c.eventsPerSecond));
+const durableRate = median(durables.map((d) => d.full.eventsPerSecond));
+const row = (name: string, value: string, target: string) => `| ${name} | ${value} | ${target} |`;
+const cpu = cpus()[0]?.model ?? "unknown CPU";
+const report = `# Benchmark results
+
+## bench/ingest — ${new Date().toISOString().slice(0, 10)}
+
+Machine: ${cpus().length} cores (${cpu}), ${fmt(totalmem() / 2 ** 30)} GiB RAM, Bun ${Bun.version}.
+Load: ${connections} keep-alive connections from one Bun driver process on the same machine, ${batchSize}-event batches
+spread over ${projects} projects (the spec caps one project at 5,000 events/s),
+seeded generator (seed ${seed}, ${fmt(users)} Zipf users, ${fmt(bytesPerTemplate)} bytes of JSON per event),
+${seconds} s per measurement, median of ${runs} runs; the parse-only ceiling is measured in each run with the same driver.
+
+| measure | median | target |
+|---|---|---|
+${row("parse-only ceiling (bare Bun server, JSON.parse only)", `${fmt(ceilingRate)} events/s`, "baseline")}
+${row("durable ingest (validate, WAL fsync before ack, seal, compact)", `${fmt(durableRate)} events/s (${fmt((100 * durableRate) / ceilingRate, 1)}% of ceiling)`, "at least 40% of ceiling")}
+${row("ack latency at full load p50 / p99", `${fmt(median(durables.map((d) => d.full.p50Ms)), 1)} / ${fmt(median(durables.map((d) => d.full.p99Ms)), 1)} ms`, "-")}
+${row("ack latency at half load p50 / p99", `${fmt(median(durables.map((d) => d.half.p50Ms)), 1)} / ${fmt(median(durables.map((d) => d.half.p99Ms)), 1)} ms`, "p99 under 50 ms")}
+${row("bytes per event on disk after compaction", fmt(median(durables.map((d) => d.bytesPerEvent)), 1), "at most 60")}
+${row("server peak RSS while ingesting", `${fmt(median(durables.map((d) => d.peakRssBytes)) / 2 ** 20)} MiB`, "under 1 GiB")}
+
+Per run: ${durables.map((d, i) => `run ${i + 1}: ceiling ${fmt(ceilings[i]!.eventsPerSecond)}, durable ${fmt(d.full.eventsPerSecond)} events/s, stored ${fmt(d.storedEvents)} events, errors ${d.full.errors + d.half.errors}`).join("; ")}.
+`;
+writeFileSync(join(import.meta.dir, "..", "RESULTS.md"), report);
+console.log(report);

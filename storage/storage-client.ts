@@ -1,0 +1,89 @@
+// The request thread's handle on the storage worker. add() hands over a durable WAL record
+// (its bytes are transferred, not copied); seal, flush and stop are calls with answers; the
+// worker reports sealed WAL positions (so the WAL can be truncated) and storage problems.
+import type { StorageTuning } from "./event-store.ts";
+import type { WalPosition } from "./wal.ts";
+import type { WorkerReply, WorkerRequest } from "./storage-worker.ts";
+
+export class StorageClient {
+  private nextCallId = 1;
+  private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  private lastProblem: string | null = null;
+  private stopped: Promise<void> | null = null;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly onSealed: (position: WalPosition) => void,
+  ) {
+    worker.onmessage = (message: MessageEvent<WorkerReply>) => this.receive(message.data);
+    worker.onerror = (event) => {
+      this.lastProblem = `storage worker failed: ${event.message}`;
+      this.failPending(this.lastProblem);
+    };
+  }
+
+  private failPending(reason: string): void {
+    for (const call of this.pending.values()) call.reject(new Error(reason));
+    this.pending.clear();
+  }
+
+  static start(dataDir: string, walDir: string, tuning: StorageTuning, onSealed: (position: WalPosition) => void): Promise<StorageClient> {
+    const worker = new Worker(new URL("./storage-worker.ts", import.meta.url).href);
+    return new Promise((resolve, reject) => {
+      worker.onmessage = (message: MessageEvent<WorkerReply>) => {
+        if (message.data.type === "opened") resolve(new StorageClient(worker, onSealed));
+        else if (message.data.type === "open-failed") {
+          worker.terminate();
+          reject(new Error(`storage worker could not open ${dataDir}: ${message.data.message}`));
+        }
+      };
+      worker.onerror = (event) => reject(new Error(`storage worker failed to start: ${event.message}`));
+      worker.postMessage({ type: "open", dataDir, walDir, tuning } satisfies WorkerRequest);
+    });
+  }
+
+  private receive(reply: WorkerReply): void {
+    if (reply.type === "sealed") this.onSealed(reply.position);
+    else if (reply.type === "status") this.lastProblem = reply.problem;
+    else if (reply.type === "result") {
+      const call = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      if (reply.error === null) call?.resolve();
+      else call?.reject(new Error(reply.error));
+    }
+  }
+
+  /** `bytes` is an encoded EventBatchRecord already durable in the WAL, ending at `position`. */
+  add(bytes: Uint8Array, position: WalPosition): void {
+    this.worker.postMessage({ type: "add", bytes, position } satisfies WorkerRequest, [bytes.buffer as ArrayBuffer]);
+  }
+
+  private call(method: "seal" | "flush" | "stop"): Promise<void> {
+    if (this.stopped) return Promise.reject(new Error("storage worker is stopped"));
+    const id = this.nextCallId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ type: "call", id, method } satisfies WorkerRequest);
+    });
+  }
+
+  seal = () => this.call("seal");
+  flush = () => this.call("flush");
+
+  /** Why background storage work is failing, or null. */
+  problem(): string | null {
+    return this.lastProblem;
+  }
+
+  /** Stops background work, seals what is buffered, and ends the worker (once; later calls wait for the same stop). */
+  stop(): Promise<void> {
+    if (!this.stopped) {
+      const stopping = this.call("stop");
+      this.stopped = stopping.finally(() => {
+        this.worker.terminate();
+        this.failPending("storage worker is stopped");
+      });
+    }
+    return this.stopped;
+  }
+}

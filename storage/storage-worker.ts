@@ -1,0 +1,61 @@
+// The event store's thread: buffering, sealing and compaction run here so the thread that
+// answers ingest requests only validates and appends to the WAL. Protocol: see storage-client.ts.
+import { EventStore, type StorageTuning } from "./event-store.ts";
+import { decodeBatchRecord } from "./event-record.ts";
+import type { WalPosition } from "./wal.ts";
+
+declare const self: Worker;
+
+export type WorkerRequest =
+  | { type: "open"; dataDir: string; walDir: string; tuning: StorageTuning }
+  | { type: "add"; bytes: Uint8Array; position: WalPosition }
+  | { type: "call"; id: number; method: "seal" | "flush" | "stop" };
+
+export type WorkerReply =
+  | { type: "opened" }
+  | { type: "open-failed"; message: string }
+  | { type: "sealed"; position: WalPosition }
+  | { type: "status"; problem: string | null }
+  | { type: "result"; id: number; error: string | null };
+
+let store: EventStore | null = null;
+let reportedProblem: string | null = null;
+const post = (reply: WorkerReply) => self.postMessage(reply);
+
+function reportStatus(): void {
+  const problem = store?.problem() ?? null;
+  if (problem !== reportedProblem) {
+    reportedProblem = problem;
+    post({ type: "status", problem });
+  }
+}
+
+self.onmessage = async (message: MessageEvent<WorkerRequest>) => {
+  const request = message.data;
+  if (request.type === "open") {
+    try {
+      store = EventStore.open(request.dataDir, request.walDir, (position) => post({ type: "sealed", position }), request.tuning);
+      store.startBackground(reportStatus);
+      post({ type: "opened" });
+    } catch (error) {
+      post({ type: "open-failed", message: (error as Error).message });
+    }
+    return;
+  }
+  if (request.type === "add") {
+    store!.add(decodeBatchRecord(request.bytes), request.position);
+    return;
+  }
+  try {
+    if (request.method === "seal") await store!.seal();
+    else if (request.method === "flush") await store!.flush();
+    else {
+      await store!.stop();
+      await store!.seal();
+    }
+    post({ type: "result", id: request.id, error: null });
+  } catch (error) {
+    post({ type: "result", id: request.id, error: (error as Error).message });
+  }
+  reportStatus();
+};

@@ -98,13 +98,10 @@ export function listKeys(ctx: ControlContext, access: ProjectAccess) {
   return { keys: projectKeys(ctx, access.project.id).map(keyDto) };
 }
 
-export function planRevokeKey(ctx: ControlContext, access: ProjectAccess, keyId: string): WritePlan<KeyRow> {
-  const key = keyOfProject(ctx, access.project, keyId);
-  requireScope(access, "projects:write");
-  const revokedAt = key.revokedAt ?? nowIso();
-  const after: KeyRow = { ...key, revokedAt, registrySynced: key.revokedAt ? key.registrySynced : false };
+/** The audited write of one key's new state. */
+function keyWritePlan(access: ProjectAccess, key: KeyRow, action: string, after: KeyRow, apply: () => void): WritePlan<KeyRow> {
   return {
-    action: "key.revoke",
+    action,
     targetType: "key",
     targetId: key.id,
     orgId: access.org.id,
@@ -112,12 +109,20 @@ export function planRevokeKey(ctx: ControlContext, access: ProjectAccess, keyId:
     before: keyDto(key),
     after: keyDto(after),
     apply: () => {
-      if (!key.revokedAt) {
-        ctx.db.update(publicKeys).set({ revokedAt, registrySynced: false }).where(eq(publicKeys.id, key.id)).run();
-      }
+      apply();
       return after;
     },
   };
+}
+
+export function planRevokeKey(ctx: ControlContext, access: ProjectAccess, keyId: string): WritePlan<KeyRow> {
+  const key = keyOfProject(ctx, access.project, keyId);
+  requireScope(access, "projects:write");
+  const revokedAt = key.revokedAt ?? nowIso();
+  const after: KeyRow = { ...key, revokedAt, registrySynced: key.revokedAt ? key.registrySynced : false };
+  return keyWritePlan(access, key, "key.revoke", after, () => {
+    if (!key.revokedAt) ctx.db.update(publicKeys).set({ revokedAt, registrySynced: false }).where(eq(publicKeys.id, key.id)).run();
+  });
 }
 
 export function planRotateKey(
@@ -185,23 +190,13 @@ export function planUpdateKeyAllowlist(ctx: ControlContext, access: ProjectAcces
   const badBundle = bundles.find((bundle) => !bundleIdPattern.test(bundle));
   if (badBundle !== undefined) throw validation(`allowed_bundle_ids: "${badBundle}" is not a bundle id like com.example.app`);
   const after: KeyRow = { ...key, allowedOrigins: [...new Set(origins)], allowedBundleIds: [...new Set(bundles)], registrySynced: false };
-  return {
-    action: "key.update_allowlist",
-    targetType: "key",
-    targetId: key.id,
-    orgId: access.org.id,
-    projectId: access.project.id,
-    before: keyDto(key),
-    after: keyDto(after),
-    apply: () => {
-      ctx.db
-        .update(publicKeys)
-        .set({ allowedOrigins: after.allowedOrigins, allowedBundleIds: after.allowedBundleIds, registrySynced: false })
-        .where(eq(publicKeys.id, key.id))
-        .run();
-      return after;
-    },
-  };
+  return keyWritePlan(access, key, "key.update_allowlist", after, () =>
+    ctx.db
+      .update(publicKeys)
+      .set({ allowedOrigins: after.allowedOrigins, allowedBundleIds: after.allowedBundleIds, registrySynced: false })
+      .where(eq(publicKeys.id, key.id))
+      .run(),
+  );
 }
 
 /** Re-reads a key after a sync so responses show the current `registry_synced`. */

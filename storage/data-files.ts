@@ -9,7 +9,6 @@ import type { StoredEvent } from "./event-record.ts";
 
 /** Rows per Parquet row group: large enough for good compression, small enough to skip by statistics. */
 export const parquetRowGroupRows = 128 * 1024;
-export const parquetZstdLevel = 6;
 
 export function writeSegment(path: string, rows: StoredEvent[]): void {
   writeFileAtomic(path, tableToIPC(eventsToTable(rows), "file"));

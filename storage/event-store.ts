@@ -6,7 +6,7 @@
 //             deduplicated by uuid (first arrival wins) and sorted by (person, timestamp).
 // Seal and compaction run one at a time. Every step writes new files first and switches the
 // manifest last, so a crash at any point loses nothing acknowledged and duplicates nothing.
-import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { temporarySuffix } from "./atomic-file.ts";
 import { readParquetPart, readSegment, readSegmentTable, writeParquetPart, writeSegment } from "./data-files.ts";
@@ -279,11 +279,6 @@ export class EventStore {
 
   liveFiles(): { segments: SegmentEntry[]; parts: PartEntry[] } {
     return { segments: [...this.manifest.segments], parts: [...this.manifest.parts] };
-  }
-
-  diskBytes(): number {
-    return this.manifest.parts.reduce((sum, part) => sum + part.bytes, 0) +
-      this.manifest.segments.reduce((sum, segment) => sum + statSync(join(this.dataDir, segment.file)).size, 0);
   }
 }
 

@@ -46,7 +46,12 @@ export function errorResponse(error: ApiError): Response {
   return jsonResponse(error.status, { error: { code: error.code, message: error.message } }, error.headers);
 }
 
-export function internalErrorResponse(error: unknown): Response {
+/** Unexpected errors are logged in full; clients only learn that something failed. */
+export function logInternalError(error: unknown): void {
   console.error("internal error:", error);
+}
+
+export function internalErrorResponse(error: unknown): Response {
+  logInternalError(error);
   return errorResponse(new ApiError(500, "internal", "internal error"));
 }

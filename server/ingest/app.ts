@@ -3,7 +3,7 @@
 // headers without credentials (SDKs post from any web origin).
 import { Elysia } from "elysia";
 import { toApiError } from "../http/elysia-errors.ts";
-import { internalErrorResponse, type ApiError } from "../http/errors.ts";
+import { logInternalError, type ApiError } from "../http/errors.ts";
 import type { RegionNode } from "../region/region-node.ts";
 import { captureNative } from "./capture.ts";
 
@@ -26,8 +26,8 @@ export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: 
     .onError((context) => {
       const apiError = toApiError(context);
       if (!apiError) {
-        const response = internalErrorResponse(context.error);
-        return ingestJson(response.status, { error: "internal error" });
+        logInternalError(context.error);
+        return ingestJson(500, { error: "internal error" });
       }
       return ingestErrorResponse(apiError);
     })

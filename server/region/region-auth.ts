@@ -50,9 +50,3 @@ export async function verifyRegionToken(
     throw regionUnauthorized("invalid region token");
   }
 }
-
-export function requireRegionScope(claims: RegionClaims, scope: string): void {
-  if (!claims.scopes.includes(scope)) {
-    throw new ApiError(403, "forbidden", `requires scope \`${scope}\``);
-  }
-}

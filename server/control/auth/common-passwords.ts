@@ -13,28 +13,19 @@ const listPath = join(
   "10_million_password_list_top_1M.txt",
 );
 
-let cached: { set: Set<string>; sourceEntries: number } | null = null;
+let cached: Set<string> | null = null;
 
-function load(minLength: number): { set: Set<string>; sourceEntries: number } {
+function load(minLength: number): Set<string> {
   if (cached) return cached;
-  const lines = readFileSync(listPath, "utf8").split("\n");
-  const set = new Set<string>();
-  let sourceEntries = 0;
-  for (const line of lines) {
+  cached = new Set();
+  for (const line of readFileSync(listPath, "utf8").split("\n")) {
     const entry = line.trim();
-    if (!entry) continue;
-    sourceEntries++;
-    if (entry.length >= minLength) set.add(entry.toLowerCase());
+    if (entry.length >= minLength) cached.add(entry.toLowerCase());
   }
-  cached = { set, sourceEntries };
   return cached;
-}
-
-export function commonPasswordList(minLength: number) {
-  return load(minLength);
 }
 
 /** Case-insensitive: "Password123!" is as guessable as "password123!". */
 export function isCommonPassword(password: string, minLength: number): boolean {
-  return load(minLength).set.has(password.toLowerCase());
+  return load(minLength).has(password.toLowerCase());
 }

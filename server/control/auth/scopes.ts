@@ -36,8 +36,6 @@ const roleScopes: Record<Role, ReadonlySet<string>> = {
 
 export const scopesOfRole = (role: Role): ReadonlySet<string> => roleScopes[role];
 
-export const roleRank: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
-
 /** Scopes a region token may carry: the ones the region API checks. */
 export const regionalScopes: readonly string[] = [
   ...["query", "cohorts", "catalog", "replays", "persons", "ai", "experiments"].flatMap((domain) => [

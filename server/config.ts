@@ -1,6 +1,7 @@
 // Every setting is an environment variable; each is documented in the README with its default.
 import { resolve } from "node:path";
 import { defaultStorageTuning, type StorageTuning } from "../storage/event-store.ts";
+import { DatacenterRangesError, loadDatacenterRanges, type DatacenterRanges } from "./ingest/datacenter-ip.ts";
 
 export const knownRegions = {
   eu: "Europe",
@@ -29,6 +30,8 @@ export interface Config {
   /** On a region node: the control plane whose JWKS and issuer region tokens must match. */
   controlPlaneUrl: string | null;
   storage: StorageTuning;
+  /** Datacenter address ranges (DATACENTER_RANGES_FILE, else the bundled list): events from them are marked suspect. */
+  datacenterRanges: DatacenterRanges;
 }
 
 export class ConfigError extends Error {}
@@ -74,6 +77,16 @@ function parseRemoteRegions(raw: string | undefined, live: RegionCode[]): Partia
   return remote;
 }
 
+function parseDatacenterRanges(raw: string | undefined): DatacenterRanges {
+  const path = raw?.trim() ? resolve(raw.trim()) : null;
+  try {
+    return loadDatacenterRanges(path);
+  } catch (error) {
+    if (error instanceof DatacenterRangesError) throw new ConfigError(`DATACENTER_RANGES_FILE: ${error.message}`);
+    throw error;
+  }
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const publicUrl = env.PUBLIC_URL?.trim() ? env.PUBLIC_URL.trim().replace(/\/+$/, "") : null;
   const regions = parseRegions(env.REGIONS);
@@ -95,11 +108,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     remoteRegions,
     regionSecret,
     controlPlaneUrl: env.CONTROL_PLANE_URL?.trim() ? env.CONTROL_PLANE_URL.trim().replace(/\/+$/, "") : null,
+    datacenterRanges: parseDatacenterRanges(env.DATACENTER_RANGES_FILE),
     storage: {
       sealRows: parseInteger("STORAGE_SEAL_ROWS", env.STORAGE_SEAL_ROWS, defaultStorageTuning.sealRows, 1, 10_000_000),
       sealAgeMs: parseInteger("STORAGE_SEAL_AGE_MS", env.STORAGE_SEAL_AGE_MS, defaultStorageTuning.sealAgeMs, 1, 3_600_000),
       compactSegments: parseInteger("STORAGE_COMPACT_SEGMENTS", env.STORAGE_COMPACT_SEGMENTS, defaultStorageTuning.compactSegments, 1, 10_000),
       compactAgeMs: parseInteger("STORAGE_COMPACT_AGE_MS", env.STORAGE_COMPACT_AGE_MS, defaultStorageTuning.compactAgeMs, 1, 86_400_000),
+      partRowsMax: parseInteger("STORAGE_PART_ROWS_MAX", env.STORAGE_PART_ROWS_MAX, defaultStorageTuning.partRowsMax, 1, 100_000_000),
     },
   };
 }

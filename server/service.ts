@@ -53,7 +53,7 @@ export async function startService(config: Config): Promise<RunningService> {
       links.set(code, new RemoteRegionLink(code, remoteUrl, config.regionSecret!));
       continue;
     }
-    const node = await RegionNode.open(code, join(config.dataDir, code), config.storage);
+    const node = await RegionNode.open(code, join(config.dataDir, code), config.storage, config.datacenterRanges);
     nodes.set(code, node);
     links.set(code, new LocalRegionLink(node));
   }

@@ -17,14 +17,14 @@ export function writeSegment(path: string, rows: StoredEvent[]): void {
 export const readSegmentTable = (path: string): Table => tableFromIPC(readFileSync(path));
 export const readSegment = (path: string): StoredEvent[] => tableToEvents(readSegmentTable(path));
 
-/** Writes rows (already deduplicated and sorted) as one Parquet file; returns its size. */
-export function writeParquetPart(path: string, rows: StoredEvent[]): number {
+/** Writes a table (rows already deduplicated and sorted) as one Parquet file; returns its size. */
+export function writeParquetPart(path: string, table: Table): number {
   const properties = new WriterPropertiesBuilder()
     .setCompression(Compression.ZSTD)
     .setMaxRowGroupSize(parquetRowGroupRows)
     .setCreatedBy("svc-analytics")
     .build();
-  const wasmTable = WasmTable.fromIPCStream(tableToIPC(eventsToTable(rows), "stream"));
+  const wasmTable = WasmTable.fromIPCStream(tableToIPC(table, "stream"));
   const bytes = writeParquet(wasmTable, properties);
   writeFileAtomic(path, bytes);
   return bytes.byteLength;

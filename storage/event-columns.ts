@@ -4,9 +4,10 @@
 // objects and arrays stay in `properties`, which holds the JSON of every key that did not
 // become a column. Together they give back the event's properties, except that a property
 // whose value is null is stored as absent (null and "not set" mean the same in queries).
+import { Table, type Vector } from "apache-arrow";
 import {
-  Bool, Dictionary, Float64, Int32, Table, TimestampMillisecond, Utf8, vectorFromArray, type Vector,
-} from "apache-arrow";
+  boolVector, dictionaryVector, float64Vector, timestampVector, utf8Vector, vectorValues, type ColumnValue,
+} from "./arrow-vectors.ts";
 import type { StoredEvent } from "./event-record.ts";
 
 export const propertyColumnPrefix = "p_";
@@ -14,121 +15,239 @@ export const mixedPropertyColumnPrefix = "pj_";
 /** Past this many keys in one file, the rarer keys stay in the JSON column only. */
 export const propertyColumnsMax = 500;
 
-type PropertyKind = "number" | "string" | "boolean" | "mixed";
+export type PropertyKind = "number" | "string" | "boolean" | "mixed";
 
-const dictionaryUtf8 = () => new Dictionary(new Utf8(), new Int32());
+/** The fixed columns in file order, each with how its vector is built. */
+const fixedColumns: [name: string, build: (values: ColumnValue[]) => Vector][] = [
+  ["uuid", utf8Vector as never],
+  ["event", dictionaryVector as never],
+  // UTC instants: Parquet marks them isAdjustedToUTC, so tools read TIMESTAMP WITH TIME ZONE.
+  ["timestamp", timestampVector as never],
+  ["distinct_id", utf8Vector as never],
+  ["anon_id", utf8Vector as never],
+  ["session_id", utf8Vector as never],
+  ["window_id", utf8Vector as never],
+  ["lib_name", dictionaryVector as never],
+  ["lib_version", dictionaryVector as never],
+  ["consent", dictionaryVector as never],
+  ["sample_rate", float64Vector as never],
+  ["geo_country", dictionaryVector as never],
+  ["geo_region", dictionaryVector as never],
+  ["geo_city", dictionaryVector as never],
+  ["geo_timezone", dictionaryVector as never],
+  ["is_suspect", boolVector as never],
+  ["groups", utf8Vector as never],
+  ["set", utf8Vector as never],
+  ["set_once", utf8Vector as never],
+  ["properties", utf8Vector as never],
+];
+export const fixedColumnNames = fixedColumns.map(([name]) => name);
+
+/** Column values of a file: fixed columns by name, property columns by key with their kind. */
+export interface EventColumns {
+  length: number;
+  fixed: Map<string, ColumnValue[]>;
+  properties: Map<string, { kind: PropertyKind; values: ColumnValue[] }>;
+}
+
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+const kindOf = (value: unknown): PropertyKind | "nested" =>
+  typeof value === "number" ? "number" : typeof value === "boolean" ? "boolean" : typeof value === "string" ? "string" : "nested";
 
 /** Property keys worth a column: scalar values, most frequent first, at most propertyColumnsMax. */
 function propertyColumns(rows: StoredEvent[]): Map<string, PropertyKind> {
-  const counts = new Map<string, { count: number; kind: PropertyKind | null; nested: boolean }>();
+  const counts = new Map<string, { count: number; kind: PropertyKind | "nested" }>();
   for (const row of rows) {
-    for (const [key, value] of Object.entries(row.properties)) {
+    const properties = row.properties;
+    for (const key in properties) {
+      const value = properties[key];
       if (value === null || value === undefined) continue;
-      const entry = counts.get(key) ?? { count: 0, kind: null, nested: false };
-      entry.count++;
-      const type = typeof value;
-      if (type === "object") entry.nested = true;
+      const kind = kindOf(value);
+      const entry = counts.get(key);
+      if (!entry) counts.set(key, { count: 1, kind });
       else {
-        const kind: PropertyKind = type === "number" ? "number" : type === "boolean" ? "boolean" : "string";
-        entry.kind = entry.kind === null || entry.kind === kind ? kind : "mixed";
+        entry.count++;
+        if (entry.kind !== kind && entry.kind !== "nested") entry.kind = kind === "nested" ? "nested" : "mixed";
       }
-      counts.set(key, entry);
     }
   }
-  const chosen = [...counts.entries()]
-    .filter(([, entry]) => !entry.nested && entry.kind !== null)
-    .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1))
-    .slice(0, propertyColumnsMax);
-  return new Map(chosen.map(([key, entry]) => [key, entry.kind!]));
+  return mostFrequent([...counts.entries()].filter(([, entry]) => entry.kind !== "nested") as [string, { count: number; kind: PropertyKind }][]);
 }
 
-export function eventsToTable(rows: StoredEvent[]): Table {
+function mostFrequent(entries: [string, { count: number; kind: PropertyKind }][]): Map<string, PropertyKind> {
+  const chosen = entries.sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1)).slice(0, propertyColumnsMax);
+  return new Map(chosen.map(([key, entry]) => [key, entry.kind]));
+}
+
+export function eventsToColumns(rows: StoredEvent[]): EventColumns {
   const columns = propertyColumns(rows);
-  const pick = <T>(get: (row: StoredEvent) => T) => rows.map(get);
-  const vectors: Record<string, Vector> = {
-    uuid: vectorFromArray(pick((r) => r.uuid), new Utf8()),
-    event: vectorFromArray(pick((r) => r.event), dictionaryUtf8()),
-    // UTC instants: Parquet marks them isAdjustedToUTC, so tools read TIMESTAMP WITH TIME ZONE.
-    timestamp: vectorFromArray(pick((r) => r.timestamp), new TimestampMillisecond("UTC")),
-    distinct_id: vectorFromArray(pick((r) => r.distinct_id), new Utf8()),
-    anon_id: vectorFromArray(pick((r) => r.anon_id), new Utf8()),
-    session_id: vectorFromArray(pick((r) => r.session_id), new Utf8()),
-    window_id: vectorFromArray(pick((r) => r.window_id), new Utf8()),
-    lib_name: vectorFromArray(pick((r) => r.lib_name), dictionaryUtf8()),
-    lib_version: vectorFromArray(pick((r) => r.lib_version), dictionaryUtf8()),
-    consent: vectorFromArray(pick((r) => r.consent), dictionaryUtf8()),
-    sample_rate: vectorFromArray(pick((r) => r.sample_rate), new Float64()),
-    geo_country: vectorFromArray(pick((r) => r.geo_country), dictionaryUtf8()),
-    geo_region: vectorFromArray(pick((r) => r.geo_region), dictionaryUtf8()),
-    geo_city: vectorFromArray(pick((r) => r.geo_city), dictionaryUtf8()),
-    geo_timezone: vectorFromArray(pick((r) => r.geo_timezone), dictionaryUtf8()),
-    is_suspect: vectorFromArray(pick((r) => r.is_suspect), new Bool()),
-    groups: vectorFromArray(pick((r) => json(r.groups)), new Utf8()),
-    set: vectorFromArray(pick((r) => json(r.set)), new Utf8()),
-    set_once: vectorFromArray(pick((r) => json(r.set_once)), new Utf8()),
-    properties: vectorFromArray(
-      pick((r) => {
-        const rest = Object.fromEntries(Object.entries(r.properties).filter(([key, value]) => !columns.has(key) && value !== null && value !== undefined));
-        return Object.keys(rest).length ? JSON.stringify(rest) : null;
-      }),
-      new Utf8(),
-    ),
-  };
+  const length = rows.length;
+  const fixed = new Map<string, ColumnValue[]>();
+  const take = (name: string, get: (row: StoredEvent) => ColumnValue) => fixed.set(name, rows.map(get));
+  take("uuid", (r) => r.uuid);
+  take("event", (r) => r.event);
+  take("timestamp", (r) => r.timestamp);
+  take("distinct_id", (r) => r.distinct_id);
+  take("anon_id", (r) => r.anon_id);
+  take("session_id", (r) => r.session_id);
+  take("window_id", (r) => r.window_id);
+  take("lib_name", (r) => r.lib_name);
+  take("lib_version", (r) => r.lib_version);
+  take("consent", (r) => r.consent);
+  take("sample_rate", (r) => r.sample_rate);
+  take("geo_country", (r) => r.geo_country);
+  take("geo_region", (r) => r.geo_region);
+  take("geo_city", (r) => r.geo_city);
+  take("geo_timezone", (r) => r.geo_timezone);
+  take("is_suspect", (r) => r.is_suspect);
+  take("groups", (r) => json(r.groups));
+  take("set", (r) => json(r.set));
+  take("set_once", (r) => json(r.set_once));
+  take("properties", (r) => {
+    let rest: Record<string, unknown> | null = null;
+    for (const key in r.properties) {
+      const value = r.properties[key];
+      if (value === null || value === undefined || columns.has(key)) continue;
+      (rest ??= {})[key] = value;
+    }
+    return rest ? JSON.stringify(rest) : null;
+  });
+  const properties: EventColumns["properties"] = new Map();
   for (const [key, kind] of columns) {
-    const values = rows.map((row) => {
-      const value = row.properties[key];
-      if (value === undefined || value === null) return null;
-      return kind === "mixed" ? JSON.stringify(value) : value;
-    });
-    const type = kind === "number" ? new Float64() : kind === "boolean" ? new Bool() : new Utf8();
-    vectors[(kind === "mixed" ? mixedPropertyColumnPrefix : propertyColumnPrefix) + key] = vectorFromArray(values as never[], type as never);
+    const values: ColumnValue[] = new Array(length);
+    for (let i = 0; i < length; i++) {
+      const value = rows[i]!.properties[key];
+      values[i] = value === undefined || value === null ? null : kind === "mixed" ? JSON.stringify(value) : (value as ColumnValue);
+    }
+    properties.set(key, { kind, values });
+  }
+  return { length, fixed, properties };
+}
+
+const propertyVector = (kind: PropertyKind, values: ColumnValue[]): Vector =>
+  kind === "number" ? float64Vector(values as number[]) : kind === "boolean" ? boolVector(values as boolean[]) : utf8Vector(values as string[]);
+
+/** A table of the rows `order` picks (all rows in order when omitted). */
+export function columnsToTable(columns: EventColumns, order?: ArrayLike<number>): Table {
+  const pick = (values: ColumnValue[]) => {
+    if (!order) return values;
+    const picked: ColumnValue[] = new Array(order.length);
+    for (let i = 0; i < order.length; i++) picked[i] = values[order[i]!]!;
+    return picked;
+  };
+  const vectors: Record<string, Vector> = {};
+  for (const [name, build] of fixedColumns) vectors[name] = build(pick(columns.fixed.get(name)!));
+  for (const [key, { kind, values }] of columns.properties) {
+    vectors[(kind === "mixed" ? mixedPropertyColumnPrefix : propertyColumnPrefix) + key] = propertyVector(kind, pick(values));
   }
   return new Table(vectors);
 }
 
-function parseJson<T>(value: unknown): T | null {
+export const eventsToTable = (rows: StoredEvent[]): Table => columnsToTable(eventsToColumns(rows));
+
+/** The column values of a table written by eventsToTable (segments and Parquet alike). */
+export function tableColumns(table: Table): EventColumns {
+  const fixed = new Map<string, ColumnValue[]>();
+  const properties: EventColumns["properties"] = new Map();
+  for (const field of table.schema.fields) {
+    const values = vectorValues(table.getChild(field.name)!);
+    if (field.name.startsWith(mixedPropertyColumnPrefix)) {
+      properties.set(field.name.slice(mixedPropertyColumnPrefix.length), { kind: "mixed", values });
+    } else if (field.name.startsWith(propertyColumnPrefix)) {
+      const type = String(field.type);
+      const kind: PropertyKind = type === "Float64" ? "number" : type === "Bool" ? "boolean" : "string";
+      properties.set(field.name.slice(propertyColumnPrefix.length), { kind, values });
+    } else fixed.set(field.name, values);
+  }
+  return { length: table.numRows, fixed, properties };
+}
+
+/**
+ * Several files' columns as one, rows in the given order. A key typed differently in two
+ * files becomes mixed (JSON text). Returns null when the files hold more property keys than
+ * one file may have as columns: then some must move into the JSON column, row by row.
+ */
+export function concatColumns(parts: EventColumns[]): EventColumns | null {
+  const kinds = new Map<string, { count: number; kind: PropertyKind }>();
+  for (const part of parts) {
+    for (const [key, { kind, values }] of part.properties) {
+      let present = 0;
+      for (const value of values) if (value !== null) present++;
+      const entry = kinds.get(key);
+      if (!entry) kinds.set(key, { count: present, kind });
+      else {
+        entry.count += present;
+        if (entry.kind !== kind) entry.kind = "mixed";
+      }
+    }
+  }
+  if (kinds.size > propertyColumnsMax) return null;
+  const length = parts.reduce((sum, part) => sum + part.length, 0);
+  const fixed = new Map<string, ColumnValue[]>();
+  for (const name of fixedColumnNames) {
+    const values: ColumnValue[] = [];
+    for (const part of parts) for (const value of part.fixed.get(name)!) values.push(value);
+    fixed.set(name, values);
+  }
+  const properties: EventColumns["properties"] = new Map();
+  for (const [key, kind] of mostFrequent([...kinds.entries()])) {
+    const values: ColumnValue[] = [];
+    for (const part of parts) {
+      const column = part.properties.get(key);
+      if (!column) for (let i = 0; i < part.length; i++) values.push(null);
+      else if (kind === "mixed" && column.kind !== "mixed") for (const value of column.values) values.push(json(value));
+      else for (const value of column.values) values.push(value);
+    }
+    properties.set(key, { kind, values });
+  }
+  return { length, fixed, properties };
+}
+
+function parseJson<T>(value: ColumnValue): T | null {
   return typeof value === "string" ? (JSON.parse(value) as T) : null;
 }
 
 /** Rows back from a table written by eventsToTable (segments and Parquet alike). */
 export function tableToEvents(table: Table): StoredEvent[] {
-  const names = table.schema.fields.map((field) => field.name);
-  const arrays = new Map(names.map((name) => [name, table.getChild(name)!.toArray() as ArrayLike<unknown>]));
-  const validity = new Map(names.map((name) => [name, table.getChild(name)!]));
-  const column = (name: string, row: number): unknown => (validity.get(name)!.isValid(row) ? validity.get(name)!.get(row) : null);
-  const propertyNames = names.filter((name) => name.startsWith(propertyColumnPrefix) || name.startsWith(mixedPropertyColumnPrefix));
-  const rows: StoredEvent[] = [];
-  for (let row = 0; row < table.numRows; row++) {
-    const properties: Record<string, unknown> = parseJson<Record<string, unknown>>(column("properties", row)) ?? {};
-    for (const name of propertyNames) {
-      const value = column(name, row);
-      if (value === null) continue;
-      if (name.startsWith(mixedPropertyColumnPrefix)) properties[name.slice(mixedPropertyColumnPrefix.length)] = JSON.parse(value as string);
-      else properties[name.slice(propertyColumnPrefix.length)] = value;
+  const columns = tableColumns(table);
+  const column = (name: string) => columns.fixed.get(name)!;
+  const [uuid, event, timestamp, distinctId, anonId, sessionId, windowId, libName, libVersion, consent, sampleRate] = [
+    "uuid", "event", "timestamp", "distinct_id", "anon_id", "session_id", "window_id", "lib_name", "lib_version", "consent", "sample_rate",
+  ].map(column) as ColumnValue[][];
+  const [country, region, city, timezone, suspect, groups, set, setOnce, rest] = [
+    "geo_country", "geo_region", "geo_city", "geo_timezone", "is_suspect", "groups", "set", "set_once", "properties",
+  ].map(column) as ColumnValue[][];
+  const rows: StoredEvent[] = new Array(columns.length);
+  for (let row = 0; row < columns.length; row++) {
+    const properties: Record<string, unknown> = parseJson<Record<string, unknown>>(rest![row]!) ?? {};
+    for (const [key, { kind, values }] of columns.properties) {
+      const value = values[row];
+      if (value === null || value === undefined) continue;
+      properties[key] = kind === "mixed" ? JSON.parse(value as string) : value;
     }
-    rows.push({
-      uuid: column("uuid", row) as string,
-      event: column("event", row) as string,
-      timestamp: Number(arrays.get("timestamp")![row]),
-      distinct_id: column("distinct_id", row) as string,
-      anon_id: column("anon_id", row) as string | null,
-      session_id: column("session_id", row) as string | null,
-      window_id: column("window_id", row) as string | null,
-      lib_name: column("lib_name", row) as string,
-      lib_version: column("lib_version", row) as string,
-      consent: column("consent", row) as StoredEvent["consent"],
-      sample_rate: column("sample_rate", row) as number,
-      geo_country: column("geo_country", row) as string | null,
-      geo_region: column("geo_region", row) as string | null,
-      geo_city: column("geo_city", row) as string | null,
-      geo_timezone: column("geo_timezone", row) as string | null,
-      is_suspect: column("is_suspect", row) as boolean,
-      groups: parseJson(column("groups", row)),
-      set: parseJson(column("set", row)),
-      set_once: parseJson(column("set_once", row)),
+    rows[row] = {
+      uuid: uuid![row] as string,
+      event: event![row] as string,
+      timestamp: timestamp![row] as number,
+      distinct_id: distinctId![row] as string,
+      anon_id: anonId![row] as string | null,
+      session_id: sessionId![row] as string | null,
+      window_id: windowId![row] as string | null,
+      lib_name: libName![row] as string,
+      lib_version: libVersion![row] as string,
+      consent: consent![row] as StoredEvent["consent"],
+      sample_rate: sampleRate![row] as number,
+      geo_country: country![row] as string | null,
+      geo_region: region![row] as string | null,
+      geo_city: city![row] as string | null,
+      geo_timezone: timezone![row] as string | null,
+      is_suspect: suspect![row] as boolean,
+      groups: parseJson(groups![row]!),
+      set: parseJson(set![row]!),
+      set_once: parseJson(setOnce![row]!),
       properties,
-    });
+    };
   }
   return rows;
 }

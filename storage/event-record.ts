@@ -1,5 +1,11 @@
-// What the write-ahead log holds for accepted events: one record per ingest request, JSON
-// of the project's identity and its normalized events. Column builders and replay read it.
+// What the write-ahead log holds for accepted events: one record per ingest request. The
+// record keeps the request's JSON text as received (after decompression) plus what ingest
+// decided about each accepted event (its index in `batch`, corrected timestamp, sample rate,
+// suspect mark) and the request's location, so the request thread never re-serialises
+// events: it writes bytes it already has. Decoding rebuilds the stored events from both.
+//
+// Layout: u8 format | u32 header length | header JSON | u32 event count |
+//         per event: u32 index, f64 timestamp, f64 sample rate, u8 flags | body JSON text.
 
 export interface StoredEvent {
   uuid: string;
@@ -26,6 +32,7 @@ export interface StoredEvent {
   properties: Record<string, unknown>;
 }
 
+/** A decoded WAL record: the project's identity and its stored events. */
 export interface EventBatchRecord {
   project_id: string;
   data_id: number;
@@ -35,5 +42,133 @@ export interface EventBatchRecord {
   events: StoredEvent[];
 }
 
-export const encodeBatchRecord = (record: EventBatchRecord): Uint8Array => new TextEncoder().encode(JSON.stringify(record));
-export const decodeBatchRecord = (payload: Uint8Array): EventBatchRecord => JSON.parse(new TextDecoder().decode(payload));
+export interface Location {
+  country: string | null;
+  region: string | null;
+  city: string | null;
+  timezone: string | null;
+}
+
+export const noLocation: Location = { country: null, region: null, city: null, timezone: null };
+
+/** Ingest's decision about one accepted event of the body's `batch`. */
+export interface AcceptedEvent {
+  index: number;
+  timestamp: number;
+  sampleRate: number;
+  isSuspect: boolean;
+}
+
+/** What capture appends to the WAL: `body` is JSON text of `{batch: [native events], ...}`, already validated. */
+export interface AcceptedBatch {
+  projectId: string;
+  dataId: number;
+  environment: string;
+  receivedAt: number;
+  /** Where the request came from; events with `$geoip_disable` get no location. */
+  location: Location;
+  events: AcceptedEvent[];
+  body: Uint8Array;
+}
+
+const recordFormat = 2;
+const eventEntryBytes = 4 + 8 + 8 + 1;
+const suspectFlag = 1;
+
+interface RecordHeader {
+  project_id: string;
+  data_id: number;
+  environment: string;
+  received_at: number;
+  location: Location;
+}
+
+/**
+ * The record as two parts to write one after the other: the decisions, then the body as it
+ * is (not copied: a WAL append and the hand-over to the storage worker take the parts).
+ */
+export function encodeBatchRecord(batch: AcceptedBatch): [head: Uint8Array, body: Uint8Array] {
+  const header: RecordHeader = {
+    project_id: batch.projectId,
+    data_id: batch.dataId,
+    environment: batch.environment,
+    received_at: batch.receivedAt,
+    location: batch.location,
+  };
+  const headerBytes = new TextEncoder().encode(JSON.stringify(header));
+  const eventsStart = 1 + 4 + headerBytes.byteLength + 4;
+  const bodyStart = eventsStart + batch.events.length * eventEntryBytes;
+  const bytes = new Uint8Array(bodyStart);
+  const view = new DataView(bytes.buffer);
+  view.setUint8(0, recordFormat);
+  view.setUint32(1, headerBytes.byteLength, true);
+  bytes.set(headerBytes, 5);
+  view.setUint32(eventsStart - 4, batch.events.length, true);
+  let offset = eventsStart;
+  for (const event of batch.events) {
+    view.setUint32(offset, event.index, true);
+    view.setFloat64(offset + 4, event.timestamp, true);
+    view.setFloat64(offset + 12, event.sampleRate, true);
+    view.setUint8(offset + 20, event.isSuspect ? suspectFlag : 0);
+    offset += eventEntryBytes;
+  }
+  return [bytes, batch.body];
+}
+
+type RawEvent = Record<string, unknown>;
+
+/** The stored form of a validated native event, with ingest's decisions applied. */
+function storedEvent(raw: RawEvent, accepted: AcceptedEvent, location: Location): StoredEvent {
+  const { $ip: _droppedIp, ...properties } = raw.properties as Record<string, unknown>;
+  if (accepted.sampleRate < 1) properties.$sample_rate = accepted.sampleRate;
+  const place = properties.$geoip_disable === true ? noLocation : location;
+  const lib = raw.lib as { name: string; version: string };
+  return {
+    uuid: (raw.uuid as string).toLowerCase(),
+    event: raw.event as string,
+    timestamp: accepted.timestamp,
+    distinct_id: raw.distinct_id as string,
+    anon_id: (raw.anon_id as string | null | undefined) ?? null,
+    session_id: (raw.session_id as string | null | undefined)?.toLowerCase() ?? null,
+    window_id: (raw.window_id as string | null | undefined)?.toLowerCase() ?? null,
+    lib_name: lib.name,
+    lib_version: lib.version,
+    consent: (raw.consent as StoredEvent["consent"] | null | undefined) ?? "granted",
+    sample_rate: accepted.sampleRate,
+    geo_country: place.country,
+    geo_region: place.region,
+    geo_city: place.city,
+    geo_timezone: place.timezone,
+    is_suspect: accepted.isSuspect,
+    groups: (raw.groups as Record<string, string> | null | undefined) ?? null,
+    set: (raw.$set as Record<string, unknown> | null | undefined) ?? null,
+    set_once: (raw.$set_once as Record<string, unknown> | null | undefined) ?? null,
+    properties,
+  };
+}
+
+/** Decodes a record: its whole payload as read from the WAL, or the two parts encodeBatchRecord gave. */
+export function decodeBatchRecord(payload: Uint8Array, separateBody?: Uint8Array): EventBatchRecord {
+  const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+  const format = view.getUint8(0);
+  if (format !== recordFormat) throw new Error(`WAL record format ${format} is not known (expected ${recordFormat})`);
+  const headerLength = view.getUint32(1, true);
+  const decoder = new TextDecoder();
+  const header = JSON.parse(decoder.decode(payload.subarray(5, 5 + headerLength))) as RecordHeader;
+  const eventsStart = 5 + headerLength + 4;
+  const count = view.getUint32(eventsStart - 4, true);
+  const bodyStart = eventsStart + count * eventEntryBytes;
+  const body = separateBody ?? payload.subarray(bodyStart);
+  const batch = (JSON.parse(decoder.decode(body)) as { batch: RawEvent[] }).batch;
+  const events: StoredEvent[] = new Array(count);
+  for (let i = 0, offset = eventsStart; i < count; i++, offset += eventEntryBytes) {
+    const accepted: AcceptedEvent = {
+      index: view.getUint32(offset, true),
+      timestamp: view.getFloat64(offset + 4, true),
+      sampleRate: view.getFloat64(offset + 12, true),
+      isSuspect: (view.getUint8(offset + 20) & suspectFlag) !== 0,
+    };
+    events[i] = storedEvent(batch[accepted.index]!, accepted, header.location);
+  }
+  return { project_id: header.project_id, data_id: header.data_id, environment: header.environment, received_at: header.received_at, events };
+}

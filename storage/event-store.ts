@@ -9,7 +9,10 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { temporarySuffix } from "./atomic-file.ts";
-import { readParquetPart, readSegment, readSegmentTable, writeParquetPart, writeSegment } from "./data-files.ts";
+import type { Table } from "apache-arrow";
+import { vectorValues } from "./arrow-vectors.ts";
+import { parquetRowGroupRows, readParquetPart, readParquetTable, readSegment, readSegmentTable, writeParquetPart, writeSegment } from "./data-files.ts";
+import { columnsToTable, concatColumns, eventsToColumns, tableColumns, tableToEvents, type EventColumns } from "./event-columns.ts";
 import { decodeBatchRecord, type EventBatchRecord, type StoredEvent } from "./event-record.ts";
 import { readManifest, writeManifest, type Manifest, type PartEntry, type SegmentEntry } from "./manifest.ts";
 import { readWalRecords, type WalPosition } from "./wal.ts";
@@ -23,10 +26,12 @@ export interface StorageTuning {
   compactSegments: number;
   /** ... or once its oldest segment is this old. */
   compactAgeMs: number;
+  /** A merge of parts that would give more rows than this does not happen. */
+  partRowsMax: number;
 }
 
-/** Past this many Parquet parts for one day, compaction merges them into one file. */
-export const partsPerDayMax = 8;
+/** This many Parquet parts of one level for one day merge into one part of the next level. */
+export const partsPerMerge = 8;
 
 /** Called once segments up to `position` are named in the manifest: the WAL may drop them. */
 export type OnSealed = (position: WalPosition) => Promise<void> | void;
@@ -36,6 +41,8 @@ export const defaultStorageTuning: StorageTuning = {
   sealAgeMs: 10_000,
   compactSegments: 8,
   compactAgeMs: 5 * 60_000,
+  // Bounds a merge's memory: two row groups, about 4 MB of Parquet for typical events.
+  partRowsMax: 2 * parquetRowGroupRows,
 };
 
 const backgroundTickMs = 1000;
@@ -50,6 +57,7 @@ interface Buffer {
 
 const partitionKey = (dataId: number, environment: string) => `${dataId}/${environment}`;
 export const utcDay = (timestamp: number) => new Date(timestamp).toISOString().slice(0, 10);
+const dayMs = 86_400_000;
 const fileNumber = (n: number) => String(n).padStart(8, "0");
 
 /** Every file under `dir`, relative to `root`. */
@@ -161,43 +169,41 @@ export class EventStore {
 
   /**
    * Turns a partition's sealed segments into Parquet: one new part per UTC day holding only the
-   * new rows (deduplicated, sorted), so the cost follows new data, not the size of the day. A
-   * day that has gathered more than partsPerDayMax parts is merged into one file.
+   * new rows (deduplicated, sorted), so the cost follows new data, not the size of the day.
+   * Parts then merge in tiers: once a day has partsPerMerge parts of one level, they become
+   * one part of the next level, unless that part would pass `tuning.partRowsMax` rows. Each row
+   * is rewritten about log8(rows) times, and no merge holds more than that many rows in memory.
    */
   compact(dataId: number, environment: string): Promise<void> {
     return this.serially(async () => {
       const segments = this.manifest.segments.filter((s) => s.dataId === dataId && s.environment === environment);
       if (segments.length === 0) return;
       const manifest: Manifest = structuredClone(this.manifest);
-      const incoming = new Map<string, StoredEvent[]>();
-      for (const segment of segments) {
-        for (const row of readSegment(join(this.dataDir, segment.file))) {
-          const day = utcDay(row.timestamp);
-          const rows = incoming.get(day) ?? [];
-          rows.push(row);
-          incoming.set(day, rows);
-        }
-      }
       const replacedParts: PartEntry[] = [];
       const newParts: PartEntry[] = [];
-      const writePart = (day: string, rows: StoredEvent[]) => {
+      const writePart = (day: string, level: number, columns: EventColumns, rows: number[]) => {
         const file = join("parquet", String(dataId), environment, day, `part-${fileNumber(this.takeFileNumber(manifest))}.parquet`);
-        const bytes = writeParquetPart(join(this.dataDir, file), rows);
-        newParts.push({ file, projectId: segments[0]!.projectId, dataId, environment, day, rows: rows.length, bytes });
+        const bytes = writeParquetPart(join(this.dataDir, file), columnsToTable(columns, rows));
+        const entry: PartEntry = { file, projectId: segments[0]!.projectId, dataId, environment, day, level, rows: rows.length, bytes };
+        newParts.push(entry);
+        manifest.parts.push(entry);
       };
       try {
-        for (const [day, rows] of incoming) {
-          const existing = manifest.parts.filter((p) => p.dataId === dataId && p.environment === environment && p.day === day);
-          if (existing.length + 1 > partsPerDayMax) {
-            writePart(day, deduplicateAndSort([...existing.flatMap((part) => readParquetPart(join(this.dataDir, part.file))), ...rows]));
-            replacedParts.push(...existing);
-          } else {
-            writePart(day, deduplicateAndSort(rows));
+        const incoming = mergedColumns(segments.map((segment) => readSegmentTable(join(this.dataDir, segment.file))));
+        for (const [day, rows] of rowsByDay(incoming)) {
+          writePart(day, 0, incoming, deduplicateAndSort(incoming, rows));
+          for (let level = 0; ; level++) {
+            const group = manifest.parts.filter((p) => p.dataId === dataId && p.environment === environment && p.day === day && p.level === level);
+            if (group.length < partsPerMerge || group.reduce((sum, part) => sum + part.rows, 0) > this.tuning.partRowsMax) break;
+            const merged = mergedColumns(group.map((part) => readParquetTable(join(this.dataDir, part.file))));
+            const gone = new Set(group.map((part) => part.file));
+            manifest.parts = manifest.parts.filter((part) => !gone.has(part.file));
+            replacedParts.push(...group);
+            writePart(day, level + 1, merged, deduplicateAndSort(merged, allRows(merged.length)));
           }
         }
-        const replaced = new Set([...replacedParts.map((p) => p.file), ...segments.map((s) => s.file)]);
-        manifest.parts = [...manifest.parts.filter((p) => !replaced.has(p.file)), ...newParts];
-        manifest.segments = manifest.segments.filter((s) => !replaced.has(s.file));
+        const segmentFiles = new Set(segments.map((s) => s.file));
+        manifest.segments = manifest.segments.filter((s) => !segmentFiles.has(s.file));
         writeManifest(this.dataDir, manifest);
       } catch (error) {
         for (const part of newParts) rmSync(join(this.dataDir, part.file), { force: true });
@@ -282,11 +288,34 @@ export class EventStore {
   }
 }
 
-/** First arrival of each uuid wins; then (person, timestamp) order so funnels need no sort. */
-export function deduplicateAndSort(rows: StoredEvent[]): StoredEvent[] {
+/** Several files' columns as one; when they hold too many property keys to stay columns, row by row. */
+function mergedColumns(tables: Table[]): EventColumns {
+  return concatColumns(tables.map(tableColumns)) ?? eventsToColumns(tables.flatMap(tableToEvents));
+}
+
+const allRows = (length: number) => Array.from({ length }, (_, row) => row);
+
+/** Row numbers per UTC day of their timestamps. */
+function rowsByDay(columns: EventColumns): Map<string, number[]> {
+  const timestamps = columns.fixed.get("timestamp")! as number[];
+  const byDayNumber = new Map<number, number[]>();
+  for (let row = 0; row < columns.length; row++) {
+    const dayNumber = Math.floor(timestamps[row]! / dayMs);
+    const rows = byDayNumber.get(dayNumber);
+    if (rows) rows.push(row);
+    else byDayNumber.set(dayNumber, [row]);
+  }
+  return new Map([...byDayNumber].map(([dayNumber, rows]) => [utcDay(dayNumber * dayMs), rows]));
+}
+
+/** Of `rows`, the first arrival of each uuid, ordered by (person, timestamp) so funnels need no sort. */
+export function deduplicateAndSort(columns: EventColumns, rows: number[]): number[] {
+  const uuids = columns.fixed.get("uuid")! as string[];
+  const people = columns.fixed.get("distinct_id")! as string[];
+  const timestamps = columns.fixed.get("timestamp")! as number[];
   const seen = new Set<string>();
-  const unique = rows.filter((row) => (seen.has(row.uuid) ? false : (seen.add(row.uuid), true)));
-  return unique.sort((a, b) => (a.distinct_id < b.distinct_id ? -1 : a.distinct_id > b.distinct_id ? 1 : a.timestamp - b.timestamp));
+  const unique = rows.filter((row) => (seen.has(uuids[row]!) ? false : (seen.add(uuids[row]!), true)));
+  return unique.sort((a, b) => (people[a]! < people[b]! ? -1 : people[a]! > people[b]! ? 1 : timestamps[a]! - timestamps[b]!));
 }
 
 /**
@@ -295,8 +324,9 @@ export function deduplicateAndSort(rows: StoredEvent[]): StoredEvent[] {
  */
 export function* recentUuidsOnDisk(dataDir: string, walDir: string): Generator<{ projectId: string; uuid: string }> {
   for (const segment of readManifest(dataDir).segments) {
-    const uuids = readSegmentTable(join(dataDir, segment.file)).getChild("uuid")!;
-    for (let row = 0; row < uuids.length; row++) yield { projectId: segment.projectId, uuid: uuids.get(row) as string };
+    for (const uuid of vectorValues(readSegmentTable(join(dataDir, segment.file)).getChild("uuid")!)) {
+      yield { projectId: segment.projectId, uuid: uuid as string };
+    }
   }
   for (const { payload } of readWalRecords(walDir)) {
     const record = decodeBatchRecord(payload);

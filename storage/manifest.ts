@@ -23,6 +23,8 @@ export interface PartEntry {
   environment: string;
   /** UTC day of the events' timestamps, YYYY-MM-DD. */
   day: string;
+  /** 0 for a part made from segments; n + 1 for a merge of parts of level n. */
+  level: number;
   rows: number;
   bytes: number;
 }

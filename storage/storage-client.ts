@@ -53,9 +53,18 @@ export class StorageClient {
     }
   }
 
-  /** `bytes` is an encoded EventBatchRecord already durable in the WAL, ending at `position`. */
-  add(bytes: Uint8Array, position: WalPosition): void {
-    this.worker.postMessage({ type: "add", bytes, position } satisfies WorkerRequest, [bytes.buffer as ArrayBuffer]);
+  /**
+   * `head` and `body` are the parts of an encoded record already durable in the WAL, ending at
+   * `position`. Their memory moves to the worker (a part that is a view into a larger buffer
+   * is copied first, so no one else's bytes are taken away); the caller must not use them again.
+   */
+  add(head: Uint8Array, body: Uint8Array, position: WalPosition): void {
+    const [ownHead, ownBody] = [head, body].map((part) =>
+      part.byteOffset === 0 && part.byteLength === part.buffer.byteLength ? part : part.slice(),
+    ) as [Uint8Array, Uint8Array];
+    const transfer = [ownHead.buffer as ArrayBuffer];
+    if (ownBody.buffer !== ownHead.buffer) transfer.push(ownBody.buffer as ArrayBuffer);
+    this.worker.postMessage({ type: "add", head: ownHead, body: ownBody, position } satisfies WorkerRequest, transfer);
   }
 
   private call(method: "seal" | "flush" | "stop"): Promise<void> {

@@ -8,7 +8,7 @@ declare const self: Worker;
 
 export type WorkerRequest =
   | { type: "open"; dataDir: string; walDir: string; tuning: StorageTuning }
-  | { type: "add"; bytes: Uint8Array; position: WalPosition }
+  | { type: "add"; head: Uint8Array; body: Uint8Array; position: WalPosition }
   | { type: "call"; id: number; method: "seal" | "flush" | "stop" };
 
 export type WorkerReply =
@@ -43,7 +43,7 @@ self.onmessage = async (message: MessageEvent<WorkerRequest>) => {
     return;
   }
   if (request.type === "add") {
-    store!.add(decodeBatchRecord(request.bytes), request.position);
+    store!.add(decodeBatchRecord(request.head, request.body), request.position);
     return;
   }
   try {

@@ -6,7 +6,7 @@
 // A crash can leave a torn record only at the end of the newest file; opening the log
 // verifies every record and cuts such a tail off.
 import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
-import { open, type FileHandle } from "node:fs/promises";
+import { open, unlink, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 
 export const walFileBytesMax = 64 * 1024 * 1024;
@@ -28,18 +28,35 @@ export const comparePositions = (a: WalPosition, b: WalPosition) => a.file - b.f
 const fileName = (sequence: number) => `wal-${String(sequence).padStart(16, "0")}.log`;
 
 interface PendingAppend {
-  frame: Uint8Array;
+  /** The record header followed by the payload's parts, written as they are (no copy). */
+  chunks: Uint8Array[];
+  bytes: number;
   resolve: (position: WalPosition) => void;
   reject: (error: Error) => void;
 }
 
-function frame(payload: Uint8Array): Uint8Array {
-  const framed = new Uint8Array(headerBytes + payload.byteLength);
-  const view = new DataView(framed.buffer);
-  view.setUint32(0, payload.byteLength, true);
-  view.setUint32(4, Bun.hash.crc32(payload), true);
-  framed.set(payload, headerBytes);
-  return framed;
+/** A record of the parts' bytes concatenated: its header (length, CRC-32) and the parts. */
+function frame(parts: readonly Uint8Array[], payloadBytes: number): Uint8Array[] {
+  const header = new Uint8Array(headerBytes);
+  const view = new DataView(header.buffer);
+  let checksum = 0;
+  for (const part of parts) checksum = Bun.hash.crc32(part, checksum);
+  view.setUint32(0, payloadBytes, true);
+  view.setUint32(4, checksum, true);
+  return [header, ...parts];
+}
+
+/** More buffers than one writev may take (IOV_MAX is 1024 on Linux) are joined first. */
+const writevBuffersMax = 1024;
+
+function joined(chunks: Uint8Array[], bytes: number): Uint8Array {
+  const all = new Uint8Array(bytes);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return all;
 }
 
 /** Every valid record of one file, and where the valid part ends. */
@@ -134,15 +151,20 @@ export class WriteAheadLog {
     this.fileBytes = existsSync(path) ? statSync(path).size : 0;
   }
 
-  /** Resolves with the record's end position once it is on disk; rejects with WalUnavailableError if it is not. */
-  append(payload: Uint8Array): Promise<WalPosition> {
+  /**
+   * Appends one record whose payload is `payload` (or its parts, concatenated). Resolves with
+   * the record's end position once it is on disk; rejects with WalUnavailableError if it is not.
+   */
+  append(payload: Uint8Array | readonly Uint8Array[]): Promise<WalPosition> {
     if (this.closed) return Promise.reject(new WalUnavailableError("write-ahead log is closed"));
     if (this.broken) return Promise.reject(new WalUnavailableError(`write-ahead log is unavailable: ${this.broken.message}`));
-    if (payload.byteLength > walRecordBytesMax) {
-      return Promise.reject(new RangeError(`record of ${payload.byteLength} bytes exceeds ${walRecordBytesMax}`));
+    const parts = payload instanceof Uint8Array ? [payload] : payload;
+    const payloadBytes = parts.reduce((sum, part) => sum + part.byteLength, 0);
+    if (payloadBytes > walRecordBytesMax) {
+      return Promise.reject(new RangeError(`record of ${payloadBytes} bytes exceeds ${walRecordBytesMax}`));
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ frame: frame(payload), resolve, reject });
+      this.queue.push({ chunks: frame(parts, payloadBytes), bytes: headerBytes + payloadBytes, resolve, reject });
       if (!this.flushing) this.flushing = this.flushLoop();
     });
   }
@@ -168,13 +190,14 @@ export class WriteAheadLog {
   }
 
   private async writeBatch(batch: PendingAppend[]): Promise<void> {
-    const batchBytes = batch.reduce((sum, pending) => sum + pending.frame.byteLength, 0);
+    const batchBytes = batch.reduce((sum, pending) => sum + pending.bytes, 0);
     if (this.fileBytes > 0 && this.fileBytes + batchBytes > walFileBytesMax) await this.rotate();
     const handle = this.handle!;
     const start = this.fileBytes;
     try {
       // A full disk can show up as a short write rather than an error.
-      const { bytesWritten } = await handle.writev(batch.map((pending) => pending.frame));
+      const chunks = batch.flatMap((pending) => pending.chunks);
+      const { bytesWritten } = await handle.writev(chunks.length > writevBuffersMax ? [joined(chunks, batchBytes)] : chunks);
       if (bytesWritten !== batchBytes) throw new Error(`short write: ${bytesWritten} of ${batchBytes} bytes (disk full?)`);
       await handle.datasync();
     } catch (error) {
@@ -183,7 +206,7 @@ export class WriteAheadLog {
     }
     let offset = start;
     for (const pending of batch) {
-      offset += pending.frame.byteLength;
+      offset += pending.bytes;
       pending.resolve({ file: this.fileSequence, offset });
     }
     this.fileBytes = offset;
@@ -235,8 +258,10 @@ export class WriteAheadLog {
       const size = statSync(path).size;
       if (sequence < upTo.file || size <= upTo.offset) {
         // Rename first so a crash mid-delete never leaves a half-removed file that looks live.
+        // The unlink itself runs off the event loop: freeing 64 MB can block for seconds on a
+        // disk mounted with `discard`, and ingest must keep answering meanwhile.
         renameSync(path, `${path}.dropped`);
-        rmSync(`${path}.dropped`);
+        await unlink(`${path}.dropped`);
       }
     }
   }

@@ -4,13 +4,13 @@
 import { ApiError } from "../http/errors.ts";
 import { requestMeta } from "../http/client-meta.ts";
 import { WalUnavailableError } from "../../storage/wal.ts";
-import { encodeBatchRecord, type StoredEvent } from "../../storage/event-record.ts";
+import { encodeBatchRecord, type AcceptedEvent } from "../../storage/event-record.ts";
 import type { RegistryKey } from "../../storage/region-store.ts";
 import type { RegionNode } from "../region/region-node.ts";
 import { decodeIngestBody, ingestMalformed, ingestTooLarge } from "./decode-body.ts";
 import { eventUserAgent, isHeadlessBrowser, isSelfDeclaredCrawler, keptBySampling, locate } from "./event-effects.ts";
 import { batchEventsMax, batchEventsMin, eventBytesMax } from "./limits.ts";
-import { parseRfc3339, validateEvent, type RejectReason, type ValidEvent } from "./validate-event.ts";
+import { parseRfc3339, validateEvent, type RejectReason } from "./validate-event.ts";
 
 /** How long a client should wait before retrying when storage refuses writes. */
 export const storageRetryAfterSeconds = 5;
@@ -36,41 +36,16 @@ function authenticate(node: RegionNode, apiKey: unknown, origin: string | null):
   return key;
 }
 
-function stored(event: ValidEvent, keepRatio: number, requestUserAgent: string | null, ip: string | null): StoredEvent {
-  const { $ip: _droppedIp, ...properties } = event.properties;
-  const location = properties.$geoip_disable === true ? locate(null) : locate(ip);
-  const previousRate = typeof properties.$sample_rate === "number" && properties.$sample_rate > 0 && properties.$sample_rate <= 1
-    ? properties.$sample_rate
-    : 1;
-  const sampleRate = previousRate * keepRatio;
-  if (sampleRate < 1) properties.$sample_rate = sampleRate;
-  return {
-    uuid: event.uuid,
-    event: event.event,
-    timestamp: event.timestamp,
-    distinct_id: event.distinctId,
-    anon_id: event.anonId,
-    session_id: event.sessionId,
-    window_id: event.windowId,
-    lib_name: event.libName,
-    lib_version: event.libVersion,
-    consent: event.consent,
-    sample_rate: sampleRate,
-    geo_country: location.country,
-    geo_region: location.region,
-    geo_city: location.city,
-    geo_timezone: location.timezone,
-    is_suspect: isHeadlessBrowser(eventUserAgent(properties, requestUserAgent)),
-    groups: event.groups,
-    set: event.set,
-    set_once: event.setOnce,
-    properties,
-  };
+/** The share of traffic an event stands for: a rate the client already applied, times ours. */
+function sampleRate(properties: Record<string, unknown>, keepRatio: number): number {
+  const clientRate = properties.$sample_rate;
+  const previous = typeof clientRate === "number" && clientRate > 0 && clientRate <= 1 ? clientRate : 1;
+  return previous * keepRatio;
 }
 
 export async function captureNative(node: RegionNode, request: Request, trustProxy: boolean): Promise<IngestResponse> {
   const receivedAt = Date.now();
-  const { json, jsonBytes } = await decodeIngestBody(request);
+  const { json, bytes: body } = await decodeIngestBody(request);
   if (!isPlainObject(json)) throw ingestMalformed("body must be a JSON object {api_key, sent_at, batch}");
   const key = authenticate(node, json.api_key, request.headers.get("origin"));
 
@@ -93,15 +68,17 @@ export async function captureNative(node: RegionNode, request: Request, trustPro
   }
 
   const meta = requestMeta(request, trustProxy);
+  const fromDatacenter = meta.ip !== null && node.datacenterRanges.contains(meta.ip);
   const clock = { now: receivedAt, sentAt, oldestAllowed: receivedAt - key.retentionDays * dayMs };
   const keepRatio = node.keepRatio(key.projectId);
-  const checkSizes = jsonBytes > eventBytesMax;
+  const checkSizes = body.byteLength > eventBytesMax;
   const response: IngestResponse = { accepted: 0, rejected: [], quota_limited: keepRatio < 1 ? ["events"] : [] };
   const seenInBatch = new Set<string>();
   const reserved: string[] = [];
-  const toStore: StoredEvent[] = [];
+  const toStore: AcceptedEvent[] = [];
 
-  for (const raw of batch) {
+  for (let index = 0; index < batch.length; index++) {
+    const raw = batch[index];
     if (checkSizes && new TextEncoder().encode(JSON.stringify(raw)).byteLength > eventBytesMax) {
       const uuid = (raw as Record<string, unknown>).uuid;
       response.rejected.push({ uuid: typeof uuid === "string" ? uuid : null, reason: "too_large" });
@@ -115,28 +92,32 @@ export async function captureNative(node: RegionNode, request: Request, trustPro
     const event = verdict.event;
     if (seenInBatch.has(event.uuid)) continue;
     seenInBatch.add(event.uuid);
-    if (isSelfDeclaredCrawler(eventUserAgent(event.properties, meta.userAgent))) continue;
+    const userAgent = eventUserAgent(event.properties, meta.userAgent);
+    if (isSelfDeclaredCrawler(userAgent)) continue;
     if (!node.uuids.add(key.projectId, event.uuid)) {
       response.rejected.push({ uuid: event.uuid, reason: "duplicate" });
       continue;
     }
     reserved.push(event.uuid);
     response.accepted++;
-    if (keptBySampling(event.uuid, keepRatio)) toStore.push(stored(event, keepRatio, meta.userAgent, meta.ip));
+    if (keptBySampling(event.uuid, keepRatio)) {
+      toStore.push({ index, timestamp: event.timestamp, sampleRate: sampleRate(event.properties, keepRatio), isSuspect: fromDatacenter || isHeadlessBrowser(userAgent) });
+    }
   }
 
   if (toStore.length > 0) {
-    const record = {
-      project_id: key.projectId,
-      data_id: key.dataId,
-      environment: key.environment,
-      received_at: receivedAt,
-      events: toStore,
-    };
     try {
-      const bytes = encodeBatchRecord(record);
-      const position = await node.wal.append(bytes);
-      node.events.add(bytes, position);
+      const [head, stored] = encodeBatchRecord({
+        projectId: key.projectId,
+        dataId: key.dataId,
+        environment: key.environment,
+        receivedAt,
+        location: locate(meta.ip),
+        events: toStore,
+        body,
+      });
+      const position = await node.wal.append([head, stored]);
+      node.events.add(head, stored, position);
     } catch (error) {
       for (const uuid of reserved) node.uuids.remove(key.projectId, uuid);
       if (error instanceof WalUnavailableError) {

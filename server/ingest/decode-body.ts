@@ -74,8 +74,8 @@ function formData(bytes: Uint8Array): Uint8Array {
 
 export interface DecodedBody {
   json: unknown;
-  /** Bytes of JSON after decompression (used to skip per-event size checks on small bodies). */
-  jsonBytes: number;
+  /** The JSON text after decompression (the WAL keeps it as received). */
+  bytes: Uint8Array;
 }
 
 export async function decodeIngestBody(request: Request): Promise<DecodedBody> {
@@ -94,7 +94,7 @@ export async function decodeIngestBody(request: Request): Promise<DecodedBody> {
   if (!startsLikeJson(expanded)) expanded = formData(expanded);
   if (expanded.byteLength > requestBytesMax) throw ingestTooLarge();
   try {
-    return { json: JSON.parse(new TextDecoder().decode(expanded)), jsonBytes: expanded.byteLength };
+    return { json: JSON.parse(new TextDecoder().decode(expanded)), bytes: expanded };
   } catch {
     throw ingestMalformed("body is not valid JSON");
   }

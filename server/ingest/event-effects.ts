@@ -1,16 +1,9 @@
 // What ingest does to an accepted event before storing it: location from the client IP
-// (then the IP is gone), crawler and headless-browser classification, and sampling.
+// (then the IP is gone), crawler and headless-browser classification, and sampling. Datacenter
+// addresses are classified with the region node's DatacenterRanges (datacenter-ip.ts).
 import geoip from "geoip-lite";
 import { isbot } from "isbot";
-
-export interface Location {
-  country: string | null;
-  region: string | null;
-  city: string | null;
-  timezone: string | null;
-}
-
-const noLocation: Location = { country: null, region: null, city: null, timezone: null };
+import { noLocation, type Location } from "../../storage/event-record.ts";
 
 export function locate(ip: string | null): Location {
   if (!ip) return noLocation;

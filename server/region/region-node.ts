@@ -11,6 +11,7 @@ import { RecentUuidIndex } from "../../storage/uuid-index.ts";
 import { recentUuidsOnDisk, type StorageTuning } from "../../storage/event-store.ts";
 import { StorageClient } from "../../storage/storage-client.ts";
 import { ProjectRateLimiter } from "../ingest/project-rate.ts";
+import type { DatacenterRanges } from "../ingest/datacenter-ip.ts";
 
 export class RegionNode {
   readonly rates = new ProjectRateLimiter();
@@ -24,11 +25,13 @@ export class RegionNode {
     readonly events: StorageClient,
     /** Recently accepted uuids, for `duplicate` rejections. */
     readonly uuids: RecentUuidIndex,
+    /** Events sent from these addresses are marked suspect. */
+    readonly datacenterRanges: DatacenterRanges,
   ) {
     for (const policy of store.ingestPolicies()) this.keepRatios.set(policy.projectId, policy.keepRatio);
   }
 
-  static async open(code: RegionCode, dataDir: string, tuning: StorageTuning): Promise<RegionNode> {
+  static async open(code: RegionCode, dataDir: string, tuning: StorageTuning, datacenterRanges: DatacenterRanges): Promise<RegionNode> {
     mkdirSync(dataDir, { recursive: true });
     const store = new RegionStore(join(dataDir, "region.sqlite"));
     const walDir = join(dataDir, "wal");
@@ -38,7 +41,7 @@ export class RegionNode {
     const events = await StorageClient.start(dataDir, walDir, tuning, (position) => {
       wal.truncateUpTo(position).catch((error) => console.error(`region ${code}: WAL truncation failed (harmless, retried at the next seal):`, error));
     });
-    return new RegionNode(code, dataDir, store, wal, events, uuids);
+    return new RegionNode(code, dataDir, store, wal, events, uuids, datacenterRanges);
   }
 
   keepRatio(projectId: string): number {

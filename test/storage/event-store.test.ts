@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { WriteAheadLog } from "../../storage/wal.ts";
-import { EventStore, defaultStorageTuning, partsPerDayMax, recentUuidsOnDisk, type StorageTuning } from "../../storage/event-store.ts";
-import { encodeBatchRecord, type EventBatchRecord, type StoredEvent } from "../../storage/event-record.ts";
+import { EventStore, defaultStorageTuning, partsPerMerge, recentUuidsOnDisk, type StorageTuning } from "../../storage/event-store.ts";
+import { decodeBatchRecord, encodeBatchRecord, type StoredEvent } from "../../storage/event-record.ts";
 import { readManifest } from "../../storage/manifest.ts";
-import { storedEvent } from "./fixtures.ts";
+import { acceptedBatchOf, storedEvent } from "./fixtures.ts";
 
 const dirs: string[] = [];
 const openLogs: WriteAheadLog[] = [];
@@ -29,8 +29,8 @@ async function openStore(dir?: string, tuning = quiet) {
 
 /** Appends like the capture path does: WAL first, then the store. */
 async function ingest(wal: WriteAheadLog, store: EventStore, events: StoredEvent[], environment = "production") {
-  const record: EventBatchRecord = { project_id: projectId, data_id: 7, environment, received_at: Date.now(), events };
-  store.add(record, await wal.append(encodeBatchRecord(record)));
+  const parts = encodeBatchRecord(acceptedBatchOf(projectId, 7, environment, events));
+  store.add(decodeBatchRecord(...parts), await wal.append(parts));
 }
 
 const uuids = (rows: StoredEvent[]) => rows.map((row) => row.uuid);
@@ -85,20 +85,32 @@ describe("event store", () => {
     expect(uuids(store.scan(7, "production"))).toEqual(uuids([b, a, c, d]));
   });
 
-  test(`a day with more than ${partsPerDayMax} parts is merged into one deduplicated, sorted file`, async () => {
+  test(`${partsPerMerge} parts of one level and day merge into one deduplicated, sorted part of the next level`, async () => {
     const { dataDir, wal, store } = await openStore();
     const day = Date.parse("2026-11-19T12:00:00.000Z");
     const rows: StoredEvent[] = [];
-    for (let part = 0; part <= partsPerDayMax; part++) {
-      const row = storedEvent({ distinct_id: `user-${partsPerDayMax - part}`, timestamp: day + part });
+    for (let part = 0; part < partsPerMerge; part++) {
+      const row = storedEvent({ distinct_id: `user-${partsPerMerge - part}`, timestamp: day + part });
       rows.push(row);
-      await ingest(wal, store, part === partsPerDayMax ? [row, rows[0]!] : [row]);
+      await ingest(wal, store, part === partsPerMerge - 1 ? [row, rows[0]!] : [row]);
       await store.flush();
+      if (part < partsPerMerge - 1) expect(readManifest(dataDir).parts.map((p) => [p.level, p.rows])).toEqual(rows.map(() => [0, 1]));
     }
     const parts = readManifest(dataDir).parts;
-    expect(parts.map((part) => [part.day, part.rows])).toEqual([["2026-11-19", partsPerDayMax + 1]]);
+    expect(parts.map((part) => [part.day, part.level, part.rows])).toEqual([["2026-11-19", 1, partsPerMerge]]);
     expect(readdirSync(join(dataDir, "parquet", "7", "production", "2026-11-19"))).toEqual([parts[0]!.file.split("/").at(-1)!]);
     expect(uuids(store.scan(7, "production"))).toEqual(uuids([...rows].reverse()));
+  });
+
+  test("parts whose merge would pass partRowsMax stay as they are", async () => {
+    const { dataDir, wal, store } = await openStore(undefined, { ...quiet, partRowsMax: 2 * partsPerMerge - 1 });
+    const day = Date.parse("2026-11-19T12:00:00.000Z");
+    for (let part = 0; part < partsPerMerge; part++) {
+      await ingest(wal, store, [storedEvent({ timestamp: day + part }), storedEvent({ timestamp: day + part })]);
+      await store.flush();
+    }
+    expect(readManifest(dataDir).parts.map((part) => [part.level, part.rows])).toEqual(Array.from({ length: partsPerMerge }, () => [0, 2]));
+    expect(store.scan(7, "production")).toHaveLength(2 * partsPerMerge);
   });
 
   test("DuckDB reads the compacted Parquet and sees the same rows", async () => {
@@ -165,12 +177,12 @@ describe("event store", () => {
 
   test("the background tick seals buffers past their age and compacts partitions past their segment count", async () => {
     const tick = (store: EventStore) => (store as unknown as { tick(): Promise<void> }).tick();
-    const young = await openStore(undefined, { sealRows: 1_000_000, sealAgeMs: 3_600_000, compactSegments: 1, compactAgeMs: 3_600_000 });
+    const young = await openStore(undefined, { ...quiet, compactSegments: 1 });
     await ingest(young.wal, young.store, [storedEvent()]);
     await tick(young.store);
     expect(young.store.liveFiles()).toEqual({ segments: [], parts: [] });
 
-    const old = await openStore(undefined, { sealRows: 1_000_000, sealAgeMs: 0, compactSegments: 1, compactAgeMs: 3_600_000 });
+    const old = await openStore(undefined, { ...quiet, sealAgeMs: 0, compactSegments: 1 });
     await ingest(old.wal, old.store, [storedEvent()]);
     await tick(old.store);
     expect(old.store.liveFiles().segments).toEqual([]);

@@ -1,4 +1,4 @@
-import type { StoredEvent } from "../../storage/event-record.ts";
+import { noLocation, type AcceptedBatch, type Location, type StoredEvent } from "../../storage/event-record.ts";
 
 let clock = Date.parse("2026-11-20T10:00:00.000Z");
 
@@ -26,5 +26,45 @@ export function storedEvent(overrides: Partial<StoredEvent> = {}): StoredEvent {
     set_once: null,
     properties: {},
     ...overrides,
+  };
+}
+
+/**
+ * The WAL record capture would write for these events: a native body with each event's
+ * fields, and ingest's decisions (timestamp, sample rate, suspect mark). The events share one
+ * request, so they must share one location.
+ */
+export function acceptedBatchOf(projectId: string, dataId: number, environment: string, events: StoredEvent[]): AcceptedBatch {
+  const first = events[0];
+  const location: Location = first
+    ? { country: first.geo_country, region: first.geo_region, city: first.geo_city, timezone: first.geo_timezone }
+    : noLocation;
+  for (const event of events) {
+    const place = { country: event.geo_country, region: event.geo_region, city: event.geo_city, timezone: event.geo_timezone };
+    if (JSON.stringify(place) !== JSON.stringify(location)) throw new Error("events of one batch share one location");
+  }
+  const batch = events.map((event) => ({
+    uuid: event.uuid,
+    event: event.event,
+    timestamp: new Date(event.timestamp).toISOString(),
+    distinct_id: event.distinct_id,
+    anon_id: event.anon_id,
+    session_id: event.session_id,
+    window_id: event.window_id,
+    lib: { name: event.lib_name, version: event.lib_version },
+    consent: event.consent,
+    groups: event.groups,
+    $set: event.set,
+    $set_once: event.set_once,
+    properties: event.properties,
+  }));
+  return {
+    projectId,
+    dataId,
+    environment,
+    receivedAt: Date.now(),
+    location,
+    events: events.map((event, index) => ({ index, timestamp: event.timestamp, sampleRate: event.sample_rate, isSuspect: event.is_suspect })),
+    body: new TextEncoder().encode(JSON.stringify({ batch })),
   };
 }

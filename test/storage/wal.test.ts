@@ -32,6 +32,18 @@ describe("write-ahead log", () => {
     await reopened.close();
   });
 
+  test("a record given as parts is one record of their bytes; more buffers than one writev takes are joined", async () => {
+    const dir = freshDir();
+    const wal = await WriteAheadLog.open(dir);
+    // 700 concurrent two-part appends: one group commit of 2,100 buffers with the headers.
+    const positions = await Promise.all(Array.from({ length: 700 }, (_, i) => wal.append([text(`head ${i}|`), text(`body ${i}`)])));
+    expect(positions[0]).toEqual({ file: 1, offset: 8 + "head 0|body 0".length });
+    await wal.close();
+    const reopened = await WriteAheadLog.open(dir);
+    expect(payloads(reopened)).toEqual(Array.from({ length: 700 }, (_, i) => `head ${i}|body ${i}`));
+    await reopened.close();
+  });
+
   test("a torn record at the end (crash mid-append) is cut off on open; earlier records survive", async () => {
     const dir = freshDir();
     const wal = await WriteAheadLog.open(dir);

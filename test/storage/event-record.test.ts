@@ -1,0 +1,126 @@
+import { describe, expect, test } from "bun:test";
+import { decodeBatchRecord, encodeBatchRecord, noLocation, type AcceptedBatch } from "../../storage/event-record.ts";
+
+const projectId = "6f1c1a52-1d6b-4c55-9a7c-0d3c1f2b9e01";
+const london = { country: "GB", region: "ENG", city: "London", timezone: "Europe/London" };
+const uuidA = "019A8B2C-0000-7000-8000-00000000000A";
+const uuidB = "019a8b2c-0000-7000-8000-00000000000b";
+const session = "019A8B2C-0000-7000-8000-0000000000C0";
+
+function body(batch: unknown[]): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify({ api_key: "pk_x", sent_at: "2026-11-21T10:00:00Z", batch }));
+}
+
+const rawA = {
+  uuid: uuidA,
+  event: "signed_up",
+  timestamp: "2026-11-21T09:59:59Z",
+  distinct_id: "user-1",
+  session_id: session,
+  lib: { name: "web", version: "2.0.0" },
+  consent: "pending",
+  groups: { company: "acme" },
+  $set: { plan: "pro" },
+  $set_once: { first_seen: "2026-11-21" },
+  properties: { $ip: "81.2.69.160", plan: "pro", $sample_rate: 0.5 },
+};
+const rejected = { uuid: "not-a-uuid", event: "x" };
+const rawB = {
+  uuid: uuidB,
+  event: "$pageview",
+  timestamp: "2026-11-21T09:59:58Z",
+  distinct_id: "user-2",
+  lib: { name: "web", version: "2.0.0" },
+  properties: { $geoip_disable: true },
+};
+
+const accepted: AcceptedBatch = {
+  projectId,
+  dataId: 7,
+  environment: "production",
+  receivedAt: 1_795_000_000_123,
+  location: london,
+  events: [
+    { index: 0, timestamp: 1_795_000_000_000, sampleRate: 0.25, isSuspect: true },
+    { index: 2, timestamp: 1_794_999_999_000, sampleRate: 1, isSuspect: false },
+  ],
+  body: body([rawA, rejected, rawB]),
+};
+
+describe("WAL event records", () => {
+  test("decoding gives the stored events of the accepted indexes with ingest's decisions applied", () => {
+    expect(decodeBatchRecord(...encodeBatchRecord(accepted))).toEqual({
+      project_id: projectId,
+      data_id: 7,
+      environment: "production",
+      received_at: 1_795_000_000_123,
+      events: [
+        {
+          uuid: uuidA.toLowerCase(),
+          event: "signed_up",
+          timestamp: 1_795_000_000_000,
+          distinct_id: "user-1",
+          anon_id: null,
+          session_id: session.toLowerCase(),
+          window_id: null,
+          lib_name: "web",
+          lib_version: "2.0.0",
+          consent: "pending",
+          sample_rate: 0.25,
+          geo_country: "GB",
+          geo_region: "ENG",
+          geo_city: "London",
+          geo_timezone: "Europe/London",
+          is_suspect: true,
+          groups: { company: "acme" },
+          set: { plan: "pro" },
+          set_once: { first_seen: "2026-11-21" },
+          // $ip is never stored; the sample rate becomes the event's own.
+          properties: { plan: "pro", $sample_rate: 0.25 },
+        },
+        {
+          uuid: uuidB,
+          event: "$pageview",
+          timestamp: 1_794_999_999_000,
+          distinct_id: "user-2",
+          anon_id: null,
+          session_id: null,
+          window_id: null,
+          lib_name: "web",
+          lib_version: "2.0.0",
+          consent: "granted",
+          sample_rate: 1,
+          // $geoip_disable: the request's location is not applied.
+          geo_country: null,
+          geo_region: null,
+          geo_city: null,
+          geo_timezone: null,
+          is_suspect: false,
+          groups: null,
+          set: null,
+          set_once: null,
+          properties: { $geoip_disable: true },
+        },
+      ],
+    });
+  });
+
+  test("the whole payload, as the WAL gives it back, decodes like the two parts", () => {
+    const [head, body] = encodeBatchRecord(accepted);
+    const payload = new Uint8Array(head.byteLength + body.byteLength);
+    payload.set(head);
+    payload.set(body, head.byteLength);
+    expect(decodeBatchRecord(payload)).toEqual(decodeBatchRecord(head, body));
+  });
+
+  test("a record with no accepted events decodes to none", () => {
+    const none = { ...accepted, location: noLocation, events: [] };
+    expect(decodeBatchRecord(...encodeBatchRecord(none)).events).toEqual([]);
+  });
+
+  test("a record of an unknown format is refused, not misread", () => {
+    const [head, body] = encodeBatchRecord(accepted);
+    head[0] = 9;
+    expect(() => decodeBatchRecord(head, body)).toThrow("WAL record format 9 is not known (expected 2)");
+  });
+});

@@ -112,7 +112,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     storage: {
       sealRows: parseInteger("STORAGE_SEAL_ROWS", env.STORAGE_SEAL_ROWS, defaultStorageTuning.sealRows, 1, 10_000_000),
       sealAgeMs: parseInteger("STORAGE_SEAL_AGE_MS", env.STORAGE_SEAL_AGE_MS, defaultStorageTuning.sealAgeMs, 1, 3_600_000),
-      compactSegments: parseInteger("STORAGE_COMPACT_SEGMENTS", env.STORAGE_COMPACT_SEGMENTS, defaultStorageTuning.compactSegments, 1, 10_000),
+      compactRows: parseInteger("STORAGE_COMPACT_ROWS", env.STORAGE_COMPACT_ROWS, defaultStorageTuning.compactRows, 1, 10_000_000),
       compactAgeMs: parseInteger("STORAGE_COMPACT_AGE_MS", env.STORAGE_COMPACT_AGE_MS, defaultStorageTuning.compactAgeMs, 1, 86_400_000),
       partRowsMax: parseInteger("STORAGE_PART_ROWS_MAX", env.STORAGE_PART_ROWS_MAX, defaultStorageTuning.partRowsMax, 1, 100_000_000),
     },

@@ -1,6 +1,7 @@
 // `npm start`: serve everything on PORT until SIGTERM/SIGINT, then shut down cleanly.
 import { ConfigError, loadConfig } from "./config.ts";
 import { startService } from "./service.ts";
+import { startHeapGuard } from "./heap-guard.ts";
 
 let config;
 try {
@@ -14,6 +15,7 @@ try {
 }
 
 const service = await startService(config);
+startHeapGuard();
 console.log(`svc-analytics listening on ${service.url} (regions: ${config.regions.join(", ")}; data: ${config.dataDir})`);
 
 let stopping = false;

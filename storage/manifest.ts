@@ -7,8 +7,11 @@ import { writeFileAtomic } from "./atomic-file.ts";
 import type { WalPosition } from "./wal.ts";
 
 export interface SegmentEntry {
-  /** Relative to the region's data directory. */
+  /** The seal file, relative to the region's data directory; several segments share one. */
   file: string;
+  /** The segment's Arrow IPC stream is `bytes` bytes at `offset` in the file. */
+  offset: number;
+  bytes: number;
   projectId: string;
   dataId: number;
   environment: string;
@@ -30,7 +33,7 @@ export interface PartEntry {
 }
 
 export interface Manifest {
-  version: 1;
+  version: typeof manifestVersion;
   walSealedThrough: WalPosition;
   nextFileNumber: number;
   segments: SegmentEntry[];
@@ -38,9 +41,11 @@ export interface Manifest {
 }
 
 export const manifestFileName = "manifest.json";
+/** 2: segments share one seal file per seal and record their byte range. */
+export const manifestVersion = 2;
 
 export const emptyManifest = (): Manifest => ({
-  version: 1,
+  version: manifestVersion,
   walSealedThrough: { file: 0, offset: 0 },
   nextFileNumber: 1,
   segments: [],
@@ -49,7 +54,10 @@ export const emptyManifest = (): Manifest => ({
 
 export function readManifest(dataDir: string): Manifest {
   const path = join(dataDir, manifestFileName);
-  return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as Manifest) : emptyManifest();
+  if (!existsSync(path)) return emptyManifest();
+  const manifest = JSON.parse(readFileSync(path, "utf8")) as Manifest;
+  if (manifest.version !== manifestVersion) throw new Error(`${path}: manifest version ${manifest.version} is not ${manifestVersion}`);
+  return manifest;
 }
 
 export function writeManifest(dataDir: string, manifest: Manifest): void {

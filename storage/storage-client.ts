@@ -1,19 +1,27 @@
 // The request thread's handle on the storage worker. add() hands over a durable WAL record
 // (its bytes are transferred, not copied); seal, flush and stop are calls with answers; the
 // worker reports sealed WAL positions (so the WAL can be truncated) and storage problems.
+// Records the worker has not taken yet are its backlog: past `backlogBytesMax`, callers wait
+// (ingest answers later) instead of letting memory grow while the worker catches up.
 import type { StorageTuning } from "./event-store.ts";
 import type { WalPosition } from "./wal.ts";
 import type { WorkerReply, WorkerRequest } from "./storage-worker.ts";
+
+/** About a second of the worker's work at full ingest speed. */
+export const workerBacklogBytesMax = 64 * 1024 * 1024;
 
 export class StorageClient {
   private nextCallId = 1;
   private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   private lastProblem: string | null = null;
   private stopped: Promise<void> | null = null;
+  private backlogBytes = 0;
+  private backlogWaiters: (() => void)[] = [];
 
   private constructor(
     private readonly worker: Worker,
     private readonly onSealed: (position: WalPosition) => void,
+    private readonly backlogBytesMax: number,
   ) {
     worker.onmessage = (message: MessageEvent<WorkerReply>) => this.receive(message.data);
     worker.onerror = (event) => {
@@ -25,13 +33,25 @@ export class StorageClient {
   private failPending(reason: string): void {
     for (const call of this.pending.values()) call.reject(new Error(reason));
     this.pending.clear();
+    // Nothing will drain the backlog now; the records are durable in the WAL either way.
+    this.releaseBacklogWaiters();
   }
 
-  static start(dataDir: string, walDir: string, tuning: StorageTuning, onSealed: (position: WalPosition) => void): Promise<StorageClient> {
+  private releaseBacklogWaiters(): void {
+    for (const release of this.backlogWaiters.splice(0)) release();
+  }
+
+  static start(
+    dataDir: string,
+    walDir: string,
+    tuning: StorageTuning,
+    onSealed: (position: WalPosition) => void,
+    backlogBytesMax = workerBacklogBytesMax,
+  ): Promise<StorageClient> {
     const worker = new Worker(new URL("./storage-worker.ts", import.meta.url).href);
     return new Promise((resolve, reject) => {
       worker.onmessage = (message: MessageEvent<WorkerReply>) => {
-        if (message.data.type === "opened") resolve(new StorageClient(worker, onSealed));
+        if (message.data.type === "opened") resolve(new StorageClient(worker, onSealed, backlogBytesMax));
         else if (message.data.type === "open-failed") {
           worker.terminate();
           reject(new Error(`storage worker could not open ${dataDir}: ${message.data.message}`));
@@ -43,7 +63,10 @@ export class StorageClient {
   }
 
   private receive(reply: WorkerReply): void {
-    if (reply.type === "sealed") this.onSealed(reply.position);
+    if (reply.type === "added") {
+      this.backlogBytes -= reply.bytes;
+      if (this.backlogBytes <= this.backlogBytesMax) this.releaseBacklogWaiters();
+    } else if (reply.type === "sealed") this.onSealed(reply.position);
     else if (reply.type === "status") this.lastProblem = reply.problem;
     else if (reply.type === "result") {
       const call = this.pending.get(reply.id);
@@ -64,7 +87,14 @@ export class StorageClient {
     ) as [Uint8Array, Uint8Array];
     const transfer = [ownHead.buffer as ArrayBuffer];
     if (ownBody.buffer !== ownHead.buffer) transfer.push(ownBody.buffer as ArrayBuffer);
+    this.backlogBytes += ownHead.byteLength + ownBody.byteLength;
     this.worker.postMessage({ type: "add", head: ownHead, body: ownBody, position } satisfies WorkerRequest, transfer);
+  }
+
+  /** Resolves once the worker's backlog is within backlogBytesMax (at once when it is). */
+  backlogWithinLimit(): Promise<void> {
+    if (this.backlogBytes <= this.backlogBytesMax || this.stopped) return Promise.resolve();
+    return new Promise((resolve) => this.backlogWaiters.push(resolve));
   }
 
   private call(method: "seal" | "flush" | "stop"): Promise<void> {
@@ -92,6 +122,7 @@ export class StorageClient {
         this.worker.terminate();
         this.failPending("storage worker is stopped");
       });
+      this.releaseBacklogWaiters();
     }
     return this.stopped;
   }

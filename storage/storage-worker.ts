@@ -15,6 +15,8 @@ export type WorkerReply =
   | { type: "opened" }
   | { type: "open-failed"; message: string }
   | { type: "sealed"; position: WalPosition }
+  /** An added record is in the buffers; `bytes` is its size as it was handed over. */
+  | { type: "added"; bytes: number }
   | { type: "status"; problem: string | null }
   | { type: "result"; id: number; error: string | null };
 
@@ -44,6 +46,7 @@ self.onmessage = async (message: MessageEvent<WorkerRequest>) => {
   }
   if (request.type === "add") {
     store!.add(decodeBatchRecord(request.head, request.body), request.position);
+    post({ type: "added", bytes: request.head.byteLength + request.body.byteLength });
     return;
   }
   try {

@@ -126,6 +126,8 @@ export async function captureNative(node: RegionNode, request: Request, trustPro
       if (error instanceof RangeError) throw ingestTooLarge();
       throw error;
     }
+    // Durable already; waiting here only slows clients down while the storage worker catches up.
+    await node.events.backlogWithinLimit();
   }
   return response;
 }

@@ -17,7 +17,7 @@ const crashTestTimeoutMs = 120_000;
 const maxFailuresWhileRunning = 20;
 const senders = 4;
 const batchEvents = 40;
-const storageEnv = { STORAGE_SEAL_ROWS: "300", STORAGE_SEAL_AGE_MS: "20", STORAGE_COMPACT_SEGMENTS: "3", STORAGE_COMPACT_AGE_MS: "50" };
+const storageEnv = { STORAGE_SEAL_ROWS: "300", STORAGE_SEAL_AGE_MS: "20", STORAGE_COMPACT_ROWS: "900", STORAGE_COMPACT_AGE_MS: "50" };
 
 /** Deterministic per seed, so a failing run can be repeated (the seed is in the test name). */
 function random(seed: number) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -36,19 +36,33 @@ async function ingest(wal: WriteAheadLog, store: EventStore, events: StoredEvent
 const uuids = (rows: StoredEvent[]) => rows.map((row) => row.uuid);
 
 describe("event store", () => {
-  test("seal writes an Arrow segment, records it in the manifest and truncates the WAL", async () => {
+  test("seal writes one seal file with a segment per project environment, records them in the manifest and truncates the WAL", async () => {
     const { dataDir, wal, store } = await openStore();
-    const events = [storedEvent(), storedEvent()];
-    await ingest(wal, store, events);
+    const production = [storedEvent(), storedEvent()];
+    const staging = [storedEvent({ event: "staged" })];
+    await ingest(wal, store, production);
+    await ingest(wal, store, staging, "staging");
     const end = wal.head();
     await store.seal();
     const manifest = readManifest(dataDir);
+    const fileBytes = statSync(join(dataDir, "segments", "seal-00000001.arrows")).size;
+    const [first, second] = manifest.segments;
     expect(manifest.segments).toEqual([
-      { file: "segments/7/production/seg-00000001.arrow", projectId, dataId: 7, environment: "production", rows: 2, sealedAt: expect.any(Number) },
+      { file: "segments/seal-00000001.arrows", offset: 0, bytes: first!.bytes, projectId, dataId: 7, environment: "production", rows: 2, sealedAt: expect.any(Number) },
+      { file: "segments/seal-00000001.arrows", offset: first!.bytes, bytes: fileBytes - first!.bytes, projectId, dataId: 7, environment: "staging", rows: 1, sealedAt: second!.sealedAt },
     ]);
     expect(manifest.walSealedThrough).toEqual(end);
     expect([...wal.records()]).toEqual([]);
-    expect(store.scan(7, "production")).toEqual(events);
+    expect(store.scan(7, "production")).toEqual(production);
+    expect(store.scan(7, "staging")).toEqual(staging);
+
+    // The seal file goes once no segment in it is live.
+    await store.compact(7, "production");
+    expect(readdirSync(join(dataDir, "segments"))).toEqual(["seal-00000001.arrows"]);
+    expect(store.scan(7, "staging")).toEqual(staging);
+    await store.compact(7, "staging");
+    expect(readdirSync(join(dataDir, "segments"))).toEqual([]);
+    expect(store.scan(7, "staging")).toEqual(staging);
     await wal.close();
   });
 
@@ -70,7 +84,7 @@ describe("event store", () => {
       ["2026-11-19", 2, "parquet/7/production/2026-11-19/part-00000003.parquet"],
       ["2026-11-20", 1, "parquet/7/production/2026-11-20/part-00000004.parquet"],
     ]);
-    expect(readdirSync(join(dataDir, "segments", "7", "production"))).toEqual([]);
+    expect(readdirSync(join(dataDir, "segments"))).toEqual([]);
     expect(store.scan(7, "production")).toEqual([b, a, c]);
 
     // A later compaction adds a part for the new rows only; the existing part is not rewritten.
@@ -162,7 +176,7 @@ describe("event store", () => {
     await ingest(first.wal, first.store, events);
     await first.wal.close();
     // What a crash mid-seal or mid-compaction can leave: files the manifest does not name.
-    const stray = join(first.dataDir, "segments/7/production/seg-00000009.arrow");
+    const stray = join(first.dataDir, "segments/seal-00000009.arrows");
     const strayPart = join(first.dataDir, "parquet/7/production/2026-11-20/part-00000010.parquet");
     const temporary = join(first.dataDir, "manifest.json.tmp-123-abc");
     for (const path of [stray, strayPart, temporary]) {
@@ -175,14 +189,14 @@ describe("event store", () => {
     await second.wal.close();
   });
 
-  test("the background tick seals buffers past their age and compacts partitions past their segment count", async () => {
+  test("the background tick seals buffers past their age and compacts partitions past their row count", async () => {
     const tick = (store: EventStore) => (store as unknown as { tick(): Promise<void> }).tick();
-    const young = await openStore(undefined, { ...quiet, compactSegments: 1 });
+    const young = await openStore(undefined, { ...quiet, compactRows: 1 });
     await ingest(young.wal, young.store, [storedEvent()]);
     await tick(young.store);
     expect(young.store.liveFiles()).toEqual({ segments: [], parts: [] });
 
-    const old = await openStore(undefined, { ...quiet, sealAgeMs: 0, compactSegments: 1 });
+    const old = await openStore(undefined, { ...quiet, sealAgeMs: 0, compactRows: 1 });
     await ingest(old.wal, old.store, [storedEvent()]);
     await tick(old.store);
     expect(old.store.liveFiles().segments).toEqual([]);

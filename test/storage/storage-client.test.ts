@@ -1,0 +1,40 @@
+import { afterEach, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { StorageClient } from "../../storage/storage-client.ts";
+import { defaultStorageTuning } from "../../storage/event-store.ts";
+import { WriteAheadLog } from "../../storage/wal.ts";
+import { encodeBatchRecord } from "../../storage/event-record.ts";
+import { acceptedBatchOf, storedEvent } from "./fixtures.ts";
+
+const dirs: string[] = [];
+afterEach(() => { for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true }); });
+
+const projectId = "6f1c1a52-1d6b-4c55-9a7c-0d3c1f2b9e01";
+const quiet = { ...defaultStorageTuning, sealRows: 1_000_000, sealAgeMs: 3_600_000 };
+
+test("past its backlog limit the client makes callers wait until the worker has taken the records", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "storage-client-"));
+  dirs.push(dataDir);
+  const wal = await WriteAheadLog.open(join(dataDir, "wal"));
+  const client = await StorageClient.start(dataDir, join(dataDir, "wal"), quiet, () => {}, 1);
+  try {
+    let released = false;
+    await client.backlogWithinLimit();
+    const [head, body] = encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", [storedEvent(), storedEvent()]));
+    const position = await wal.append([head, body]);
+    client.add(head, body, position);
+    // The records moved to the worker: the caller's buffers are detached.
+    expect([head.byteLength, body.byteLength]).toEqual([0, 0]);
+    const waiting = client.backlogWithinLimit().then(() => (released = true));
+    // The worker's answer cannot arrive before this turn of the event loop ends.
+    expect(released).toBe(false);
+    await waiting;
+    expect(released).toBe(true);
+    await client.backlogWithinLimit();
+  } finally {
+    await client.stop();
+    await wal.close();
+  }
+});

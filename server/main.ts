@@ -1,7 +1,7 @@
 // `npm start`: serve everything on PORT until SIGTERM/SIGINT, then shut down cleanly.
 import { ConfigError, loadConfig } from "./config.ts";
 import { startService } from "./service.ts";
-import { startHeapGuard } from "./heap-guard.ts";
+import { startHeapGuard } from "../storage/heap-guard.ts";
 
 let config;
 try {

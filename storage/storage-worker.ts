@@ -3,6 +3,7 @@
 import { EventStore, type StorageTuning } from "./event-store.ts";
 import { decodeBatchRecord } from "./event-record.ts";
 import type { WalPosition } from "./wal.ts";
+import { startHeapGuard, workerHeapBytesSoftMax } from "./heap-guard.ts";
 
 declare const self: Worker;
 
@@ -19,6 +20,8 @@ export type WorkerReply =
   | { type: "added"; bytes: number }
   | { type: "status"; problem: string | null }
   | { type: "result"; id: number; error: string | null };
+
+startHeapGuard({ maxBytes: workerHeapBytesSoftMax });
 
 let store: EventStore | null = null;
 let reportedProblem: string | null = null;

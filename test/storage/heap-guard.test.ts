@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { startHeapGuard } from "../../server/heap-guard.ts";
+import { startHeapGuard } from "../../storage/heap-guard.ts";
 
 test("the heap guard collects only while the heap is past its bound", async () => {
   const sizes = [100, 101, 99, 500, 100];

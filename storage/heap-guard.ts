@@ -3,14 +3,14 @@
 // thread's heap grew from 240 to over 500 MB in 30 s at full load, and the process passed
 // 1.3 GB of RSS. The storage worker's heap likewise reached 430 MB after merges. A full
 // collection once a thread's heap passes a bound keeps it flat; at full load that is one
-// collection (about 40 ms here) every ten seconds or so on the request thread.
+// collection (about 40 ms here) every five seconds or so on the request thread.
 import { heapSize } from "bun:jsc";
 
 export const heapCheckIntervalMs = 1000;
-/** Request thread: about 150 MB above what it holds at rest (geo data, password list, uuid index). */
-export const heapBytesSoftMax = 384 * 1024 * 1024;
-/** Storage worker: a merge of partRowsMax rows fits under it. */
-export const workerHeapBytesSoftMax = 256 * 1024 * 1024;
+/** Request thread: about 80 MB above what it holds at rest (geo data, password list, uuid index). */
+export const heapBytesSoftMax = 320 * 1024 * 1024;
+/** Storage worker: above its buffers and a merge of partRowsMax rows. */
+export const workerHeapBytesSoftMax = 160 * 1024 * 1024;
 
 export interface HeapGuardOptions {
   maxBytes: number;

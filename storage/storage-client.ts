@@ -7,8 +7,8 @@ import type { StorageTuning } from "./event-store.ts";
 import type { WalPosition } from "./wal.ts";
 import type { WorkerReply, WorkerRequest } from "./storage-worker.ts";
 
-/** About a second of the worker's work at full ingest speed. */
-export const workerBacklogBytesMax = 64 * 1024 * 1024;
+/** About half a second of the worker's work at full ingest speed. */
+export const workerBacklogBytesMax = 32 * 1024 * 1024;
 
 export class StorageClient {
   private nextCallId = 1;

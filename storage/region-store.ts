@@ -1,7 +1,8 @@
-// The region's own SQLite file (region.sqlite). For now it holds the key registry: the
-// capture side's copy of every public key of projects in this region, so ingest never asks
-// the control plane whether a key is valid.
+// The region's own SQLite file (region.sqlite): the key registry (the capture side's copy of
+// every public key of projects in this region, so ingest never asks the control plane whether
+// a key is valid), ingest policies, and the person store (person-store.ts).
 import { Database } from "bun:sqlite";
+import { PersonStore, personSchema } from "./person-store.ts";
 
 export interface RegistryKey {
   key: string;
@@ -23,16 +24,19 @@ export interface IngestPolicy {
   updatedAt: string;
 }
 
-const schemaVersion = 2;
+const schemaVersion = 3;
 
 export class RegionStore {
   private readonly db: Database;
+  /** Persons, distinct ids, merges and groups (same file). */
+  readonly persons: PersonStore;
 
   constructor(path: string) {
     this.db = new Database(path, { create: true, strict: true });
     this.db.exec("PRAGMA journal_mode = WAL");
     this.db.exec("PRAGMA busy_timeout = 5000");
     this.migrate();
+    this.persons = new PersonStore(this.db);
   }
 
   private migrate(): void {
@@ -58,6 +62,7 @@ export class RegionStore {
           updated_at TEXT NOT NULL
         )`);
       }
+      if (version < 3) this.db.exec(personSchema);
       this.db.exec(`PRAGMA user_version = ${schemaVersion}`);
     })();
   }

@@ -17,29 +17,39 @@ export const propertyColumnsMax = 500;
 
 export type PropertyKind = "number" | "string" | "boolean" | "mixed";
 
-/** The fixed columns in file order, each with how its vector is built. */
-const fixedColumns: [name: string, build: (values: ColumnValue[]) => Vector][] = [
-  ["uuid", utf8Vector as never],
-  ["event", dictionaryVector as never],
+const utf8 = (values: ColumnValue[]) => utf8Vector(values as (string | null)[]);
+const dictionary = (values: ColumnValue[]) => dictionaryVector(values as (string | null)[]);
+const float64 = (values: ColumnValue[]) => float64Vector(values as (number | null)[]);
+const bool = (values: ColumnValue[]) => boolVector(values as (boolean | null)[]);
+const timestamp = (values: ColumnValue[]) => timestampVector(values as number[]);
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+/**
+ * The fixed columns in file order: how each vector is built and how a row gives its value
+ * (`properties`, the JSON of the keys without a column, depends on the file's columns).
+ */
+const fixedColumns: [name: string, build: (values: ColumnValue[]) => Vector, get: ((row: StoredEvent) => ColumnValue) | null][] = [
+  ["uuid", utf8, (r) => r.uuid],
+  ["event", dictionary, (r) => r.event],
   // UTC instants: Parquet marks them isAdjustedToUTC, so tools read TIMESTAMP WITH TIME ZONE.
-  ["timestamp", timestampVector as never],
-  ["distinct_id", utf8Vector as never],
-  ["anon_id", utf8Vector as never],
-  ["session_id", utf8Vector as never],
-  ["window_id", utf8Vector as never],
-  ["lib_name", dictionaryVector as never],
-  ["lib_version", dictionaryVector as never],
-  ["consent", dictionaryVector as never],
-  ["sample_rate", float64Vector as never],
-  ["geo_country", dictionaryVector as never],
-  ["geo_region", dictionaryVector as never],
-  ["geo_city", dictionaryVector as never],
-  ["geo_timezone", dictionaryVector as never],
-  ["is_suspect", boolVector as never],
-  ["groups", utf8Vector as never],
-  ["set", utf8Vector as never],
-  ["set_once", utf8Vector as never],
-  ["properties", utf8Vector as never],
+  ["timestamp", timestamp, (r) => r.timestamp],
+  ["distinct_id", utf8, (r) => r.distinct_id],
+  ["anon_id", utf8, (r) => r.anon_id],
+  ["session_id", utf8, (r) => r.session_id],
+  ["window_id", utf8, (r) => r.window_id],
+  ["lib_name", dictionary, (r) => r.lib_name],
+  ["lib_version", dictionary, (r) => r.lib_version],
+  ["consent", dictionary, (r) => r.consent],
+  ["sample_rate", float64, (r) => r.sample_rate],
+  ["geo_country", dictionary, (r) => r.geo_country],
+  ["geo_region", dictionary, (r) => r.geo_region],
+  ["geo_city", dictionary, (r) => r.geo_city],
+  ["geo_timezone", dictionary, (r) => r.geo_timezone],
+  ["is_suspect", bool, (r) => r.is_suspect],
+  ["groups", utf8, (r) => json(r.groups)],
+  ["set", utf8, (r) => json(r.set)],
+  ["set_once", utf8, (r) => json(r.set_once)],
+  ["properties", utf8, null],
 ];
 export const fixedColumnNames = fixedColumns.map(([name]) => name);
 
@@ -49,8 +59,6 @@ export interface EventColumns {
   fixed: Map<string, ColumnValue[]>;
   properties: Map<string, { kind: PropertyKind; values: ColumnValue[] }>;
 }
-
-const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
 const kindOf = (value: unknown): PropertyKind | "nested" =>
   typeof value === "number" ? "number" : typeof value === "boolean" ? "boolean" : typeof value === "string" ? "string" : "nested";
@@ -84,35 +92,16 @@ export function eventsToColumns(rows: StoredEvent[]): EventColumns {
   const columns = propertyColumns(rows);
   const length = rows.length;
   const fixed = new Map<string, ColumnValue[]>();
-  const take = (name: string, get: (row: StoredEvent) => ColumnValue) => fixed.set(name, rows.map(get));
-  take("uuid", (r) => r.uuid);
-  take("event", (r) => r.event);
-  take("timestamp", (r) => r.timestamp);
-  take("distinct_id", (r) => r.distinct_id);
-  take("anon_id", (r) => r.anon_id);
-  take("session_id", (r) => r.session_id);
-  take("window_id", (r) => r.window_id);
-  take("lib_name", (r) => r.lib_name);
-  take("lib_version", (r) => r.lib_version);
-  take("consent", (r) => r.consent);
-  take("sample_rate", (r) => r.sample_rate);
-  take("geo_country", (r) => r.geo_country);
-  take("geo_region", (r) => r.geo_region);
-  take("geo_city", (r) => r.geo_city);
-  take("geo_timezone", (r) => r.geo_timezone);
-  take("is_suspect", (r) => r.is_suspect);
-  take("groups", (r) => json(r.groups));
-  take("set", (r) => json(r.set));
-  take("set_once", (r) => json(r.set_once));
-  take("properties", (r) => {
+  const remainder = (row: StoredEvent): ColumnValue => {
     let rest: Record<string, unknown> | null = null;
-    for (const key in r.properties) {
-      const value = r.properties[key];
+    for (const key in row.properties) {
+      const value = row.properties[key];
       if (value === null || value === undefined || columns.has(key)) continue;
       (rest ??= {})[key] = value;
     }
     return rest ? JSON.stringify(rest) : null;
-  });
+  };
+  for (const [name, , get] of fixedColumns) fixed.set(name, rows.map(get ?? remainder));
   const properties: EventColumns["properties"] = new Map();
   for (const [key, kind] of columns) {
     const values: ColumnValue[] = new Array(length);
@@ -126,7 +115,7 @@ export function eventsToColumns(rows: StoredEvent[]): EventColumns {
 }
 
 const propertyVector = (kind: PropertyKind, values: ColumnValue[]): Vector =>
-  kind === "number" ? float64Vector(values as number[]) : kind === "boolean" ? boolVector(values as boolean[]) : utf8Vector(values as string[]);
+  kind === "number" ? float64(values) : kind === "boolean" ? bool(values) : utf8(values);
 
 /** A table of the rows `order` picks (all rows in order when omitted). */
 export function columnsToTable(columns: EventColumns, order?: ArrayLike<number>): Table {

@@ -101,6 +101,7 @@ export class EventStore {
       if (!live.has(file) || file.includes(temporarySuffix)) rmSync(join(dataDir, file));
     }
     for (const name of readdirSync(dataDir)) if (name.includes(temporarySuffix)) rmSync(join(dataDir, name));
+    mkdirSync(join(dataDir, "segments"), { recursive: true });
     const store = new EventStore(dataDir, onSealed, manifest, tuning);
     for (const { payload, position } of readWalRecords(walDir, manifest.walSealedThrough)) store.add(decodeBatchRecord(payload), position);
     return store;
@@ -129,15 +130,6 @@ export class EventStore {
     return next;
   }
 
-  private readonly knownDirectories = new Set<string>();
-
-  /** mkdir -p once per directory: calling it for every file cost the worker measurable time. */
-  private ensureDirectory(dir: string): void {
-    if (this.knownDirectories.has(dir)) return;
-    mkdirSync(dir, { recursive: true });
-    this.knownDirectories.add(dir);
-  }
-
   private takeFileNumber(manifest: Manifest): number {
     return manifest.nextFileNumber++;
   }
@@ -152,7 +144,6 @@ export class EventStore {
       const manifest: Manifest = structuredClone(this.manifest);
       const file = join("segments", `seal-${fileNumber(this.takeFileNumber(manifest))}.arrows`);
       try {
-        this.ensureDirectory(join(this.dataDir, "segments"));
         const ranges = writeSealFile(join(this.dataDir, file), buffers.map((buffer) => eventsToTable(buffer.rows)));
         const sealedAt = Date.now();
         manifest.segments.push(...buffers.map((buffer, index): SegmentEntry => ({
@@ -251,7 +242,7 @@ export class EventStore {
     }
   }
 
-  /** Seals by age and compacts by segment count or age, once a second; `afterTick` sees every outcome. */
+  /** Seals by age and compacts by row count or age, once a second; `afterTick` sees every outcome. */
   startBackground(afterTick: () => void = () => {}): void {
     this.timer = setInterval(
       () => void this.tick().catch((error) => console.error("storage background work failed:", error)).finally(afterTick),

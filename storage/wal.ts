@@ -49,16 +49,6 @@ function frame(parts: readonly Uint8Array[], payloadBytes: number): Uint8Array[]
 /** More buffers than one writev may take (IOV_MAX is 1024 on Linux) are joined first. */
 const writevBuffersMax = 1024;
 
-function joined(chunks: Uint8Array[], bytes: number): Uint8Array {
-  const all = new Uint8Array(bytes);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return all;
-}
-
 /** Every valid record of one file, and where the valid part ends. */
 function scanFile(path: string): { records: { payload: Uint8Array; end: number }[]; validBytes: number; totalBytes: number } {
   const bytes = new Uint8Array(readFileSync(path));
@@ -197,7 +187,7 @@ export class WriteAheadLog {
     try {
       // A full disk can show up as a short write rather than an error.
       const chunks = batch.flatMap((pending) => pending.chunks);
-      const { bytesWritten } = await handle.writev(chunks.length > writevBuffersMax ? [joined(chunks, batchBytes)] : chunks);
+      const { bytesWritten } = await handle.writev(chunks.length > writevBuffersMax ? [Buffer.concat(chunks, batchBytes)] : chunks);
       if (bytesWritten !== batchBytes) throw new Error(`short write: ${bytesWritten} of ${batchBytes} bytes (disk full?)`);
       await handle.datasync();
     } catch (error) {

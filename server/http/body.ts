@@ -20,13 +20,7 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
     }
     chunks.push(value);
   }
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  return Buffer.concat(chunks, total);
 }
 
 /** Parses a JSON request body within a size limit; an empty body is `undefined`. */

@@ -107,7 +107,7 @@ export async function captureNative(node: RegionNode, request: Request, trustPro
 
   if (toStore.length > 0) {
     try {
-      const [head, stored] = encodeBatchRecord({
+      const record = encodeBatchRecord({
         projectId: key.projectId,
         dataId: key.dataId,
         environment: key.environment,
@@ -116,8 +116,8 @@ export async function captureNative(node: RegionNode, request: Request, trustPro
         events: toStore,
         body,
       });
-      const position = await node.wal.append([head, stored]);
-      node.events.add(head, stored, position);
+      const position = await node.wal.append(record);
+      node.events.add(...record, position);
     } catch (error) {
       for (const uuid of reserved) node.uuids.remove(key.projectId, uuid);
       if (error instanceof WalUnavailableError) {

@@ -82,6 +82,11 @@ export function boolVector(values: ArrayLike<boolean | null | undefined>): Vecto
   return makeVector(makeData({ type: new Bool(), length: values.length, ...validity(values), data }));
 }
 
+/** Dense integer ids (person indexes), never null. */
+export function int32Vector(values: ArrayLike<number>): Vector<Int32> {
+  return makeVector(makeData({ type: new Int32(), length: values.length, nullCount: 0, data: Int32Array.from(values) }));
+}
+
 /** UTC instants in epoch milliseconds, never null. */
 export function timestampVector(values: ArrayLike<number>): Vector<TimestampMillisecond> {
   const data = new BigInt64Array(values.length);
@@ -129,6 +134,12 @@ function readChunk(chunk: Data, into: ColumnValue[]): void {
       for (const dictionaryChunk of chunk.dictionary!.data) readChunk(dictionaryChunk, words);
       const indices = chunk.values as ArrayLike<number | bigint>;
       for (let row = 0; row < chunk.length; row++) into.push(isValid(chunk, row) ? words[Number(indices[row]!)]! : null);
+      return;
+    }
+    case Type.Int: {
+      if ((chunk.type as Int32).bitWidth !== 32) throw new Error(`column type ${chunk.type} is not one the event store writes`);
+      const values = chunk.values as Int32Array;
+      for (let row = 0; row < chunk.length; row++) into.push(isValid(chunk, row) ? values[row]! : null);
       return;
     }
     case Type.Float: {

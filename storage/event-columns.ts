@@ -6,9 +6,9 @@
 // whose value is null is stored as absent (null and "not set" mean the same in queries).
 import { Table, type Vector } from "apache-arrow";
 import {
-  boolVector, dictionaryVector, float64Vector, timestampVector, utf8Vector, vectorValues, type ColumnValue,
+  boolVector, dictionaryVector, float64Vector, int32Vector, timestampVector, utf8Vector, vectorValues, type ColumnValue,
 } from "./arrow-vectors.ts";
-import type { StoredEvent } from "./event-record.ts";
+import { groupTypeSlots, type StoredEvent } from "./event-record.ts";
 
 export const propertyColumnPrefix = "p_";
 export const mixedPropertyColumnPrefix = "pj_";
@@ -22,13 +22,18 @@ const dictionary = (values: ColumnValue[]) => dictionaryVector(values as (string
 const float64 = (values: ColumnValue[]) => float64Vector(values as (number | null)[]);
 const bool = (values: ColumnValue[]) => boolVector(values as (boolean | null)[]);
 const timestamp = (values: ColumnValue[]) => timestampVector(values as number[]);
+const int32 = (values: ColumnValue[]) => int32Vector(values as number[]);
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+/** The column of group type `slot`'s key (PostHog's name for it, so queries read familiar). */
+export const groupColumn = (slot: number) => `$group_${slot}`;
 
 /**
  * The fixed columns in file order: how each vector is built and how a row gives its value
  * (`properties`, the JSON of the keys without a column, depends on the file's columns).
  */
-const fixedColumns: [name: string, build: (values: ColumnValue[]) => Vector, get: ((row: StoredEvent) => ColumnValue) | null][] = [
+type FixedColumn = [name: string, build: (values: ColumnValue[]) => Vector, get: ((row: StoredEvent) => ColumnValue) | null];
+const fixedColumns: FixedColumn[] = [
   ["uuid", utf8, (r) => r.uuid],
   ["event", dictionary, (r) => r.event],
   // UTC instants: Parquet marks them isAdjustedToUTC, so tools read TIMESTAMP WITH TIME ZONE.
@@ -46,6 +51,8 @@ const fixedColumns: [name: string, build: (values: ColumnValue[]) => Vector, get
   ["geo_city", dictionary, (r) => r.geo_city],
   ["geo_timezone", dictionary, (r) => r.geo_timezone],
   ["is_suspect", bool, (r) => r.is_suspect],
+  ["person_index", int32, (r) => r.person_index],
+  ...Array.from({ length: groupTypeSlots }, (_, slot) => [groupColumn(slot), dictionary, (r) => r.group_keys[slot]!] satisfies FixedColumn),
   ["groups", utf8, (r) => json(r.groups)],
   ["set", utf8, (r) => json(r.set)],
   ["set_once", utf8, (r) => json(r.set_once)],
@@ -204,9 +211,10 @@ export function tableToEvents(table: Table): StoredEvent[] {
   const [uuid, event, timestamp, distinctId, anonId, sessionId, windowId, libName, libVersion, consent, sampleRate] = [
     "uuid", "event", "timestamp", "distinct_id", "anon_id", "session_id", "window_id", "lib_name", "lib_version", "consent", "sample_rate",
   ].map(column) as ColumnValue[][];
-  const [country, region, city, timezone, suspect, groups, set, setOnce, rest] = [
-    "geo_country", "geo_region", "geo_city", "geo_timezone", "is_suspect", "groups", "set", "set_once", "properties",
+  const [country, region, city, timezone, suspect, personIndex, groups, set, setOnce, rest] = [
+    "geo_country", "geo_region", "geo_city", "geo_timezone", "is_suspect", "person_index", "groups", "set", "set_once", "properties",
   ].map(column) as ColumnValue[][];
+  const groupKeys = Array.from({ length: groupTypeSlots }, (_, slot) => column(groupColumn(slot)) as (string | null)[]);
   const rows: StoredEvent[] = new Array(columns.length);
   for (let row = 0; row < columns.length; row++) {
     const properties: Record<string, unknown> = parseJson<Record<string, unknown>>(rest![row]!) ?? {};
@@ -232,7 +240,9 @@ export function tableToEvents(table: Table): StoredEvent[] {
       geo_city: city![row] as string | null,
       geo_timezone: timezone![row] as string | null,
       is_suspect: suspect![row] as boolean,
+      person_index: personIndex![row] as number,
       groups: parseJson(groups![row]!),
+      group_keys: groupKeys.map((keys) => keys[row]!),
       set: parseJson(set![row]!),
       set_once: parseJson(setOnce![row]!),
       properties,

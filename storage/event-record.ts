@@ -1,11 +1,13 @@
 // What the write-ahead log holds for accepted events: one record per ingest request. The
 // record keeps the request's JSON text as received (after decompression) plus what ingest
 // decided about each accepted event (its index in `batch`, corrected timestamp, sample rate,
-// suspect mark) and the request's location, so the request thread never re-serialises
-// events: it writes bytes it already has. Decoding rebuilds the stored events from both.
+// suspect mark, person index) and the request's location and group types, so the request
+// thread never re-serialises events: it writes bytes it already has. Decoding rebuilds the
+// stored events from both.
 //
 // Layout: u8 format | u32 header length | header JSON | u32 event count |
-//         per event: u32 index, f64 timestamp, f64 sample rate, u8 flags | body JSON text.
+//         per event: u32 index, f64 timestamp, f64 sample rate, u8 flags, u32 person index |
+//         body JSON text.
 
 export interface StoredEvent {
   uuid: string;
@@ -26,7 +28,11 @@ export interface StoredEvent {
   geo_city: string | null;
   geo_timezone: string | null;
   is_suspect: boolean;
+  /** The person's dense index in the project when the event was ingested (merges resolve through overrides). */
+  person_index: number;
   groups: Record<string, string> | null;
+  /** The group key of each of the project's group types by type index 0-4 (null: none). */
+  group_keys: (string | null)[];
   set: Record<string, unknown> | null;
   set_once: Record<string, unknown> | null;
   properties: Record<string, unknown>;
@@ -57,6 +63,7 @@ export interface AcceptedEvent {
   timestamp: number;
   sampleRate: number;
   isSuspect: boolean;
+  personIndex: number;
 }
 
 /** What capture appends to the WAL: `body` is JSON text of `{batch: [native events], ...}`, already validated. */
@@ -67,12 +74,16 @@ export interface AcceptedBatch {
   receivedAt: number;
   /** Where the request came from; events with `$geoip_disable` get no location. */
   location: Location;
+  /** The project's group types by name, with their index 0-4. */
+  groupTypes: Record<string, number>;
   events: AcceptedEvent[];
   body: Uint8Array;
 }
 
-const recordFormat = 2;
-const eventEntryBytes = 4 + 8 + 8 + 1;
+/** Group type indexes run 0-4. */
+export const groupTypeSlots = 5;
+const recordFormat = 3;
+const eventEntryBytes = 4 + 8 + 8 + 1 + 4;
 const suspectFlag = 1;
 
 interface RecordHeader {
@@ -81,6 +92,7 @@ interface RecordHeader {
   environment: string;
   received_at: number;
   location: Location;
+  group_types: Record<string, number>;
 }
 
 /**
@@ -94,6 +106,7 @@ export function encodeBatchRecord(batch: AcceptedBatch): [head: Uint8Array, body
     environment: batch.environment,
     received_at: batch.receivedAt,
     location: batch.location,
+    group_types: batch.groupTypes,
   };
   const headerBytes = new TextEncoder().encode(JSON.stringify(header));
   const eventsStart = 1 + 4 + headerBytes.byteLength + 4;
@@ -110,6 +123,7 @@ export function encodeBatchRecord(batch: AcceptedBatch): [head: Uint8Array, body
     view.setFloat64(offset + 4, event.timestamp, true);
     view.setFloat64(offset + 12, event.sampleRate, true);
     view.setUint8(offset + 20, event.isSuspect ? suspectFlag : 0);
+    view.setUint32(offset + 21, event.personIndex, true);
     offset += eventEntryBytes;
   }
   return [bytes, batch.body];
@@ -118,11 +132,18 @@ export function encodeBatchRecord(batch: AcceptedBatch): [head: Uint8Array, body
 type RawEvent = Record<string, unknown>;
 
 /** The stored form of a validated native event, with ingest's decisions applied. */
-function storedEvent(raw: RawEvent, accepted: AcceptedEvent, location: Location): StoredEvent {
+function storedEvent(raw: RawEvent, accepted: AcceptedEvent, header: RecordHeader): StoredEvent {
+  const location = header.location;
   const { $ip: _droppedIp, ...properties } = raw.properties as Record<string, unknown>;
   if (accepted.sampleRate < 1) properties.$sample_rate = accepted.sampleRate;
   const place = properties.$geoip_disable === true ? noLocation : location;
   const lib = raw.lib as { name: string; version: string };
+  const groups = (raw.groups as Record<string, string> | null | undefined) ?? null;
+  const groupKeys: (string | null)[] = new Array(groupTypeSlots).fill(null);
+  for (const type in groups) {
+    const slot = header.group_types[type];
+    if (slot !== undefined) groupKeys[slot] = groups[type]!;
+  }
   return {
     uuid: (raw.uuid as string).toLowerCase(),
     event: raw.event as string,
@@ -140,7 +161,9 @@ function storedEvent(raw: RawEvent, accepted: AcceptedEvent, location: Location)
     geo_city: place.city,
     geo_timezone: place.timezone,
     is_suspect: accepted.isSuspect,
-    groups: (raw.groups as Record<string, string> | null | undefined) ?? null,
+    person_index: accepted.personIndex,
+    groups,
+    group_keys: groupKeys,
     set: (raw.$set as Record<string, unknown> | null | undefined) ?? null,
     set_once: (raw.$set_once as Record<string, unknown> | null | undefined) ?? null,
     properties,
@@ -167,8 +190,9 @@ export function decodeBatchRecord(payload: Uint8Array, separateBody?: Uint8Array
       timestamp: view.getFloat64(offset + 4, true),
       sampleRate: view.getFloat64(offset + 12, true),
       isSuspect: (view.getUint8(offset + 20) & suspectFlag) !== 0,
+      personIndex: view.getUint32(offset + 21, true),
     };
-    events[i] = storedEvent(batch[accepted.index]!, accepted, header.location);
+    events[i] = storedEvent(batch[accepted.index]!, accepted, header);
   }
   return { project_id: header.project_id, data_id: header.data_id, environment: header.environment, received_at: header.received_at, events };
 }

@@ -325,14 +325,18 @@ function rowsByDay(columns: EventColumns): Map<string, number[]> {
   return new Map([...byDayNumber].map(([dayNumber, rows]) => [utcDay(dayNumber * dayMs), rows]));
 }
 
-/** Of `rows`, the first arrival of each uuid, ordered by (person, timestamp) so funnels need no sort. */
+/**
+ * Of `rows`, the first arrival of each uuid, ordered by (person index, timestamp) so funnels
+ * need no sort. A person merged later keeps its old index here; the executor maps it through
+ * the override array, so rows of one human may sit in two runs of a file.
+ */
 export function deduplicateAndSort(columns: EventColumns, rows: number[]): number[] {
   const uuids = columns.fixed.get("uuid")! as string[];
-  const people = columns.fixed.get("distinct_id")! as string[];
+  const people = columns.fixed.get("person_index")! as number[];
   const timestamps = columns.fixed.get("timestamp")! as number[];
   const seen = new Set<string>();
   const unique = rows.filter((row) => (seen.has(uuids[row]!) ? false : (seen.add(uuids[row]!), true)));
-  return unique.sort((a, b) => (people[a]! < people[b]! ? -1 : people[a]! > people[b]! ? 1 : timestamps[a]! - timestamps[b]!));
+  return unique.sort((a, b) => people[a]! - people[b]! || timestamps[a]! - timestamps[b]!);
 }
 
 /**

@@ -41,8 +41,11 @@ export interface Manifest {
 }
 
 export const manifestFileName = "manifest.json";
-/** 2: segments share one seal file per seal and record their byte range. */
-export const manifestVersion = 2;
+/**
+ * 2: segments share one seal file per seal and record their byte range.
+ * 3: files carry `person_index` and `$group_0..4`, and parts are sorted by person index.
+ */
+export const manifestVersion = 3;
 
 export const emptyManifest = (): Manifest => ({
   version: manifestVersion,

@@ -2,6 +2,10 @@
 // the fsync that covers it; appends that arrive while a flush is running wait for the next
 // one, so one fsync covers every request waiting on it (group commit).
 //
+// Companion files (the region's SQLite journal: the person state that events' person indexes
+// refer to) are synced in the same group commit, so whatever a record depends on is as
+// durable as the record, without a blocking fsync per SQLite transaction.
+//
 // Record layout: u32 payload length | u32 CRC-32 of the payload | payload (little endian).
 // A crash can leave a torn record only at the end of the newest file; opening the log
 // verifies every record and cuts such a tail off.
@@ -102,17 +106,22 @@ export class WriteAheadLog {
   private fileWork: Promise<unknown> = Promise.resolve();
   private broken: Error | null = null;
   private closed = false;
+  private readonly companionHandles = new Map<string, FileHandle>();
 
-  private constructor(readonly dir: string) {}
+  private constructor(
+    readonly dir: string,
+    private readonly companions: readonly string[],
+  ) {}
 
   /**
    * Opens the log in `dir`, verifying every record. A torn tail of the newest file is cut off;
-   * a bad record anywhere else is corruption and stops the open.
+   * a bad record anywhere else is corruption and stops the open. `companions` are files synced
+   * with every group commit (a companion that does not exist yet is skipped until it does).
    */
-  static async open(dir: string): Promise<WriteAheadLog> {
+  static async open(dir: string, companions: readonly string[] = []): Promise<WriteAheadLog> {
     mkdirSync(dir, { recursive: true });
     for (const name of readdirSync(dir)) if (name.endsWith(".dropped")) rmSync(join(dir, name));
-    const wal = new WriteAheadLog(dir);
+    const wal = new WriteAheadLog(dir, companions);
     const sequences = wal.fileSequences();
     for (const [index, sequence] of sequences.entries()) {
       const path = join(dir, fileName(sequence));
@@ -189,7 +198,7 @@ export class WriteAheadLog {
       const chunks = batch.flatMap((pending) => pending.chunks);
       const { bytesWritten } = await handle.writev(chunks.length > writevBuffersMax ? [Buffer.concat(chunks, batchBytes)] : chunks);
       if (bytesWritten !== batchBytes) throw new Error(`short write: ${bytesWritten} of ${batchBytes} bytes (disk full?)`);
-      await handle.datasync();
+      await Promise.all([handle.datasync(), this.syncCompanions()]);
     } catch (error) {
       await this.rollBack(handle, start, error as Error);
       throw error;
@@ -200,6 +209,18 @@ export class WriteAheadLog {
       pending.resolve({ file: this.fileSequence, offset });
     }
     this.fileBytes = offset;
+  }
+
+  private async syncCompanions(): Promise<void> {
+    await Promise.all(this.companions.map(async (path) => {
+      let companion = this.companionHandles.get(path);
+      if (!companion) {
+        if (!existsSync(path)) return;
+        companion = await open(path, "r");
+        this.companionHandles.set(path, companion);
+      }
+      await companion.datasync();
+    }));
   }
 
   /** Cuts a failed write off so the file ends on a whole record; if even that fails, stop taking writes. */
@@ -262,6 +283,8 @@ export class WriteAheadLog {
     await this.onActiveFile(async () => {
       await this.handle?.close();
       this.handle = null;
+      for (const companion of this.companionHandles.values()) await companion.close();
+      this.companionHandles.clear();
     });
   }
 }

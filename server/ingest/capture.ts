@@ -10,7 +10,8 @@ import type { RegionNode } from "../region/region-node.ts";
 import { decodeIngestBody, ingestMalformed, ingestTooLarge } from "./decode-body.ts";
 import { eventUserAgent, isHeadlessBrowser, isSelfDeclaredCrawler, keptBySampling, locate } from "./event-effects.ts";
 import { batchEventsMax, batchEventsMin, eventBytesMax } from "./limits.ts";
-import { parseRfc3339, validateEvent, type RejectReason } from "./validate-event.ts";
+import { parseRfc3339, validateEvent, type RejectReason, type ValidEvent } from "./validate-event.ts";
+import { SQLiteError } from "bun:sqlite";
 
 /** How long a client should wait before retrying when storage refuses writes. */
 export const storageRetryAfterSeconds = 5;
@@ -74,8 +75,9 @@ export async function captureNative(node: RegionNode, request: Request, trustPro
   const checkSizes = body.byteLength > eventBytesMax;
   const response: IngestResponse = { accepted: 0, rejected: [], quota_limited: keepRatio < 1 ? ["events"] : [] };
   const seenInBatch = new Set<string>();
-  const reserved: string[] = [];
-  const toStore: AcceptedEvent[] = [];
+  const accepted: ValidEvent[] = [];
+  /** Per accepted event: its index in `batch`, suspect mark and sample rate when sampling keeps it. */
+  const decisions: (Omit<AcceptedEvent, "personIndex"> | null)[] = [];
 
   for (let index = 0; index < batch.length; index++) {
     const raw = batch[index];
@@ -98,36 +100,45 @@ export async function captureNative(node: RegionNode, request: Request, trustPro
       response.rejected.push({ uuid: event.uuid, reason: "duplicate" });
       continue;
     }
-    reserved.push(event.uuid);
-    response.accepted++;
-    if (keptBySampling(event.uuid, keepRatio)) {
-      toStore.push({ index, timestamp: event.timestamp, sampleRate: sampleRate(event.properties, keepRatio), isSuspect: fromDatacenter || isHeadlessBrowser(userAgent) });
-    }
+    accepted.push(event);
+    decisions.push(keptBySampling(event.uuid, keepRatio)
+      ? { index, timestamp: event.timestamp, sampleRate: sampleRate(event.properties, keepRatio), isSuspect: fromDatacenter || isHeadlessBrowser(userAgent) }
+      : null);
   }
+  response.accepted = accepted.length;
+  if (accepted.length === 0) return response;
 
-  if (toStore.length > 0) {
-    try {
+  try {
+    // Identity effects apply to every accepted event, sampled out or not: a merge or a $set
+    // is a fact about the person, whatever share of their events is kept.
+    const attributions = node.store.persons.attribute(key.projectId, accepted);
+    const toStore: AcceptedEvent[] = [];
+    decisions.forEach((decision, position) => {
+      if (decision) toStore.push({ ...decision, personIndex: attributions[position]!.personIndex });
+    });
+    if (toStore.length > 0) {
       const record = encodeBatchRecord({
         projectId: key.projectId,
         dataId: key.dataId,
         environment: key.environment,
         receivedAt,
         location: locate(meta.ip),
+        groupTypes: Object.fromEntries(node.store.persons.groupTypes(key.projectId)),
         events: toStore,
         body,
       });
       const position = await node.wal.append(record);
       node.events.add(...record, position);
-    } catch (error) {
-      for (const uuid of reserved) node.uuids.remove(key.projectId, uuid);
-      if (error instanceof WalUnavailableError) {
-        throw new ApiError(503, "unavailable", "storage cannot accept writes right now", { "Retry-After": String(storageRetryAfterSeconds) });
-      }
-      if (error instanceof RangeError) throw ingestTooLarge();
-      throw error;
     }
-    // Durable already; waiting here only slows clients down while the storage worker catches up.
-    await node.events.backlogWithinLimit();
+  } catch (error) {
+    for (const event of accepted) node.uuids.remove(key.projectId, event.uuid);
+    if (error instanceof WalUnavailableError || error instanceof SQLiteError) {
+      throw new ApiError(503, "unavailable", "storage cannot accept writes right now", { "Retry-After": String(storageRetryAfterSeconds) });
+    }
+    if (error instanceof RangeError) throw ingestTooLarge();
+    throw error;
   }
+  // Durable already; waiting here only slows clients down while the storage worker catches up.
+  await node.events.backlogWithinLimit();
   return response;
 }

@@ -35,7 +35,8 @@ export class RegionNode {
     mkdirSync(dataDir, { recursive: true });
     const store = new RegionStore(join(dataDir, "region.sqlite"));
     const walDir = join(dataDir, "wal");
-    const wal = await WriteAheadLog.open(walDir);
+    // Events carry person indexes, so the person store's journal is synced with each record.
+    const wal = await WriteAheadLog.open(walDir, [store.journalPath]);
     const uuids = new RecentUuidIndex();
     for (const { projectId, uuid } of recentUuidsOnDisk(dataDir, walDir)) uuids.add(projectId, uuid);
     const events = await StorageClient.start(dataDir, walDir, tuning, (position) => {

@@ -646,7 +646,10 @@ describe("stored events (write-ahead log of a stopped service)", () => {
               sample_rate: 1,
               ...noLocation,
               is_suspect: false,
+              // The project's first person; its group types take slots in the order they were first seen.
+              person_index: 0,
               groups: { company: "acme", team: "growth" },
+              group_keys: ["acme", "growth", null, null, null],
               set: { plan: "pro" },
               set_once: { first_seen: "2024-01-01" },
               properties: { $current_url: "https://shop.example/cart", revenue: 1999, currency: "EUR" },
@@ -665,7 +668,9 @@ describe("stored events (write-ahead log of a stopped service)", () => {
               sample_rate: 1,
               ...noLocation,
               is_suspect: false,
+              person_index: 1,
               groups: null,
+              group_keys: [null, null, null, null, null],
               set: null,
               set_once: null,
               properties: {},
@@ -677,7 +682,8 @@ describe("stored events (write-ahead log of a stopped service)", () => {
           data_id: dedicated.project.data_id,
           environment: "staging",
           received_at: expect.any(Number),
-          events: [expect.objectContaining({ uuid: staging.uuid, distinct_id: "user-7", consent: "cookieless", properties: { plan: "pro" } })],
+          // Persons belong to the project, shared by its environments.
+          events: [expect.objectContaining({ uuid: staging.uuid, distinct_id: "user-7", person_index: 2, consent: "cookieless", properties: { plan: "pro" } })],
         },
       ]);
       expect(records[0]!.received_at).toBeGreaterThanOrEqual(before);

@@ -18,6 +18,7 @@ const rows = [
     geo_city: "St Albans",
     geo_timezone: "Europe/London",
     is_suspect: true,
+    person_index: 12,
     groups: { company: "acme" },
     set: { plan: "pro" },
     set_once: { first_seen: "2026-01-01" },
@@ -34,7 +35,9 @@ test("columns: fixed, typed property columns, mixed as JSON text, nested kept in
     "session_id:Utf8", "window_id:Utf8", "lib_name:Dictionary<Int32, Utf8>", "lib_version:Dictionary<Int32, Utf8>",
     "consent:Dictionary<Int32, Utf8>", "sample_rate:Float64", "geo_country:Dictionary<Int32, Utf8>",
     "geo_region:Dictionary<Int32, Utf8>", "geo_city:Dictionary<Int32, Utf8>", "geo_timezone:Dictionary<Int32, Utf8>",
-    "is_suspect:Bool", "groups:Utf8", "set:Utf8", "set_once:Utf8", "properties:Utf8",
+    "is_suspect:Bool", "person_index:Int32",
+    "$group_0:Dictionary<Int32, Utf8>", "$group_1:Dictionary<Int32, Utf8>", "$group_2:Dictionary<Int32, Utf8>",
+    "$group_3:Dictionary<Int32, Utf8>", "$group_4:Dictionary<Int32, Utf8>", "groups:Utf8", "set:Utf8", "set_once:Utf8", "properties:Utf8",
     "pj_mixed:Utf8", "p_paid:Bool", "p_price:Float64", "p_$sample_rate:Float64", "p_currency:Utf8",
   ]);
   expect(table.getChild("properties")!.get(0)).toBe(JSON.stringify({ tags: ["a", "b"], nested: { x: 1 } }));

@@ -19,7 +19,7 @@ const rawA = {
   session_id: session,
   lib: { name: "web", version: "2.0.0" },
   consent: "pending",
-  groups: { company: "acme" },
+  groups: { company: "acme", team: "ops", unknown_sixth: "x" },
   $set: { plan: "pro" },
   $set_once: { first_seen: "2026-11-21" },
   properties: { $ip: "81.2.69.160", plan: "pro", $sample_rate: 0.5 },
@@ -40,9 +40,11 @@ const accepted: AcceptedBatch = {
   environment: "production",
   receivedAt: 1_795_000_000_123,
   location: london,
+  // The project's types: team took slot 0 before company took slot 3; the sixth type has none.
+  groupTypes: { team: 0, company: 3 },
   events: [
-    { index: 0, timestamp: 1_795_000_000_000, sampleRate: 0.25, isSuspect: true },
-    { index: 2, timestamp: 1_794_999_999_000, sampleRate: 1, isSuspect: false },
+    { index: 0, timestamp: 1_795_000_000_000, sampleRate: 0.25, isSuspect: true, personIndex: 41 },
+    { index: 2, timestamp: 1_794_999_999_000, sampleRate: 1, isSuspect: false, personIndex: 2_000_000_000 },
   ],
   body: body([rawA, rejected, rawB]),
 };
@@ -72,7 +74,9 @@ describe("WAL event records", () => {
           geo_city: "London",
           geo_timezone: "Europe/London",
           is_suspect: true,
-          groups: { company: "acme" },
+          person_index: 41,
+          groups: { company: "acme", team: "ops", unknown_sixth: "x" },
+          group_keys: ["ops", null, null, "acme", null],
           set: { plan: "pro" },
           set_once: { first_seen: "2026-11-21" },
           // $ip is never stored; the sample rate becomes the event's own.
@@ -96,7 +100,9 @@ describe("WAL event records", () => {
           geo_city: null,
           geo_timezone: null,
           is_suspect: false,
+          person_index: 2_000_000_000,
           groups: null,
+          group_keys: [null, null, null, null, null],
           set: null,
           set_once: null,
           properties: { $geoip_disable: true },
@@ -118,6 +124,6 @@ describe("WAL event records", () => {
   test("a record of an unknown format is refused, not misread", () => {
     const [head, body] = encodeBatchRecord(accepted);
     head[0] = 9;
-    expect(() => decodeBatchRecord(head, body)).toThrow("WAL record format 9 is not known (expected 2)");
+    expect(() => decodeBatchRecord(head, body)).toThrow("WAL record format 9 is not known (expected 3)");
   });
 });

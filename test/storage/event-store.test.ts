@@ -104,7 +104,7 @@ describe("event store", () => {
     const day = Date.parse("2026-11-19T12:00:00.000Z");
     const rows: StoredEvent[] = [];
     for (let part = 0; part < partsPerMerge; part++) {
-      const row = storedEvent({ distinct_id: `user-${partsPerMerge - part}`, timestamp: day + part });
+      const row = storedEvent({ distinct_id: `user-${partsPerMerge - part}`, person_index: partsPerMerge - part, timestamp: day + part });
       rows.push(row);
       await ingest(wal, store, part === partsPerMerge - 1 ? [row, rows[0]!] : [row]);
       await store.flush();

@@ -1,6 +1,13 @@
-import { noLocation, type AcceptedBatch, type Location, type StoredEvent } from "../../storage/event-record.ts";
+import { groupTypeSlots, noLocation, type AcceptedBatch, type Location, type StoredEvent } from "../../storage/event-record.ts";
 
 let clock = Date.parse("2026-11-20T10:00:00.000Z");
+
+/** Group keys by slot when the event's group types take slots in the order they are listed. */
+function slotsInOrder(groups: Record<string, string> | null | undefined): (string | null)[] {
+  const keys: (string | null)[] = new Array(groupTypeSlots).fill(null);
+  Object.values(groups ?? {}).forEach((key, slot) => (keys[slot] = key));
+  return keys;
+}
 
 export function storedEvent(overrides: Partial<StoredEvent> = {}): StoredEvent {
   clock += 1000;
@@ -21,7 +28,9 @@ export function storedEvent(overrides: Partial<StoredEvent> = {}): StoredEvent {
     geo_city: null,
     geo_timezone: null,
     is_suspect: false,
+    person_index: 0,
     groups: null,
+    group_keys: slotsInOrder(overrides.groups),
     set: null,
     set_once: null,
     properties: {},
@@ -42,6 +51,14 @@ export function acceptedBatchOf(projectId: string, dataId: number, environment: 
   for (const event of events) {
     const place = { country: event.geo_country, region: event.geo_region, city: event.geo_city, timezone: event.geo_timezone };
     if (JSON.stringify(place) !== JSON.stringify(location)) throw new Error("events of one batch share one location");
+  }
+  const groupTypes: Record<string, number> = {};
+  for (const event of events) {
+    for (const [type, key] of Object.entries(event.groups ?? {})) {
+      const slot = event.group_keys.indexOf(key);
+      if (slot < 0 || (groupTypes[type] ?? slot) !== slot) throw new Error(`group type ${type} must keep one slot across the batch`);
+      groupTypes[type] = slot;
+    }
   }
   const batch = events.map((event) => ({
     uuid: event.uuid,
@@ -64,7 +81,10 @@ export function acceptedBatchOf(projectId: string, dataId: number, environment: 
     environment,
     receivedAt: Date.now(),
     location,
-    events: events.map((event, index) => ({ index, timestamp: event.timestamp, sampleRate: event.sample_rate, isSuspect: event.is_suspect })),
+    groupTypes,
+    events: events.map((event, index) => ({
+      index, timestamp: event.timestamp, sampleRate: event.sample_rate, isSuspect: event.is_suspect, personIndex: event.person_index,
+    })),
     body: new TextEncoder().encode(JSON.stringify({ batch })),
   };
 }

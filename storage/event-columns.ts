@@ -204,8 +204,8 @@ function parseJson<T>(value: ColumnValue): T | null {
   return typeof value === "string" ? (JSON.parse(value) as T) : null;
 }
 
-/** Rows back from a table written by eventsToTable (segments and Parquet alike). */
-export function tableToEvents(table: Table): StoredEvent[] {
+/** Rows back from a table written by eventsToTable (segments and Parquet alike): all, or those numbered in `only`. */
+export function tableToEvents(table: Table, only?: readonly number[]): StoredEvent[] {
   const columns = tableColumns(table);
   const column = (name: string) => columns.fixed.get(name)!;
   const [uuid, event, timestamp, distinctId, anonId, sessionId, windowId, libName, libVersion, consent, sampleRate] = [
@@ -215,15 +215,17 @@ export function tableToEvents(table: Table): StoredEvent[] {
     "geo_country", "geo_region", "geo_city", "geo_timezone", "is_suspect", "person_index", "groups", "set", "set_once", "properties",
   ].map(column) as ColumnValue[][];
   const groupKeys = Array.from({ length: groupTypeSlots }, (_, slot) => column(groupColumn(slot)) as (string | null)[]);
-  const rows: StoredEvent[] = new Array(columns.length);
-  for (let row = 0; row < columns.length; row++) {
+  const picked = only ?? Array.from({ length: columns.length }, (_, row) => row);
+  const rows: StoredEvent[] = new Array(picked.length);
+  for (let at = 0; at < picked.length; at++) {
+    const row = picked[at]!;
     const properties: Record<string, unknown> = parseJson<Record<string, unknown>>(rest![row]!) ?? {};
     for (const [key, { kind, values }] of columns.properties) {
       const value = values[row];
       if (value === null || value === undefined) continue;
       properties[key] = kind === "mixed" ? JSON.parse(value as string) : value;
     }
-    rows[row] = {
+    rows[at] = {
       uuid: uuid![row] as string,
       event: event![row] as string,
       timestamp: timestamp![row] as number,

@@ -61,6 +61,12 @@ interface Buffer {
   firstAddedAt: number;
 }
 
+/** Where a page of events newest first ended: the last event's timestamp and uuid. */
+export interface EventCursor {
+  timestamp: number;
+  uuid: string;
+}
+
 const partitionKey = (dataId: number, environment: string) => `${dataId}/${environment}`;
 export const utcDay = (timestamp: number) => new Date(timestamp).toISOString().slice(0, 10);
 const dayMs = 86_400_000;
@@ -291,6 +297,37 @@ export class EventStore {
     return rows;
   }
 
+  /**
+   * A person's events in a partition (rows written with any of `personIndexes`), newest first
+   * by (timestamp, uuid), only those before `before`, at most `limit`. Each file's
+   * person_index column is read first, so files without the person cost one column.
+   */
+  personEvents(dataId: number, environment: string, personIndexes: readonly number[], before: EventCursor | null, limit: number): StoredEvent[] {
+    const wanted = new Set(personIndexes);
+    const isBefore = (event: StoredEvent) =>
+      before === null || event.timestamp < before.timestamp || (event.timestamp === before.timestamp && event.uuid < before.uuid);
+    const found = new Map<string, StoredEvent>();
+    const take = (events: StoredEvent[]) => {
+      for (const event of events) if (isBefore(event) && !found.has(event.uuid)) found.set(event.uuid, event);
+    };
+    const fromTable = (table: Table) => {
+      const people = vectorValues(table.getChild("person_index")!) as number[];
+      const rows: number[] = [];
+      for (let row = 0; row < people.length; row++) if (wanted.has(people[row]!)) rows.push(row);
+      if (rows.length > 0) take(tableToEvents(table, rows));
+    };
+    for (const part of this.manifest.parts) {
+      if (part.dataId === dataId && part.environment === environment) fromTable(readParquetTable(join(this.dataDir, part.file)));
+    }
+    for (const segment of this.manifest.segments) {
+      if (segment.dataId === dataId && segment.environment === environment) fromTable(readSegmentTable(join(this.dataDir, segment.file), segment));
+    }
+    take((this.buffers.get(partitionKey(dataId, environment))?.rows ?? []).filter((event) => wanted.has(event.person_index)));
+    return [...found.values()]
+      .sort((a, b) => b.timestamp - a.timestamp || (a.uuid < b.uuid ? 1 : a.uuid > b.uuid ? -1 : 0))
+      .slice(0, limit);
+  }
+
   /** Every (project, data id, environment) with stored or buffered events. */
   partitions(): { projectId: string; dataId: number; environment: string }[] {
     const found = new Map<string, { projectId: string; dataId: number; environment: string }>();
@@ -307,7 +344,7 @@ export class EventStore {
 
 /** Several files' columns as one; when they hold too many property keys to stay columns, row by row. */
 function mergedColumns(tables: Table[]): EventColumns {
-  return concatColumns(tables.map(tableColumns)) ?? eventsToColumns(tables.flatMap(tableToEvents));
+  return concatColumns(tables.map(tableColumns)) ?? eventsToColumns(tables.flatMap((table) => tableToEvents(table)));
 }
 
 const allRows = (length: number) => Array.from({ length }, (_, row) => row);

@@ -19,6 +19,8 @@ import { applyWrites, emptyProperties, mergeProperties, type StampedProperties }
 export const groupTypesPerProjectMax = 5;
 /** Distinct ids remembered in memory (across projects) before the cache starts over. */
 export const distinctIdCacheEntriesMax = 1_000_000;
+/** Groups remembered in memory (across projects) before that cache starts over. */
+export const knownGroupsMax = 100_000;
 
 export interface IdentityEvent {
   uuid: string;
@@ -31,34 +33,6 @@ export interface IdentityEvent {
   setOnce: Record<string, unknown> | null;
   properties: Record<string, unknown>;
   groups: Record<string, string> | null;
-}
-
-/** Who an event is about: its person's dense index, and its group key per group type index. */
-export interface Attribution {
-  personIndex: number;
-  groupKeys: (string | null)[];
-}
-
-export interface PersonRecord {
-  projectId: string;
-  index: number;
-  id: string;
-  properties: Record<string, unknown>;
-  createdAt: number;
-  isIdentified: boolean;
-  version: number;
-  /** The survivor's index when this person was merged away, else null. */
-  mergedInto: number | null;
-}
-
-export type IdentityLogKind = "merge" | "refused";
-
-export interface IdentityLogEntry {
-  kind: IdentityLogKind;
-  at: number;
-  eventUuid: string;
-  survivor: number;
-  absorbed: number;
 }
 
 interface PersonRow {
@@ -125,10 +99,35 @@ export const personSchema = `
   );
 `;
 
-const cacheKey = (projectId: string, distinctId: string) => `${projectId}\u0000${distinctId}`;
+/**
+ * v4: each distinct id remembers the person it first belonged to (so an unmerge can send that
+ * person's old events back with it), overrides are found by survivor, and the catalog's
+ * personal-data property names are kept per project.
+ */
+export const personSchemaV4 = `
+  ALTER TABLE person_distinct_ids ADD COLUMN first_person_index INTEGER;
+  UPDATE person_distinct_ids SET first_person_index = person_index;
+  CREATE INDEX person_overrides_by_survivor ON person_overrides (project_id, new_index);
+  CREATE TABLE pii_properties (
+    project_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    PRIMARY KEY (project_id, name)
+  );
+`;
+
+/** Distinct ids one unmerge may split off. */
+export const unmergeDistinctIdsMax = 100;
+
+/** An unmerge that cannot be done as asked (the caller's mistake, not the store's). */
+export class UnmergeError extends Error {}
+
 
 export class PersonStore {
-  private readonly distinctIds = new Map<string, number>();
+  /** Person index by distinct id, per project (a cache of person_distinct_ids). */
+  private readonly distinctIds = new Map<string, Map<string, number>>();
+  private cachedDistinctIds = 0;
+  /** Groups known to exist, with the earliest time seen (a cache of `groups`). */
+  private readonly knownGroups = new Map<string, number>();
   private readonly nextIndex = new Map<string, number>();
   private readonly groupTypeIndexes = new Map<string, Map<string, number>>();
   private readonly statements: Record<string, Statement>;
@@ -137,22 +136,21 @@ export class PersonStore {
     const q = (sql: string) => db.query(sql);
     this.statements = {
       findDistinctId: q("SELECT person_index FROM person_distinct_ids WHERE project_id = ? AND distinct_id = ?"),
-      mapDistinctId: q("INSERT OR REPLACE INTO person_distinct_ids (project_id, distinct_id, person_index) VALUES (?, ?, ?)"),
+      mapDistinctId: q("INSERT INTO person_distinct_ids (project_id, distinct_id, person_index, first_person_index) VALUES (?1, ?2, ?3, ?3)"),
+      moveDistinctId: q("UPDATE person_distinct_ids SET person_index = ? WHERE project_id = ? AND distinct_id = ?"),
+      homeDistinctIds: q("SELECT distinct_id FROM person_distinct_ids WHERE project_id = ? AND first_person_index = ?"),
+      absorbedBy: q("SELECT old_index FROM person_overrides WHERE project_id = ? AND new_index = ?"),
       distinctIdsOf: q("SELECT distinct_id FROM person_distinct_ids WHERE project_id = ? AND person_index = ? ORDER BY distinct_id"),
       moveDistinctIds: q("UPDATE person_distinct_ids SET person_index = ? WHERE project_id = ? AND person_index = ?"),
       maxIndex: q("SELECT MAX(person_index) AS max FROM persons WHERE project_id = ?"),
       insertPerson: q(`INSERT INTO persons (project_id, person_index, id, properties, stamps, created_at, is_identified, version, merged_into)
-        VALUES (?, ?, ?, '{}', '{}', ?, 0, 0, NULL)`),
+        VALUES (?, ?, ?, '{}', '{}', ?, ?, 0, NULL)`),
       person: q("SELECT * FROM persons WHERE project_id = ? AND person_index = ?"),
-      personById: q("SELECT * FROM persons WHERE project_id = ? AND id = ?"),
       updatePerson: q(`UPDATE persons SET properties = ?, stamps = ?, created_at = ?, is_identified = ?, version = version + 1, merged_into = ?
         WHERE project_id = ? AND person_index = ?`),
       addOverride: q("INSERT OR REPLACE INTO person_overrides (project_id, old_index, new_index) VALUES (?, ?, ?)"),
       redirectOverrides: q("UPDATE person_overrides SET new_index = ? WHERE project_id = ? AND new_index = ?"),
-      overrides: q("SELECT old_index, new_index FROM person_overrides WHERE project_id = ?"),
       log: q("INSERT OR IGNORE INTO identity_log (project_id, event_uuid, kind, at, survivor, absorbed) VALUES (?, ?, ?, ?, ?, ?)"),
-      logOf: q(`SELECT kind, at, event_uuid, survivor, absorbed FROM identity_log
-        WHERE project_id = ? AND (survivor = ? OR absorbed = ?) ORDER BY at, event_uuid`),
       groupTypes: q("SELECT group_index, name FROM group_types WHERE project_id = ? ORDER BY group_index"),
       addGroupType: q("INSERT INTO group_types (project_id, group_index, name) VALUES (?, ?, ?)"),
       group: q("SELECT * FROM groups WHERE project_id = ? AND group_index = ? AND group_key = ?"),
@@ -162,69 +160,131 @@ export class PersonStore {
     };
   }
 
-  /** Applies the events' identity effects (in event-time order) and says who each one is about, in input order. */
-  attribute(projectId: string, events: IdentityEvent[]): Attribution[] {
+  /** Applies the events' identity effects (in event-time order); returns each event's person index, in input order. */
+  attribute(projectId: string, events: IdentityEvent[]): number[] {
     const order = events.map((_, index) => index).sort((a, b) => {
       const x = events[a]!;
       const y = events[b]!;
       return x.timestamp - y.timestamp || (x.uuid < y.uuid ? -1 : x.uuid > y.uuid ? 1 : 0);
     });
-    const attributions: Attribution[] = new Array(events.length);
+    const attributions: number[] = new Array(events.length);
     try {
       this.db.transaction(() => {
         for (const index of order) attributions[index] = this.apply(projectId, events[index]!);
       })();
     } catch (error) {
       // The transaction rolled back; what the caches learned inside it may not be true.
-      this.distinctIds.clear();
-      this.nextIndex.clear();
-      this.groupTypeIndexes.clear();
+      this.forgetCaches();
       throw error;
     }
     return attributions;
   }
 
-  private apply(projectId: string, event: IdentityEvent): Attribution {
+  private apply(projectId: string, event: IdentityEvent): number {
     const { distinctId, timestamp: at, uuid } = event;
-    this.resolve(projectId, distinctId, at);
+    // Most events only need their person (a cache hit); the rest of this is for the few that do more.
+    let personIndex = this.resolve(projectId, distinctId, at);
     const anonymous = event.anonId ?? (event.event === "$identify" ? stringProperty(event.properties, "$anon_distinct_id") : null);
-    if (event.event === "$identify" || (anonymous !== null && anonymous !== distinctId)) this.markIdentified(projectId, distinctId, at);
-    if (anonymous !== null && anonymous !== distinctId) this.join(projectId, distinctId, anonymous, event);
+    const links = anonymous !== null && anonymous !== distinctId;
+    if (event.event === "$identify" || links) this.markIdentified(projectId, personIndex);
     const alias = event.event === "$create_alias" ? stringProperty(event.properties, "alias") : null;
-    if (alias !== null && alias !== distinctId) this.join(projectId, distinctId, alias, event);
+    const aliases = alias !== null && alias !== distinctId;
+    if (links) this.join(projectId, distinctId, anonymous, event);
+    if (aliases) this.join(projectId, distinctId, alias, event);
+    if (links || aliases) personIndex = this.resolve(projectId, distinctId, at);
 
-    const personIndex = this.resolve(projectId, distinctId, at);
     if (event.set || event.setOnce) {
       const person = this.row(projectId, personIndex)!;
       const properties = stamped(person);
       if (applyWrites(properties, at, uuid, event.set, event.setOnce)) this.save(projectId, person, { properties });
     }
-    return { personIndex, groupKeys: this.applyGroups(projectId, event) };
+    if (event.groups || event.event === "$groupidentify") this.applyGroups(projectId, event);
+    return personIndex;
   }
 
   /** The person of `distinctId`, created (first seen at `at`) when it has none. */
   private resolve(projectId: string, distinctId: string, at: number): number {
-    const key = cacheKey(projectId, distinctId);
-    const cached = this.distinctIds.get(key);
+    const cached = this.distinctIds.get(projectId)?.get(distinctId);
     if (cached !== undefined) return cached;
     const found = this.statements.findDistinctId!.get(projectId, distinctId) as { person_index: number } | null;
     const index = found ? found.person_index : this.createPerson(projectId, distinctId, at);
-    this.remember(key, index);
+    this.remember(projectId, distinctId, index);
     return index;
   }
 
-  private remember(key: string, index: number): void {
-    if (this.distinctIds.size >= distinctIdCacheEntriesMax) this.distinctIds.clear();
-    this.distinctIds.set(key, index);
+  private remember(projectId: string, distinctId: string, index: number): void {
+    if (this.cachedDistinctIds >= distinctIdCacheEntriesMax) {
+      this.distinctIds.clear();
+      this.cachedDistinctIds = 0;
+    }
+    let people = this.distinctIds.get(projectId);
+    if (!people) this.distinctIds.set(projectId, (people = new Map()));
+    if (!people.has(distinctId)) this.cachedDistinctIds++;
+    people.set(distinctId, index);
   }
 
   private createPerson(projectId: string, distinctId: string, at: number): number {
+    const index = this.insertPerson(projectId, at, false);
+    this.statements.mapDistinctId!.run(projectId, distinctId, index);
+    return index;
+  }
+
+  private insertPerson(projectId: string, at: number, identified: boolean): number {
     let next = this.nextIndex.get(projectId);
     if (next === undefined) next = ((this.statements.maxIndex!.get(projectId) as { max: number | null }).max ?? -1) + 1;
     this.nextIndex.set(projectId, next + 1);
-    this.statements.insertPerson!.run(projectId, next, Bun.randomUUIDv7(), at);
-    this.statements.mapDistinctId!.run(projectId, distinctId, next);
+    this.statements.insertPerson!.run(projectId, next, Bun.randomUUIDv7(), at, identified ? 1 : 0);
     return next;
+  }
+
+  /**
+   * Splits `distinctIds` off the (surviving) person `personIndex` into a new person, which
+   * takes the old person's identified mark and starts without properties; later events of
+   * those ids belong to it. A person merged in earlier whose own ids all move goes with them,
+   * so its events from before the merge move too; events written under the merged person
+   * stay with it. Returns the new person's index.
+   */
+  unmerge(projectId: string, personIndex: number, distinctIds: string[], at: number): number {
+    const wanted = [...new Set(distinctIds)];
+    if (wanted.length === 0 || wanted.length > unmergeDistinctIdsMax) {
+      throw new UnmergeError(`distinct_ids must list 1 to ${unmergeDistinctIdsMax} distinct ids`);
+    }
+    try {
+      return this.db.transaction(() => {
+        const person = this.row(projectId, personIndex);
+        if (!person || person.merged_into !== null) throw new UnmergeError("person not found");
+        const owned = new Set(this.distinctIdsOf(projectId, personIndex));
+        const foreign = wanted.filter((id) => !owned.has(id));
+        if (foreign.length > 0) throw new UnmergeError(`not distinct ids of this person: ${foreign.join(", ")}`);
+        if (wanted.length === owned.size) throw new UnmergeError("at least one distinct id must stay with the person");
+        const split = this.insertPerson(projectId, at, person.is_identified === 1);
+        for (const distinctId of wanted) {
+          this.statements.moveDistinctId!.run(split, projectId, distinctId);
+          this.remember(projectId, distinctId, split);
+        }
+        const moving = new Set(wanted);
+        for (const { old_index: absorbed } of this.statements.absorbedBy!.all(projectId, personIndex) as { old_index: number }[]) {
+          const home = (this.statements.homeDistinctIds!.all(projectId, absorbed) as { distinct_id: string }[]).map((r) => r.distinct_id);
+          if (home.length === 0 || !home.every((id) => moving.has(id))) continue;
+          this.statements.addOverride!.run(projectId, absorbed, split);
+          this.save(projectId, this.row(projectId, absorbed)!, { mergedInto: split });
+        }
+        this.save(projectId, person, {});
+        this.statements.log!.run(projectId, Bun.randomUUIDv7(), "unmerge", at, personIndex, split);
+        return split;
+      })();
+    } catch (error) {
+      if (!(error instanceof UnmergeError)) this.forgetCaches();
+      throw error;
+    }
+  }
+
+  private forgetCaches(): void {
+    this.distinctIds.clear();
+    this.cachedDistinctIds = 0;
+    this.knownGroups.clear();
+    this.nextIndex.clear();
+    this.groupTypeIndexes.clear();
   }
 
   private row(projectId: string, index: number): PersonRow | null {
@@ -244,8 +304,8 @@ export class PersonStore {
     );
   }
 
-  private markIdentified(projectId: string, distinctId: string, at: number): void {
-    const row = this.row(projectId, this.resolve(projectId, distinctId, at))!;
+  private markIdentified(projectId: string, personIndex: number): void {
+    const row = this.row(projectId, personIndex)!;
     if (row.is_identified !== 1) this.save(projectId, row, { identified: true });
   }
 
@@ -258,7 +318,7 @@ export class PersonStore {
     const known = this.statements.findDistinctId!.get(projectId, other) as { person_index: number } | null;
     if (!known) {
       this.statements.mapDistinctId!.run(projectId, other, target);
-      this.remember(cacheKey(projectId, other), target);
+      this.remember(projectId, other, target);
       return;
     }
     if (known.person_index === target) return;
@@ -277,7 +337,7 @@ export class PersonStore {
   private merge(projectId: string, survivor: PersonRow, absorbed: PersonRow, event: IdentityEvent): void {
     const moved = (this.statements.distinctIdsOf!.all(projectId, absorbed.person_index) as { distinct_id: string }[]).map((r) => r.distinct_id);
     this.statements.moveDistinctIds!.run(survivor.person_index, projectId, absorbed.person_index);
-    for (const distinctId of moved) this.remember(cacheKey(projectId, distinctId), survivor.person_index);
+    for (const distinctId of moved) this.remember(projectId, distinctId, survivor.person_index);
     this.statements.redirectOverrides!.run(survivor.person_index, projectId, absorbed.person_index);
     this.statements.addOverride!.run(projectId, absorbed.person_index, survivor.person_index);
     this.save(projectId, survivor, {
@@ -289,21 +349,18 @@ export class PersonStore {
     this.statements.log!.run(projectId, event.uuid, "merge", event.timestamp, survivor.person_index, absorbed.person_index);
   }
 
-  /** Group keys of the event by group type index; a sixth group type of a project is not kept. */
-  private applyGroups(projectId: string, event: IdentityEvent): (string | null)[] {
-    const keys: (string | null)[] = new Array(groupTypesPerProjectMax).fill(null);
+  /** Records the event's groups (a sixth group type of a project is not kept) and applies $groupidentify. */
+  private applyGroups(projectId: string, event: IdentityEvent): void {
     for (const type in event.groups ?? {}) {
       const index = this.groupTypeIndex(projectId, type);
-      if (index === null) continue;
-      keys[index] = event.groups![type]!;
-      this.statements.insertGroup!.run(projectId, index, keys[index], event.timestamp);
+      if (index !== null) this.noteGroup(projectId, index, event.groups![type]!, event.timestamp);
     }
     if (event.event === "$groupidentify") {
       const type = stringProperty(event.properties, "$group_type");
       const key = stringProperty(event.properties, "$group_key");
       const index = type === null ? null : this.groupTypeIndex(projectId, type);
       if (index !== null && key !== null) {
-        this.statements.insertGroup!.run(projectId, index, key, event.timestamp);
+        this.noteGroup(projectId, index, key, event.timestamp);
         const set = event.properties.$group_set;
         if (set !== null && typeof set === "object" && !Array.isArray(set)) {
           const row = this.statements.group!.get(projectId, index, key) as { properties: string; stamps: string };
@@ -314,7 +371,16 @@ export class PersonStore {
         }
       }
     }
-    return keys;
+  }
+
+  /** Makes sure the group exists with its earliest sighting; SDKs send groups on every event, so known ones cost no write. */
+  private noteGroup(projectId: string, index: number, key: string, at: number): void {
+    const cacheKey = `${projectId}\u0000${index}\u0000${key}`;
+    const seenAt = this.knownGroups.get(cacheKey);
+    if (seenAt !== undefined && seenAt <= at) return;
+    this.statements.insertGroup!.run(projectId, index, key, at);
+    if (this.knownGroups.size >= knownGroupsMax) this.knownGroups.clear();
+    this.knownGroups.set(cacheKey, Math.min(at, seenAt ?? at));
   }
 
   private groupTypeIndex(projectId: string, name: string): number | null {
@@ -339,60 +405,8 @@ export class PersonStore {
     return types;
   }
 
-  group(projectId: string, index: number, key: string): { properties: Record<string, unknown>; createdAt: number } | null {
-    const row = this.statements.group!.get(projectId, index, key) as { properties: string; created_at: number } | null;
-    return row ? { properties: JSON.parse(row.properties), createdAt: row.created_at } : null;
-  }
-
-  /** A person by index or uuid, as stored (a merged-away person names its survivor). */
-  person(projectId: string, indexOrId: number | string): PersonRecord | null {
-    const row = (typeof indexOrId === "number"
-      ? this.statements.person!.get(projectId, indexOrId)
-      : this.statements.personById!.get(projectId, indexOrId)) as PersonRow | null;
-    if (!row) return null;
-    return {
-      projectId,
-      index: row.person_index,
-      id: row.id,
-      properties: JSON.parse(row.properties),
-      createdAt: row.created_at,
-      isIdentified: row.is_identified === 1,
-      version: row.version,
-      mergedInto: row.merged_into,
-    };
-  }
-
-  /** The person a distinct id belongs to now, or null. */
-  personOf(projectId: string, distinctId: string): PersonRecord | null {
-    const found = this.statements.findDistinctId!.get(projectId, distinctId) as { person_index: number } | null;
-    return found ? this.person(projectId, found.person_index) : null;
-  }
-
-  distinctIdsOf(projectId: string, index: number): string[] {
+  private distinctIdsOf(projectId: string, index: number): string[] {
     return (this.statements.distinctIdsOf!.all(projectId, index) as { distinct_id: string }[]).map((row) => row.distinct_id);
-  }
-
-  /** Merges and refusals that involved the person, oldest first. */
-  identityLog(projectId: string, index: number): IdentityLogEntry[] {
-    return (this.statements.logOf!.all(projectId, index, index) as Record<string, unknown>[]).map((row) => ({
-      kind: row.kind as IdentityLogKind,
-      at: row.at as number,
-      eventUuid: row.event_uuid as string,
-      survivor: row.survivor as number,
-      absorbed: row.absorbed as number,
-    }));
-  }
-
-  /**
-   * For the executor: `canonical[i]` is the surviving person of index i (i itself when it was
-   * never merged away), for every index the project has.
-   */
-  canonicalIndexes(projectId: string): Int32Array {
-    const count = ((this.statements.maxIndex!.get(projectId) as { max: number | null }).max ?? -1) + 1;
-    const canonical = new Int32Array(count);
-    for (let i = 0; i < count; i++) canonical[i] = i;
-    for (const row of this.statements.overrides!.all(projectId) as { old_index: number; new_index: number }[]) canonical[row.old_index] = row.new_index;
-    return canonical;
   }
 }
 

@@ -2,7 +2,8 @@
 // every public key of projects in this region, so ingest never asks the control plane whether
 // a key is valid), ingest policies, and the person store (person-store.ts).
 import { Database } from "bun:sqlite";
-import { PersonStore, personSchema } from "./person-store.ts";
+import { PersonStore, personSchema, personSchemaV4 } from "./person-store.ts";
+import { PersonDirectory } from "./person-directory.ts";
 
 export interface RegistryKey {
   key: string;
@@ -24,15 +25,17 @@ export interface IngestPolicy {
   updatedAt: string;
 }
 
-const schemaVersion = 3;
+const schemaVersion = 4;
 
 export class RegionStore {
   private readonly db: Database;
-  /** Persons, distinct ids, merges and groups (same file). */
+  /** Persons, distinct ids, merges and groups (same file): ingest's side, and the read side. */
   readonly persons: PersonStore;
+  readonly directory: PersonDirectory;
 
   /** SQLite's write-ahead journal of this file: durable once synced, whatever the checkpoints did. */
   readonly journalPath: string;
+  private readonly totalChanges;
 
   constructor(path: string) {
     this.journalPath = `${path}-wal`;
@@ -43,7 +46,9 @@ export class RegionStore {
     this.db.exec("PRAGMA synchronous = NORMAL");
     this.db.exec("PRAGMA busy_timeout = 5000");
     this.migrate();
+    this.totalChanges = this.db.query("SELECT total_changes() AS changes");
     this.persons = new PersonStore(this.db);
+    this.directory = new PersonDirectory(this.db);
   }
 
   private migrate(): void {
@@ -70,6 +75,7 @@ export class RegionStore {
         )`);
       }
       if (version < 3) this.db.exec(personSchema);
+      if (version < 4) this.db.exec(personSchemaV4);
       this.db.exec(`PRAGMA user_version = ${schemaVersion}`);
     })();
   }
@@ -132,6 +138,11 @@ export class RegionStore {
       keepRatio: row.keep_ratio as number,
       updatedAt: row.updated_at as string,
     }));
+  }
+
+  /** Rows changed through this connection so far: when it moves, the journal has unsynced writes. */
+  changes(): number {
+    return (this.totalChanges.get() as { changes: number }).changes;
   }
 
   /** A cheap read that proves the file is open and answering (for /health). */

@@ -3,7 +3,8 @@
 // worker reports sealed WAL positions (so the WAL can be truncated) and storage problems.
 // Records the worker has not taken yet are its backlog: past `backlogBytesMax`, callers wait
 // (ingest answers later) instead of letting memory grow while the worker catches up.
-import type { StorageTuning } from "./event-store.ts";
+import type { EventCursor, StorageTuning } from "./event-store.ts";
+import type { StoredEvent } from "./event-record.ts";
 import type { WalPosition } from "./wal.ts";
 import type { WorkerReply, WorkerRequest } from "./storage-worker.ts";
 
@@ -12,7 +13,7 @@ export const workerBacklogBytesMax = 32 * 1024 * 1024;
 
 export class StorageClient {
   private nextCallId = 1;
-  private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private lastProblem: string | null = null;
   private stopped: Promise<void> | null = null;
   private backlogBytes = 0;
@@ -71,7 +72,7 @@ export class StorageClient {
     else if (reply.type === "result") {
       const call = this.pending.get(reply.id);
       this.pending.delete(reply.id);
-      if (reply.error === null) call?.resolve();
+      if (reply.error === null) call?.resolve(reply.value);
       else call?.reject(new Error(reply.error));
     }
   }
@@ -97,17 +98,23 @@ export class StorageClient {
     return new Promise((resolve) => this.backlogWaiters.push(resolve));
   }
 
-  private call(method: "seal" | "flush" | "stop"): Promise<void> {
+  private ask<T>(request: WorkerRequest & { id: number }): Promise<T> {
     if (this.stopped) return Promise.reject(new Error("storage worker is stopped"));
-    const id = this.nextCallId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ type: "call", id, method } satisfies WorkerRequest);
+      this.pending.set(request.id, { resolve: resolve as (value: unknown) => void, reject });
+      this.worker.postMessage(request);
     });
   }
 
+  private call = (method: "seal" | "flush" | "stop") => this.ask<void>({ type: "call", id: this.nextCallId++, method });
+
   seal = () => this.call("seal");
   flush = () => this.call("flush");
+
+  /** A person's events in one partition, newest first (see EventStore.personEvents). */
+  personEvents(dataId: number, environment: string, personIndexes: number[], before: EventCursor | null, limit: number): Promise<StoredEvent[]> {
+    return this.ask({ type: "person-events", id: this.nextCallId++, dataId, environment, personIndexes, before, limit });
+  }
 
   /** Why background storage work is failing, or null. */
   problem(): string | null {

@@ -1,6 +1,6 @@
 // The event store's thread: buffering, sealing and compaction run here so the thread that
 // answers ingest requests only validates and appends to the WAL. Protocol: see storage-client.ts.
-import { EventStore, type StorageTuning } from "./event-store.ts";
+import { EventStore, type EventCursor, type StorageTuning } from "./event-store.ts";
 import { decodeBatchRecord } from "./event-record.ts";
 import type { WalPosition } from "./wal.ts";
 import { startHeapGuard, workerHeapBytesSoftMax } from "./heap-guard.ts";
@@ -10,7 +10,8 @@ declare const self: Worker;
 export type WorkerRequest =
   | { type: "open"; dataDir: string; walDir: string; tuning: StorageTuning }
   | { type: "add"; head: Uint8Array; body: Uint8Array; position: WalPosition }
-  | { type: "call"; id: number; method: "seal" | "flush" | "stop" };
+  | { type: "call"; id: number; method: "seal" | "flush" | "stop" }
+  | { type: "person-events"; id: number; dataId: number; environment: string; personIndexes: number[]; before: EventCursor | null; limit: number };
 
 export type WorkerReply =
   | { type: "opened" }
@@ -19,7 +20,8 @@ export type WorkerReply =
   /** An added record is in the buffers; `bytes` is its size as it was handed over. */
   | { type: "added"; bytes: number }
   | { type: "status"; problem: string | null }
-  | { type: "result"; id: number; error: string | null };
+  /** The answer to a call: `value` is what a read returns. */
+  | { type: "result"; id: number; error: string | null; value?: unknown };
 
 startHeapGuard({ maxBytes: workerHeapBytesSoftMax });
 
@@ -50,6 +52,17 @@ self.onmessage = async (message: MessageEvent<WorkerRequest>) => {
   if (request.type === "add") {
     store!.add(decodeBatchRecord(request.head, request.body), request.position);
     post({ type: "added", bytes: request.head.byteLength + request.body.byteLength });
+    return;
+  }
+  if (request.type === "person-events") {
+    // Reads run at once, between storage steps: they see the manifest as it is, and the
+    // files it names stay until a later step replaces them.
+    try {
+      const value = store!.personEvents(request.dataId, request.environment, request.personIndexes, request.before, request.limit);
+      post({ type: "result", id: request.id, error: null, value });
+    } catch (error) {
+      post({ type: "result", id: request.id, error: (error as Error).message });
+    }
     return;
   }
   try {

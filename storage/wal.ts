@@ -3,8 +3,8 @@
 // one, so one fsync covers every request waiting on it (group commit).
 //
 // Companion files (the region's SQLite journal: the person state that events' person indexes
-// refer to) are synced in the same group commit, so whatever a record depends on is as
-// durable as the record, without a blocking fsync per SQLite transaction.
+// refer to) are synced in the same group commit when they changed, so whatever a record
+// depends on is as durable as the record, without a blocking fsync per SQLite transaction.
 //
 // Record layout: u32 payload length | u32 CRC-32 of the payload | payload (little endian).
 // A crash can leave a torn record only at the end of the newest file; opening the log
@@ -26,6 +26,12 @@ export interface WalPosition {
 
 export class WalUnavailableError extends Error {}
 export class WalCorruptError extends Error {}
+
+/** A file synced with the log's group commits: `changes` moves whenever it has new writes. */
+export interface WalCompanion {
+  path: string;
+  changes(): number;
+}
 
 export const comparePositions = (a: WalPosition, b: WalPosition) => a.file - b.file || a.offset - b.offset;
 
@@ -107,10 +113,12 @@ export class WriteAheadLog {
   private broken: Error | null = null;
   private closed = false;
   private readonly companionHandles = new Map<string, FileHandle>();
+  /** Each companion's `changes()` at its last sync. */
+  private readonly companionsSyncedAt = new Map<string, number>();
 
   private constructor(
     readonly dir: string,
-    private readonly companions: readonly string[],
+    private readonly companions: readonly WalCompanion[],
   ) {}
 
   /**
@@ -118,7 +126,7 @@ export class WriteAheadLog {
    * a bad record anywhere else is corruption and stops the open. `companions` are files synced
    * with every group commit (a companion that does not exist yet is skipped until it does).
    */
-  static async open(dir: string, companions: readonly string[] = []): Promise<WriteAheadLog> {
+  static async open(dir: string, companions: readonly WalCompanion[] = []): Promise<WriteAheadLog> {
     mkdirSync(dir, { recursive: true });
     for (const name of readdirSync(dir)) if (name.endsWith(".dropped")) rmSync(join(dir, name));
     const wal = new WriteAheadLog(dir, companions);
@@ -212,7 +220,9 @@ export class WriteAheadLog {
   }
 
   private async syncCompanions(): Promise<void> {
-    await Promise.all(this.companions.map(async (path) => {
+    await Promise.all(this.companions.map(async ({ path, changes }) => {
+      const version = changes();
+      if (this.companionsSyncedAt.get(path) === version) return;
       let companion = this.companionHandles.get(path);
       if (!companion) {
         if (!existsSync(path)) return;
@@ -220,6 +230,7 @@ export class WriteAheadLog {
         this.companionHandles.set(path, companion);
       }
       await companion.datasync();
+      this.companionsSyncedAt.set(path, version);
     }));
   }
 

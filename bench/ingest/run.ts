@@ -1,6 +1,7 @@
 // bench/ingest: durable ingest against the parse-only ceiling, in the same run with the same
 // driver; then acknowledgement latency at half the measured rate, bytes per event on disk
-// after compaction, and the server's peak RSS. Writes bench/RESULTS.md.
+// after compaction, and the server's peak RSS; and durable ingest again without person
+// resolution (bench/ingest/without-persons.ts), for its cost. Writes bench/RESULTS.md.
 //   bun bench/ingest/run.ts            (BENCH_SECONDS=60 BENCH_RUNS=3 BENCH_CONNECTIONS=32)
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
@@ -39,15 +40,16 @@ async function measureCeiling(): Promise<LoadResult> {
 
 interface DurableResult {
   full: LoadResult;
-  half: LoadResult;
+  half: LoadResult | null;
   peakRssBytes: number;
   storedEvents: number;
   bytesPerEvent: number;
 }
 
-async function measureDurable(): Promise<DurableResult> {
+/** Durable ingest into the service `entry` runs; with `halfLoad`, then at half the rate it reached. */
+async function measureDurable(entry: string, halfLoad: boolean): Promise<DurableResult> {
   const dataDir = mkdtempSync(join(tmpdir(), "bench-ingest-"));
-  const server = await spawnService({ DATA_DIR: dataDir, REGIONS: "eu" });
+  const server = await spawnService({ DATA_DIR: dataDir, REGIONS: "eu" }, [entry]);
   let peakRssBytes = 0;
   const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, rssBytes(server.child.pid))), 250);
   try {
@@ -70,7 +72,9 @@ async function measureDurable(): Promise<DurableResult> {
     }
     const url = `${server.url}/ingest/eu/batch`;
     const full = await drive({ url, apiKeys, templates, seconds, connections, batchSize });
-    const half = await drive({ url, apiKeys, templates, seconds: halfLoadSeconds, connections, batchSize, targetRate: full.eventsPerSecond / 2 });
+    const half = halfLoad
+      ? await drive({ url, apiKeys, templates, seconds: halfLoadSeconds, connections, batchSize, targetRate: full.eventsPerSecond / 2 })
+      : null;
     clearInterval(sampler);
     server.child.kill("SIGTERM");
     await server.child.exited;
@@ -82,7 +86,7 @@ async function measureDurable(): Promise<DurableResult> {
     const parts = store.liveFiles().parts;
     await wal.close();
     const storedEvents = parts.reduce((sum, part) => sum + part.rows, 0);
-    if (full.errors + half.errors > 0) console.log("failed requests by status:", full.errorStatuses, half.errorStatuses);
+    if (full.errors + (half?.errors ?? 0) > 0) console.log("failed requests by status:", full.errorStatuses, half?.errorStatuses);
     const bytes = parts.reduce((sum, part) => sum + part.bytes, 0);
     return { full, half, peakRssBytes, storedEvents, bytesPerEvent: bytes / storedEvents };
   } finally {
@@ -96,22 +100,27 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const fmt = (value: number, digits = 0) => value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 const ceilings: LoadResult[] = [];
-const durables: DurableResult[] = [];
+const durables: (DurableResult & { half: LoadResult })[] = [];
+const withoutPersons: DurableResult[] = [];
 for (let run = 1; run <= runs; run++) {
   const ceiling = await measureCeiling();
   console.log(`run ${run} ceiling: ${fmt(ceiling.eventsPerSecond)} events/s, p99 ${fmt(ceiling.p99Ms, 1)} ms`);
-  const durable = await measureDurable();
+  const durable = (await measureDurable("server/main.ts", true)) as DurableResult & { half: LoadResult };
   console.log(
     `run ${run} durable: ${fmt(durable.full.eventsPerSecond)} events/s (p50 ${fmt(durable.full.p50Ms, 1)} ms, p99 ${fmt(durable.full.p99Ms, 1)} ms); ` +
       `half load ${fmt(durable.half.eventsPerSecond)} events/s p99 ${fmt(durable.half.p99Ms, 1)} ms; ` +
       `${fmt(durable.bytesPerEvent, 1)} B/event on disk; peak RSS ${fmt(durable.peakRssBytes / 2 ** 20)} MiB; errors ${durable.full.errors + durable.half.errors}`,
   );
+  const baseline = await measureDurable("bench/ingest/without-persons.ts", false);
+  console.log(`run ${run} durable without person resolution: ${fmt(baseline.full.eventsPerSecond)} events/s`);
   ceilings.push(ceiling);
   durables.push(durable);
+  withoutPersons.push(baseline);
 }
 
 const ceilingRate = median(ceilings.map((c) => c.eventsPerSecond));
 const durableRate = median(durables.map((d) => d.full.eventsPerSecond));
+const withoutPersonsRate = median(withoutPersons.map((d) => d.full.eventsPerSecond));
 const row = (name: string, value: string, target: string) => `| ${name} | ${value} | ${target} |`;
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 const report = `# Benchmark results
@@ -132,8 +141,9 @@ ${row("ack latency at full load p50 / p99", `${fmt(median(durables.map((d) => d.
 ${row("ack latency at half load p50 / p99", `${fmt(median(durables.map((d) => d.half.p50Ms)), 1)} / ${fmt(median(durables.map((d) => d.half.p99Ms)), 1)} ms`, "p99 under 50 ms")}
 ${row("bytes per event on disk after compaction", fmt(median(durables.map((d) => d.bytesPerEvent)), 1), "at most 60")}
 ${row("server peak RSS while ingesting", `${fmt(median(durables.map((d) => d.peakRssBytes)) / 2 ** 20)} MiB`, "under 1 GiB")}
+${row("durable ingest without person resolution (baseline for its cost)", `${fmt(withoutPersonsRate)} events/s; person resolution costs ${fmt((100 * (withoutPersonsRate - durableRate)) / withoutPersonsRate, 1)}%`, "cost at most 10%")}
 
-Per run: ${durables.map((d, i) => `run ${i + 1}: ceiling ${fmt(ceilings[i]!.eventsPerSecond)}, durable ${fmt(d.full.eventsPerSecond)} events/s, stored ${fmt(d.storedEvents)} events, errors ${d.full.errors + d.half.errors}`).join("; ")}.
+Per run: ${durables.map((d, i) => `run ${i + 1}: ceiling ${fmt(ceilings[i]!.eventsPerSecond)}, durable ${fmt(d.full.eventsPerSecond)} events/s (without person resolution ${fmt(withoutPersons[i]!.full.eventsPerSecond)}), stored ${fmt(d.storedEvents)} events, errors ${d.full.errors + d.half.errors}`).join("; ")}.
 `;
 writeFileSync(join(import.meta.dir, "..", "RESULTS.md"), report);
 console.log(report);

@@ -111,10 +111,10 @@ export async function captureNative(node: RegionNode, request: Request, trustPro
   try {
     // Identity effects apply to every accepted event, sampled out or not: a merge or a $set
     // is a fact about the person, whatever share of their events is kept.
-    const attributions = node.store.persons.attribute(key.projectId, accepted);
+    const personIndexes = node.store.persons.attribute(key.projectId, accepted);
     const toStore: AcceptedEvent[] = [];
     decisions.forEach((decision, position) => {
-      if (decision) toStore.push({ ...decision, personIndex: attributions[position]!.personIndex });
+      if (decision) toStore.push({ ...decision, personIndex: personIndexes[position]! });
     });
     if (toStore.length > 0) {
       const record = encodeBatchRecord({

@@ -1,5 +1,6 @@
-// The region API of one region, mounted at /region/{code}. Later issues add /query, /sql,
-// /persons, ...; every route reads project, environment and scopes only from the token.
+// The region API of one region, mounted at /region/{code}: persons and groups here, /query,
+// /sql, ... in later issues; every route reads project, environment and scopes only from the
+// token. Errors use the region's codes (a body that fails validation is `bad_request`).
 import { Elysia } from "elysia";
 import type { JWTVerifyGetKey } from "jose";
 import { timingSafeEqual } from "node:crypto";
@@ -9,7 +10,10 @@ import { validateBody } from "../http/validate.ts";
 import { sha256Hex } from "../crypto.ts";
 import { regionSecretHeader } from "./region-link.ts";
 import { t } from "elysia";
-import { apiErrorHandler } from "../http/elysia-errors.ts";
+import { toApiError } from "../http/elysia-errors.ts";
+import { errorResponse, internalErrorResponse } from "../http/errors.ts";
+import { personsRoutes } from "./persons-routes.ts";
+import { groupsRoutes } from "./groups-routes.ts";
 import type { RegionNode } from "./region-node.ts";
 import { verifyRegionToken } from "./region-auth.ts";
 
@@ -47,12 +51,24 @@ const KeySyncRequest = t.Object({
   ),
 });
 
+/** The catalog's personal-data property names of a project (the control plane pushes them). */
+const PiiPropertiesRequest = t.Object({ names: t.Array(t.String({ minLength: 1, maxLength: 200 }), { maxItems: 10_000 }) }, { additionalProperties: false });
+
+function regionErrorHandler(context: { code: string | number; error: unknown }): Response {
+  const error = toApiError(context);
+  if (!error) return internalErrorResponse(context.error);
+  return errorResponse(error.code === "validation" ? new ApiError(400, "bad_request", error.message) : error);
+}
+
+const projectIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** Billing sets this past a spend cap; 1 keeps every event. */
 const IngestPolicyRequest = t.Object({ keep_ratio: t.Number({ exclusiveMinimum: 0, maximum: 1 }) }, { additionalProperties: false });
 
 export function regionApp({ prefix, node, keys, issuer, regionSecret }: RegionAppOptions) {
+  const check = { keys, issuer, region: node.code };
   return new Elysia({ name: `region-${node.code}`, prefix })
-    .onError(apiErrorHandler)
+    .onError(regionErrorHandler)
     .get("/health", () => {
       const { status, body } = node.healthReply();
       return jsonResponse(status, body);
@@ -65,13 +81,21 @@ export function regionApp({ prefix, node, keys, issuer, regionSecret }: RegionAp
     }, { parse: "none" })
     .put("/internal/ingest-policy/:project_id", async ({ request, params }) => {
       checkRegionSecret(request, regionSecret);
-      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(params.project_id)) {
-        throw new ApiError(404, "not_found", "project not found");
-      }
+      if (!projectIdPattern.test(params.project_id)) throw new ApiError(404, "not_found", "project not found");
       const body = validateBody<typeof IngestPolicyRequest.static>(IngestPolicyRequest, await readJsonBody(request, internalKeysBodyBytesMax));
       const policy = node.setKeepRatio(params.project_id, body.keep_ratio);
       return jsonResponse(200, { project_id: policy.projectId, keep_ratio: policy.keepRatio, updated_at: policy.updatedAt });
     }, { parse: "none" })
+    .put("/internal/pii-properties/:project_id", async ({ request, params }) => {
+      checkRegionSecret(request, regionSecret);
+      if (!projectIdPattern.test(params.project_id)) throw new ApiError(404, "not_found", "project not found");
+      const body = validateBody<typeof PiiPropertiesRequest.static>(PiiPropertiesRequest, await readJsonBody(request, internalKeysBodyBytesMax));
+      const names = [...new Set(body.names)].sort();
+      node.store.directory.setPiiProperties(params.project_id, names);
+      return jsonResponse(200, { project_id: params.project_id, names });
+    }, { parse: "none" })
+    .use(personsRoutes(node, check))
+    .use(groupsRoutes(node, check))
     .get("/token", async ({ request }) => {
       const claims = await verifyRegionToken(request.headers.get("authorization"), keys, issuer(), node.code);
       return jsonResponse(200, {

@@ -36,7 +36,7 @@ export class RegionNode {
     const store = new RegionStore(join(dataDir, "region.sqlite"));
     const walDir = join(dataDir, "wal");
     // Events carry person indexes, so the person store's journal is synced with each record.
-    const wal = await WriteAheadLog.open(walDir, [store.journalPath]);
+    const wal = await WriteAheadLog.open(walDir, [{ path: store.journalPath, changes: () => store.changes() }]);
     const uuids = new RecentUuidIndex();
     for (const { projectId, uuid } of recentUuidsOnDisk(dataDir, walDir)) uuids.add(projectId, uuid);
     const events = await StorageClient.start(dataDir, walDir, tuning, (position) => {

@@ -889,7 +889,7 @@ describe("sampling past the spend cap", () => {
       expect([wrong.status, wrong.body]).toEqual([401, unauthorized]);
       for (const keepRatio of [0, -0.5, 1.5, "0.5"]) {
         const invalid = await call(dedicated.service.url, "PUT", dedicatedPath, { body: { keep_ratio: keepRatio }, headers: { "x-region-secret": "s" } });
-        expect([invalid.status, invalid.body]).toEqual([400, { error: { code: "validation", message: expect.any(String) } }]);
+        expect([invalid.status, invalid.body]).toEqual([400, { error: { code: "bad_request", message: expect.any(String) } }]);
       }
       // Nothing was changed by the refused calls.
       const reply = await postIngest(dedicated.service.url, nativeBody(dedicated.key, nativeEvents(2)));

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { RegionStore } from "../../storage/region-store.ts";
-import type { IdentityEvent } from "../../storage/person-store.ts";
+import { UnmergeError, unmergeDistinctIdsMax, type IdentityEvent } from "../../storage/person-store.ts";
 
 const dirs: string[] = [];
 const stores: RegionStore[] = [];
@@ -18,7 +18,7 @@ function openRegion() {
   dirs.push(dir);
   const store = new RegionStore(join(dir, "region.sqlite"));
   stores.push(store);
-  return { path: join(dir, "region.sqlite"), store, persons: store.persons };
+  return { path: join(dir, "region.sqlite"), store, persons: store.persons, directory: store.directory };
 }
 
 const project = "6f1c1a52-1d6b-4c55-9a7c-0d3c1f2b9e01";
@@ -56,85 +56,85 @@ function dump(path: string) {
 
 describe("person store", () => {
   test("anonymous browsing then identify: one identified person; the anonymous person's index resolves to it", () => {
-    const { persons } = openRegion();
+    const { persons, directory } = openRegion();
     const [browse] = persons.attribute(project, [event("anon-1")]);
     const [identify] = persons.attribute(project, [event("user-1", { event: "$identify", anonId: "anon-1" })]);
     const after = persons.attribute(project, [event("anon-1"), event("user-1")]);
-    expect(browse!.personIndex).toBe(0);
-    expect(identify!.personIndex).toBe(1);
-    expect(after.map((a) => a.personIndex)).toEqual([1, 1]);
-    expect([...persons.canonicalIndexes(project)]).toEqual([1, 1]);
-    expect(persons.distinctIdsOf(project, 1)).toEqual(["anon-1", "user-1"]);
-    const survivor = persons.personOf(project, "anon-1")!;
+    expect(browse).toBe(0);
+    expect(identify).toBe(1);
+    expect(after).toEqual([1, 1]);
+    expect([...directory.canonicalIndexes(project)]).toEqual([1, 1]);
+    expect(directory.distinctIdsOf(project, 1)).toEqual(["anon-1", "user-1"]);
+    const survivor = directory.personOf(project, "anon-1")!;
     expect({ ...survivor, id: "-" }).toEqual({
       projectId: project, index: 1, id: "-", properties: {}, createdAt: survivor.createdAt, isIdentified: true, version: 2, mergedInto: null,
     });
-    expect(persons.person(project, 0)!.mergedInto).toBe(1);
-    expect(persons.identityLog(project, 1).map((entry) => [entry.kind, entry.survivor, entry.absorbed])).toEqual([["merge", 1, 0]]);
+    expect(directory.person(project, 0)!.mergedInto).toBe(1);
+    expect(directory.identityLog(project, 1).map((entry) => [entry.kind, entry.survivor, entry.absorbed])).toEqual([["merge", 1, 0]]);
   });
 
   test("two devices of one user are one person", () => {
-    const { persons } = openRegion();
+    const { persons, directory } = openRegion();
     persons.attribute(project, [event("phone-anon"), event("laptop-anon")]);
     persons.attribute(project, [event("user-1", { anonId: "phone-anon" })]);
     persons.attribute(project, [event("user-1", { anonId: "laptop-anon" })]);
-    const everyone = ["phone-anon", "laptop-anon", "user-1"].map((id) => persons.personOf(project, id)!.index);
+    const everyone = ["phone-anon", "laptop-anon", "user-1"].map((id) => directory.personOf(project, id)!.index);
     expect(new Set(everyone).size).toBe(1);
-    expect(persons.distinctIdsOf(project, everyone[0]!)).toEqual(["laptop-anon", "phone-anon", "user-1"]);
-    const canonical = persons.canonicalIndexes(project);
+    expect(directory.distinctIdsOf(project, everyone[0]!)).toEqual(["laptop-anon", "phone-anon", "user-1"]);
+    const canonical = directory.canonicalIndexes(project);
     expect(new Set([...canonical]).size).toBe(1);
   });
 
   test("alias chains join every id; the older person survives when neither is identified", () => {
-    const { persons } = openRegion();
+    const { persons, directory } = openRegion();
     persons.attribute(project, [event("a"), event("b"), event("c")]);
     persons.attribute(project, [event("a", { event: "$create_alias", properties: { alias: "b" } })]);
     persons.attribute(project, [event("c", { event: "$create_alias", properties: { alias: "b" } })]);
     persons.attribute(project, [event("d", { event: "$create_alias", properties: { alias: "c" } })]);
-    expect(["a", "b", "c", "d"].map((id) => persons.personOf(project, id)!.index)).toEqual([0, 0, 0, 0]);
-    expect([...persons.canonicalIndexes(project)]).toEqual([0, 0, 0, 0]);
+    expect(["a", "b", "c", "d"].map((id) => directory.personOf(project, id)!.index)).toEqual([0, 0, 0, 0]);
+    expect([...directory.canonicalIndexes(project)]).toEqual([0, 0, 0, 0]);
   });
 
   test("joining two identified persons is refused: the event keeps its person, the refusal is logged", () => {
-    const { persons } = openRegion();
+    const { persons, directory } = openRegion();
     persons.attribute(project, [event("user-1", { anonId: "anon-1" }), event("user-2", { anonId: "anon-2" })]);
     const refusedEvent = event("user-2", { anonId: "anon-1" });
     const [attribution] = persons.attribute(project, [refusedEvent]);
-    const one = persons.personOf(project, "user-1")!;
-    const two = persons.personOf(project, "user-2")!;
+    const one = directory.personOf(project, "user-1")!;
+    const two = directory.personOf(project, "user-2")!;
     expect(one.index).not.toBe(two.index);
-    expect(attribution!.personIndex).toBe(two.index);
-    expect(persons.personOf(project, "anon-1")!.index).toBe(one.index);
-    expect(persons.identityLog(project, two.index)).toEqual([
+    expect(attribution).toBe(two.index);
+    expect(directory.personOf(project, "anon-1")!.index).toBe(one.index);
+    expect(directory.identityLog(project, two.index)).toEqual([
       { kind: "refused", at: refusedEvent.timestamp, eventUuid: refusedEvent.uuid, survivor: two.index, absorbed: one.index },
     ]);
     // An alias between them is refused the same way.
     persons.attribute(project, [event("user-1", { event: "$create_alias", properties: { alias: "user-2" } })]);
-    expect(persons.personOf(project, "user-2")!.index).toBe(two.index);
+    expect(directory.personOf(project, "user-2")!.index).toBe(two.index);
   });
 
   test("$set: the latest by event time wins; $set_once: the earliest; whatever the arrival order", () => {
-    const { persons } = openRegion();
+    const { persons, directory } = openRegion();
     const early = event("u", { set: { plan: "free" }, setOnce: { first_plan: "free" } });
     const late = event("u", { set: { plan: "pro" }, setOnce: { first_plan: "pro" } });
     persons.attribute(project, [late]);
     persons.attribute(project, [early]);
-    expect(persons.personOf(project, "u")!.properties).toEqual({ plan: "pro", first_plan: "free" });
+    expect(directory.personOf(project, "u")!.properties).toEqual({ plan: "pro", first_plan: "free" });
     // A $set_once after a $set of the same key never replaces it.
     persons.attribute(project, [event("u", { setOnce: { plan: "enterprise" } })]);
-    expect(persons.personOf(project, "u")!.properties).toEqual({ plan: "pro", first_plan: "free" });
+    expect(directory.personOf(project, "u")!.properties).toEqual({ plan: "pro", first_plan: "free" });
   });
 
   test("merged properties follow the same rules as writes", () => {
-    const { persons } = openRegion();
+    const { persons, directory } = openRegion();
     persons.attribute(project, [event("anon", { set: { colour: "red" }, setOnce: { source: "ad" } })]);
     persons.attribute(project, [event("user", { set: { colour: "blue", email_opt_in: true }, setOnce: { source: "direct" } })]);
     persons.attribute(project, [event("user", { anonId: "anon" })]);
-    expect(persons.personOf(project, "anon")!.properties).toEqual({ colour: "blue", email_opt_in: true, source: "ad" });
+    expect(directory.personOf(project, "anon")!.properties).toEqual({ colour: "blue", email_opt_in: true, source: "ad" });
   });
 
   test("replaying the same events changes nothing", () => {
-    const { path, persons } = openRegion();
+    const { path, persons, directory } = openRegion();
     const history = [
       event("anon-1", { set: { plan: "free" } }),
       event("user-1", { event: "$identify", anonId: "anon-1", setOnce: { signup: "2026-11-20" } }),
@@ -148,33 +148,39 @@ describe("person store", () => {
     const second = persons.attribute(project, history);
     expect(dump(path)).toEqual(state);
     // Events written the first time with a since-merged person resolve to the same person now.
-    const canonical = persons.canonicalIndexes(project);
-    expect(first.map((a) => ({ ...a, personIndex: canonical[a.personIndex] }))).toEqual(second);
+    const canonical = directory.canonicalIndexes(project);
+    expect(first.map((index) => canonical[index])).toEqual(second);
   });
 
   test("groups: types get indexes 0-4 per project, a sixth type is not kept, $groupidentify sets group properties", () => {
-    const { persons } = openRegion();
+    const { persons, directory } = openRegion();
     const types = ["company", "team", "workspace", "region", "plan"];
-    const [first] = persons.attribute(project, [event("u", { groups: Object.fromEntries(types.map((type) => [type, `${type}-1`])) })]);
-    expect(first!.groupKeys).toEqual(types.map((type) => `${type}-1`));
+    const firstEvent = event("u", { groups: Object.fromEntries(types.map((type) => [type, `${type}-1`])) });
+    persons.attribute(project, [firstEvent]);
+    types.forEach((type, index) => expect(directory.group(project, index, `${type}-1`)).toEqual({ typeIndex: index, key: `${type}-1`, properties: {}, createdAt: firstEvent.timestamp }));
     const sixthEvent = event("u", { groups: { extra: "x", team: "team-2" } });
-    const [sixth] = persons.attribute(project, [sixthEvent]);
-    expect(sixth!.groupKeys).toEqual([null, "team-2", null, null, null]);
+    persons.attribute(project, [sixthEvent]);
+    // A group seen again earlier (an out-of-order event) takes the earlier time.
+    persons.attribute(project, [{ ...event("u", { groups: { company: "company-1" } }), timestamp: firstEvent.timestamp - 5000 }]);
+    expect(directory.group(project, 0, "company-1")!.createdAt).toBe(firstEvent.timestamp - 5000);
     expect([...persons.groupTypes(project)]).toEqual(types.map((type, index) => [type, index]));
     expect([...persons.groupTypes(other)]).toEqual([]);
     const identify = event("u", { event: "$groupidentify", properties: { $group_type: "team", $group_key: "team-2", $group_set: { name: "Core" } } });
     persons.attribute(project, [identify]);
-    expect(persons.group(project, 1, "team-2")).toEqual({ properties: { name: "Core" }, createdAt: sixthEvent.timestamp });
-    expect(persons.group(project, 1, "nope")).toBeNull();
+    expect(directory.group(project, 1, "team-2")).toEqual({ typeIndex: 1, key: "team-2", properties: { name: "Core" }, createdAt: sixthEvent.timestamp });
+    expect(directory.group(project, 1, "nope")).toBeNull();
+    expect(directory.listGroups(project, null, null, null, 100).map((group) => [group.typeIndex, group.key])).toEqual([
+      [0, "company-1"], [1, "team-1"], [1, "team-2"], [2, "workspace-1"], [3, "region-1"], [4, "plan-1"],
+    ]);
   });
 
   test("projects are separate: the same distinct id is a different person in each", () => {
-    const { persons } = openRegion();
+    const { persons, directory } = openRegion();
     persons.attribute(project, [event("shared")]);
     persons.attribute(other, [event("shared", { set: { where: "other" } })]);
-    expect(persons.personOf(project, "shared")!.properties).toEqual({});
-    expect(persons.personOf(other, "shared")!.properties).toEqual({ where: "other" });
-    expect(persons.person(other, persons.personOf(project, "shared")!.id)).toBeNull();
+    expect(directory.personOf(project, "shared")!.properties).toEqual({});
+    expect(directory.personOf(other, "shared")!.properties).toEqual({ where: "other" });
+    expect(directory.person(other, directory.personOf(project, "shared")!.id)).toBeNull();
   });
 
   test("the state survives reopening the file", () => {
@@ -185,7 +191,85 @@ describe("person store", () => {
     const reopened = new RegionStore(path);
     stores.push(reopened);
     const [next] = reopened.persons.attribute(project, [event("newcomer")]);
-    expect(next!.personIndex).toBe(2);
-    expect(reopened.persons.personOf(project, "anon")!.properties).toEqual({ plan: "pro" });
+    expect(next).toBe(2);
+    expect(reopened.directory.personOf(project, "anon")!.properties).toEqual({ plan: "pro" });
+  });
+
+  test("unmerge: the split ids get a new person; a merged-in person whose own ids all move takes its old events along", () => {
+    const { persons, directory } = openRegion();
+    // anon-1 (index 0) and anon-2 (index 1) browse, then both identify as user (index 2).
+    persons.attribute(project, [event("anon-1"), event("anon-2"), event("user")]);
+    persons.attribute(project, [event("user", { anonId: "anon-1" }), event("user", { anonId: "anon-2", set: { plan: "pro" } })]);
+    const user = directory.personOf(project, "user")!;
+    expect(directory.indexesOf(project, user.index)).toEqual([2, 0, 1]);
+
+    const split = persons.unmerge(project, user.index, ["anon-2"], clock + 1);
+    expect(split).toBe(3);
+    expect(directory.distinctIdsOf(project, user.index)).toEqual(["anon-1", "user"]);
+    expect(directory.distinctIdsOf(project, split)).toEqual(["anon-2"]);
+    // anon-2's events from before the merge (index 1) now count as the new person.
+    expect([...directory.canonicalIndexes(project)]).toEqual([2, 3, 2, 3]);
+    expect(directory.person(project, split)).toEqual({
+      projectId: project, index: 3, id: expect.any(String), properties: {}, createdAt: clock + 1, isIdentified: true, version: 0, mergedInto: null,
+    });
+    expect(directory.person(project, 1)!.mergedInto).toBe(3);
+    expect(directory.identityLog(project, split).map((entry) => [entry.kind, entry.survivor, entry.absorbed])).toEqual([["unmerge", 2, 3]]);
+    // Later events of anon-2 follow the new mapping.
+    const [later] = persons.attribute(project, [event("anon-2")]);
+    expect(later).toBe(3);
+  });
+
+  test("unmerge refuses ids of another person, all of a person's ids, an empty or too long list, and merged-away persons", () => {
+    const { persons, directory } = openRegion();
+    persons.attribute(project, [event("anon"), event("user", { anonId: "anon" }), event("someone-else")]);
+    const user = directory.personOf(project, "user")!;
+    const attempt = (index: number, ids: string[]) => {
+      try {
+        persons.unmerge(project, index, ids, clock);
+        return "done";
+      } catch (error) {
+        return error instanceof UnmergeError ? error.message : `unexpected: ${error}`;
+      }
+    };
+    expect(attempt(user.index, ["someone-else"])).toBe("not distinct ids of this person: someone-else");
+    expect(attempt(user.index, ["anon", "user"])).toBe("at least one distinct id must stay with the person");
+    expect(attempt(user.index, [])).toBe(`distinct_ids must list 1 to ${unmergeDistinctIdsMax} distinct ids`);
+    expect(attempt(user.index, Array.from({ length: unmergeDistinctIdsMax + 1 }, (_, i) => `id-${i}`))).toBe(
+      `distinct_ids must list 1 to ${unmergeDistinctIdsMax} distinct ids`,
+    );
+    // Index 0 was anon's own person, merged into user's.
+    expect(directory.person(project, 0)!.mergedInto).toBe(user.index);
+    expect(attempt(0, ["anon"])).toBe("person not found");
+    expect(attempt(99, ["anon"])).toBe("person not found");
+    // Nothing changed.
+    expect(directory.distinctIdsOf(project, user.index)).toEqual(["anon", "user"]);
+    expect(attempt(user.index, Array.from({ length: unmergeDistinctIdsMax }, () => "anon"))).toBe("done");
+  });
+
+  test("listing: newest first, by search (id or part of a distinct id) or by property, pages by index", () => {
+    const { persons, directory } = openRegion();
+    persons.attribute(project, [
+      event("alice-laptop", { set: { plan: "pro", seats: 3, beta: true } }),
+      event("bob", { set: { plan: "free" } }),
+      event("ALICE-phone", { set: { plan: "pro", seats: 30 } }),
+      event("carol_1"),
+      event("carol%1"),
+    ]);
+    persons.attribute(other, [event("alice-elsewhere")]);
+    const ids = (people: { index: number }[]) => people.map((person) => person.index);
+    expect(ids(directory.listPersons(project, {}, null, 10))).toEqual([4, 3, 2, 1, 0]);
+    expect(ids(directory.listPersons(project, {}, null, 2))).toEqual([4, 3, 2]);
+    expect(ids(directory.listPersons(project, {}, 2, 2))).toEqual([1, 0]);
+    expect(ids(directory.listPersons(project, { search: "alice" }, null, 10))).toEqual([2, 0]);
+    expect(ids(directory.listPersons(project, { search: "%" }, null, 10))).toEqual([4]);
+    expect(ids(directory.listPersons(project, { search: directory.person(project, 1)!.id }, null, 10))).toEqual([1]);
+    expect(ids(directory.listPersons(project, { property: "plan", value: "pro" }, null, 10))).toEqual([2, 0]);
+    expect(ids(directory.listPersons(project, { property: "seats", value: "3" }, null, 10))).toEqual([0]);
+    expect(ids(directory.listPersons(project, { property: "beta", value: "true" }, null, 10))).toEqual([0]);
+    expect(ids(directory.listPersons(project, { property: "seats" }, null, 10))).toEqual([2, 0]);
+    expect(ids(directory.listPersons(project, { property: "plan", value: "pro", search: "phone" }, null, 10))).toEqual([2]);
+    // A merged-away person is not listed.
+    persons.attribute(project, [event("bob", { anonId: "carol_1" })]);
+    expect(ids(directory.listPersons(project, {}, null, 10))).toEqual([4, 2, 1, 0]);
   });
 });

@@ -1,0 +1,44 @@
+// Who each event is about, for the executor: every stored event carries the dense person
+// index its person had at ingest (column `person_index`), and merges since then are an
+// override array (`canonical[i]` = the surviving person of index i). Unique-person counts,
+// funnels, retention, lifecycle and stickiness all go through canonicalPersons, so one
+// human counts once across events written before and after a merge.
+
+/** Where the executor gets a project's override array (the region's person store gives it). */
+export interface PersonOverrides {
+  canonicalIndexes(projectId: string): Int32Array;
+}
+
+/**
+ * The canonical person of each row. An index past the end of `canonical` belongs to a person
+ * created after the array was read: nothing has merged it yet, so it stands for itself.
+ */
+export function canonicalPersons(personIndex: Int32Array, canonical: Int32Array): Int32Array {
+  const out = new Int32Array(personIndex.length);
+  const known = canonical.length;
+  for (let row = 0; row < personIndex.length; row++) {
+    const index = personIndex[row]!;
+    out[row] = index < known ? canonical[index]! : index;
+  }
+  return out;
+}
+
+/** How many different canonical persons the rows (all, or those in `selection`) are about, counted with a bitset. */
+export function countUniquePersons(personIndex: Int32Array, canonical: Int32Array, selection?: Uint32Array): number {
+  const persons = canonicalPersons(personIndex, canonical);
+  let largest = -1;
+  for (let row = 0; row < persons.length; row++) if (persons[row]! > largest) largest = persons[row]!;
+  const seen = new Uint32Array((largest >>> 5) + 1);
+  let count = 0;
+  const visit = (person: number) => {
+    const word = person >>> 5;
+    const bit = 1 << (person & 31);
+    if ((seen[word]! & bit) === 0) {
+      seen[word]! |= bit;
+      count++;
+    }
+  };
+  if (selection) for (let i = 0; i < selection.length; i++) visit(persons[selection[i]!]!);
+  else for (let row = 0; row < persons.length; row++) visit(persons[row]!);
+  return count;
+}

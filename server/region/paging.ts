@@ -1,0 +1,39 @@
+// Page sizes and cursors of the region's listings. A cursor is opaque to clients: base64url
+// JSON of where the previous page ended, checked on the way back in.
+import { badRequest } from "./region-access.ts";
+
+export const pageSizeDefault = 100;
+export const pageSizeMax = 1000;
+
+/** `limit` from the query string: 1 to pageSizeMax, pageSizeDefault when absent. */
+export function pageLimit(query: URLSearchParams): number {
+  const given = query.get("limit");
+  if (given === null) return pageSizeDefault;
+  const limit = Number(given);
+  if (!/^\d+$/.test(given) || limit < 1 || limit > pageSizeMax) throw badRequest(`limit must be an integer from 1 to ${pageSizeMax}`);
+  return limit;
+}
+
+export const encodeCursor = (position: unknown): string => Buffer.from(JSON.stringify(position)).toString("base64url");
+
+/** The position a cursor names, or null without one; a cursor this listing did not give is 400. */
+export function decodeCursor<T>(query: URLSearchParams, isPosition: (value: unknown) => value is T): T | null {
+  const cursor = query.get("cursor");
+  if (cursor === null) return null;
+  try {
+    const position: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (isPosition(position)) return position;
+  } catch {
+    // Not base64url JSON: refused below like any other foreign cursor.
+  }
+  throw badRequest("cursor is not one this listing gave");
+}
+
+/** A page of `limit` results from `rows` (fetched as limit + 1), and the cursor of the next page. */
+export function page<Row, Dto>(rows: Row[], limit: number, toDto: (row: Row) => Dto, positionOf: (row: Row) => unknown): { results: Dto[]; next_cursor: string | null } {
+  const shown = rows.slice(0, limit);
+  return {
+    results: shown.map(toDto),
+    next_cursor: rows.length > limit ? encodeCursor(positionOf(shown.at(-1)!)) : null,
+  };
+}

@@ -1,0 +1,239 @@
+// The read side of the person store (person-store.ts writes): persons by id, index or
+// distinct id, listings with cursors, identity history, groups, the override array the query
+// executor resolves person indexes through, and the catalog's personal-data property names.
+import type { Database, Statement } from "bun:sqlite";
+
+export interface PersonRecord {
+  projectId: string;
+  index: number;
+  id: string;
+  properties: Record<string, unknown>;
+  createdAt: number;
+  isIdentified: boolean;
+  version: number;
+  /** The survivor's index when this person was merged away, else null. */
+  mergedInto: number | null;
+}
+
+export type IdentityLogKind = "merge" | "refused" | "unmerge";
+
+/** A merge (survivor took absorbed), a refused merge, or an unmerge (survivor gave ids to the new person `absorbed`). */
+export interface IdentityLogEntry {
+  kind: IdentityLogKind;
+  at: number;
+  eventUuid: string;
+  survivor: number;
+  absorbed: number;
+}
+
+export interface GroupRecord {
+  typeIndex: number;
+  key: string;
+  properties: Record<string, unknown>;
+  createdAt: number;
+}
+
+/** Which persons a listing returns: all, or those matching a search and/or one property. */
+export interface PersonFilter {
+  /** A person id, or part of one of the person's distinct ids (case-insensitive). */
+  search?: string;
+  /** Persons having this property; with `value`, having it equal to `value` (compared as text). */
+  property?: string;
+  value?: string;
+}
+
+interface PersonRow {
+  person_index: number;
+  id: string;
+  properties: string;
+  created_at: number;
+  is_identified: number;
+  version: number;
+  merged_into: number | null;
+}
+
+interface GroupRow {
+  group_index: number;
+  group_key: string;
+  properties: string;
+  created_at: number;
+}
+
+const toPerson = (projectId: string, row: PersonRow): PersonRecord => ({
+  projectId,
+  index: row.person_index,
+  id: row.id,
+  properties: JSON.parse(row.properties),
+  createdAt: row.created_at,
+  isIdentified: row.is_identified === 1,
+  version: row.version,
+  mergedInto: row.merged_into,
+});
+
+const toGroup = (row: GroupRow): GroupRecord => ({
+  typeIndex: row.group_index,
+  key: row.group_key,
+  properties: JSON.parse(row.properties),
+  createdAt: row.created_at,
+});
+
+/** A JSON path naming one top-level key (SQLite paths quote keys with double quotes). */
+const keyPath = (key: string) => `$."${key}"`;
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** A property's value as text: strings as they are, numbers and booleans in their JSON form. */
+const propertyText = `CASE json_type(properties, $path) WHEN 'true' THEN 'true' WHEN 'false' THEN 'false'
+  ELSE CAST(json_extract(properties, $path) AS TEXT) END`;
+
+export class PersonDirectory {
+  private readonly statements: Record<string, Statement>;
+
+  constructor(private readonly db: Database) {
+    const q = (sql: string) => db.query(sql);
+    this.statements = {
+      person: q("SELECT * FROM persons WHERE project_id = ? AND person_index = ?"),
+      personById: q("SELECT * FROM persons WHERE project_id = ? AND id = ?"),
+      findDistinctId: q("SELECT person_index FROM person_distinct_ids WHERE project_id = ? AND distinct_id = ?"),
+      distinctIdsOf: q("SELECT distinct_id FROM person_distinct_ids WHERE project_id = ? AND person_index = ? ORDER BY distinct_id"),
+      absorbedBy: q("SELECT old_index FROM person_overrides WHERE project_id = ? AND new_index = ? ORDER BY old_index"),
+      maxIndex: q("SELECT MAX(person_index) AS max FROM persons WHERE project_id = ?"),
+      overrides: q("SELECT old_index, new_index FROM person_overrides WHERE project_id = ?"),
+      logOf: q(`SELECT kind, at, event_uuid, survivor, absorbed FROM identity_log
+        WHERE project_id = ? AND (survivor = ? OR absorbed = ?) ORDER BY at, event_uuid`),
+      groupTypes: q("SELECT group_index, name FROM group_types WHERE project_id = ? ORDER BY group_index"),
+      group: q("SELECT * FROM groups WHERE project_id = ? AND group_index = ? AND group_key = ?"),
+      piiProperties: q("SELECT name FROM pii_properties WHERE project_id = ? ORDER BY name"),
+      clearPii: q("DELETE FROM pii_properties WHERE project_id = ?"),
+      addPii: q("INSERT OR IGNORE INTO pii_properties (project_id, name) VALUES (?, ?)"),
+    };
+  }
+
+  /** A person by index or uuid, as stored (a merged-away person names its survivor in mergedInto). */
+  person(projectId: string, indexOrId: number | string): PersonRecord | null {
+    const row = (typeof indexOrId === "number"
+      ? this.statements.person!.get(projectId, indexOrId)
+      : this.statements.personById!.get(projectId, indexOrId)) as PersonRow | null;
+    return row ? toPerson(projectId, row) : null;
+  }
+
+  /** The person a uuid stands for now: itself, or the person it was merged into (following merges of merges). */
+  currentPerson(projectId: string, id: string): PersonRecord | null {
+    let person = this.person(projectId, id);
+    while (person && person.mergedInto !== null) person = this.person(projectId, person.mergedInto);
+    return person;
+  }
+
+  /** The person a distinct id belongs to now, or null. */
+  personOf(projectId: string, distinctId: string): PersonRecord | null {
+    const found = this.statements.findDistinctId!.get(projectId, distinctId) as { person_index: number } | null;
+    return found ? this.person(projectId, found.person_index) : null;
+  }
+
+  distinctIdsOf(projectId: string, index: number): string[] {
+    return (this.statements.distinctIdsOf!.all(projectId, index) as { distinct_id: string }[]).map((row) => row.distinct_id);
+  }
+
+  /** Every index whose events count as this person's: its own and those of persons merged into it. */
+  indexesOf(projectId: string, index: number): number[] {
+    const absorbed = (this.statements.absorbedBy!.all(projectId, index) as { old_index: number }[]).map((row) => row.old_index);
+    return [index, ...absorbed];
+  }
+
+  /**
+   * Surviving persons, newest first, matching `filter`; `before` is the index the previous
+   * page ended at. Asks for one more than `limit` so the caller knows whether a page follows.
+   */
+  listPersons(projectId: string, filter: PersonFilter, before: number | null, limit: number): PersonRecord[] {
+    const where = ["project_id = $project", "merged_into IS NULL"];
+    const params: Record<string, string | number> = { project: projectId, limit: limit + 1 };
+    if (before !== null) {
+      where.push("person_index < $before");
+      params.before = before;
+    }
+    if (filter.search !== undefined) {
+      where.push(`(id = $search OR EXISTS (SELECT 1 FROM person_distinct_ids d
+        WHERE d.project_id = persons.project_id AND d.person_index = persons.person_index AND d.distinct_id LIKE $pattern ESCAPE '\\'))`);
+      params.search = filter.search;
+      params.pattern = likePattern(filter.search);
+    }
+    if (filter.property !== undefined) {
+      params.path = keyPath(filter.property);
+      if (filter.value === undefined) where.push("json_type(properties, $path) IS NOT NULL AND json_type(properties, $path) != 'null'");
+      else {
+        where.push(`${propertyText} = $value`);
+        params.value = filter.value;
+      }
+    }
+    const sql = `SELECT * FROM persons WHERE ${where.join(" AND ")} ORDER BY person_index DESC LIMIT $limit`;
+    return (this.db.query(sql).all(params) as PersonRow[]).map((row) => toPerson(projectId, row));
+  }
+
+  /** Merges, refusals and unmerges that involved the person, oldest first. */
+  identityLog(projectId: string, index: number): IdentityLogEntry[] {
+    return (this.statements.logOf!.all(projectId, index, index) as Record<string, unknown>[]).map((row) => ({
+      kind: row.kind as IdentityLogKind,
+      at: row.at as number,
+      eventUuid: row.event_uuid as string,
+      survivor: row.survivor as number,
+      absorbed: row.absorbed as number,
+    }));
+  }
+
+  /**
+   * For the executor: `canonical[i]` is the surviving person of index i (i itself when it was
+   * never merged away), for every index the project has.
+   */
+  canonicalIndexes(projectId: string): Int32Array {
+    const count = ((this.statements.maxIndex!.get(projectId) as { max: number | null }).max ?? -1) + 1;
+    const canonical = new Int32Array(count);
+    for (let i = 0; i < count; i++) canonical[i] = i;
+    for (const row of this.statements.overrides!.all(projectId) as { old_index: number; new_index: number }[]) canonical[row.old_index] = row.new_index;
+    return canonical;
+  }
+
+  /** The project's group types in index order. */
+  groupTypes(projectId: string): { index: number; name: string }[] {
+    return (this.statements.groupTypes!.all(projectId) as { group_index: number; name: string }[]).map((row) => ({ index: row.group_index, name: row.name }));
+  }
+
+  group(projectId: string, typeIndex: number, key: string): GroupRecord | null {
+    const row = this.statements.group!.get(projectId, typeIndex, key) as GroupRow | null;
+    return row ? toGroup(row) : null;
+  }
+
+  /**
+   * Groups ordered by (type index, key), optionally of one type and with `search` in the key
+   * (case-insensitive); `after` is where the previous page ended. One more than `limit` comes back.
+   */
+  listGroups(projectId: string, typeIndex: number | null, search: string | null, after: { typeIndex: number; key: string } | null, limit: number): GroupRecord[] {
+    const where = ["project_id = $project"];
+    const params: Record<string, string | number> = { project: projectId, limit: limit + 1 };
+    if (typeIndex !== null) {
+      where.push("group_index = $type");
+      params.type = typeIndex;
+    }
+    if (search !== null) {
+      where.push("group_key LIKE $pattern ESCAPE '\\'");
+      params.pattern = likePattern(search);
+    }
+    if (after !== null) {
+      where.push("(group_index > $afterType OR (group_index = $afterType AND group_key > $afterKey))");
+      params.afterType = after.typeIndex;
+      params.afterKey = after.key;
+    }
+    const sql = `SELECT * FROM groups WHERE ${where.join(" AND ")} ORDER BY group_index, group_key LIMIT $limit`;
+    return (this.db.query(sql).all(params) as GroupRow[]).map(toGroup);
+  }
+
+  /** Property names the project's catalog marks as personal data. */
+  piiProperties(projectId: string): string[] {
+    return (this.statements.piiProperties!.all(projectId) as { name: string }[]).map((row) => row.name);
+  }
+
+  /** Replaces the project's catalog-marked personal-data property names. */
+  setPiiProperties(projectId: string, names: string[]): void {
+    this.db.transaction(() => {
+      this.statements.clearPii!.run(projectId);
+      for (const name of names) this.statements.addPii!.run(projectId, name);
+    })();
+  }
+}

@@ -76,8 +76,8 @@ export async function captureNative(node: RegionNode, request: Request, trustPro
   const response: IngestResponse = { accepted: 0, rejected: [], quota_limited: keepRatio < 1 ? ["events"] : [] };
   const seenInBatch = new Set<string>();
   const accepted: ValidEvent[] = [];
-  /** Per accepted event: its index in `batch`, suspect mark and sample rate when sampling keeps it. */
-  const decisions: (Omit<AcceptedEvent, "personIndex"> | null)[] = [];
+  /** Per accepted event: what the WAL record says of it when sampling keeps it (its person comes later). */
+  const decisions: (AcceptedEvent | null)[] = [];
 
   for (let index = 0; index < batch.length; index++) {
     const raw = batch[index];
@@ -102,7 +102,7 @@ export async function captureNative(node: RegionNode, request: Request, trustPro
     }
     accepted.push(event);
     decisions.push(keptBySampling(event.uuid, keepRatio)
-      ? { index, timestamp: event.timestamp, sampleRate: sampleRate(event.properties, keepRatio), isSuspect: fromDatacenter || isHeadlessBrowser(userAgent) }
+      ? { index, timestamp: event.timestamp, sampleRate: sampleRate(event.properties, keepRatio), isSuspect: fromDatacenter || isHeadlessBrowser(userAgent), personIndex: 0 }
       : null);
   }
   response.accepted = accepted.length;
@@ -114,7 +114,9 @@ export async function captureNative(node: RegionNode, request: Request, trustPro
     const personIndexes = node.store.persons.attribute(key.projectId, accepted);
     const toStore: AcceptedEvent[] = [];
     decisions.forEach((decision, position) => {
-      if (decision) toStore.push({ ...decision, personIndex: personIndexes[position]! });
+      if (!decision) return;
+      decision.personIndex = personIndexes[position]!;
+      toStore.push(decision);
     });
     if (toStore.length > 0) {
       const record = encodeBatchRecord({

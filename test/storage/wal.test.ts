@@ -113,6 +113,22 @@ describe("write-ahead log", () => {
     await wal.close();
   });
 
+  test("companions are synced with the group commits that follow their changes; one that does not exist yet is skipped", async () => {
+    const dir = freshDir();
+    const companionPath = join(dir, "companion.sqlite-wal");
+    let version = 0;
+    let asked = 0;
+    const wal = await WriteAheadLog.open(join(dir, "wal"), [{ path: companionPath, changes: () => (asked++, version) }]);
+    await wal.append(text("before the companion exists"));
+    writeFileSync(companionPath, "journal");
+    version = 1;
+    await wal.append(text("after it changed"));
+    await wal.append(text("unchanged since"));
+    expect(asked).toBe(3);
+    expect(payloads(wal)).toEqual(["before the companion exists", "after it changed", "unchanged since"]);
+    await wal.close();
+  });
+
   test("leftovers of an interrupted drop are removed on open", async () => {
     const dir = freshDir();
     writeFileSync(join(dir, "wal-0000000000000001.log.dropped"), "x");

@@ -14,11 +14,10 @@
 // the survivor. Events of one call are applied in event-time order; every rule is idempotent,
 // so replaying the same events leaves the same state.
 import type { Database, Statement } from "bun:sqlite";
+import { DistinctIdCache } from "./distinct-id-cache.ts";
 import { applyWrites, emptyProperties, mergeProperties, type StampedProperties } from "./person-properties.ts";
 
 export const groupTypesPerProjectMax = 5;
-/** Distinct ids remembered in memory (across projects) before the cache starts over. */
-export const distinctIdCacheEntriesMax = 1_000_000;
 /** Groups remembered in memory (across projects) before that cache starts over. */
 export const knownGroupsMax = 100_000;
 
@@ -123,9 +122,8 @@ export class UnmergeError extends Error {}
 
 
 export class PersonStore {
-  /** Person index by distinct id, per project (a cache of person_distinct_ids). */
-  private readonly distinctIds = new Map<string, Map<string, number>>();
-  private cachedDistinctIds = 0;
+  /** A cache of person_distinct_ids. */
+  private readonly distinctIds = new DistinctIdCache();
   /** Groups known to exist, with the earliest time seen (a cache of `groups`). */
   private readonly knownGroups = new Map<string, number>();
   private readonly nextIndex = new Map<string, number>();
@@ -204,7 +202,7 @@ export class PersonStore {
 
   /** The person of `distinctId`, created (first seen at `at`) when it has none. */
   private resolve(projectId: string, distinctId: string, at: number): number {
-    const cached = this.distinctIds.get(projectId)?.get(distinctId);
+    const cached = this.distinctIds.get(projectId, distinctId);
     if (cached !== undefined) return cached;
     const found = this.statements.findDistinctId!.get(projectId, distinctId) as { person_index: number } | null;
     const index = found ? found.person_index : this.createPerson(projectId, distinctId, at);
@@ -213,14 +211,7 @@ export class PersonStore {
   }
 
   private remember(projectId: string, distinctId: string, index: number): void {
-    if (this.cachedDistinctIds >= distinctIdCacheEntriesMax) {
-      this.distinctIds.clear();
-      this.cachedDistinctIds = 0;
-    }
-    let people = this.distinctIds.get(projectId);
-    if (!people) this.distinctIds.set(projectId, (people = new Map()));
-    if (!people.has(distinctId)) this.cachedDistinctIds++;
-    people.set(distinctId, index);
+    this.distinctIds.set(projectId, distinctId, index);
   }
 
   private createPerson(projectId: string, distinctId: string, at: number): number {
@@ -281,7 +272,6 @@ export class PersonStore {
 
   private forgetCaches(): void {
     this.distinctIds.clear();
-    this.cachedDistinctIds = 0;
     this.knownGroups.clear();
     this.nextIndex.clear();
     this.groupTypeIndexes.clear();

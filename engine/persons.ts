@@ -4,11 +4,6 @@
 // funnels, retention, lifecycle and stickiness all go through canonicalPersons, so one
 // human counts once across events written before and after a merge.
 
-/** Where the executor gets a project's override array (the region's person store gives it). */
-export interface PersonOverrides {
-  canonicalIndexes(projectId: string): Int32Array;
-}
-
 /**
  * The canonical person of each row. An index past the end of `canonical` belongs to a person
  * created after the array was read: nothing has merged it yet, so it stands for itself.

@@ -8,7 +8,8 @@ import { Table, type Vector } from "apache-arrow";
 import {
   boolVector, dictionaryVector, float64Vector, int32Vector, timestampVector, utf8Vector, vectorValues, type ColumnValue,
 } from "./arrow-vectors.ts";
-import { groupTypeSlots, type StoredEvent } from "./event-record.ts";
+import type { StoredEvent } from "./event-record.ts";
+import { groupTypesPerProjectMax } from "./person-store.ts";
 
 export const propertyColumnPrefix = "p_";
 export const mixedPropertyColumnPrefix = "pj_";
@@ -52,7 +53,7 @@ const fixedColumns: FixedColumn[] = [
   ["geo_timezone", dictionary, (r) => r.geo_timezone],
   ["is_suspect", bool, (r) => r.is_suspect],
   ["person_index", int32, (r) => r.person_index],
-  ...Array.from({ length: groupTypeSlots }, (_, slot) => [groupColumn(slot), dictionary, (r) => r.group_keys[slot]!] satisfies FixedColumn),
+  ...Array.from({ length: groupTypesPerProjectMax }, (_, slot) => [groupColumn(slot), dictionary, (r) => r.group_keys[slot]!] satisfies FixedColumn),
   ["groups", utf8, (r) => json(r.groups)],
   ["set", utf8, (r) => json(r.set)],
   ["set_once", utf8, (r) => json(r.set_once)],
@@ -214,7 +215,7 @@ export function tableToEvents(table: Table, only?: readonly number[]): StoredEve
   const [country, region, city, timezone, suspect, personIndex, groups, set, setOnce, rest] = [
     "geo_country", "geo_region", "geo_city", "geo_timezone", "is_suspect", "person_index", "groups", "set", "set_once", "properties",
   ].map(column) as ColumnValue[][];
-  const groupKeys = Array.from({ length: groupTypeSlots }, (_, slot) => column(groupColumn(slot)) as (string | null)[]);
+  const groupKeys = Array.from({ length: groupTypesPerProjectMax }, (_, slot) => column(groupColumn(slot)) as (string | null)[]);
   const picked = only ?? Array.from({ length: columns.length }, (_, row) => row);
   const rows: StoredEvent[] = new Array(picked.length);
   for (let at = 0; at < picked.length; at++) {

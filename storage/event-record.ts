@@ -8,6 +8,7 @@
 // Layout: u8 format | u32 header length | header JSON | u32 event count |
 //         per event: u32 index, f64 timestamp, f64 sample rate, u8 flags, u32 person index |
 //         body JSON text.
+import { groupTypesPerProjectMax } from "./person-store.ts";
 
 export interface StoredEvent {
   uuid: string;
@@ -80,8 +81,6 @@ export interface AcceptedBatch {
   body: Uint8Array;
 }
 
-/** Group type indexes run 0-4. */
-export const groupTypeSlots = 5;
 const recordFormat = 3;
 const eventEntryBytes = 4 + 8 + 8 + 1 + 4;
 const suspectFlag = 1;
@@ -139,7 +138,7 @@ function storedEvent(raw: RawEvent, accepted: AcceptedEvent, header: RecordHeade
   const place = properties.$geoip_disable === true ? noLocation : location;
   const lib = raw.lib as { name: string; version: string };
   const groups = (raw.groups as Record<string, string> | null | undefined) ?? null;
-  const groupKeys: (string | null)[] = new Array(groupTypeSlots).fill(null);
+  const groupKeys: (string | null)[] = new Array(groupTypesPerProjectMax).fill(null);
   for (const type in groups) {
     const slot = header.group_types[type];
     if (slot !== undefined) groupKeys[slot] = groups[type]!;

@@ -15,6 +15,7 @@
 // so replaying the same events leaves the same state.
 import type { Database, Statement } from "bun:sqlite";
 import { DistinctIdCache } from "./distinct-id-cache.ts";
+import type { PersonDirectory } from "./person-directory.ts";
 import { applyWrites, emptyProperties, mergeProperties, type StampedProperties } from "./person-properties.ts";
 
 export const groupTypesPerProjectMax = 5;
@@ -130,15 +131,17 @@ export class PersonStore {
   private readonly groupTypeIndexes = new Map<string, Map<string, number>>();
   private readonly statements: Record<string, Statement>;
 
-  constructor(private readonly db: Database) {
+  /** `directory` is the read side over the same file; shared lookups go through it. */
+  constructor(
+    private readonly db: Database,
+    private readonly directory: PersonDirectory,
+  ) {
     const q = (sql: string) => db.query(sql);
     this.statements = {
       findDistinctId: q("SELECT person_index FROM person_distinct_ids WHERE project_id = ? AND distinct_id = ?"),
       mapDistinctId: q("INSERT INTO person_distinct_ids (project_id, distinct_id, person_index, first_person_index) VALUES (?1, ?2, ?3, ?3)"),
       moveDistinctId: q("UPDATE person_distinct_ids SET person_index = ? WHERE project_id = ? AND distinct_id = ?"),
       homeDistinctIds: q("SELECT distinct_id FROM person_distinct_ids WHERE project_id = ? AND first_person_index = ?"),
-      absorbedBy: q("SELECT old_index FROM person_overrides WHERE project_id = ? AND new_index = ?"),
-      distinctIdsOf: q("SELECT distinct_id FROM person_distinct_ids WHERE project_id = ? AND person_index = ? ORDER BY distinct_id"),
       moveDistinctIds: q("UPDATE person_distinct_ids SET person_index = ? WHERE project_id = ? AND person_index = ?"),
       maxIndex: q("SELECT MAX(person_index) AS max FROM persons WHERE project_id = ?"),
       insertPerson: q(`INSERT INTO persons (project_id, person_index, id, properties, stamps, created_at, is_identified, version, merged_into)
@@ -149,7 +152,6 @@ export class PersonStore {
       addOverride: q("INSERT OR REPLACE INTO person_overrides (project_id, old_index, new_index) VALUES (?, ?, ?)"),
       redirectOverrides: q("UPDATE person_overrides SET new_index = ? WHERE project_id = ? AND new_index = ?"),
       log: q("INSERT OR IGNORE INTO identity_log (project_id, event_uuid, kind, at, survivor, absorbed) VALUES (?, ?, ?, ?, ?, ?)"),
-      groupTypes: q("SELECT group_index, name FROM group_types WHERE project_id = ? ORDER BY group_index"),
       addGroupType: q("INSERT INTO group_types (project_id, group_index, name) VALUES (?, ?, ?)"),
       group: q("SELECT * FROM groups WHERE project_id = ? AND group_index = ? AND group_key = ?"),
       insertGroup: q(`INSERT INTO groups (project_id, group_index, group_key, properties, stamps, created_at)
@@ -244,7 +246,7 @@ export class PersonStore {
       return this.db.transaction(() => {
         const person = this.row(projectId, personIndex);
         if (!person || person.merged_into !== null) throw new UnmergeError("person not found");
-        const owned = new Set(this.distinctIdsOf(projectId, personIndex));
+        const owned = new Set(this.directory.distinctIdsOf(projectId, personIndex));
         const foreign = wanted.filter((id) => !owned.has(id));
         if (foreign.length > 0) throw new UnmergeError(`not distinct ids of this person: ${foreign.join(", ")}`);
         if (wanted.length === owned.size) throw new UnmergeError("at least one distinct id must stay with the person");
@@ -254,7 +256,8 @@ export class PersonStore {
           this.remember(projectId, distinctId, split);
         }
         const moving = new Set(wanted);
-        for (const { old_index: absorbed } of this.statements.absorbedBy!.all(projectId, personIndex) as { old_index: number }[]) {
+        const [, ...absorbedIndexes] = this.directory.indexesOf(projectId, personIndex);
+        for (const absorbed of absorbedIndexes) {
           const home = (this.statements.homeDistinctIds!.all(projectId, absorbed) as { distinct_id: string }[]).map((r) => r.distinct_id);
           if (home.length === 0 || !home.every((id) => moving.has(id))) continue;
           this.statements.addOverride!.run(projectId, absorbed, split);
@@ -325,7 +328,7 @@ export class PersonStore {
   }
 
   private merge(projectId: string, survivor: PersonRow, absorbed: PersonRow, event: IdentityEvent): void {
-    const moved = (this.statements.distinctIdsOf!.all(projectId, absorbed.person_index) as { distinct_id: string }[]).map((r) => r.distinct_id);
+    const moved = this.directory.distinctIdsOf(projectId, absorbed.person_index);
     this.statements.moveDistinctIds!.run(survivor.person_index, projectId, absorbed.person_index);
     for (const distinctId of moved) this.remember(projectId, distinctId, survivor.person_index);
     this.statements.redirectOverrides!.run(survivor.person_index, projectId, absorbed.person_index);
@@ -388,15 +391,10 @@ export class PersonStore {
   groupTypes(projectId: string): Map<string, number> {
     let types = this.groupTypeIndexes.get(projectId);
     if (!types) {
-      const rows = this.statements.groupTypes!.all(projectId) as { group_index: number; name: string }[];
-      types = new Map(rows.map((row) => [row.name, row.group_index]));
+      types = new Map(this.directory.groupTypes(projectId).map((type) => [type.name, type.index]));
       this.groupTypeIndexes.set(projectId, types);
     }
     return types;
-  }
-
-  private distinctIdsOf(projectId: string, index: number): string[] {
-    return (this.statements.distinctIdsOf!.all(projectId, index) as { distinct_id: string }[]).map((row) => row.distinct_id);
   }
 }
 

@@ -47,8 +47,8 @@ export class RegionStore {
     this.db.exec("PRAGMA busy_timeout = 5000");
     this.migrate();
     this.totalChanges = this.db.query("SELECT total_changes() AS changes");
-    this.persons = new PersonStore(this.db);
     this.directory = new PersonDirectory(this.db);
+    this.persons = new PersonStore(this.db, this.directory);
   }
 
   private migrate(): void {

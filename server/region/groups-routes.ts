@@ -2,15 +2,13 @@
 // docs/persons.md). Groups belong to the token's project; their properties are masked like
 // persons' unless the token holds persons.pii.
 import { Elysia } from "elysia";
-import { ApiError, jsonResponse } from "../http/errors.ts";
+import { jsonResponse, notFound } from "../http/errors.ts";
 import type { GroupRecord } from "../../storage/person-directory.ts";
 import { groupTypesPerProjectMax } from "../../storage/person-store.ts";
 import type { RegionNode } from "./region-node.ts";
 import { badRequest, regionAccess, type RegionTokenCheck } from "./region-access.ts";
-import { decodeCursor, page, pageLimit } from "./paging.ts";
+import { decodeCursor, page, pageLimit, textParam } from "./paging.ts";
 import { propertyView } from "./persons-routes.ts";
-
-const searchLengthMax = 200;
 
 const isGroupPosition = (value: unknown): value is { type_index: number; key: string } =>
   typeof value === "object" && value !== null &&
@@ -48,8 +46,7 @@ export function groupsRoutes(node: RegionNode, check: RegionTokenCheck) {
       const cursor = decodeCursor(query, isGroupPosition);
       const typeParam = query.get("type_index");
       const typeIndex = typeParam === null ? null : typeIndexOf(typeParam, "type_index");
-      const search = query.get("search");
-      if (search !== null && (search === "" || search.length > searchLengthMax)) throw badRequest(`search must be 1 to ${searchLengthMax} characters`);
+      const search = textParam(query, "search") ?? null;
       const after = cursor && { typeIndex: cursor.type_index, key: cursor.key };
       const rows = directory.listGroups(claims.projectId, typeIndex, search, after, limit);
       const toDto = groupDto(claims.projectId, propertyView(node, claims));
@@ -58,7 +55,7 @@ export function groupsRoutes(node: RegionNode, check: RegionTokenCheck) {
     .get("/groups/:index/:key", async ({ request, params }) => {
       const claims = await regionAccess(request, check, "persons:read");
       const group = directory.group(claims.projectId, typeIndexOf(params.index, "the group type index"), params.key);
-      if (!group) throw new ApiError(404, "not_found", "group not found");
+      if (!group) throw notFound("group");
       return jsonResponse(200, groupDto(claims.projectId, propertyView(node, claims))(group));
     });
 }

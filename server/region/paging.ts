@@ -1,4 +1,4 @@
-// Page sizes and cursors of the region's listings. A cursor is opaque to clients: base64url
+// Page sizes, cursors and search parameters of the region's listings. A cursor is opaque to clients: base64url
 // JSON of where the previous page ended, checked on the way back in.
 import { badRequest } from "./region-access.ts";
 
@@ -12,6 +12,17 @@ export function pageLimit(query: URLSearchParams): number {
   const limit = Number(given);
   if (!/^\d+$/.test(given) || limit < 1 || limit > pageSizeMax) throw badRequest(`limit must be an integer from 1 to ${pageSizeMax}`);
   return limit;
+}
+
+/** Search text and property names longer than this cannot match anything stored. */
+const searchLengthMax = 200;
+
+/** An optional text parameter: absent, or 1 to searchLengthMax characters. */
+export function textParam(query: URLSearchParams, name: string): string | undefined {
+  const value = query.get(name);
+  if (value === null) return undefined;
+  if (value === "" || value.length > searchLengthMax) throw badRequest(`${name} must be 1 to ${searchLengthMax} characters`);
+  return value;
 }
 
 export const encodeCursor = (position: unknown): string => Buffer.from(JSON.stringify(position)).toString("base64url");

@@ -3,7 +3,8 @@
 // documented in docs/persons.md. Persons belong to the token's project; events are those of
 // the token's environment. A merged-away person's id answers as the person it merged into.
 import { Elysia, t } from "elysia";
-import { jsonResponse, ApiError } from "../http/errors.ts";
+import { jsonResponse, ApiError, notFound } from "../http/errors.ts";
+import { requireUuid } from "../control/ids.ts";
 import { readJsonBody } from "../http/body.ts";
 import { validateBody } from "../http/validate.ts";
 import type { StoredEvent } from "../../storage/event-record.ts";
@@ -14,20 +15,16 @@ import { distinctIdLengthMax } from "../ingest/limits.ts";
 import type { RegionNode } from "./region-node.ts";
 import type { RegionClaims } from "./region-auth.ts";
 import { badRequest, regionAccess, type RegionTokenCheck } from "./region-access.ts";
-import { decodeCursor, page, pageLimit } from "./paging.ts";
+import { decodeCursor, page, pageLimit, textParam } from "./paging.ts";
 import { isPersonalKey, isPersonalValue, maskProperties } from "./pii-mask.ts";
 
 const unmergeBodyBytesMax = 64 * 1024;
-/** Search text and property names longer than this cannot match anything stored. */
-const searchLengthMax = 200;
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const UnmergeRequest = t.Object(
   { distinct_ids: t.Array(t.String({ minLength: 1, maxLength: distinctIdLengthMax }), { minItems: 1, maxItems: unmergeDistinctIdsMax }) },
   { additionalProperties: false },
 );
 
-const personNotFound = () => new ApiError(404, "not_found", "person not found");
 const iso = (epochMs: number) => new Date(epochMs).toISOString();
 
 /** What a token may see of personal data: everything with persons.pii, else masked values. */
@@ -71,8 +68,8 @@ function eventDto(event: StoredEvent, view: (p: Record<string, unknown>) => Reco
 
 /** The person an id in the path names now (following merges), in the token's project. */
 function pathPerson(node: RegionNode, claims: RegionClaims, id: string): PersonRecord {
-  const person = uuidPattern.test(id) ? node.store.directory.currentPerson(claims.projectId, id.toLowerCase()) : null;
-  if (!person) throw personNotFound();
+  const person = node.store.directory.currentPerson(claims.projectId, requireUuid(id, "person"));
+  if (!person) throw notFound("person");
   return person;
 }
 
@@ -82,13 +79,6 @@ const isPersonPosition = (value: unknown): value is { before: number } =>
 const isEventPosition = (value: unknown): value is EventCursor =>
   typeof value === "object" && value !== null &&
   Number.isFinite((value as EventCursor).timestamp) && typeof (value as EventCursor).uuid === "string";
-
-function textParam(query: URLSearchParams, name: string): string | undefined {
-  const value = query.get(name);
-  if (value === null) return undefined;
-  if (value === "" || value.length > searchLengthMax) throw badRequest(`${name} must be 1 to ${searchLengthMax} characters`);
-  return value;
-}
 
 export function personsRoutes(node: RegionNode, check: RegionTokenCheck) {
   const directory = node.store.directory;

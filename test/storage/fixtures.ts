@@ -1,10 +1,11 @@
-import { groupTypeSlots, noLocation, type AcceptedBatch, type Location, type StoredEvent } from "../../storage/event-record.ts";
+import { groupTypesPerProjectMax } from "../../storage/person-store.ts";
+import { noLocation, type AcceptedBatch, type Location, type StoredEvent } from "../../storage/event-record.ts";
 
 let clock = Date.parse("2026-11-20T10:00:00.000Z");
 
 /** Group keys by slot when the event's group types take slots in the order they are listed. */
 function slotsInOrder(groups: Record<string, string> | null | undefined): (string | null)[] {
-  const keys: (string | null)[] = new Array(groupTypeSlots).fill(null);
+  const keys: (string | null)[] = new Array(groupTypesPerProjectMax).fill(null);
   Object.values(groups ?? {}).forEach((key, slot) => (keys[slot] = key));
   return keys;
 }

@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { temporarySuffix } from "./atomic-file.ts";
-import type { Table } from "apache-arrow";
+import { tableToIPC, type Table } from "apache-arrow";
 import { vectorValues } from "./arrow-vectors.ts";
 import { parquetRowGroupRows, readParquetPart, readParquetTable, readSegment, readSegmentTable, writeParquetPart, writeSealFile } from "./data-files.ts";
 import { columnsToTable, concatColumns, eventsToColumns, eventsToTable, tableColumns, tableToEvents, type EventColumns } from "./event-columns.ts";
@@ -326,6 +326,21 @@ export class EventStore {
     return [...found.values()]
       .sort((a, b) => b.timestamp - a.timestamp || (a.uuid < b.uuid ? 1 : a.uuid > b.uuid ? -1 : 0))
       .slice(0, limit);
+  }
+
+  /**
+   * What a query of one partition reads now: the live files and, as one Arrow IPC stream, the
+   * rows not sealed yet (null when there are none), so results include events acknowledged a
+   * moment ago.
+   */
+  snapshot(dataId: number, environment: string): { parts: PartEntry[]; segments: SegmentEntry[]; buffered: Uint8Array | null; bufferedRows: number } {
+    const rows = this.buffers.get(partitionKey(dataId, environment))?.rows ?? [];
+    return {
+      parts: this.manifest.parts.filter((part) => part.dataId === dataId && part.environment === environment),
+      segments: this.manifest.segments.filter((segment) => segment.dataId === dataId && segment.environment === environment),
+      buffered: rows.length > 0 ? tableToIPC(eventsToTable(rows), "stream") : null,
+      bufferedRows: rows.length,
+    };
   }
 
   /** Every (project, data id, environment) with stored or buffered events. */

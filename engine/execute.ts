@@ -1,0 +1,31 @@
+// Runs a validated Query: the insight kind's executor over the query's data, and, on
+// request, the equivalent SQL (the compiler needs the property types the run settled on).
+import type { Query } from "./ir/query.ts";
+import { trends, type TrendsResult } from "./kinds/trends.ts";
+import { QueryData, type QuerySource } from "./query-data.ts";
+import { compileSql, type CompiledSql } from "./sql/compile.ts";
+
+export type InsightResult = TrendsResult;
+
+export interface QueryLimits {
+  /** The query fails with query_too_large past this many rows. */
+  rowsMax: number;
+  /** Epoch ms after which the query fails with timeout. */
+  deadline: number;
+}
+
+export interface Execution {
+  result: InsightResult;
+  rowsRead: number;
+  sql: CompiledSql | null;
+}
+
+const executors: Record<string, (data: QueryData) => Promise<InsightResult>> = { trends };
+
+export async function executeQuery(query: Query, source: QuerySource, limits: QueryLimits, includeSql = false): Promise<Execution> {
+  const data = new QueryData(source, query, limits);
+  const run = executors[query.kind];
+  if (!run) throw new Error(`insight kind ${query.kind} has no executor`);
+  const result = await run(data);
+  return { result, rowsRead: data.rowsRead, sql: includeSql ? compileSql(query, data) : null };
+}

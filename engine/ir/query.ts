@@ -1,0 +1,43 @@
+// A validated Query IR document with every default filled in and dates evaluated: what the
+// executor and the SQL compiler take. Built by validate.ts only.
+import type { BucketInterval } from "../time-zone.ts";
+import type { FilterSpec, InsightKind, MathValue } from "./schema.ts";
+
+export type Filter = FilterSpec;
+
+export interface Series {
+  /** null matches every event. */
+  event: string | null;
+  math: MathValue;
+  /** The numeric property of sum/avg/min/max/p50/p90/p99, or a revenue series' amount. */
+  property: string | null;
+  groupTypeIndex: number | null;
+  filters: Filter[];
+  /** Revenue: where the currency code is, and whether amounts count negative. */
+  currencyProperty: string;
+  refund: boolean;
+}
+
+export interface Breakdown {
+  type: "event" | "person" | "group" | "column";
+  /** Property (event, person, group) or column name; null for a group breakdown by key. */
+  property: string | null;
+  groupTypeIndex: number | null;
+  limit: number;
+}
+
+export interface Query {
+  kind: InsightKind;
+  /** Events with from <= timestamp < to (epoch ms). */
+  from: number;
+  to: number;
+  timeZone: string;
+  interval: BucketInterval;
+  filters: Filter[];
+  series: Series[];
+  breakdown: Breakdown | null;
+  funnel: { windowMs: number; order: "ordered" | "strict" | "unordered"; exclusions: { event: string; fromStep: number; toStep: number }[] };
+  retention: { periods: number; type: "recurring" | "first_time" };
+  paths: { depth: number; edges: number; startPoint: string | null; endPoint: string | null; excludeEvents: string[] };
+  stickiness: { cumulative: boolean };
+}

@@ -1,0 +1,230 @@
+// Checks a Query IR v1 document and turns it into a Query. Every problem is an
+// InvalidQueryError naming the JSON path of the offending member (RFC 6901), so a client can
+// point at it: "/insight/series/1/math: must be one of total, unique_persons, ...".
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
+import type { TSchema } from "@sinclair/typebox";
+import { bucketKeys, isTimeZone, offsetTable } from "../time-zone.ts";
+import { DateExpressionError, evaluateDate } from "./dates.ts";
+import type { Breakdown, Filter, Query, Series } from "./query.ts";
+import {
+  breakdownLimitDefault, Filter as FilterSchema, filterableColumns, funnelStepsMin, funnelWindowDefault, intervalBucketsMax,
+  pathsDepthDefault, pathsEdgesDefault, QueryIr, retentionPeriodsDefault, type InsightSpec, type QueryIrDocument, type SeriesSpec,
+} from "./schema.ts";
+
+export class InvalidQueryError extends Error {
+  readonly code = "invalid_query";
+  readonly status = 400;
+  constructor(readonly path: string, problem: string) {
+    super(`${path || "/"}: ${problem}`);
+  }
+}
+
+const checkDocument = TypeCompiler.Compile(QueryIr);
+const checkFilter = TypeCompiler.Compile(FilterSchema);
+
+const literalValues = (schema: TSchema): string[] | null => {
+  const members = (schema as { anyOf?: TSchema[] }).anyOf;
+  if (!members || !members.every((member) => typeof (member as { const?: unknown }).const === "string")) return null;
+  return members.map((member) => (member as unknown as { const: string }).const);
+};
+
+function describe(error: ValueError): string {
+  const allowed = literalValues(error.schema);
+  if (allowed) return `must be one of ${allowed.join(", ")}`;
+  if (error.type === ValueErrorType.ObjectRequiredProperty) return "is required";
+  if (error.type === ValueErrorType.ObjectAdditionalProperties || error.message === "Unexpected property") return "is not a member of this object";
+  return error.message.charAt(0).toLowerCase() + error.message.slice(1);
+}
+
+/** The most precise structural problem: filters are checked on their own, by their `type`. */
+function firstStructuralError(document: unknown): InvalidQueryError | null {
+  const first = checkDocument.Errors(document).First();
+  if (!first) return null;
+  if (/^\/(insight\/series\/\d+\/)?filters\/\d+$/.test(first.path)) {
+    const filter = valueAt(document, first.path);
+    const inner = checkFilter.Errors(filter).First();
+    if (inner) {
+      const typeValue = (filter as { type?: unknown } | null)?.type;
+      if (inner.path === "/key" && typeValue === "column") return new InvalidQueryError(`${first.path}/key`, `must be one of ${filterableColumns.join(", ")}`);
+      if (inner.path === "/type" || inner.path === "") {
+        if (typeof filter !== "object" || filter === null) return new InvalidQueryError(first.path, "must be a filter object");
+        if (!["event", "person", "column"].includes(String(typeValue))) return new InvalidQueryError(`${first.path}/type`, "must be one of event, person, column");
+      }
+      const innerErrors = [...checkFilter.Errors(filter)].filter((error) => error.path !== "");
+      const precise = innerErrors.find((error) => error.path !== "/type") ?? inner;
+      return new InvalidQueryError(`${first.path}${precise.path}`, describe(precise));
+    }
+  }
+  return new InvalidQueryError(first.path, describe(first));
+}
+
+function valueAt(document: unknown, path: string): unknown {
+  let value = document;
+  for (const part of path.split("/").slice(1)) value = (value as Record<string, unknown>)?.[part];
+  return value;
+}
+
+const numericMaths = new Set(["sum", "avg", "min", "max", "p50", "p90", "p99"]);
+const listOperators = new Set(["in", "not_in"]);
+const numberOperators = new Set(["gt", "gte", "lt", "lte"]);
+const textOperators = new Set(["contains", "not_contains", "regex", "not_regex"]);
+const presenceOperators = new Set(["is_set", "is_not_set"]);
+
+function checkFilterValue(filter: Filter, path: string): void {
+  const { operator, value } = filter;
+  if (presenceOperators.has(operator)) {
+    if (value !== undefined) throw new InvalidQueryError(`${path}/value`, `must be absent for ${operator}`);
+    return;
+  }
+  if (value === undefined) throw new InvalidQueryError(`${path}/value`, `is required for ${operator}`);
+  if (listOperators.has(operator)) {
+    if (!Array.isArray(value)) throw new InvalidQueryError(`${path}/value`, `must be an array for ${operator}`);
+    return;
+  }
+  if (Array.isArray(value)) throw new InvalidQueryError(`${path}/value`, `must be a single value for ${operator} (use in or not_in for a list)`);
+  if (numberOperators.has(operator) && typeof value !== "number") throw new InvalidQueryError(`${path}/value`, `must be a number for ${operator}`);
+  if (textOperators.has(operator)) {
+    if (typeof value !== "string") throw new InvalidQueryError(`${path}/value`, `must be a string for ${operator}`);
+    if (operator.endsWith("regex")) {
+      try {
+        new RegExp(value);
+      } catch (error) {
+        throw new InvalidQueryError(`${path}/value`, `is not a valid regular expression: ${(error as Error).message}`);
+      }
+    }
+  }
+}
+
+function checkFilters(filters: Filter[] | undefined, path: string): Filter[] {
+  (filters ?? []).forEach((filter, index) => checkFilterValue(filter, `${path}/${index}`));
+  return filters ?? [];
+}
+
+/** Members of `insight` that only some kinds read; naming one for another kind is a mistake worth saying. */
+const kindMembers: Record<string, readonly string[]> = {
+  funnel_window: ["funnel"], funnel_order: ["funnel"], exclusions: ["funnel"],
+  periods: ["retention"], retention_type: ["retention"],
+  depth: ["paths"], edges: ["paths"], start_point: ["paths"], end_point: ["paths"], exclude_events: ["paths"],
+  cumulative: ["stickiness"],
+  breakdown: ["trends", "funnel", "revenue"],
+  interval: ["trends", "retention", "lifecycle", "stickiness", "revenue"],
+};
+
+const seriesCounts: Record<string, [min: number, max: number | null]> = {
+  trends: [1, null], funnel: [funnelStepsMin, null], retention: [1, 2], paths: [0, null], lifecycle: [1, 1], stickiness: [1, 1], revenue: [1, null],
+};
+
+const windowUnitMs = { minute: 60_000, hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000 };
+
+function normalizeSeries(spec: SeriesSpec, path: string, kind: string): Series {
+  const math = spec.math ?? "total";
+  if (kind !== "trends" && spec.math !== undefined) throw new InvalidQueryError(`${path}/math`, `applies to trends only (${kind} counts persons)`);
+  if (kind === "revenue") {
+    if (spec.group_type_index !== undefined) throw new InvalidQueryError(`${path}/group_type_index`, "applies to unique_groups only");
+  } else {
+    if (spec.currency_property !== undefined) throw new InvalidQueryError(`${path}/currency_property`, "applies to revenue only");
+    if (spec.refund !== undefined) throw new InvalidQueryError(`${path}/refund`, "applies to revenue only");
+    if (numericMaths.has(math) && spec.property === undefined) throw new InvalidQueryError(`${path}/property`, `is required for math ${math}`);
+    if (!numericMaths.has(math) && spec.property !== undefined) throw new InvalidQueryError(`${path}/property`, `applies to sum, avg, min, max, p50, p90 and p99 only`);
+    if (math === "unique_groups" && spec.group_type_index === undefined) throw new InvalidQueryError(`${path}/group_type_index`, "is required for math unique_groups");
+    if (math !== "unique_groups" && spec.group_type_index !== undefined) throw new InvalidQueryError(`${path}/group_type_index`, "applies to unique_groups only");
+  }
+  return {
+    event: spec.event,
+    math,
+    property: spec.property ?? (kind === "revenue" ? "amount" : null),
+    groupTypeIndex: spec.group_type_index ?? null,
+    filters: checkFilters(spec.filters, `${path}/filters`),
+    currencyProperty: spec.currency_property ?? "currency",
+    refund: spec.refund ?? false,
+  };
+}
+
+function normalizeBreakdown(insight: InsightSpec): Breakdown | null {
+  const spec = insight.breakdown;
+  if (!spec) return null;
+  const path = "/insight/breakdown";
+  if (spec.type === "group") {
+    if (spec.group_type_index === undefined) throw new InvalidQueryError(`${path}/group_type_index`, "is required for a group breakdown");
+  } else {
+    if (spec.group_type_index !== undefined) throw new InvalidQueryError(`${path}/group_type_index`, "applies to group breakdowns only");
+    if (spec.property === undefined) throw new InvalidQueryError(`${path}/property`, `is required for a ${spec.type} breakdown`);
+    if (spec.type === "column" && !(filterableColumns as readonly string[]).includes(spec.property)) {
+      throw new InvalidQueryError(`${path}/property`, `must be one of ${filterableColumns.join(", ")}`);
+    }
+  }
+  return { type: spec.type, property: spec.property ?? null, groupTypeIndex: spec.group_type_index ?? null, limit: spec.limit ?? breakdownLimitDefault };
+}
+
+/** Validates `document` for a project in `timeZone` at `now`; throws InvalidQueryError. */
+export function validateQuery(document: unknown, timeZone: string, now: number): Query {
+  if (!isTimeZone(timeZone)) throw new Error(`unknown time zone ${timeZone}`);
+  const structural = firstStructuralError(document);
+  if (structural) throw structural;
+  const ir = document as QueryIrDocument;
+  const insight = ir.insight;
+  const kind = insight.kind;
+  for (const [member, kinds] of Object.entries(kindMembers)) {
+    if ((insight as Record<string, unknown>)[member] !== undefined && !kinds.includes(kind)) {
+      throw new InvalidQueryError(`/insight/${member}`, `applies to ${kinds.join(", ")} insights only`);
+    }
+  }
+  const [seriesMin, seriesMax] = seriesCounts[kind]!;
+  const specs = insight.series ?? [];
+  if (specs.length < seriesMin) throw new InvalidQueryError("/insight/series", `${kind} needs at least ${seriesMin} series`);
+  if (seriesMax !== null && specs.length > seriesMax) throw new InvalidQueryError("/insight/series", `${kind} takes at most ${seriesMax} series`);
+  const series = specs.map((spec, index) => normalizeSeries(spec, `/insight/series/${index}`, kind));
+  if (kind !== "trends" && kind !== "revenue" && kind !== "paths") {
+    specs.forEach((spec, index) => {
+      if (spec.event === null && kind === "funnel") throw new InvalidQueryError(`/insight/series/${index}/event`, "a funnel step needs an event name");
+    });
+  }
+
+  const evaluate = (side: "from" | "to", expression: string) => {
+    try {
+      return evaluateDate(expression, side, timeZone, now);
+    } catch (error) {
+      if (error instanceof DateExpressionError) throw new InvalidQueryError(`/date_range/${side}`, error.message);
+      throw error;
+    }
+  };
+  const from = evaluate("from", ir.date_range.from);
+  const to = evaluate("to", ir.date_range.to ?? "now");
+  if (from >= to) throw new InvalidQueryError("/date_range", `from (${new Date(from).toISOString()}) must be before to (${new Date(to).toISOString()})`);
+  const interval = insight.interval ?? "day";
+  const buckets = bucketKeys(interval, offsetTable(timeZone, from, to), from, to).length;
+  if (buckets > intervalBucketsMax) {
+    throw new InvalidQueryError("/insight/interval", `the range has ${buckets} ${interval} intervals; at most ${intervalBucketsMax} (use a longer interval or a shorter range)`);
+  }
+
+  const steps = series.length;
+  const exclusions = (insight.exclusions ?? []).map((exclusion, index) => {
+    const path = `/insight/exclusions/${index}`;
+    if (exclusion.from_step >= exclusion.to_step) throw new InvalidQueryError(`${path}/to_step`, "must be after from_step");
+    if (exclusion.to_step >= steps) throw new InvalidQueryError(`${path}/to_step`, `must name a step (0 to ${steps - 1})`);
+    return { event: exclusion.event, fromStep: exclusion.from_step, toStep: exclusion.to_step };
+  });
+  const window = insight.funnel_window ?? funnelWindowDefault;
+
+  return {
+    kind,
+    from,
+    to,
+    timeZone,
+    interval,
+    filters: checkFilters(ir.filters, "/filters"),
+    series,
+    breakdown: normalizeBreakdown(insight),
+    funnel: { windowMs: window.value * windowUnitMs[window.unit], order: insight.funnel_order ?? "ordered", exclusions },
+    retention: { periods: insight.periods ?? retentionPeriodsDefault, type: insight.retention_type ?? "recurring" },
+    paths: {
+      depth: insight.depth ?? pathsDepthDefault,
+      edges: insight.edges ?? pathsEdgesDefault,
+      startPoint: insight.start_point ?? null,
+      endPoint: insight.end_point ?? null,
+      excludeEvents: insight.exclude_events ?? [],
+    },
+    stickiness: { cumulative: insight.cumulative ?? false },
+  };
+}

@@ -1,0 +1,230 @@
+// One query's view of the data: which chunks it reads, how each property is typed for this
+// query, and each chunk's columns shaped for the executor (canonical persons, property values
+// as number or text, person properties gathered onto events). Chunks are loaded one at a
+// time through the ChunkStore, so memory follows the cache, not the range.
+import {
+  jsonAsText, nullNumberColumn, nullTextColumn, numberText, numbersAsText, type Column, type NumberColumn, type TextColumn,
+} from "./columns.ts";
+import type { ChunkRef, ChunkStore, ColumnType } from "./chunk-store.ts";
+import { dayMs } from "./time-zone.ts";
+import type { Filter, Query } from "./ir/query.ts";
+
+/** Person state the executor needs from the person store. */
+export interface PersonSource {
+  /** canonical[i] = the surviving person of index i. */
+  canonical: Int32Array;
+  /** Every person's value of a property, keyed by canonical person index (persons without it are left out). */
+  propertyValues(key: string): Map<number, unknown>;
+}
+
+export interface QuerySource {
+  store: ChunkStore;
+  chunks: ChunkRef[];
+  persons: PersonSource;
+}
+
+export type ValueKind = "number" | "text";
+
+export class QueryLimitError extends Error {
+  constructor(readonly code: "query_too_large" | "timeout", message: string) {
+    super(message);
+  }
+}
+
+export const propertyColumn = (key: string) => `p_${key}`;
+export const mixedPropertyColumn = (key: string) => `pj_${key}`;
+
+/** Where a property's values come from in one chunk, as the SQL compiler needs to know too. */
+export type PropertySource = ColumnType | "json" | "absent";
+
+export function propertySource(schema: Map<string, ColumnType>, key: string): PropertySource {
+  const typed = schema.get(propertyColumn(key));
+  if (typed) return typed;
+  return schema.has(mixedPropertyColumn(key)) ? "json" : "absent";
+}
+
+/** A property is a number for this query when every chunk that has it stores numbers; else text. */
+export function propertyKind(sources: PropertySource[]): ValueKind {
+  const present = sources.filter((source) => source !== "absent");
+  return present.length > 0 && present.every((source) => source === "number") ? "number" : "text";
+}
+
+/** Each person's value as one column over person indexes (number when every value is a number). */
+export function personColumn(values: Map<number, unknown>, size: number): { kind: ValueKind; column: Column } {
+  const all = [...values.values()];
+  if (all.length > 0 && all.every((value) => typeof value === "number")) {
+    const column = nullNumberColumn(size);
+    for (const [person, value] of values) {
+      column.values[person] = value as number;
+      column.present![person] = 1;
+    }
+    return { kind: "number", column };
+  }
+  const column = nullTextColumn(size);
+  const codes = new Map<string, number>();
+  for (const [person, value] of values) {
+    const text = typeof value === "string" ? value : typeof value === "number" ? numberText(value) : JSON.stringify(value);
+    let code = codes.get(text);
+    if (code === undefined) {
+      code = column.words.length;
+      codes.set(text, code);
+      column.words.push(text);
+    }
+    column.codes[person] = code;
+  }
+  return { kind: "text", column };
+}
+
+/** Rows of a chunk gathered through each row's person: person column values per event. */
+function gatherByPerson(column: Column, persons: Int32Array): Column {
+  const size = column.kind === "text" ? column.codes.length : column.values.length;
+  if (column.kind === "text") {
+    const codes = new Int32Array(persons.length);
+    for (let row = 0; row < persons.length; row++) {
+      const person = persons[row]!;
+      codes[row] = person < size ? column.codes[person]! : -1;
+    }
+    return { kind: "text", codes, words: column.words };
+  }
+  const values = new Float64Array(persons.length);
+  const present = new Uint8Array(persons.length);
+  for (let row = 0; row < persons.length; row++) {
+    const person = persons[row]!;
+    if (person < size && column.present![person] === 1) {
+      values[row] = column.values[person]!;
+      present[row] = 1;
+    }
+  }
+  return { kind: "number", values, present };
+}
+
+/** One chunk's columns for one query. */
+export class LoadedChunk {
+  private personRows: Int32Array | null = null;
+  constructor(
+    readonly ref: ChunkRef,
+    readonly rows: number,
+    private readonly data: QueryData,
+    private readonly decoded: Map<string, unknown>,
+    private readonly schema: Map<string, ColumnType>,
+  ) {}
+
+  get timestamps(): Float64Array {
+    return this.decoded.get("timestamp") as Float64Array;
+  }
+
+  /** 1 / sample rate of each row, or null when every row was kept unsampled. */
+  get weights(): Float64Array | null {
+    const rates = (this.decoded.get("sample_rate") as NumberColumn | undefined)?.values;
+    if (!rates) return null;
+    let sampled = false;
+    for (let row = 0; row < rates.length && !sampled; row++) if (rates[row] !== 1) sampled = true;
+    if (!sampled) return null;
+    return rates.map((rate) => 1 / rate);
+  }
+
+  /** Each row's canonical person (merges applied). */
+  get persons(): Int32Array {
+    if (!this.personRows) {
+      const indexes = this.decoded.get("person_index") as Int32Array;
+      const canonical = this.data.source.persons.canonical;
+      const out = new Int32Array(indexes.length);
+      for (let row = 0; row < indexes.length; row++) {
+        const index = indexes[row]!;
+        out[row] = index < canonical.length ? canonical[index]! : index;
+      }
+      this.personRows = out;
+    }
+    return this.personRows;
+  }
+
+  /** A fixed text column (event, session_id, $group_0, geo_country, ...). */
+  text(name: string): TextColumn {
+    return (this.decoded.get(name) as TextColumn | undefined) ?? nullTextColumn(this.rows);
+  }
+
+  /** A fixed column as the filters read it (is_suspect is a boolean, read as text). */
+  fixed(name: string): Column {
+    return this.text(name);
+  }
+
+  eventProperty(key: string): Column {
+    const kind = this.data.kindOf(key);
+    const source = propertySource(this.schema, key);
+    if (source === "absent") return kind === "number" ? nullNumberColumn(this.rows) : nullTextColumn(this.rows);
+    if (source === "json") return jsonAsText(this.decoded.get(mixedPropertyColumn(key)) as TextColumn);
+    const column = this.decoded.get(propertyColumn(key)) as Column;
+    return kind === "text" && column.kind === "number" ? numbersAsText(column) : column;
+  }
+
+  personProperty(key: string): Column {
+    return gatherByPerson(this.data.personProperty(key).column, this.persons);
+  }
+
+  /** The column a filter reads. */
+  filterColumn(filter: Filter): Column {
+    if (filter.type === "event") return this.eventProperty(filter.key);
+    if (filter.type === "person") return this.personProperty(filter.key);
+    return this.fixed(filter.key);
+  }
+}
+
+const partOverlaps = (ref: ChunkRef, from: number, to: number) => {
+  if (ref.kind !== "part") return true;
+  const start = Date.parse(`${ref.day}T00:00:00Z`);
+  return start < to && start + dayMs > from;
+};
+
+/** The chunks, property kinds and person columns of one query run. */
+export class QueryData {
+  readonly chunks: ChunkRef[];
+  private readonly kinds = new Map<string, ValueKind>();
+  private readonly personColumns = new Map<string, { kind: ValueKind; column: Column }>();
+  private schemas = new Map<string, Map<string, ColumnType>>();
+  rowsRead = 0;
+
+  constructor(readonly source: QuerySource, readonly query: Query, private readonly limits: { rowsMax: number; deadline: number }) {
+    // Parts hold one UTC day each: days outside the range are never opened.
+    this.chunks = source.chunks.filter((ref) => partOverlaps(ref, query.from, query.to));
+  }
+
+  /** Reads every chunk's schema and types the properties the query names; checks the rows limit. */
+  async prepare(eventProperties: string[]): Promise<void> {
+    const rows = this.chunks.reduce((sum, ref) => sum + ref.rows, 0);
+    if (rows > this.limits.rowsMax) {
+      throw new QueryLimitError("query_too_large", `the query would read ${rows} rows; at most ${this.limits.rowsMax} (narrow the date range)`);
+    }
+    for (const ref of this.chunks) this.schemas.set(ref.id, await this.source.store.schema(ref));
+    for (const key of eventProperties) {
+      this.kinds.set(key, propertyKind(this.chunks.map((ref) => propertySource(this.schemas.get(ref.id)!, key))));
+    }
+  }
+
+  kindOf(key: string): ValueKind {
+    return this.kinds.get(key) ?? "text";
+  }
+
+  schemaOf(ref: ChunkRef): Map<string, ColumnType> {
+    return this.schemas.get(ref.id)!;
+  }
+
+  personProperty(key: string): { kind: ValueKind; column: Column } {
+    let found = this.personColumns.get(key);
+    if (!found) {
+      const values = this.source.persons.propertyValues(key);
+      let size = this.source.persons.canonical.length;
+      for (const person of values.keys()) size = Math.max(size, person + 1);
+      found = personColumn(values, size);
+      this.personColumns.set(key, found);
+    }
+    return found;
+  }
+
+  /** Loads a chunk's columns (`names` are file column names; absent ones are skipped). */
+  async load(ref: ChunkRef, names: string[]): Promise<LoadedChunk> {
+    if (Date.now() > this.limits.deadline) throw new QueryLimitError("timeout", "the query ran past its time limit");
+    this.rowsRead += ref.rows;
+    const decoded = await this.source.store.columns(ref, names);
+    return new LoadedChunk(ref, ref.rows, this, decoded, this.schemaOf(ref));
+  }
+}

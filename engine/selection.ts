@@ -1,0 +1,82 @@
+// Which rows of a chunk a query looks at: the date range and the global filters give the
+// base selection; each series narrows it to its event and its own filters. Also: the file
+// columns a query needs, so a chunk is decoded only as far as the query reads.
+import { filterMask, narrow } from "./filters.ts";
+import { groupColumn } from "../storage/event-columns.ts";
+import type { Filter, Query, Series } from "./ir/query.ts";
+import { mixedPropertyColumn, propertyColumn, type LoadedChunk } from "./query-data.ts";
+
+/** Rows with from <= timestamp < to that pass every global filter. */
+export function baseSelection(chunk: LoadedChunk, query: Query): Uint32Array {
+  const timestamps = chunk.timestamps;
+  let selection = new Uint32Array(chunk.rows);
+  let kept = 0;
+  for (let row = 0; row < chunk.rows; row++) {
+    const at = timestamps[row]!;
+    if (at >= query.from && at < query.to) selection[kept++] = row;
+  }
+  selection = selection.subarray(0, kept);
+  return applyFilters(chunk, selection, query.filters);
+}
+
+export function applyFilters(chunk: LoadedChunk, selection: Uint32Array, filters: Filter[]): Uint32Array {
+  for (const filter of filters) {
+    if (selection.length === 0) break;
+    selection = narrow(selection, filterMask(chunk.filterColumn(filter), filter));
+  }
+  return selection;
+}
+
+/** The chunk's dictionary code of an event name, or -1 when the chunk has no such event. */
+export function eventCode(chunk: LoadedChunk, name: string): number {
+  return chunk.text("event").words.indexOf(name);
+}
+
+/** Rows of `base` that are the series' event and pass its filters. */
+export function eventSelection(chunk: LoadedChunk, base: Uint32Array, event: string | null, filters: Filter[]): Uint32Array {
+  let selection = base;
+  if (event !== null) {
+    const code = eventCode(chunk, event);
+    if (code < 0) return new Uint32Array(0);
+    const events = chunk.text("event").codes;
+    const out = new Uint32Array(base.length);
+    let kept = 0;
+    for (let i = 0; i < base.length; i++) if (events[base[i]!] === code) out[kept++] = base[i]!;
+    selection = out.subarray(0, kept);
+  }
+  return applyFilters(chunk, selection, filters);
+}
+
+export const seriesSelection = (chunk: LoadedChunk, base: Uint32Array, series: Series) => eventSelection(chunk, base, series.event, series.filters);
+
+/** File columns and event property keys a query reads. */
+export function columnsNeeded(query: Query): { columns: string[]; eventProperties: string[] } {
+  const columns = new Set(["timestamp", "event", "sample_rate", "person_index"]);
+  const properties = new Set<string>();
+  const filters = [...query.filters, ...query.series.flatMap((series) => series.filters)];
+  for (const filter of filters) {
+    if (filter.type === "event") properties.add(filter.key);
+    else if (filter.type === "column") columns.add(filter.key);
+  }
+  for (const series of query.series) {
+    if (series.property !== null) properties.add(series.property);
+    if (query.kind === "revenue") properties.add(series.currencyProperty);
+    if (series.math === "unique_sessions") columns.add("session_id");
+    if (series.groupTypeIndex !== null) columns.add(groupColumn(series.groupTypeIndex));
+  }
+  const breakdown = query.breakdown;
+  if (breakdown?.type === "event") properties.add(breakdown.property!);
+  if (breakdown?.type === "column") columns.add(breakdown.property!);
+  if (breakdown?.type === "group") columns.add(groupColumn(breakdown.groupTypeIndex!));
+  if (query.kind === "paths") {
+    properties.add("$current_url");
+    properties.add("$pathname");
+    properties.add("$screen_name");
+    columns.add("session_id");
+  }
+  for (const key of properties) {
+    columns.add(propertyColumn(key));
+    columns.add(mixedPropertyColumn(key));
+  }
+  return { columns: [...columns], eventProperties: [...properties] };
+}

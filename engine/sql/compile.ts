@@ -1,0 +1,38 @@
+// Query -> parameterised DuckDB SQL over the `events` view (and `persons` when the query reads
+// person properties), with the property types of the executor's run so both read values alike.
+import type { Query } from "../ir/query.ts";
+import type { QueryData } from "../query-data.ts";
+import { columnsNeeded } from "../selection.ts";
+import type { SqlKinds } from "./expressions.ts";
+import { Params } from "./params.ts";
+import { trendsSql } from "./trends-sql.ts";
+
+export interface CompiledSql {
+  sql: string;
+  params: (string | number | boolean)[];
+}
+
+/** Person property keys a query reads. */
+export function personProperties(query: Query): string[] {
+  const keys = new Set<string>();
+  for (const filter of [...query.filters, ...query.series.flatMap((series) => series.filters)]) if (filter.type === "person") keys.add(filter.key);
+  if (query.breakdown?.type === "person") keys.add(query.breakdown.property!);
+  return [...keys];
+}
+
+export function sqlKinds(query: Query, data: QueryData): SqlKinds {
+  return {
+    event: new Map(columnsNeeded(query).eventProperties.map((key) => [key, data.kindOf(key)])),
+    person: new Map(personProperties(query).map((key) => [key, data.personProperty(key).kind])),
+  };
+}
+
+const compilers: Record<string, (query: Query, kinds: SqlKinds, params: Params) => string> = { trends: trendsSql };
+
+export function compileSql(query: Query, data: QueryData): CompiledSql {
+  const params = new Params();
+  const compile = compilers[query.kind];
+  if (!compile) throw new Error(`insight kind ${query.kind} has no SQL compiler`);
+  const sql = compile(query, sqlKinds(query, data), params);
+  return { sql, params: params.values };
+}

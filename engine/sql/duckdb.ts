@@ -1,0 +1,80 @@
+// DuckDB sessions over a project's Parquet files: the reference engine the executor is tested
+// and benchmarked against, and what /sql runs on. Each session is an in-memory database with
+// the `events` view, `person_overrides` and, when asked, `persons` with person properties.
+import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
+import type { ValueKind } from "../query-data.ts";
+import { numberText } from "../columns.ts";
+import { eventsViewSql, type ViewFile } from "./view.ts";
+import { identifier } from "./params.ts";
+import { personPropertyColumn } from "./expressions.ts";
+
+export interface SqlRows {
+  columns: string[];
+  types: string[];
+  rows: unknown[][];
+}
+
+export class DuckDbSession {
+  private constructor(private readonly instance: DuckDBInstance, readonly connection: DuckDBConnection) {}
+
+  static async open(threads = 2): Promise<DuckDbSession> {
+    const instance = await DuckDBInstance.create(":memory:", { threads: String(threads) });
+    return new DuckDbSession(instance, await instance.connect());
+  }
+
+  /** Defines `person_overrides` from the override array and `events` over the files. */
+  async defineEvents(files: ViewFile[], properties: Map<string, ValueKind>, canonical: Int32Array): Promise<void> {
+    await this.connection.run("CREATE OR REPLACE TEMP TABLE person_overrides (person_index INTEGER PRIMARY KEY, person_id INTEGER NOT NULL)");
+    const appender = await this.connection.createAppender("person_overrides", "main", "temp");
+    for (let index = 0; index < canonical.length; index++) {
+      if (canonical[index] === index) continue;
+      appender.appendInteger(index);
+      appender.appendInteger(canonical[index]!);
+      appender.endRow();
+    }
+    appender.closeSync();
+    await this.connection.run(eventsViewSql(files, properties));
+  }
+
+  /** Defines `persons` (person_id, pp_<key> per property) from each person's values. */
+  async definePersons(properties: Map<string, { kind: ValueKind; values: Map<number, unknown> }>): Promise<void> {
+    const columns = [...properties].map(([key, { kind }]) => `${identifier(personPropertyColumn(key))} ${kind === "number" ? "DOUBLE" : "VARCHAR"}`);
+    await this.connection.run(`CREATE OR REPLACE TEMP TABLE persons (person_id INTEGER PRIMARY KEY${columns.map((column) => `, ${column}`).join("")})`);
+    const persons = new Set<number>();
+    for (const { values } of properties.values()) for (const person of values.keys()) persons.add(person);
+    const appender = await this.connection.createAppender("persons", "main", "temp");
+    for (const person of persons) {
+      appender.appendInteger(person);
+      for (const { kind, values } of properties.values()) {
+        const value = values.get(person);
+        if (value === undefined || value === null) appender.appendNull();
+        else if (kind === "number") appender.appendDouble(value as number);
+        else appender.appendVarchar(typeof value === "string" ? value : typeof value === "number" ? numberText(value) : JSON.stringify(value));
+      }
+      appender.endRow();
+    }
+    appender.closeSync();
+  }
+
+  async run(sql: string, params: (string | number | boolean)[] = []): Promise<SqlRows> {
+    const reader = await this.connection.runAndReadAll(sql, params);
+    return {
+      columns: reader.columnNames(),
+      types: reader.columnTypes().map(String),
+      rows: reader.getRowsJS(),
+    };
+  }
+
+  /** Rows as objects (column name to value), numbers as JS numbers. */
+  async rowObjects<T>(sql: string, params: (string | number | boolean)[] = []): Promise<T[]> {
+    const reader = await this.connection.runAndReadAll(sql, params);
+    return reader.getRowObjectsJS().map((row) =>
+      Object.fromEntries(Object.entries(row).map(([name, value]) => [name, typeof value === "bigint" ? Number(value) : value])),
+    ) as T[];
+  }
+
+  close(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+}

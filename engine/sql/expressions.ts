@@ -1,0 +1,117 @@
+// SQL for the values the executor reads: property and column expressions over the `events`
+// view (alias e) and the `persons` table (alias p), their text and numeric readings, bucket
+// labels in the project's time zone, and the 14 filter operators with the rules of
+// engine/filters.ts.
+import { numberText, numericPattern } from "../columns.ts";
+import { scalarText } from "../filters.ts";
+import type { Filter, Query } from "../ir/query.ts";
+import type { ValueKind } from "../query-data.ts";
+import { identifier, literal, type Params } from "./params.ts";
+
+/** Property kinds for this query, as the executor typed them. */
+export interface SqlKinds {
+  event: Map<string, ValueKind>;
+  person: Map<string, ValueKind>;
+}
+
+export interface SqlValue {
+  sql: string;
+  kind: ValueKind;
+}
+
+export const eventPropertyColumn = (key: string) => `p_${key}`;
+export const personPropertyColumn = (key: string) => `pp_${key}`;
+
+/** A number as JavaScript writes it (integers without ".0"), for comparing numbers as text. */
+export const numberAsText = (sql: string) =>
+  `CASE WHEN ${sql} = trunc(${sql}) AND abs(${sql}) < 1e21 THEN CAST(CAST(${sql} AS HUGEINT) AS VARCHAR) ELSE CAST(${sql} AS VARCHAR) END`;
+
+/** The number a text holds when it is a plain decimal number, else NULL. */
+export const textAsNumber = (sql: string) => `CASE WHEN regexp_full_match(${sql}, ${literal(numericPattern)}) THEN CAST(${sql} AS DOUBLE) END`;
+
+export function filterValue(filter: Pick<Filter, "type" | "key">, kinds: SqlKinds): SqlValue {
+  if (filter.type === "event") return { sql: `e.${identifier(eventPropertyColumn(filter.key))}`, kind: kinds.event.get(filter.key) ?? "text" };
+  if (filter.type === "person") return { sql: `p.${identifier(personPropertyColumn(filter.key))}`, kind: kinds.person.get(filter.key) ?? "text" };
+  if (filter.key === "is_suspect") return { sql: "CAST(e.is_suspect AS VARCHAR)", kind: "text" };
+  return { sql: `e.${identifier(filter.key)}`, kind: "text" };
+}
+
+export const asText = (value: SqlValue) => (value.kind === "number" ? numberAsText(value.sql) : value.sql);
+export const asNumber = (value: SqlValue) => (value.kind === "number" ? value.sql : textAsNumber(value.sql));
+
+type Scalar = string | number | boolean;
+
+/** A number column compares with text only where the text is how that number is written. */
+const canonicalNumber = (text: string): number | null => {
+  const number = Number(text);
+  return text.trim() !== "" && Number.isFinite(number) && numberText(number) === text ? number : null;
+};
+
+export function filterCondition(filter: Filter, kinds: SqlKinds, params: Params): string {
+  const value = filterValue(filter, kinds);
+  const orAbsent = (condition: string) => `(${value.sql} IS NULL OR ${condition})`;
+  const scalar = filter.value as Scalar;
+  switch (filter.operator) {
+    case "is_set":
+      return `${value.sql} IS NOT NULL`;
+    case "is_not_set":
+      return `${value.sql} IS NULL`;
+    case "gt":
+    case "gte":
+    case "lt":
+    case "lte": {
+      const symbol = { gt: ">", gte: ">=", lt: "<", lte: "<=" }[filter.operator];
+      return `${asNumber(value)} ${symbol} ${params.add(scalar as number)}`;
+    }
+    case "contains":
+      return `contains(lower(${asText(value)}), ${params.add(String(scalar).toLowerCase())})`;
+    case "not_contains":
+      return orAbsent(`NOT contains(lower(${asText(value)}), ${params.add(String(scalar).toLowerCase())})`);
+    case "regex":
+      return `regexp_matches(${asText(value)}, ${params.add(String(scalar))})`;
+    case "not_regex":
+      return orAbsent(`NOT regexp_matches(${asText(value)}, ${params.add(String(scalar))})`);
+  }
+  const texts = (Array.isArray(filter.value) ? (filter.value as Scalar[]) : [scalar]).map(scalarText);
+  const positive = filter.operator === "eq" || filter.operator === "in";
+  let condition: string;
+  if (value.kind === "number") {
+    const numbers = texts.map(canonicalNumber).filter((number): number is number => number !== null);
+    condition = numbers.length === 0 ? "FALSE" : `${value.sql} IN (${numbers.map((number) => params.add(number)).join(", ")})`;
+  } else condition = `${value.sql} IN (${texts.map((text) => params.add(text)).join(", ")})`;
+  return positive ? condition : orAbsent(`NOT (${condition})`);
+}
+
+export const conditions = (filters: Filter[], kinds: SqlKinds, params: Params) => filters.map((filter) => filterCondition(filter, kinds, params));
+
+const bucketFormats = { hour: "%Y-%m-%dT%H:00", day: "%Y-%m-%d", week: "%Y-%m-%d", month: "%Y-%m" };
+
+/** The label of a row's interval bucket: its local start in the project's zone, as text. */
+export function bucketLabelSql(query: Pick<Query, "interval">, zoneParam: string, column = "e.timestamp"): string {
+  return `strftime(date_trunc('${query.interval}', timezone(${zoneParam}, ${column})), '${bucketFormats[query.interval]}')`;
+}
+
+/** Whether the query reads person properties (then `persons p` is joined). */
+export function readsPersons(query: Query): boolean {
+  const filters = [...query.filters, ...query.series.flatMap((series) => series.filters)];
+  return filters.some((filter) => filter.type === "person") || query.breakdown?.type === "person";
+}
+
+/** FROM clause: the events view, joined to person properties when the query reads them. */
+export const fromEvents = (query: Query) => (readsPersons(query) ? "events e LEFT JOIN persons p ON p.person_id = e.person_id" : "events e");
+
+/** WHERE conditions every kind shares: the date range and the global filters. */
+export function rangeAndFilters(query: Query, kinds: SqlKinds, params: Params): string[] {
+  return [
+    `e.timestamp >= ${params.add(new Date(query.from).toISOString())}::TIMESTAMPTZ`,
+    `e.timestamp < ${params.add(new Date(query.to).toISOString())}::TIMESTAMPTZ`,
+    ...conditions(query.filters, kinds, params),
+  ];
+}
+
+export const and = (parts: string[]) => (parts.length === 0 ? "TRUE" : parts.join(" AND "));
+
+/** A series' own conditions: its event and its filters. */
+export function seriesConditions(event: string | null, filters: Filter[], kinds: SqlKinds, params: Params): string[] {
+  return [...(event === null ? [] : [`e.event = ${params.add(event)}`]), ...conditions(filters, kinds, params)];
+}

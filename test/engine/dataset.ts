@@ -1,0 +1,141 @@
+// A seeded dataset for engine tests: events written through the real storage path (EventStore
+// buffers, seals and compacts them into Parquet), persons with merges, person properties, and
+// a DuckDB session whose `events` view covers the same Parquet files.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EventStore, type StorageTuning } from "../../storage/event-store.ts";
+import type { StoredEvent } from "../../storage/event-record.ts";
+import { ChunkStore, type ChunkRef } from "../../engine/chunk-store.ts";
+import type { PersonSource, QuerySource } from "../../engine/query-data.ts";
+import { storedEvent } from "../storage/fixtures.ts";
+
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const pick = <T>(random: () => number, values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+
+export interface Dataset {
+  dataDir: string;
+  store: EventStore;
+  events: StoredEvent[];
+  personValues: Map<string, Map<number, unknown>>;
+  canonical: Int32Array;
+  /** Chunks of the store's live files (and, with `buffered`, its unsealed rows). */
+  source(chunkStore?: ChunkStore): QuerySource;
+  close(): Promise<void>;
+}
+
+/** Partitions all live in one data id and environment. */
+export const dataId = 7;
+export const environment = "production";
+
+let snapshots = 0;
+
+export function chunksOf(store: EventStore, dataDir: string): ChunkRef[] {
+  const { parts, segments, buffered, bufferedRows } = store.snapshot(dataId, environment);
+  return [
+    ...(buffered ? [{ kind: "buffer", id: `buffer-${++snapshots}`, ipc: buffered, rows: bufferedRows } satisfies ChunkRef] : []),
+    ...parts.map((part): ChunkRef => ({ kind: "part", id: part.file, path: join(dataDir, part.file), rows: part.rows, day: part.day })),
+    ...segments.map((segment): ChunkRef => ({
+      kind: "segment", id: `${segment.file}@${segment.offset}`, path: join(dataDir, segment.file), offset: segment.offset, bytes: segment.bytes, rows: segment.rows,
+    })),
+  ];
+}
+
+export const eventNames = ["page_viewed", "signed_up", "purchase", "clicked", "$pageview"] as const;
+const plans = ["free", "pro", "team", "Enterprise"];
+const browsers = ["Chrome", "Firefox", "Safari", "chrome-mobile"];
+
+export interface DatasetOptions {
+  seed: number;
+  persons: number;
+  events: number;
+  /** Events fall in [start, start + days). */
+  start: number;
+  days: number;
+  /** Rows per compaction (small: many Parquet parts). */
+  compactRows?: number;
+  /** Leave the last batches sealed or buffered instead of compacting everything. */
+  leaveUnsealed?: boolean;
+}
+
+export async function buildDataset(options: DatasetOptions): Promise<Dataset> {
+  const random = seededRandom(options.seed);
+  const dataDir = mkdtempSync(join(tmpdir(), "engine-"));
+  const tuning: StorageTuning = { sealRows: 1 << 30, sealAgeMs: 1 << 30, compactRows: options.compactRows ?? 400, compactAgeMs: 1 << 30, partRowsMax: 2000 };
+  const store = EventStore.open(dataDir, join(dataDir, "wal"), () => {}, tuning);
+  const canonical = Int32Array.from({ length: options.persons }, (_, index) => index);
+  // A tenth of the persons were merged into a lower-numbered survivor.
+  for (let index = 1; index < options.persons; index++) if (random() < 0.1) canonical[index] = canonical[Math.floor(random() * index)]!;
+
+  const events: StoredEvent[] = [];
+  for (let i = 0; i < options.events; i++) {
+    const person = Math.floor(random() ** 2 * options.persons);
+    const properties: Record<string, unknown> = {};
+    if (random() < 0.8) properties.price = Math.round(random() * 10000) / 100;
+    if (random() < 0.7) properties.plan = pick(random, plans);
+    if (random() < 0.5) properties.flag = random() < 0.5;
+    if (random() < 0.6) properties.browser = pick(random, browsers);
+    // Sometimes a number, sometimes text: files disagree on its type.
+    if (random() < 0.5) properties.mixed = random() < 0.5 ? Math.floor(random() * 20) : pick(random, ["7", "12", "x", "3.5"]);
+    if (random() < 0.3) properties.$current_url = `https://example.com/${pick(random, ["", "pricing", "docs", "blog/a"])}`;
+    if (random() < 0.4) properties.amount = Math.floor(random() * 5000) - 500;
+    if (random() < 0.4) properties.currency = pick(random, ["EUR", "USD"]);
+    const group = random() < 0.6 ? `org-${Math.floor(random() * 8)}` : null;
+    events.push(storedEvent({
+      uuid: Bun.randomUUIDv7(),
+      event: pick(random, eventNames),
+      timestamp: options.start + Math.floor(random() * options.days * 86_400_000),
+      distinct_id: `user-${person}`,
+      session_id: random() < 0.85 ? `s-${person}-${Math.floor(random() * 4)}` : null,
+      person_index: person,
+      sample_rate: random() < 0.1 ? pick(random, [0.5, 0.25]) : 1,
+      geo_country: random() < 0.7 ? pick(random, ["FR", "DE", "US"]) : null,
+      lib_name: pick(random, ["web", "node"]),
+      is_suspect: random() < 0.05,
+      groups: group ? { company: group } : null,
+      group_keys: [group, null, null, null, null],
+      properties,
+    }));
+  }
+  const batches = 8;
+  const perBatch = Math.ceil(events.length / batches);
+  for (let batch = 0; batch < batches; batch++) {
+    const slice = events.slice(batch * perBatch, (batch + 1) * perBatch);
+    store.add({ project_id: "p", data_id: dataId, environment, received_at: Date.now(), events: slice }, { file: 0, offset: batch });
+    if (options.leaveUnsealed && batch === batches - 3) await store.flush();
+    else if (options.leaveUnsealed && batch === batches - 2) await store.seal();
+  }
+  if (!options.leaveUnsealed) await store.flush();
+
+  const personValues = new Map<string, Map<number, unknown>>([["plan", new Map()], ["age", new Map()], ["score", new Map()]]);
+  for (let person = 0; person < options.persons; person++) {
+    if (canonical[person] !== person) continue;
+    if (random() < 0.8) personValues.get("plan")!.set(person, pick(random, plans));
+    if (random() < 0.7) personValues.get("age")!.set(person, 18 + Math.floor(random() * 50));
+    if (random() < 0.6) personValues.get("score")!.set(person, random() < 0.5 ? Math.floor(random() * 100) : pick(random, ["high", "5"]));
+  }
+
+  const persons: PersonSource = { canonical, propertyValues: (key) => personValues.get(key) ?? new Map() };
+  return {
+    dataDir,
+    store,
+    events,
+    personValues,
+    canonical,
+    source: (chunkStore = new ChunkStore()) => ({ store: chunkStore, chunks: chunksOf(store, dataDir), persons }),
+    close: async () => {
+      await store.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,82 @@
+// Random valid Query IR documents over the dataset of dataset.ts (seeded): every math value,
+// every operator on event properties, person properties and fixed columns, breakdowns of each
+// type, every interval, ranges across the DST change.
+import { filterableColumns, mathValues, operators } from "../../engine/ir/schema.ts";
+import { eventNames, pick } from "./dataset.ts";
+
+type Random = () => number;
+
+const eventProperties = ["price", "plan", "flag", "browser", "mixed", "missing_everywhere", "$current_url", "amount", "currency"];
+const personProperties = ["plan", "age", "score", "never_set"];
+const sampleValues: Record<string, unknown[]> = {
+  price: [10, 50.5, 99.99, "50", 0],
+  plan: ["free", "pro", "Enterprise", "PRO", 1],
+  flag: [true, false, "true"],
+  browser: ["Chrome", "chrome", "Safari"],
+  mixed: [7, "7", 12, "x", 3.5],
+  missing_everywhere: ["a", 1],
+  $current_url: ["https://example.com/pricing", "docs"],
+  amount: [0, 100, -20],
+  currency: ["EUR", "usd"],
+  age: [30, 18, "30"],
+  score: [5, "5", "high", 50],
+  never_set: ["a"],
+  distinct_id: ["user-1", "user-2"],
+  session_id: ["s-1-0", "s-2-1"],
+  lib_name: ["web", "node"],
+  geo_country: ["FR", "US", "fr"],
+  is_suspect: [true, false],
+  event: ["purchase", "clicked"],
+};
+const regexes = ["^Ch", "o", "\\d", "^(free|pro)$", "E"];
+const fixedColumns = ["distinct_id", "session_id", "lib_name", "geo_country", "is_suspect", "event"] as const;
+
+function randomFilter(random: Random): Record<string, unknown> {
+  const type = pick(random, ["event", "event", "person", "column"] as const);
+  const key = type === "event" ? pick(random, eventProperties) : type === "person" ? pick(random, personProperties) : pick(random, fixedColumns);
+  if (type === "column" && !(filterableColumns as readonly string[]).includes(key)) throw new Error(key);
+  const operator = pick(random, operators);
+  const values = sampleValues[key] ?? ["a"];
+  const filter: Record<string, unknown> = { type, key, operator };
+  if (operator === "in" || operator === "not_in") filter.value = values.filter(() => random() < 0.6).concat([values[0]!]);
+  else if (["gt", "gte", "lt", "lte"].includes(operator)) filter.value = pick(random, [0, 10, 30, 50.5, 7, -5]);
+  else if (operator === "regex" || operator === "not_regex") filter.value = pick(random, regexes);
+  else if (operator === "contains" || operator === "not_contains") filter.value = pick(random, ["o", "E", "pri", "1", "tr"]);
+  else if (operator !== "is_set" && operator !== "is_not_set") filter.value = pick(random, values);
+  return filter;
+}
+
+const filters = (random: Random, max: number) => Array.from({ length: Math.floor(random() * (max + 1)) }, () => randomFilter(random));
+
+/** Date ranges inside and around the dataset (2026-10-20 .. 2026-10-30, DST ends 2026-10-25 in Europe). */
+function randomRange(random: Random, interval: string): { from: string; to: string } {
+  if (interval === "hour") {
+    const start = pick(random, ["2026-10-24T20:00:00Z", "2026-10-25T00:00:00+02:00", "2026-10-22T06:30:00"]);
+    return { from: start, to: pick(random, ["2026-10-25T12:00:00Z", "2026-10-26"]) };
+  }
+  const from = pick(random, ["2026-10-19", "2026-10-21", "2026-10-24T13:00:00Z", "2026-10-25"]);
+  const to = pick(random, ["2026-10-25", "2026-10-27T08:00:00+01:00", "2026-10-31", "2026-11-03"]);
+  return { from, to };
+}
+
+export function randomTrendsIr(random: Random): Record<string, unknown> {
+  const interval = pick(random, ["hour", "day", "day", "week", "month"]);
+  const series = Array.from({ length: 1 + Math.floor(random() * 3) }, () => {
+    const math = pick(random, mathValues);
+    const spec: Record<string, unknown> = { event: random() < 0.15 ? null : pick(random, eventNames), math };
+    if (["sum", "avg", "min", "max", "p50", "p90", "p99"].includes(math)) spec.property = pick(random, ["price", "mixed", "amount", "plan"]);
+    if (math === "unique_groups") spec.group_type_index = 0;
+    if (random() < 0.5) spec.filters = filters(random, 2);
+    return spec;
+  });
+  const insight: Record<string, unknown> = { kind: "trends", interval, series };
+  if (random() < 0.5) {
+    const type = pick(random, ["event", "person", "column", "group"] as const);
+    insight.breakdown = {
+      type,
+      ...(type === "group" ? { group_type_index: 0 } : { property: type === "event" ? pick(random, eventProperties) : type === "person" ? pick(random, personProperties) : pick(random, fixedColumns) }),
+      limit: 1 + Math.floor(random() * 5),
+    };
+  }
+  return { ir_version: 1, date_range: randomRange(random, interval), filters: filters(random, 2), insight };
+}

@@ -96,7 +96,7 @@ export function numberColumn(vector: Vector): NumberColumn {
   let at = 0;
   for (const chunk of vector.data) {
     if (chunk.type.typeId !== Type.Float) throw new Error(`a ${chunk.type} column cannot be read as numbers`);
-    values.set(chunk.values as Float64Array, at);
+    values.set((chunk.values as Float64Array).subarray(0, chunk.length), at);
     if (chunk.nullCount > 0) {
       present ??= new Uint8Array(vector.length).fill(1, 0, at);
       for (let row = 0; row < chunk.length; row++) present[at + row] = isValid(chunk, row) ? 1 : 0;
@@ -123,7 +123,7 @@ export function int32Column(vector: Vector): Int32Array {
   const out = new Int32Array(vector.length);
   let at = 0;
   for (const chunk of vector.data) {
-    out.set(chunk.values as Int32Array, at);
+    out.set((chunk.values as Int32Array).subarray(0, chunk.length), at);
     at += chunk.length;
   }
   return out;

@@ -25,6 +25,9 @@ export interface QuerySource {
 
 export type ValueKind = "number" | "text";
 
+/** Spec 2, Limits: rows read per query (operators may set a lower bound). */
+export const queryRowsMax = 500_000_000;
+
 export class QueryLimitError extends Error {
   constructor(readonly code: "query_too_large" | "timeout", message: string) {
     super(message);

@@ -1,5 +1,7 @@
 // Every setting is an environment variable; each is documented in the README with its default.
 import { resolve } from "node:path";
+import { defaultColumnCacheBytes } from "../engine/chunk-store.ts";
+import { queryRowsMax } from "../engine/query-data.ts";
 import { defaultStorageTuning, type StorageTuning } from "../storage/event-store.ts";
 import { DatacenterRangesError, loadDatacenterRanges, type DatacenterRanges } from "./ingest/datacenter-ip.ts";
 
@@ -30,6 +32,10 @@ export interface Config {
   /** On a region node: the control plane whose JWKS and issuer region tokens must match. */
   controlPlaneUrl: string | null;
   storage: StorageTuning;
+  /** Bound of the decoded-column cache shared by every region's queries, in bytes. */
+  queryCacheBytes: number;
+  /** A query that would read more rows fails with 422 query_too_large. */
+  queryRowsMax: number;
   /** Datacenter address ranges (DATACENTER_RANGES_FILE, else the bundled list): events from them are marked suspect. */
   datacenterRanges: DatacenterRanges;
 }
@@ -109,6 +115,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     regionSecret,
     controlPlaneUrl: env.CONTROL_PLANE_URL?.trim() ? env.CONTROL_PLANE_URL.trim().replace(/\/+$/, "") : null,
     datacenterRanges: parseDatacenterRanges(env.DATACENTER_RANGES_FILE),
+    queryCacheBytes: parseInteger("QUERY_CACHE_MB", env.QUERY_CACHE_MB, defaultColumnCacheBytes / 1024 / 1024, 16, 1024 * 1024) * 1024 * 1024,
+    queryRowsMax: parseInteger("QUERY_ROWS_MAX", env.QUERY_ROWS_MAX, queryRowsMax, 1, queryRowsMax),
     storage: {
       sealRows: parseInteger("STORAGE_SEAL_ROWS", env.STORAGE_SEAL_ROWS, defaultStorageTuning.sealRows, 1, 10_000_000),
       sealAgeMs: parseInteger("STORAGE_SEAL_AGE_MS", env.STORAGE_SEAL_AGE_MS, defaultStorageTuning.sealAgeMs, 1, 3_600_000),

@@ -1,6 +1,8 @@
 // Builds the whole service (control plane + every live region's API and ingest) and serves
 // it on one port. Each surface is its own Elysia app; this file only routes by prefix.
 import { mkdirSync } from "node:fs";
+import { ChunkStore } from "../engine/chunk-store.ts";
+import { QueryService } from "./region/query-service.ts";
 import { join } from "node:path";
 import { createLocalJWKSet, createRemoteJWKSet } from "jose";
 import type { Server } from "bun";
@@ -33,6 +35,8 @@ export interface RunningService {
   url: string;
   ctx: ControlContext;
   nodes: ReadonlyMap<RegionCode, RegionNode>;
+  /** Each local region's query runner (its concurrency gate and result cache). */
+  queries: ReadonlyMap<RegionCode, QueryService>;
   /** Stops accepting, waits for in-flight requests, closes every database. */
   stop(): Promise<void>;
 }
@@ -75,8 +79,13 @@ export async function startService(config: Config): Promise<RunningService> {
     : createLocalJWKSet(signer.jwks());
   const issuer = () => config.controlPlaneUrl ?? ctx.baseUrl();
   const surfaces = new Map<string, Surface>();
+  // One column cache for every region: its bound is the process's, not each region's.
+  const columns = new ChunkStore(config.queryCacheBytes);
+  const queryServices = new Map<RegionCode, QueryService>();
   for (const [code, node] of nodes) {
-    const region = regionApp({ prefix: `/region/${code}`, node, keys, issuer, regionSecret: config.regionSecret });
+    const queries = new QueryService(node, columns, config.queryRowsMax);
+    queryServices.set(code, queries);
+    const region = regionApp({ prefix: `/region/${code}`, node, queries, keys, issuer, regionSecret: config.regionSecret });
     const ingest = ingestApp({ prefix: `/ingest/${code}`, node, trustProxy: config.trustProxy });
     surfaces.set(`/region/${code}`, { handle: (request) => region.handle(request), renderError: errorResponse });
     surfaces.set(`/ingest/${code}`, { handle: (request) => ingest.handle(request), renderError: ingestErrorResponse });
@@ -123,6 +132,7 @@ export async function startService(config: Config): Promise<RunningService> {
     url: listeningUrl,
     ctx,
     nodes,
+    queries: queryServices,
     stop: async () => {
       clearInterval(retryTimer);
       await server.stop();

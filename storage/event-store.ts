@@ -61,6 +61,15 @@ interface Buffer {
   firstAddedAt: number;
 }
 
+/** What a query of one partition reads (EventStore.snapshot). */
+export interface PartitionSnapshot {
+  parts: PartEntry[];
+  segments: SegmentEntry[];
+  /** Unsealed rows as one Arrow IPC stream, or null. */
+  buffered: Uint8Array | null;
+  bufferedRows: number;
+}
+
 /** Where a page of events newest first ended: the last event's timestamp and uuid. */
 export interface EventCursor {
   timestamp: number;
@@ -333,7 +342,7 @@ export class EventStore {
    * rows not sealed yet (null when there are none), so results include events acknowledged a
    * moment ago.
    */
-  snapshot(dataId: number, environment: string): { parts: PartEntry[]; segments: SegmentEntry[]; buffered: Uint8Array | null; bufferedRows: number } {
+  snapshot(dataId: number, environment: string): PartitionSnapshot {
     const rows = this.buffers.get(partitionKey(dataId, environment))?.rows ?? [];
     return {
       parts: this.manifest.parts.filter((part) => part.dataId === dataId && part.environment === environment),

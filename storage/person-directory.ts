@@ -97,6 +97,8 @@ export class PersonDirectory {
       absorbedBy: q("SELECT old_index FROM person_overrides WHERE project_id = ? AND new_index = ? ORDER BY old_index"),
       maxIndex: q("SELECT MAX(person_index) AS max FROM persons WHERE project_id = ?"),
       overrides: q("SELECT old_index, new_index FROM person_overrides WHERE project_id = ?"),
+      propertyValues: q(`SELECT person_index, json_type(properties, $path) AS type, json_extract(properties, $path) AS value
+        FROM persons WHERE project_id = $project AND merged_into IS NULL AND json_type(properties, $path) IS NOT NULL`),
       logOf: q(`SELECT kind, at, event_uuid, survivor, absorbed FROM identity_log
         WHERE project_id = ? AND (survivor = ? OR absorbed = ?) ORDER BY at, event_uuid`),
       groupTypes: q("SELECT group_index, name FROM group_types WHERE project_id = ? ORDER BY group_index"),
@@ -188,6 +190,20 @@ export class PersonDirectory {
     for (let i = 0; i < count; i++) canonical[i] = i;
     for (const row of this.statements.overrides!.all(projectId) as { old_index: number; new_index: number }[]) canonical[row.old_index] = row.new_index;
     return canonical;
+  }
+
+  /**
+   * For the executor: each current person's value of one property (JSON scalars as JS values,
+   * objects and arrays as their JSON text); persons without it, or whose value is null, are left out.
+   */
+  propertyValues(projectId: string, key: string): Map<number, unknown> {
+    const rows = this.statements.propertyValues!.all({ $project: projectId, $path: keyPath(key) }) as { person_index: number; type: string; value: unknown }[];
+    const values = new Map<number, unknown>();
+    for (const row of rows) {
+      if (row.type === "null") continue;
+      values.set(row.person_index, row.type === "true" ? true : row.type === "false" ? false : row.value);
+    }
+    return values;
   }
 
   /** The project's group types in index order. */

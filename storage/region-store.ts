@@ -16,6 +16,8 @@ export interface RegistryKey {
   revokedAt: string | null;
   /** Events older than this many days are rejected at ingest. */
   retentionDays: number;
+  /** The project's IANA time zone: queries bucket days and weeks in it. */
+  timeZone: string;
 }
 
 /** Sampling past a spend cap: keep this share of events (1 = keep all). */
@@ -25,7 +27,7 @@ export interface IngestPolicy {
   updatedAt: string;
 }
 
-const schemaVersion = 4;
+const schemaVersion = 5;
 
 export class RegionStore {
   private readonly db: Database;
@@ -76,6 +78,7 @@ export class RegionStore {
       }
       if (version < 3) this.db.exec(personSchema);
       if (version < 4) this.db.exec(personSchemaV4);
+      if (version < 5) this.db.exec("ALTER TABLE key_registry ADD COLUMN time_zone TEXT NOT NULL DEFAULT 'UTC'");
       this.db.exec(`PRAGMA user_version = ${schemaVersion}`);
     })();
   }
@@ -83,11 +86,11 @@ export class RegionStore {
   /** Inserts or replaces the registry's copy of each key (idempotent). */
   upsertKeys(keys: RegistryKey[]): void {
     const statement = this.db.query(`INSERT INTO key_registry
-      (key, key_id, project_id, data_id, environment, allowed_origins, allowed_bundle_ids, revoked_at, retention_days, synced_at)
-      VALUES ($key, $keyId, $projectId, $dataId, $environment, $origins, $bundles, $revokedAt, $retentionDays, $syncedAt)
+      (key, key_id, project_id, data_id, environment, allowed_origins, allowed_bundle_ids, revoked_at, retention_days, time_zone, synced_at)
+      VALUES ($key, $keyId, $projectId, $dataId, $environment, $origins, $bundles, $revokedAt, $retentionDays, $timeZone, $syncedAt)
       ON CONFLICT(key) DO UPDATE SET allowed_origins = excluded.allowed_origins,
         allowed_bundle_ids = excluded.allowed_bundle_ids, revoked_at = excluded.revoked_at,
-        retention_days = excluded.retention_days, synced_at = excluded.synced_at`);
+        retention_days = excluded.retention_days, time_zone = excluded.time_zone, synced_at = excluded.synced_at`);
     const syncedAt = new Date().toISOString();
     this.db.transaction(() => {
       for (const entry of keys) {
@@ -101,6 +104,7 @@ export class RegionStore {
           bundles: JSON.stringify(entry.allowedBundleIds),
           revokedAt: entry.revokedAt,
           retentionDays: entry.retentionDays,
+          timeZone: entry.timeZone,
           syncedAt,
         });
       }
@@ -120,7 +124,14 @@ export class RegionStore {
       allowedBundleIds: JSON.parse(row.allowed_bundle_ids as string),
       revokedAt: (row.revoked_at as string | null) ?? null,
       retentionDays: row.retention_days as number,
+      timeZone: row.time_zone as string,
     };
+  }
+
+  /** A project's time zone as its keys carry it (UTC before any key arrived). */
+  projectTimeZone(projectId: string): string {
+    const row = this.db.query("SELECT time_zone FROM key_registry WHERE project_id = ? LIMIT 1").get(projectId) as { time_zone: string } | null;
+    return row?.time_zone ?? "UTC";
   }
 
   setIngestPolicy(projectId: string, keepRatio: number): IngestPolicy {

@@ -3,7 +3,7 @@
 // worker reports sealed WAL positions (so the WAL can be truncated) and storage problems.
 // Records the worker has not taken yet are its backlog: past `backlogBytesMax`, callers wait
 // (ingest answers later) instead of letting memory grow while the worker catches up.
-import type { EventCursor, StorageTuning } from "./event-store.ts";
+import type { EventCursor, PartitionSnapshot, StorageTuning } from "./event-store.ts";
 import type { StoredEvent } from "./event-record.ts";
 import type { WalPosition } from "./wal.ts";
 import type { WorkerReply, WorkerRequest } from "./storage-worker.ts";
@@ -114,6 +114,11 @@ export class StorageClient {
   /** A person's events in one partition, newest first (see EventStore.personEvents). */
   personEvents(dataId: number, environment: string, personIndexes: number[], before: EventCursor | null, limit: number): Promise<StoredEvent[]> {
     return this.ask({ type: "person-events", id: this.nextCallId++, dataId, environment, personIndexes, before, limit });
+  }
+
+  /** The live files and unsealed rows of one partition, for a query (see EventStore.snapshot). */
+  snapshot(dataId: number, environment: string): Promise<PartitionSnapshot> {
+    return this.ask({ type: "snapshot", id: this.nextCallId++, dataId, environment });
   }
 
   /** Why background storage work is failing, or null. */

@@ -11,7 +11,8 @@ export type WorkerRequest =
   | { type: "open"; dataDir: string; walDir: string; tuning: StorageTuning }
   | { type: "add"; head: Uint8Array; body: Uint8Array; position: WalPosition }
   | { type: "call"; id: number; method: "seal" | "flush" | "stop" }
-  | { type: "person-events"; id: number; dataId: number; environment: string; personIndexes: number[]; before: EventCursor | null; limit: number };
+  | { type: "person-events"; id: number; dataId: number; environment: string; personIndexes: number[]; before: EventCursor | null; limit: number }
+  | { type: "snapshot"; id: number; dataId: number; environment: string };
 
 export type WorkerReply =
   | { type: "opened" }
@@ -52,6 +53,15 @@ self.onmessage = async (message: MessageEvent<WorkerRequest>) => {
   if (request.type === "add") {
     store!.add(decodeBatchRecord(request.head, request.body), request.position);
     post({ type: "added", bytes: request.head.byteLength + request.body.byteLength });
+    return;
+  }
+  if (request.type === "snapshot") {
+    try {
+      const value = store!.snapshot(request.dataId, request.environment);
+      self.postMessage({ type: "result", id: request.id, error: null, value } satisfies WorkerReply, value.buffered ? [value.buffered.buffer as ArrayBuffer] : []);
+    } catch (error) {
+      post({ type: "result", id: request.id, error: (error as Error).message });
+    }
     return;
   }
   if (request.type === "person-events") {

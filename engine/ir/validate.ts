@@ -21,7 +21,7 @@ export class InvalidQueryError extends Error {
 }
 
 const checkDocument = TypeCompiler.Compile(QueryIr);
-const checkFilter = TypeCompiler.Compile(FilterSchema);
+const [checkPropertyFilter, checkColumnFilter] = FilterSchema.anyOf.map((branch) => TypeCompiler.Compile(branch));
 
 const literalValues = (schema: TSchema): string[] | null => {
   const members = (schema as { anyOf?: TSchema[] }).anyOf;
@@ -37,24 +37,18 @@ function describe(error: ValueError): string {
   return error.message.charAt(0).toLowerCase() + error.message.slice(1);
 }
 
-/** The most precise structural problem: filters are checked on their own, by their `type`. */
+/** The most precise structural problem: a filter is checked against the branch its `type` names. */
 function firstStructuralError(document: unknown): InvalidQueryError | null {
   const first = checkDocument.Errors(document).First();
   if (!first) return null;
   if (/^\/(insight\/series\/\d+\/)?filters\/\d+$/.test(first.path)) {
     const filter = valueAt(document, first.path);
-    const inner = checkFilter.Errors(filter).First();
-    if (inner) {
-      const typeValue = (filter as { type?: unknown } | null)?.type;
-      if (inner.path === "/key" && typeValue === "column") return new InvalidQueryError(`${first.path}/key`, `must be one of ${filterableColumns.join(", ")}`);
-      if (inner.path === "/type" || inner.path === "") {
-        if (typeof filter !== "object" || filter === null) return new InvalidQueryError(first.path, "must be a filter object");
-        if (!["event", "person", "column"].includes(String(typeValue))) return new InvalidQueryError(`${first.path}/type`, "must be one of event, person, column");
-      }
-      const innerErrors = [...checkFilter.Errors(filter)].filter((error) => error.path !== "");
-      const precise = innerErrors.find((error) => error.path !== "/type") ?? inner;
-      return new InvalidQueryError(`${first.path}${precise.path}`, describe(precise));
-    }
+    if (typeof filter !== "object" || filter === null || Array.isArray(filter)) return new InvalidQueryError(first.path, "must be a filter object");
+    const type = (filter as { type?: unknown }).type;
+    const branch = type === "column" ? checkColumnFilter : type === "event" || type === "person" ? checkPropertyFilter : null;
+    if (!branch) return new InvalidQueryError(`${first.path}/type`, "must be one of event, person, column");
+    const inner = branch.Errors(filter).First();
+    if (inner) return new InvalidQueryError(`${first.path}${inner.path}`, describe(inner));
   }
   return new InvalidQueryError(first.path, describe(first));
 }

@@ -1,4 +1,4 @@
-// The region API of one region, mounted at /region/{code}: persons and groups here, /query,
+// The region API of one region, mounted at /region/{code}: /query, persons and groups here,
 // /sql, ... in later issues; every route reads project, environment and scopes only from the
 // token. Errors use the region's codes (a body that fails validation is `bad_request`).
 import { Elysia } from "elysia";
@@ -14,12 +14,17 @@ import { toApiError } from "../http/elysia-errors.ts";
 import { errorResponse, internalErrorResponse } from "../http/errors.ts";
 import { personsRoutes } from "./persons-routes.ts";
 import { groupsRoutes } from "./groups-routes.ts";
+import { queryRoutes } from "./query-routes.ts";
+import type { QueryService } from "./query-service.ts";
 import type { RegionNode } from "./region-node.ts";
 import { verifyRegionToken } from "./region-auth.ts";
+import { badRequest } from "./region-access.ts";
+import { isTimeZone } from "../../engine/time-zone.ts";
 
 export interface RegionAppOptions {
   prefix: string;
   node: RegionNode;
+  queries: QueryService;
   keys: JWTVerifyGetKey;
   issuer: () => string;
   /** Secret of the internal API the control plane uses (key registry sync); null: not served. */
@@ -47,6 +52,7 @@ const KeySyncRequest = t.Object({
       allowedBundleIds: t.Array(t.String()),
       revokedAt: t.Union([t.String(), t.Null()]),
       retentionDays: t.Integer({ minimum: 1 }),
+      timeZone: t.Optional(t.String({ minLength: 1, maxLength: 64 })),
     }),
   ),
 });
@@ -65,7 +71,7 @@ const projectIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 /** Billing sets this past a spend cap; 1 keeps every event. */
 const IngestPolicyRequest = t.Object({ keep_ratio: t.Number({ exclusiveMinimum: 0, maximum: 1 }) }, { additionalProperties: false });
 
-export function regionApp({ prefix, node, keys, issuer, regionSecret }: RegionAppOptions) {
+export function regionApp({ prefix, node, queries, keys, issuer, regionSecret }: RegionAppOptions) {
   const check = { keys, issuer, region: node.code };
   return new Elysia({ name: `region-${node.code}`, prefix })
     .onError(regionErrorHandler)
@@ -76,7 +82,9 @@ export function regionApp({ prefix, node, keys, issuer, regionSecret }: RegionAp
     .post("/internal/keys", async ({ request }) => {
       checkRegionSecret(request, regionSecret);
       const body = validateBody<typeof KeySyncRequest.static>(KeySyncRequest, await readJsonBody(request, internalKeysBodyBytesMax));
-      node.store.upsertKeys(body.keys);
+      const unknownZone = body.keys.find((key) => key.timeZone !== undefined && !isTimeZone(key.timeZone));
+      if (unknownZone) throw badRequest(`timeZone ${unknownZone.timeZone} is not an IANA time zone`);
+      node.store.upsertKeys(body.keys.map((key) => ({ ...key, timeZone: key.timeZone ?? "UTC" })));
       return new Response(null, { status: 204 });
     }, { parse: "none" })
     .put("/internal/ingest-policy/:project_id", async ({ request, params }) => {
@@ -94,6 +102,7 @@ export function regionApp({ prefix, node, keys, issuer, regionSecret }: RegionAp
       node.store.directory.setPiiProperties(params.project_id, names);
       return jsonResponse(200, { project_id: params.project_id, names });
     }, { parse: "none" })
+    .use(queryRoutes(queries, check))
     .use(personsRoutes(node, check))
     .use(groupsRoutes(node, check))
     .get("/token", async ({ request }) => {

@@ -58,6 +58,7 @@ const registryEntry = (project: ProjectRow, key: KeyRow): RegistryKey => ({
   allowedBundleIds: key.allowedBundleIds,
   revokedAt: key.revokedAt,
   retentionDays: project.retentionDays,
+  timeZone: project.timezone,
 });
 
 /**

@@ -1,0 +1,144 @@
+// Runs POST /query for one region: validates the Query IR in the project's time zone, answers
+// from the result cache when it can, holds the per-project concurrency limit, reads a
+// snapshot of the partition from the storage worker (files plus rows not sealed yet, so
+// results are fresh to the second) and runs the executor over the shared column cache.
+import { join } from "node:path";
+import type { ChunkRef, ChunkStore } from "../../engine/chunk-store.ts";
+import { executeQuery, type InsightResult } from "../../engine/execute.ts";
+import { InvalidQueryError, validateQuery } from "../../engine/ir/validate.ts";
+import { QueryLimitError } from "../../engine/query-data.ts";
+import { instantOf, localTime } from "../../engine/time-zone.ts";
+import { ApiError } from "../http/errors.ts";
+import type { RegionClaims } from "./region-auth.ts";
+import type { RegionNode } from "./region-node.ts";
+
+export const queryTimeoutMs = 30_000;
+export const concurrentQueriesPerProjectMax = 2;
+/** Results of ranges reaching into today are kept this long; older ranges an hour. */
+export const resultCacheRecentMs = 60_000;
+export const resultCacheHistoricalMs = 3_600_000;
+const resultCacheEntriesMax = 1000;
+
+export interface QueryRequest {
+  query: unknown;
+  include_sql?: boolean;
+  refresh?: boolean;
+}
+
+export interface QueryAnswer {
+  result: InsightResult;
+  sql?: string;
+  params?: (string | number | boolean)[];
+  cached: boolean;
+  computed_at: string;
+  rows_read: number;
+}
+
+/** JSON with object keys sorted, so equal documents give equal cache keys. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** How many queries each project has running. */
+export class QueryGate {
+  private readonly running = new Map<string, number>();
+
+  /** A release function, or null when the project already runs its maximum. */
+  tryAcquire(projectId: string): (() => void) | null {
+    const count = this.running.get(projectId) ?? 0;
+    if (count >= concurrentQueriesPerProjectMax) return null;
+    this.running.set(projectId, count + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.running.get(projectId) ?? 1) - 1;
+      if (left === 0) this.running.delete(projectId);
+      else this.running.set(projectId, left);
+    };
+  }
+}
+
+let snapshotCounter = 0;
+
+export class QueryService {
+  readonly gate = new QueryGate();
+  private readonly cache = new Map<string, { answer: QueryAnswer; expiresAt: number }>();
+
+  constructor(private readonly node: RegionNode, private readonly columns: ChunkStore, private readonly rowsMax: number) {}
+
+  async run(claims: RegionClaims, request: QueryRequest): Promise<QueryAnswer> {
+    const now = Date.now();
+    const timeZone = this.node.store.projectTimeZone(claims.projectId);
+    let query;
+    try {
+      query = validateQuery(request.query, timeZone, now);
+    } catch (error) {
+      if (error instanceof InvalidQueryError) throw new ApiError(400, "invalid_query", error.message);
+      throw error;
+    }
+    const includeSql = request.include_sql === true;
+    const cacheKey = `${claims.projectId}\u0000${claims.environment}\u0000${includeSql}\u0000${canonicalJson(request.query)}`;
+    const hit = this.cache.get(cacheKey);
+    if (hit && hit.expiresAt > now && request.refresh !== true) return { ...hit.answer, cached: true };
+
+    const release = this.gate.tryAcquire(claims.projectId);
+    if (!release) {
+      throw new ApiError(429, "too_many_concurrent_queries", `a project runs at most ${concurrentQueriesPerProjectMax} queries at once; retry when one has finished`, { "Retry-After": "1" });
+    }
+    let chunks: ChunkRef[] = [];
+    try {
+      chunks = await this.chunks(claims.dataId, claims.environment);
+      const persons = {
+        canonical: this.node.store.directory.canonicalIndexes(claims.projectId),
+        propertyValues: (key: string) => this.node.store.directory.propertyValues(claims.projectId, key),
+      };
+      const execution = await executeQuery(query, { store: this.columns, chunks, persons }, { rowsMax: this.rowsMax, deadline: now + queryTimeoutMs }, includeSql);
+      const answer: QueryAnswer = {
+        result: execution.result,
+        ...(execution.sql ? { sql: execution.sql.sql, params: execution.sql.params } : {}),
+        cached: false,
+        computed_at: new Date(now).toISOString(),
+        rows_read: execution.rowsRead,
+      };
+      this.remember(cacheKey, answer, now + (this.touchesToday(query.to, timeZone, now) ? resultCacheRecentMs : resultCacheHistoricalMs));
+      return answer;
+    } catch (error) {
+      if (error instanceof QueryLimitError) {
+        throw new ApiError(422, "query_too_large", error.code === "timeout" ? `the query ran past the ${queryTimeoutMs / 1000} s limit; narrow the date range or the filters` : error.message);
+      }
+      throw error;
+    } finally {
+      this.columns.release(chunks);
+      release();
+    }
+  }
+
+  private touchesToday(to: number, timeZone: string, now: number): boolean {
+    const today = localTime(timeZone, now);
+    return to > instantOf(timeZone, today.year, today.month, today.day);
+  }
+
+  private remember(key: string, answer: QueryAnswer, expiresAt: number): void {
+    this.cache.delete(key);
+    this.cache.set(key, { answer, expiresAt });
+    if (this.cache.size > resultCacheEntriesMax) this.cache.delete(this.cache.keys().next().value!);
+  }
+
+  /** The partition's files and unsealed rows as the executor's chunks (ids unique across regions: absolute paths). */
+  private async chunks(dataId: number, environment: string): Promise<ChunkRef[]> {
+    const snapshot = await this.node.events.snapshot(dataId, environment);
+    const dir = this.node.dataDir;
+    return [
+      ...snapshot.parts.map((part): ChunkRef => ({ kind: "part", id: join(dir, part.file), path: join(dir, part.file), rows: part.rows, day: part.day })),
+      ...snapshot.segments.map((segment): ChunkRef => ({
+        kind: "segment", id: `${join(dir, segment.file)}@${segment.offset}`, path: join(dir, segment.file), offset: segment.offset, bytes: segment.bytes, rows: segment.rows,
+      })),
+      ...(snapshot.buffered ? [{ kind: "buffer", id: `buffer-${++snapshotCounter}`, ipc: snapshot.buffered, rows: snapshot.bufferedRows } satisfies ChunkRef] : []),
+    ];
+  }
+}

@@ -46,20 +46,24 @@ export class BreakdownValues {
 
   /** The ranked values (top `limit`) and whether any other value was seen. */
   rank(limit: number): { top: number[]; hasOther: boolean } {
-    const text = (id: number) => (id === absentValue ? null : this.ids.words[id]!);
-    const ordered = [...this.volumes.entries()].sort(([a, countA], [b, countB]) => {
-      if (countA !== countB) return countB - countA;
-      const [textA, textB] = [text(a), text(b)];
-      if (textA === null) return 1;
-      if (textB === null) return -1;
-      return textA < textB ? -1 : textA > textB ? 1 : 0;
-    });
-    return { top: ordered.slice(0, limit).map(([id]) => id), hasOther: ordered.length > limit };
+    return rankValues(this.volumes, limit, (id) => this.label(id));
   }
 
   label(id: number): string | null {
     return id === absentValue ? null : this.ids.words[id]!;
   }
+}
+
+/** Values ranked by volume (more first; ties by text, absent last): the top `limit` and whether more exist. */
+export function rankValues(volumes: Map<number, number>, limit: number, textOf: (value: number) => string | null): { top: number[]; hasOther: boolean } {
+  const ordered = [...volumes.entries()].sort(([a, countA], [b, countB]) => {
+    if (countA !== countB) return countB - countA;
+    const [textA, textB] = [textOf(a), textOf(b)];
+    if (textA === null) return 1;
+    if (textB === null) return -1;
+    return textA < textB ? -1 : textA > textB ? 1 : 0;
+  });
+  return { top: ordered.slice(0, limit).map(([value]) => value), hasOther: ordered.length > limit };
 }
 
 /** Group slot of each global value id: its rank among the top values, or `other`. */

@@ -2,10 +2,11 @@
 // request, the equivalent SQL (the compiler needs the property types the run settled on).
 import type { Query } from "./ir/query.ts";
 import { trends, type TrendsResult } from "./kinds/trends.ts";
+import { funnel, type FunnelResult } from "./kinds/funnel.ts";
 import { QueryData, type QuerySource } from "./query-data.ts";
 import { compileSql, type CompiledSql } from "./sql/compile.ts";
 
-export type InsightResult = TrendsResult;
+export type InsightResult = TrendsResult | FunnelResult;
 
 export interface QueryLimits {
   /** The query fails with query_too_large past this many rows. */
@@ -20,7 +21,7 @@ export interface Execution {
   sql: CompiledSql | null;
 }
 
-const executors: Record<string, (data: QueryData) => Promise<InsightResult>> = { trends };
+const executors: Record<string, (data: QueryData) => Promise<InsightResult>> = { trends, funnel };
 
 export async function executeQuery(query: Query, source: QuerySource, limits: QueryLimits, includeSql = false): Promise<Execution> {
   const data = new QueryData(source, query, limits);

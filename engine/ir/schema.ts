@@ -8,6 +8,7 @@ export const irVersion = 1;
 /** Limits of one query document: named here, enforced by the schema or validate.ts. */
 export const seriesMax = 20;
 export const funnelStepsMin = 2;
+export const funnelExclusionsMax = 10;
 export const filtersMax = 50;
 export const filterValuesMax = 1000;
 export const breakdownLimitDefault = 25;
@@ -94,7 +95,7 @@ export const Insight = t.Object({
   breakdown: t.Optional(Breakdown),
   funnel_window: t.Optional(FunnelWindow),
   funnel_order: t.Optional(t.Union([t.Literal("ordered"), t.Literal("strict"), t.Literal("unordered")])),
-  exclusions: t.Optional(t.Array(Exclusion, { maxItems: filtersMax })),
+  exclusions: t.Optional(t.Array(Exclusion, { maxItems: funnelExclusionsMax })),
   periods: t.Optional(t.Integer({ minimum: 1, maximum: retentionPeriodsMax })),
   retention_type: t.Optional(t.Union([t.Literal("recurring"), t.Literal("first_time")])),
   depth: t.Optional(t.Integer({ minimum: 2, maximum: pathsDepthMax })),

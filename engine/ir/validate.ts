@@ -193,6 +193,9 @@ export function validateQuery(document: unknown, timeZone: string, now: number):
   }
 
   const steps = series.length;
+  if (insight.funnel_order === "unordered" && (insight.exclusions ?? []).length > 0) {
+    throw new InvalidQueryError("/insight/exclusions", "an unordered funnel has no steps in between to exclude events from");
+  }
   const exclusions = (insight.exclusions ?? []).map((exclusion, index) => {
     const path = `/insight/exclusions/${index}`;
     if (exclusion.from_step >= exclusion.to_step) throw new InvalidQueryError(`${path}/to_step`, "must be after from_step");

@@ -6,6 +6,7 @@ import { columnsNeeded } from "../selection.ts";
 import type { SqlKinds } from "./expressions.ts";
 import { Params } from "./params.ts";
 import { trendsSql } from "./trends-sql.ts";
+import { funnelSql } from "./funnel-sql.ts";
 
 export interface CompiledSql {
   sql: string;
@@ -27,7 +28,7 @@ export function sqlKinds(query: Query, data: QueryData): SqlKinds {
   };
 }
 
-const compilers: Record<string, (query: Query, kinds: SqlKinds, params: Params) => string> = { trends: trendsSql };
+const compilers: Record<string, (query: Query, kinds: SqlKinds, params: Params) => string> = { trends: trendsSql, funnel: funnelSql };
 
 export function compileSql(query: Query, data: QueryData): CompiledSql {
   const params = new Params();

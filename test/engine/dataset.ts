@@ -70,9 +70,6 @@ export interface DatasetOptions {
 
 export async function buildDataset(options: DatasetOptions): Promise<Dataset> {
   const random = seededRandom(options.seed);
-  const dataDir = mkdtempSync(join(tmpdir(), "engine-"));
-  const tuning: StorageTuning = { sealRows: 1 << 30, sealAgeMs: 1 << 30, compactRows: options.compactRows ?? 400, compactAgeMs: 1 << 30, partRowsMax: 2000 };
-  const store = EventStore.open(dataDir, join(dataDir, "wal"), () => {}, tuning);
   const canonical = Int32Array.from({ length: options.persons }, (_, index) => index);
   // A tenth of the persons were merged into a lower-numbered survivor.
   for (let index = 1; index < options.persons; index++) if (random() < 0.1) canonical[index] = canonical[Math.floor(random() * index)]!;
@@ -107,16 +104,6 @@ export async function buildDataset(options: DatasetOptions): Promise<Dataset> {
       properties,
     }));
   }
-  const batches = 8;
-  const perBatch = Math.ceil(events.length / batches);
-  for (let batch = 0; batch < batches; batch++) {
-    const slice = events.slice(batch * perBatch, (batch + 1) * perBatch);
-    store.add({ project_id: "p", data_id: dataId, environment, received_at: Date.now(), events: slice }, { file: 0, offset: batch });
-    if (options.leaveUnsealed && batch === batches - 3) await store.flush();
-    else if (options.leaveUnsealed && batch === batches - 2) await store.seal();
-  }
-  if (!options.leaveUnsealed) await store.flush();
-
   const personValues = new Map<string, Map<number, unknown>>([["plan", new Map()], ["age", new Map()], ["score", new Map()]]);
   for (let person = 0; person < options.persons; person++) {
     if (canonical[person] !== person) continue;
@@ -125,6 +112,29 @@ export async function buildDataset(options: DatasetOptions): Promise<Dataset> {
     if (random() < 0.6) personValues.get("score")!.set(person, random() < 0.5 ? Math.floor(random() * 100) : pick(random, ["high", "5"]));
   }
 
+  return datasetOf(events, { canonical, personValues, leaveUnsealed: options.leaveUnsealed, compactRows: options.compactRows });
+}
+
+/** A dataset of exactly these events (written through the storage path as in buildDataset). */
+export async function datasetOf(
+  events: StoredEvent[],
+  options: { canonical?: Int32Array; personValues?: Map<string, Map<number, unknown>>; leaveUnsealed?: boolean; compactRows?: number } = {},
+): Promise<Dataset> {
+  const dataDir = mkdtempSync(join(tmpdir(), "engine-"));
+  const tuning: StorageTuning = { sealRows: 1 << 30, sealAgeMs: 1 << 30, compactRows: options.compactRows ?? 400, compactAgeMs: 1 << 30, partRowsMax: 2000 };
+  const store = EventStore.open(dataDir, join(dataDir, "wal"), () => {}, tuning);
+  const largest = events.reduce((max, event) => Math.max(max, event.person_index), -1);
+  const canonical = options.canonical ?? Int32Array.from({ length: largest + 1 }, (_, index) => index);
+  const personValues = options.personValues ?? new Map<string, Map<number, unknown>>();
+  const batches = 8;
+  const perBatch = Math.ceil(events.length / batches);
+  for (let batch = 0; batch < batches; batch++) {
+    const slice = events.slice(batch * perBatch, (batch + 1) * perBatch);
+    if (slice.length > 0) store.add({ project_id: "p", data_id: dataId, environment, received_at: Date.now(), events: slice }, { file: 0, offset: batch });
+    if (options.leaveUnsealed && batch === batches - 3) await store.flush();
+    else if (options.leaveUnsealed && batch === batches - 2) await store.seal();
+  }
+  if (!options.leaveUnsealed) await store.flush();
   const persons: PersonSource = { canonical, propertyValues: (key) => personValues.get(key) ?? new Map() };
   return {
     dataDir,

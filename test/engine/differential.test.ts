@@ -11,7 +11,9 @@ import type { TrendsResult } from "../../engine/kinds/trends.ts";
 import { columnsNeeded } from "../../engine/selection.ts";
 import type { Query } from "../../engine/ir/query.ts";
 import { buildDataset, seededRandom, type Dataset } from "./dataset.ts";
-import { randomTrendsIr } from "./random-ir.ts";
+import { randomFunnelIr, randomTrendsIr } from "./random-ir.ts";
+import { funnelFromSql, type FunnelSqlRow } from "../../engine/sql/funnel-sql.ts";
+import type { FunnelResult } from "../../engine/kinds/funnel.ts";
 
 const zone = "Europe/Paris";
 const now = Date.parse("2026-11-21T12:00:00Z");
@@ -57,7 +59,7 @@ function close(actual: unknown, expected: unknown, path: string): string | null 
   return Object.is(actual, expected) ? null : `${path}: ${JSON.stringify(actual)} != ${JSON.stringify(expected)}`;
 }
 
-async function sqlResult(query: Query): Promise<{ rows: TrendsSqlRow[] }> {
+async function sqlResult<Row = TrendsSqlRow>(query: Query): Promise<{ rows: Row[] }> {
   const source = dataset.source();
   const execution = await executeQuery(query, source, limits, true);
   const data = new QueryData(source, query, limits);
@@ -66,7 +68,7 @@ async function sqlResult(query: Query): Promise<{ rows: TrendsSqlRow[] }> {
   const files = data.chunks.map((ref) => ({ path: (ref as { path: string }).path, schema: data.schemaOf(ref) }));
   await duck.defineEvents(files, new Map(eventProperties.map((key) => [key, data.kindOf(key)])), dataset.canonical);
   await duck.definePersons(new Map(personProperties(query).map((key) => [key, { kind: data.personProperty(key).kind, values: dataset.personValues.get(key) ?? new Map() }])));
-  return { rows: await duck.rowObjects<TrendsSqlRow>(execution.sql!.sql, execution.sql!.params) };
+  return { rows: await duck.rowObjects<Row>(execution.sql!.sql, execution.sql!.params) };
 }
 
 describe("executor equals DuckDB on the compiled SQL", () => {
@@ -86,6 +88,24 @@ describe("executor equals DuckDB on the compiled SQL", () => {
     }
     // The generator must produce queries that find data, or the comparison proves little.
     expect(nonEmpty).toBeGreaterThan(queriesPerKind / 2);
+  });
+});
+
+describe("executor equals DuckDB on the compiled SQL (person-centric kinds)", () => {
+  test(`funnel: ${queriesPerKind} random queries`, async () => {
+    const random = seededRandom(8);
+    let converted = 0;
+    for (let i = 0; i < queriesPerKind; i++) {
+      const document = randomFunnelIr(random);
+      const query = validateQuery(document, zone, now);
+      const execution = await executeQuery(query, dataset.source(), limits, true);
+      const result = execution.result as FunnelResult;
+      const { rows } = await sqlResult<FunnelSqlRow>(query);
+      const problem = close(result, funnelFromSql(query, rows), "result");
+      if (problem) throw new Error(`query ${i} ${JSON.stringify(document)}\n${problem}\nSQL:\n${execution.sql!.sql}\n${JSON.stringify(execution.sql!.params)}`);
+      if (result.steps[1]!.count > 0) converted++;
+    }
+    expect(converted).toBeGreaterThan(queriesPerKind / 3);
   });
 });
 

@@ -80,3 +80,28 @@ export function randomTrendsIr(random: Random): Record<string, unknown> {
   }
   return { ir_version: 1, date_range: randomRange(random, interval), filters: filters(random, 2), insight };
 }
+
+export function randomFunnelIr(random: Random): Record<string, unknown> {
+  const steps = 2 + Math.floor(random() * 4);
+  const order = pick(random, ["ordered", "ordered", "strict", "unordered"]);
+  const series = Array.from({ length: steps }, () => {
+    const spec: Record<string, unknown> = { event: pick(random, eventNames) };
+    if (random() < 0.3) spec.filters = filters(random, 1);
+    return spec;
+  });
+  const insight: Record<string, unknown> = { kind: "funnel", series, funnel_order: order };
+  if (random() < 0.7) insight.funnel_window = { value: 1 + Math.floor(random() * 3), unit: pick(random, ["hour", "day", "day", "week"]) };
+  if (order !== "unordered" && random() < 0.4) {
+    const fromStep = Math.floor(random() * (steps - 1));
+    insight.exclusions = [{ event: pick(random, eventNames), from_step: fromStep, to_step: fromStep + 1 + Math.floor(random() * (steps - 1 - fromStep)) }];
+  }
+  if (random() < 0.4) {
+    const type = pick(random, ["event", "person", "column", "group"] as const);
+    insight.breakdown = {
+      type,
+      ...(type === "group" ? { group_type_index: 0 } : { property: type === "event" ? pick(random, eventProperties) : type === "person" ? pick(random, personProperties) : pick(random, fixedColumns) }),
+      limit: 1 + Math.floor(random() * 4),
+    };
+  }
+  return { ir_version: 1, date_range: randomRange(random, "day"), filters: filters(random, 1), insight };
+}

@@ -1,0 +1,207 @@
+// Funnels. Per person, events in time order (only events in the date range that pass the
+// global filters). An attempt starts at an event of step 0 (unordered: of any step) at time s:
+//   ordered    step k is the earliest step-k event later than step k-1 (a later millisecond)
+//              and no later than s + window; other events may come between
+//   strict     the same, and no event of any kind happened strictly between the two steps
+//   unordered  steps in any order: every step with an event in [s, s + window] counts
+// An exclusion (event, from_step, to_step) drops an attempt when the event happens after
+// from_step's time and before to_step's (or up to s + window if to_step was not reached).
+// Each person counts once, by the attempt reaching the most steps (then the earliest, then
+// the smallest breakdown value); the breakdown value is that of the attempt's first event.
+// Persons are not weighted by sampling.
+import { absentValue, BreakdownValues, groupSlots, rankValues } from "../breakdown.ts";
+import { quantile } from "../quantile.ts";
+import type { QueryData } from "../query-data.ts";
+import { baseSelection, columnsNeeded, eventSelection } from "../selection.ts";
+import { firstAfter, StreamBuilder, type PersonStreams } from "../person-streams.ts";
+import type { Query } from "../ir/query.ts";
+
+export interface FunnelStep {
+  step: number;
+  event: string;
+  count: number;
+  conversion_from_previous: number | null;
+  conversion_from_first: number | null;
+  median_seconds: number | null;
+  average_seconds: number | null;
+}
+
+export interface FunnelBreakdown {
+  breakdown_value: string | null;
+  breakdown_other: boolean;
+  steps: FunnelStep[];
+}
+
+export interface FunnelResult {
+  kind: "funnel";
+  order: string;
+  window_seconds: number;
+  steps: FunnelStep[];
+  breakdowns?: FunnelBreakdown[];
+}
+
+/** Bit of exclusion i in a row's flags (steps take bits 0..19). */
+const exclusionBit = (index: number) => 1 << (20 + index);
+
+interface Attempt {
+  level: number;
+  start: number;
+  value: number;
+  /** Time of each reached step, in step order (unordered: completion times sorted). */
+  times: number[];
+}
+
+/** The chosen attempt of each person: level, step times, breakdown value id. */
+export function evaluateFunnel(query: Query, streams: PersonStreams, textOf: (value: number) => string | null): Attempt[] {
+  const steps = query.series.length;
+  const window = query.funnel.windowMs;
+  const order = query.funnel.order;
+  const exclusions = query.funnel.exclusions;
+  const chosen: Attempt[] = [];
+  const better = (a: Attempt, b: Attempt | null) => {
+    if (!b) return true;
+    if (a.level !== b.level) return a.level > b.level;
+    if (a.start !== b.start) return a.start < b.start;
+    const [ta, tb] = [textOf(a.value), textOf(b.value)];
+    if (ta === tb) return false;
+    if (ta === null) return false;
+    if (tb === null) return true;
+    return ta < tb;
+  };
+  const { times, flags, values, starts } = streams;
+  for (let p = 0; p < streams.persons.length; p++) {
+    const from = starts[p]!;
+    const to = starts[p + 1]!;
+    let best: Attempt | null = null;
+    for (let i = from; i < to; i++) {
+      const flag = flags[i]!;
+      const isStart = order === "unordered" ? (flag & ((1 << steps) - 1)) !== 0 : (flag & 1) !== 0;
+      if (!isStart) continue;
+      const s = times[i]!;
+      const deadline = s + window;
+      const reached: number[] = [s];
+      if (order === "unordered") {
+        reached.length = 0;
+        for (let k = 0; k < steps; k++) {
+          for (let j = firstAfter(times, from, to, s, true); j < to && times[j]! <= deadline; j++) {
+            if ((flags[j]! & (1 << k)) !== 0) {
+              reached.push(times[j]!);
+              break;
+            }
+          }
+        }
+        reached.sort((a, b) => a - b);
+      } else {
+        for (let k = 1; k < steps; k++) {
+          const previous = reached[k - 1]!;
+          let found = -1;
+          if (order === "ordered") {
+            for (let j = firstAfter(times, from, to, previous); j < to && times[j]! <= deadline; j++) {
+              if ((flags[j]! & (1 << k)) !== 0) {
+                found = j;
+                break;
+              }
+            }
+          } else {
+            const next = firstAfter(times, from, to, previous);
+            if (next < to && times[next]! <= deadline) {
+              for (let j = next; j < to && times[j] === times[next]; j++) {
+                if ((flags[j]! & (1 << k)) !== 0) {
+                  found = j;
+                  break;
+                }
+              }
+            }
+          }
+          if (found < 0) break;
+          reached.push(times[found]!);
+        }
+      }
+      const attempt: Attempt = { level: reached.length, start: s, value: values[i]!, times: reached };
+      if (order !== "unordered" && dropped(exclusions, attempt, deadline, times, flags, from, to)) continue;
+      if (better(attempt, best)) best = attempt;
+    }
+    if (best) chosen.push(best);
+  }
+  return chosen;
+}
+
+function dropped(
+  exclusions: Query["funnel"]["exclusions"], attempt: Attempt, deadline: number, times: Float64Array, flags: Uint32Array, from: number, to: number,
+): boolean {
+  for (let e = 0; e < exclusions.length; e++) {
+    const { fromStep, toStep } = exclusions[e]!;
+    if (attempt.level <= fromStep) continue;
+    const after = attempt.times[fromStep]!;
+    const reachedEnd = attempt.level > toStep;
+    const before = reachedEnd ? attempt.times[toStep]! : deadline;
+    for (let j = firstAfter(times, from, to, after); j < to; j++) {
+      const time = times[j]!;
+      if (reachedEnd ? time >= before : time > before) break;
+      if ((flags[j]! & exclusionBit(e)) !== 0) return true;
+    }
+  }
+  return false;
+}
+
+export function stepsOf(query: Query, attempts: Pick<Attempt, "level" | "times">[]): FunnelStep[] {
+  return query.series.map((series, k) => {
+    const count = attempts.filter((attempt) => attempt.level > k).length;
+    const previous = k === 0 ? 0 : attempts.filter((attempt) => attempt.level > k - 1).length;
+    const first = attempts.length;
+    const gaps = k === 0 ? new Float64Array(0) : Float64Array.from(attempts.filter((a) => a.level > k), (a) => (a.times[k]! - a.times[k - 1]!) / 1000);
+    let sum = 0;
+    for (const gap of gaps) sum += gap;
+    return {
+      step: k,
+      event: series.event!,
+      count,
+      conversion_from_previous: k === 0 || previous === 0 ? null : count / previous,
+      conversion_from_first: k === 0 || first === 0 ? null : count / first,
+      median_seconds: gaps.length === 0 ? null : quantile(gaps, 0.5),
+      average_seconds: gaps.length === 0 ? null : sum / gaps.length,
+    };
+  });
+}
+
+export async function funnel(data: QueryData): Promise<FunnelResult> {
+  const query = data.query;
+  const { columns, eventProperties } = columnsNeeded(query);
+  await data.prepare(eventProperties);
+  const breakdown = query.breakdown;
+  const values = new BreakdownValues();
+  const builder = new StreamBuilder();
+  const strict = query.funnel.order === "strict";
+  for (const ref of data.chunks) {
+    const chunk = await data.load(ref, columns);
+    const base = baseSelection(chunk, query);
+    if (base.length === 0) continue;
+    const rowFlags = new Uint32Array(chunk.rows);
+    query.series.forEach((series, k) => {
+      for (const row of eventSelection(chunk, base, series.event, series.filters)) rowFlags[row]! |= 1 << k;
+    });
+    query.funnel.exclusions.forEach((exclusion, e) => {
+      for (const row of eventSelection(chunk, base, exclusion.event, [])) rowFlags[row]! |= exclusionBit(e);
+    });
+    const rowValues = breakdown ? values.rowValues(chunk, breakdown) : null;
+    const persons = chunk.persons;
+    const timestamps = chunk.timestamps;
+    for (const row of base) {
+      if (rowFlags[row] === 0 && !strict) continue;
+      builder.push(persons[row]!, timestamps[row]!, rowFlags[row]!, rowValues ? rowValues[row]! : absentValue);
+    }
+  }
+  const attempts = evaluateFunnel(query, builder.build(), (value) => values.label(value));
+  const result: FunnelResult = { kind: "funnel", order: query.funnel.order, window_seconds: query.funnel.windowMs / 1000, steps: stepsOf(query, attempts) };
+  if (breakdown) {
+    const volumes = new Map<number, number>();
+    for (const attempt of attempts) volumes.set(attempt.value, (volumes.get(attempt.value) ?? 0) + 1);
+    const ranked = rankValues(volumes, breakdown.limit, (value) => values.label(value));
+    const slotOf = groupSlots(ranked.top, ranked.top.length);
+    const groups: Attempt[][] = Array.from({ length: ranked.top.length + 1 }, () => []);
+    for (const attempt of attempts) groups[slotOf(attempt.value)]!.push(attempt);
+    result.breakdowns = ranked.top.map((value, slot) => ({ breakdown_value: values.label(value), breakdown_other: false, steps: stepsOf(query, groups[slot]!) }));
+    if (ranked.hasOther) result.breakdowns.push({ breakdown_value: null, breakdown_other: true, steps: stepsOf(query, groups[ranked.top.length]!) });
+  }
+  return result;
+}

@@ -3,7 +3,7 @@
 // Rank: events matching any series (counted once per series they match, unweighted), more
 // first; ties by value text, absent last.
 import { numbersAsText, type TextColumn } from "./columns.ts";
-import { GlobalIds } from "./distinct-pairs.ts";
+import { WordIds } from "./word-ids.ts";
 import type { Breakdown } from "./ir/query.ts";
 import type { LoadedChunk } from "./query-data.ts";
 import { groupColumn } from "../storage/event-columns.ts";
@@ -22,7 +22,7 @@ export function breakdownText(chunk: LoadedChunk, breakdown: Breakdown): TextCol
 
 /** Breakdown values across chunks: global ids, volumes, and the ranked groups once counted. */
 export class BreakdownValues {
-  readonly ids = new GlobalIds();
+  readonly ids = new WordIds();
   private readonly volumes = new Map<number, number>();
 
   /** Global value id of each row of the chunk (absentValue where absent). */

@@ -5,6 +5,7 @@
 // file and column (decode-cache.ts keeps them), reading Arrow's buffers directly: no row
 // proxies, no BigInt per value.
 import { Type, type Data, type Vector } from "apache-arrow";
+import { WordIds } from "./word-ids.ts";
 
 export interface TextColumn {
   kind: "text";
@@ -29,21 +30,6 @@ const isValid = (chunk: Data, row: number): boolean => {
   return (bitmap[bit >> 3]! & (1 << (bit & 7))) !== 0;
 };
 
-/** Assigns dense codes to strings as they are met. */
-class WordCodes {
-  readonly words: string[] = [];
-  private readonly codes = new Map<string, number>();
-  code(word: string): number {
-    let code = this.codes.get(word);
-    if (code === undefined) {
-      code = this.words.length;
-      this.codes.set(word, code);
-      this.words.push(word);
-    }
-    return code;
-  }
-}
-
 function utf8Words(chunk: Data): (string | null)[] {
   const offsets = chunk.valueOffsets as Int32Array;
   const bytes = chunk.values as Uint8Array;
@@ -62,23 +48,23 @@ function utf8Words(chunk: Data): (string | null)[] {
 /** A string, dictionary or boolean vector as a TextColumn (booleans read "true" / "false"). */
 export function textColumn(vector: Vector): TextColumn {
   const codes = new Int32Array(vector.length);
-  const dictionary = new WordCodes();
+  const dictionary = new WordIds();
   let at = 0;
   for (const chunk of vector.data) {
     const typeId = chunk.type.typeId;
     if (typeId === Type.Dictionary) {
       const local: number[] = [];
-      for (const part of chunk.dictionary!.data) for (const word of utf8Words(part)) local.push(word === null ? -1 : dictionary.code(word));
+      for (const part of chunk.dictionary!.data) for (const word of utf8Words(part)) local.push(word === null ? -1 : dictionary.id(word));
       const indices = chunk.values as Int32Array;
       for (let row = 0; row < chunk.length; row++) codes[at + row] = isValid(chunk, row) ? local[indices[row]!]! : -1;
     } else if (typeId === Type.Utf8) {
       const words = utf8Words(chunk);
       for (let row = 0; row < chunk.length; row++) {
         const word = words[row];
-        codes[at + row] = word === null ? -1 : dictionary.code(word!);
+        codes[at + row] = word === null ? -1 : dictionary.id(word!);
       }
     } else if (typeId === Type.Bool) {
-      const [no, yes] = [dictionary.code("false"), dictionary.code("true")];
+      const [no, yes] = [dictionary.id("false"), dictionary.id("true")];
       const bits = chunk.values as Uint8Array;
       for (let row = 0; row < chunk.length; row++) {
         const bit = chunk.offset + row;
@@ -157,7 +143,7 @@ export function textNumber(text: string): number | null {
 
 /** A number column read as text (for a property whose files disagree on its type). */
 export function numbersAsText(column: NumberColumn): TextColumn {
-  const dictionary = new WordCodes();
+  const dictionary = new WordIds();
   const codes = new Int32Array(column.values.length);
   const byValue = new Map<number, number>();
   for (let row = 0; row < codes.length; row++) {
@@ -168,7 +154,7 @@ export function numbersAsText(column: NumberColumn): TextColumn {
     const value = column.values[row]!;
     let code = byValue.get(value);
     if (code === undefined) {
-      code = dictionary.code(numberText(value));
+      code = dictionary.id(numberText(value));
       byValue.set(value, code);
     }
     codes[row] = code;
@@ -182,8 +168,8 @@ export function jsonAsText(column: TextColumn): TextColumn {
     const value = JSON.parse(word) as unknown;
     return typeof value === "string" ? value : typeof value === "number" ? numberText(value) : JSON.stringify(value);
   });
-  const dictionary = new WordCodes();
-  const codesOfWord = remap.map((word) => dictionary.code(word));
+  const dictionary = new WordIds();
+  const codesOfWord = remap.map((word) => dictionary.id(word));
   const codes = new Int32Array(column.codes.length);
   for (let row = 0; row < codes.length; row++) codes[row] = column.codes[row]! < 0 ? -1 : codesOfWord[column.codes[row]!]!;
   return { kind: "text", codes, words: dictionary.words };

@@ -53,24 +53,3 @@ export class DistinctPairs {
     }
   }
 }
-
-/** Global ids for strings met in many chunks (session ids, group keys, breakdown values). */
-export class GlobalIds {
-  readonly words: string[] = [];
-  private readonly ids = new Map<string, number>();
-
-  id(word: string): number {
-    let id = this.ids.get(word);
-    if (id === undefined) {
-      id = this.words.length;
-      this.ids.set(word, id);
-      this.words.push(word);
-    }
-    return id;
-  }
-
-  /** A chunk's dictionary codes mapped to global ids (-1 stays -1). */
-  remap(words: string[]): Int32Array {
-    return Int32Array.from(words, (word) => this.id(word));
-  }
-}

@@ -23,6 +23,9 @@ export interface Execution {
 
 const executors: Record<string, (data: QueryData) => Promise<InsightResult>> = { trends, funnel };
 
+/** The insight kinds this build can run (the others are issue 5's remaining work). */
+export const executableKinds: readonly string[] = Object.keys(executors);
+
 export async function executeQuery(query: Query, source: QuerySource, limits: QueryLimits, includeSql = false): Promise<Execution> {
   const data = new QueryData(source, query, limits);
   const run = executors[query.kind];

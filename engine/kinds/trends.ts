@@ -7,7 +7,8 @@
 // Unique counts and percentiles are not weighted by sampling: sampling keeps or drops single
 // events, so it cannot be undone for a count of distinct things.
 import { absentValue, BreakdownValues, groupSlots } from "../breakdown.ts";
-import { DistinctPairs, GlobalIds } from "../distinct-pairs.ts";
+import { DistinctPairs } from "../distinct-pairs.ts";
+import { WordIds } from "../word-ids.ts";
 import type { Query, Series } from "../ir/query.ts";
 import { numericValues } from "../numeric.ts";
 import { quantile, ValueLists } from "../quantile.ts";
@@ -87,7 +88,7 @@ class SeriesAggregate {
 }
 
 /** Distinct ids per row for a unique_* math (-1 where the row has none). */
-function distinctIds(chunk: LoadedChunk, series: Series, sessions: GlobalIds, groups: GlobalIds): Int32Array {
+function distinctIds(chunk: LoadedChunk, series: Series, sessions: WordIds, groups: WordIds): Int32Array {
   if (series.math === "unique_persons") return chunk.persons;
   const column = chunk.text(series.math === "unique_sessions" ? "session_id" : groupColumn(series.groupTypeIndex!));
   const ids = series.math === "unique_sessions" ? sessions : groups;
@@ -120,8 +121,8 @@ export async function trends(data: QueryData): Promise<TrendsResult> {
   }
   const groups = groupIds.length + (hasOther ? 1 : 0);
   const aggregates = query.series.map((series) => new SeriesAggregate(series, groups, buckets.count));
-  const sessions = new GlobalIds();
-  const groupKeys = new GlobalIds();
+  const sessions = new WordIds();
+  const groupKeys = new WordIds();
 
   for (const ref of data.chunks) {
     const chunk = await data.load(ref, columns);

@@ -4,7 +4,7 @@
 // results are fresh to the second) and runs the executor over the shared column cache.
 import { join } from "node:path";
 import type { ChunkRef, ChunkStore } from "../../engine/chunk-store.ts";
-import { executeQuery, type InsightResult } from "../../engine/execute.ts";
+import { executableKinds, executeQuery, type InsightResult } from "../../engine/execute.ts";
 import { InvalidQueryError, validateQuery } from "../../engine/ir/validate.ts";
 import { QueryLimitError } from "../../engine/query-data.ts";
 import { instantOf, localTime } from "../../engine/time-zone.ts";
@@ -80,6 +80,9 @@ export class QueryService {
     } catch (error) {
       if (error instanceof InvalidQueryError) throw new ApiError(400, "invalid_query", error.message);
       throw error;
+    }
+    if (!executableKinds.includes(query.kind)) {
+      throw new ApiError(400, "invalid_query", `/insight/kind: ${query.kind} insights cannot be run yet; this version runs ${executableKinds.join(" and ")}`);
     }
     const includeSql = request.include_sql === true;
     const cacheKey = `${claims.projectId}\u0000${claims.environment}\u0000${includeSql}\u0000${canonicalJson(request.query)}`;

@@ -9,17 +9,10 @@ import type { StoredEvent } from "../../storage/event-record.ts";
 import { ChunkStore, type ChunkRef } from "../../engine/chunk-store.ts";
 import type { PersonSource, QuerySource } from "../../engine/query-data.ts";
 import { storedEvent } from "../storage/fixtures.ts";
+import { mulberry32 } from "../../bench/ingest/generator.ts";
 
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The benchmark generator's seeded PRNG, so engine tests and benchmarks draw alike. */
+export const seededRandom = mulberry32;
 
 export const pick = <T>(random: () => number, values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
 

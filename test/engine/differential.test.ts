@@ -71,40 +71,42 @@ async function sqlResult<Row = TrendsSqlRow>(query: Query): Promise<{ rows: Row[
   return { rows: await duck.rowObjects<Row>(execution.sql!.sql, execution.sql!.params) };
 }
 
+/**
+ * Runs `queriesPerKind` random documents through the executor and through DuckDB; the first
+ * difference fails with the document, the path of the difference and the SQL. Returns how
+ * many results `found` says found data (the generator must find data, or the comparison proves little).
+ */
+async function compareRandom<Result, Row>(
+  seed: number,
+  generate: (random: () => number) => Record<string, unknown>,
+  fromSql: (query: Query, result: Result, rows: Row[]) => unknown,
+  found: (result: Result) => boolean,
+): Promise<number> {
+  const random = seededRandom(seed);
+  let withData = 0;
+  for (let i = 0; i < queriesPerKind; i++) {
+    const document = generate(random);
+    const query = validateQuery(document, zone, now);
+    const execution = await executeQuery(query, dataset.source(), limits, true);
+    const result = execution.result as Result;
+    const { rows } = await sqlResult<Row>(query);
+    const problem = close(result, fromSql(query, result, rows), "result");
+    if (problem) throw new Error(`query ${i} ${JSON.stringify(document)}\n${problem}\nSQL:\n${execution.sql!.sql}\n${JSON.stringify(execution.sql!.params)}`);
+    if (found(result)) withData++;
+  }
+  return withData;
+}
+
 describe("executor equals DuckDB on the compiled SQL", () => {
   test(`trends: ${queriesPerKind} random queries`, async () => {
-    const random = seededRandom(7);
-    let nonEmpty = 0;
-    for (let i = 0; i < queriesPerKind; i++) {
-      const document = randomTrendsIr(random);
-      const query = validateQuery(document, zone, now);
-      const execution = await executeQuery(query, dataset.source(), limits, true);
-      const result = execution.result as TrendsResult;
-      const { rows } = await sqlResult(query);
-      const expected = trendsFromSql(query, result.buckets, rows);
-      const problem = close(result, expected, "result");
-      if (problem) throw new Error(`query ${i} ${JSON.stringify(document)}\n${problem}\nSQL:\n${execution.sql!.sql}\n${JSON.stringify(execution.sql!.params)}`);
-      if (result.rows.some((row) => (row.total ?? 0) !== 0)) nonEmpty++;
-    }
-    // The generator must produce queries that find data, or the comparison proves little.
+    const nonEmpty = await compareRandom<TrendsResult, TrendsSqlRow>(
+      7, randomTrendsIr, (query, result, rows) => trendsFromSql(query, result.buckets, rows), (result) => result.rows.some((row) => (row.total ?? 0) !== 0),
+    );
     expect(nonEmpty).toBeGreaterThan(queriesPerKind / 2);
   });
-});
 
-describe("executor equals DuckDB on the compiled SQL (person-centric kinds)", () => {
   test(`funnel: ${queriesPerKind} random queries`, async () => {
-    const random = seededRandom(8);
-    let converted = 0;
-    for (let i = 0; i < queriesPerKind; i++) {
-      const document = randomFunnelIr(random);
-      const query = validateQuery(document, zone, now);
-      const execution = await executeQuery(query, dataset.source(), limits, true);
-      const result = execution.result as FunnelResult;
-      const { rows } = await sqlResult<FunnelSqlRow>(query);
-      const problem = close(result, funnelFromSql(query, rows), "result");
-      if (problem) throw new Error(`query ${i} ${JSON.stringify(document)}\n${problem}\nSQL:\n${execution.sql!.sql}\n${JSON.stringify(execution.sql!.params)}`);
-      if (result.steps[1]!.count > 0) converted++;
-    }
+    const converted = await compareRandom<FunnelResult, FunnelSqlRow>(8, randomFunnelIr, (query, _, rows) => funnelFromSql(query, rows), (result) => result.steps[1]!.count > 0);
     expect(converted).toBeGreaterThan(queriesPerKind / 3);
   });
 });

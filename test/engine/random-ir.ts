@@ -59,6 +59,12 @@ function randomRange(random: Random, interval: string): { from: string; to: stri
   return { from, to };
 }
 
+function randomBreakdown(random: Random, limitMax: number): Record<string, unknown> {
+  const type = pick(random, ["event", "person", "column", "group"] as const);
+  const property = type === "event" ? pick(random, eventProperties) : type === "person" ? pick(random, personProperties) : pick(random, fixedColumns);
+  return { type, ...(type === "group" ? { group_type_index: 0 } : { property }), limit: 1 + Math.floor(random() * limitMax) };
+}
+
 export function randomTrendsIr(random: Random): Record<string, unknown> {
   const interval = pick(random, ["hour", "day", "day", "week", "month"]);
   const series = Array.from({ length: 1 + Math.floor(random() * 3) }, () => {
@@ -70,14 +76,7 @@ export function randomTrendsIr(random: Random): Record<string, unknown> {
     return spec;
   });
   const insight: Record<string, unknown> = { kind: "trends", interval, series };
-  if (random() < 0.5) {
-    const type = pick(random, ["event", "person", "column", "group"] as const);
-    insight.breakdown = {
-      type,
-      ...(type === "group" ? { group_type_index: 0 } : { property: type === "event" ? pick(random, eventProperties) : type === "person" ? pick(random, personProperties) : pick(random, fixedColumns) }),
-      limit: 1 + Math.floor(random() * 5),
-    };
-  }
+  if (random() < 0.5) insight.breakdown = randomBreakdown(random, 5);
   return { ir_version: 1, date_range: randomRange(random, interval), filters: filters(random, 2), insight };
 }
 
@@ -95,13 +94,6 @@ export function randomFunnelIr(random: Random): Record<string, unknown> {
     const fromStep = Math.floor(random() * (steps - 1));
     insight.exclusions = [{ event: pick(random, eventNames), from_step: fromStep, to_step: fromStep + 1 + Math.floor(random() * (steps - 1 - fromStep)) }];
   }
-  if (random() < 0.4) {
-    const type = pick(random, ["event", "person", "column", "group"] as const);
-    insight.breakdown = {
-      type,
-      ...(type === "group" ? { group_type_index: 0 } : { property: type === "event" ? pick(random, eventProperties) : type === "person" ? pick(random, personProperties) : pick(random, fixedColumns) }),
-      limit: 1 + Math.floor(random() * 4),
-    };
-  }
+  if (random() < 0.4) insight.breakdown = randomBreakdown(random, 4);
   return { ir_version: 1, date_range: randomRange(random, "day"), filters: filters(random, 1), insight };
 }

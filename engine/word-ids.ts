@@ -1,0 +1,23 @@
+// Dense ids for strings: a chunk's dictionary words as they are met (columns.ts), and values
+// met across many chunks (session ids, group keys, breakdown values), so hot loops compare
+// integers.
+
+export class WordIds {
+  readonly words: string[] = [];
+  private readonly ids = new Map<string, number>();
+
+  id(word: string): number {
+    let id = this.ids.get(word);
+    if (id === undefined) {
+      id = this.words.length;
+      this.ids.set(word, id);
+      this.words.push(word);
+    }
+    return id;
+  }
+
+  /** A chunk's dictionary codes mapped to global ids (-1 stays -1). */
+  remap(words: string[]): Int32Array {
+    return Int32Array.from(words, (word) => this.id(word));
+  }
+}

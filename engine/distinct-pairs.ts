@@ -9,14 +9,19 @@ export class DistinctPairs {
   private cells = new Int32Array(initialCapacity).fill(emptyCell);
   private ids = new Int32Array(initialCapacity);
   private size = 0;
-  /** Distinct ids per cell. */
-  readonly counts: Float64Array;
+  /** Distinct ids per cell (grows when a cell past the end is added). */
+  counts: Float64Array;
 
   constructor(cellCount: number) {
     this.counts = new Float64Array(cellCount);
   }
 
   add(cell: number, id: number): void {
+    if (cell >= this.counts.length) {
+      const grown = new Float64Array(Math.max(cell + 1, this.counts.length * 2));
+      grown.set(this.counts);
+      this.counts = grown;
+    }
     if ((this.size + 1) * 2 > this.cells.length) this.grow();
     const mask = this.cells.length - 1;
     let slot = Math.imul(cell, 0x9e3779b1) ^ Math.imul(id, 0x85ebca6b);

@@ -3,10 +3,11 @@
 import type { Query } from "./ir/query.ts";
 import { trends, type TrendsResult } from "./kinds/trends.ts";
 import { funnel, type FunnelResult } from "./kinds/funnel.ts";
+import { stickiness, type StickinessResult } from "./kinds/stickiness.ts";
 import { QueryData, type QuerySource } from "./query-data.ts";
 import { compileSql, type CompiledSql } from "./sql/compile.ts";
 
-export type InsightResult = TrendsResult | FunnelResult;
+export type InsightResult = TrendsResult | FunnelResult | StickinessResult;
 
 export interface QueryLimits {
   /** The query fails with query_too_large past this many rows. */
@@ -21,7 +22,7 @@ export interface Execution {
   sql: CompiledSql | null;
 }
 
-const executors: Record<string, (data: QueryData) => Promise<InsightResult>> = { trends, funnel };
+const executors: Record<string, (data: QueryData) => Promise<InsightResult>> = { trends, funnel, stickiness };
 
 /** The insight kinds this build can run (the others are issue 5's remaining work). */
 export const executableKinds: readonly string[] = Object.keys(executors);

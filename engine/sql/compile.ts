@@ -7,6 +7,7 @@ import type { SqlKinds } from "./expressions.ts";
 import { Params } from "./params.ts";
 import { trendsSql } from "./trends-sql.ts";
 import { funnelSql } from "./funnel-sql.ts";
+import { stickinessSql } from "./stickiness-sql.ts";
 
 export interface CompiledSql {
   sql: string;
@@ -28,7 +29,7 @@ export function sqlKinds(query: Query, data: QueryData): SqlKinds {
   };
 }
 
-const compilers: Record<string, (query: Query, kinds: SqlKinds, params: Params) => string> = { trends: trendsSql, funnel: funnelSql };
+const compilers: Record<string, (query: Query, kinds: SqlKinds, params: Params) => string> = { trends: trendsSql, funnel: funnelSql, stickiness: stickinessSql };
 
 export function compileSql(query: Query, data: QueryData): CompiledSql {
   const params = new Params();

@@ -82,7 +82,7 @@ export class QueryService {
       throw error;
     }
     if (!executableKinds.includes(query.kind)) {
-      throw new ApiError(400, "invalid_query", `/insight/kind: ${query.kind} insights cannot be run yet; this version runs ${executableKinds.join(" and ")}`);
+      throw new ApiError(400, "invalid_query", `/insight/kind: ${query.kind} insights cannot be run yet; this version runs ${executableKinds.join(", ")}`);
     }
     const includeSql = request.include_sql === true;
     const cacheKey = `${claims.projectId}\u0000${claims.environment}\u0000${includeSql}\u0000${canonicalJson(request.query)}`;

@@ -11,7 +11,9 @@ import type { TrendsResult } from "../../engine/kinds/trends.ts";
 import { columnsNeeded } from "../../engine/selection.ts";
 import type { Query } from "../../engine/ir/query.ts";
 import { buildDataset, seededRandom, type Dataset } from "./dataset.ts";
-import { randomFunnelIr, randomTrendsIr } from "./random-ir.ts";
+import { randomFunnelIr, randomStickinessIr, randomTrendsIr } from "./random-ir.ts";
+import { stickinessFromSql } from "../../engine/sql/stickiness-sql.ts";
+import type { StickinessResult } from "../../engine/kinds/stickiness.ts";
 import { funnelFromSql, type FunnelSqlRow } from "../../engine/sql/funnel-sql.ts";
 import type { FunnelResult } from "../../engine/kinds/funnel.ts";
 
@@ -108,6 +110,13 @@ describe("executor equals DuckDB on the compiled SQL", () => {
   test(`funnel: ${queriesPerKind} random queries`, async () => {
     const converted = await compareRandom<FunnelResult, FunnelSqlRow>(8, randomFunnelIr, (query, _, rows) => funnelFromSql(query, rows), (result) => result.steps[1]!.count > 0);
     expect(converted).toBeGreaterThan(queriesPerKind / 3);
+  });
+
+  test(`stickiness: ${queriesPerKind} random queries`, async () => {
+    const nonEmpty = await compareRandom<StickinessResult, { intervals: number; persons: number }>(
+      9, randomStickinessIr, (query, result, rows) => stickinessFromSql(query, result.intervals.length, rows), (result) => result.persons.some((count) => count > 0),
+    );
+    expect(nonEmpty).toBeGreaterThan(queriesPerKind / 2);
   });
 });
 

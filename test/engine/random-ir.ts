@@ -97,3 +97,11 @@ export function randomFunnelIr(random: Random): Record<string, unknown> {
   if (random() < 0.4) insight.breakdown = randomBreakdown(random, 4);
   return { ir_version: 1, date_range: randomRange(random, "day"), filters: filters(random, 1), insight };
 }
+
+export function randomStickinessIr(random: Random): Record<string, unknown> {
+  const interval = pick(random, ["hour", "day", "day", "week"]);
+  const series = [{ event: pick(random, eventNames), ...(random() < 0.4 ? { filters: filters(random, 1) } : {}) }];
+  const insight: Record<string, unknown> = { kind: "stickiness", interval, series };
+  if (random() < 0.5) insight.cumulative = random() < 0.5;
+  return { ir_version: 1, date_range: randomRange(random, interval), filters: filters(random, 1), insight };
+}

@@ -117,3 +117,22 @@ describe("funnels (steps a -> b -> c, starting 2026-10-20 00:00 UTC)", () => {
     expect(counts(await run(events, ir({ exclusions: [{ event: "x", from_step: 0, to_step: 1 }] })))).toEqual([5, 3, 1]);
   });
 });
+
+describe("stickiness", () => {
+  test("persons by the number of distinct days they did the event, exactly and cumulative", async () => {
+    const t0 = Date.parse("2026-11-02T10:00:00Z");
+    // Person 0 on 3 days (twice on the first), person 1 on 1 day, person 2 on 2 days.
+    const events = [
+      event(0, "a", t0), event(0, "a", t0 + hour), event(0, "a", t0 + day), event(0, "a", t0 + 2 * day),
+      event(1, "a", t0), event(1, "b", t0 + day),
+      event(2, "a", t0 + day), event(2, "a", t0 + 3 * day),
+    ];
+    const ir = (cumulative: boolean) => ({
+      ir_version: 1, date_range: { from: "2026-11-02", to: "2026-11-05" }, insight: { kind: "stickiness", series: [{ event: "a" }], cumulative },
+    });
+    expect(await run(events, ir(false))).toEqual({
+      kind: "stickiness", interval: "day", time_zone: "UTC", cumulative: false, intervals: [1, 2, 3, 4], persons: [1, 1, 1, 0],
+    });
+    expect((await run(events, ir(true))).persons).toEqual([3, 2, 1, 0]);
+  });
+});

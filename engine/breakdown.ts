@@ -16,7 +16,7 @@ export function breakdownText(chunk: LoadedChunk, breakdown: Breakdown): TextCol
     breakdown.type === "event" ? chunk.eventProperty(breakdown.property!)
     : breakdown.type === "person" ? chunk.personProperty(breakdown.property!)
     : breakdown.type === "group" ? chunk.text(groupColumn(breakdown.groupTypeIndex!))
-    : chunk.fixed(breakdown.property!);
+    : chunk.text(breakdown.property!);
   return column.kind === "number" ? numbersAsText(column) : column;
 }
 

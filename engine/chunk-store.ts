@@ -4,7 +4,9 @@
 // decoded per query. Least recently used columns go first once `bytesMax` is passed.
 import { tableFromIPC, type Table, type Vector } from "apache-arrow";
 import { ParquetFile } from "parquet-wasm";
+import { join } from "node:path";
 import { readSegmentTable } from "../storage/data-files.ts";
+import type { PartitionSnapshot } from "../storage/event-store.ts";
 import { columnBytes, int32Column, numberColumn, textColumn, timestampColumn, type Column } from "./columns.ts";
 
 /** One unit of stored data a query reads: a Parquet part, a sealed segment, or buffered rows. */
@@ -12,6 +14,19 @@ export type ChunkRef =
   | { kind: "part"; id: string; path: string; rows: number; day: string }
   | { kind: "segment"; id: string; path: string; offset: number; bytes: number; rows: number }
   | { kind: "buffer"; id: string; ipc: Uint8Array; rows: number };
+
+let bufferSnapshots = 0;
+
+/** A storage snapshot of one partition as chunks (ids are absolute paths, unique across regions; each buffer gets its own id). */
+export function snapshotChunks(snapshot: PartitionSnapshot, dataDir: string): ChunkRef[] {
+  return [
+    ...snapshot.parts.map((part): ChunkRef => ({ kind: "part", id: join(dataDir, part.file), path: join(dataDir, part.file), rows: part.rows, day: part.day })),
+    ...snapshot.segments.map((segment): ChunkRef => ({
+      kind: "segment", id: `${join(dataDir, segment.file)}@${segment.offset}`, path: join(dataDir, segment.file), offset: segment.offset, bytes: segment.bytes, rows: segment.rows,
+    })),
+    ...(snapshot.buffered ? [{ kind: "buffer", id: `buffer-${++bufferSnapshots}`, ipc: snapshot.buffered, rows: snapshot.bufferedRows } satisfies ChunkRef] : []),
+  ];
+}
 
 /** What a column in a file holds: the type names the executor distinguishes. */
 export type ColumnType = "text" | "bool" | "number" | "int32" | "timestamp";

@@ -115,10 +115,6 @@ export function int32Column(vector: Vector): Int32Array {
   return out;
 }
 
-export function float64Values(vector: Vector): Float64Array {
-  return numberColumn(vector).values;
-}
-
 export const nullTextColumn = (rows: number): TextColumn => ({ kind: "text", codes: new Int32Array(rows).fill(-1), words: [] });
 export const nullNumberColumn = (rows: number): NumberColumn => ({ kind: "number", values: new Float64Array(rows), present: new Uint8Array(rows) });
 
@@ -133,6 +129,10 @@ export function columnBytes(column: Column | Float64Array | Int32Array): number 
 
 /** Canonical text of a number, as JavaScript writes it (what a mixed-type property compares as). */
 export const numberText = (value: number): string => String(value);
+
+/** The text a value compares as: strings as they are, numbers as JavaScript writes them, anything else as its JSON (true, false, objects). */
+export const valueText = (value: unknown): string =>
+  typeof value === "string" ? value : typeof value === "number" ? numberText(value) : JSON.stringify(value);
 
 /** A number written as text, or null: the numeric reading of a text value (strict: no spaces, no hex, no "Infinity"). */
 const numericText = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -164,10 +164,7 @@ export function numbersAsText(column: NumberColumn): TextColumn {
 
 /** A column of JSON texts (a mixed-type property) read as text: strings as themselves, numbers and booleans as written. */
 export function jsonAsText(column: TextColumn): TextColumn {
-  const remap = column.words.map((word) => {
-    const value = JSON.parse(word) as unknown;
-    return typeof value === "string" ? value : typeof value === "number" ? numberText(value) : JSON.stringify(value);
-  });
+  const remap = column.words.map((word) => valueText(JSON.parse(word)));
   const dictionary = new WordIds();
   const codesOfWord = remap.map((word) => dictionary.id(word));
   const codes = new Int32Array(column.codes.length);

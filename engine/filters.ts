@@ -9,12 +9,10 @@
 // The negative operators (neq, not_in, not_contains, not_regex) also match absent values:
 // "browser is not Chrome" keeps events that name no browser. The SQL compiler emits the same
 // rules (sql/filters-sql.ts); the differential test holds the two together.
-import { numberText, textNumber, type Column } from "./columns.ts";
+import { numberText, textNumber, valueText, type Column } from "./columns.ts";
 import type { Filter } from "./ir/query.ts";
 
 type Scalar = string | number | boolean;
-
-export const scalarText = (value: Scalar): string => (typeof value === "number" ? numberText(value) : String(value));
 
 const negativeOperators = new Set(["neq", "not_in", "not_contains", "not_regex", "is_not_set"]);
 
@@ -26,19 +24,19 @@ function textTest(filter: Filter): (text: string) => boolean {
   const value = filter.value as Scalar | Scalar[] | undefined;
   switch (filter.operator) {
     case "eq": {
-      const wanted = scalarText(value as Scalar);
+      const wanted = valueText(value as Scalar);
       return (text) => text === wanted;
     }
     case "neq": {
-      const unwanted = scalarText(value as Scalar);
+      const unwanted = valueText(value as Scalar);
       return (text) => text !== unwanted;
     }
     case "in": {
-      const wanted = new Set((value as Scalar[]).map(scalarText));
+      const wanted = new Set((value as Scalar[]).map(valueText));
       return (text) => wanted.has(text);
     }
     case "not_in": {
-      const unwanted = new Set((value as Scalar[]).map(scalarText));
+      const unwanted = new Set((value as Scalar[]).map(valueText));
       return (text) => !unwanted.has(text);
     }
     case "contains": {

@@ -17,23 +17,3 @@ export function canonicalPersons(personIndex: Int32Array, canonical: Int32Array)
   }
   return out;
 }
-
-/** How many different canonical persons the rows (all, or those in `selection`) are about, counted with a bitset. */
-export function countUniquePersons(personIndex: Int32Array, canonical: Int32Array, selection?: Uint32Array): number {
-  const persons = canonicalPersons(personIndex, canonical);
-  let largest = -1;
-  for (let row = 0; row < persons.length; row++) if (persons[row]! > largest) largest = persons[row]!;
-  const seen = new Uint32Array((largest >>> 5) + 1);
-  let count = 0;
-  const visit = (person: number) => {
-    const word = person >>> 5;
-    const bit = 1 << (person & 31);
-    if ((seen[word]! & bit) === 0) {
-      seen[word]! |= bit;
-      count++;
-    }
-  };
-  if (selection) for (let i = 0; i < selection.length; i++) visit(persons[selection[i]!]!);
-  else for (let row = 0; row < persons.length; row++) visit(persons[row]!);
-  return count;
-}

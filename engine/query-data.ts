@@ -3,10 +3,11 @@
 // as number or text, person properties gathered onto events). Chunks are loaded one at a
 // time through the ChunkStore, so memory follows the cache, not the range.
 import {
-  jsonAsText, nullNumberColumn, nullTextColumn, numberText, numbersAsText, type Column, type NumberColumn, type TextColumn,
+  jsonAsText, nullNumberColumn, nullTextColumn, numbersAsText, valueText, type Column, type NumberColumn, type TextColumn,
 } from "./columns.ts";
 import type { ChunkRef, ChunkStore, ColumnType } from "./chunk-store.ts";
 import { dayMs } from "./time-zone.ts";
+import { canonicalPersons } from "./persons.ts";
 import type { Filter, Query } from "./ir/query.ts";
 
 /** Person state the executor needs from the person store. */
@@ -66,7 +67,7 @@ export function personColumn(values: Map<number, unknown>, size: number): { kind
   const column = nullTextColumn(size);
   const codes = new Map<string, number>();
   for (const [person, value] of values) {
-    const text = typeof value === "string" ? value : typeof value === "number" ? numberText(value) : JSON.stringify(value);
+    const text = valueText(value);
     let code = codes.get(text);
     if (code === undefined) {
       code = column.words.length;
@@ -106,11 +107,14 @@ export class LoadedChunk {
   private personRows: Int32Array | null = null;
   constructor(
     readonly ref: ChunkRef,
-    readonly rows: number,
     private readonly data: QueryData,
     private readonly decoded: Map<string, unknown>,
     private readonly schema: Map<string, ColumnType>,
   ) {}
+
+  get rows(): number {
+    return this.ref.rows;
+  }
 
   get timestamps(): Float64Array {
     return this.decoded.get("timestamp") as Float64Array;
@@ -129,26 +133,14 @@ export class LoadedChunk {
   /** Each row's canonical person (merges applied). */
   get persons(): Int32Array {
     if (!this.personRows) {
-      const indexes = this.decoded.get("person_index") as Int32Array;
-      const canonical = this.data.source.persons.canonical;
-      const out = new Int32Array(indexes.length);
-      for (let row = 0; row < indexes.length; row++) {
-        const index = indexes[row]!;
-        out[row] = index < canonical.length ? canonical[index]! : index;
-      }
-      this.personRows = out;
+      this.personRows = canonicalPersons(this.decoded.get("person_index") as Int32Array, this.data.source.persons.canonical);
     }
     return this.personRows;
   }
 
-  /** A fixed text column (event, session_id, $group_0, geo_country, ...). */
+  /** A fixed column as text (event, session_id, $group_0, geo_country, ...; is_suspect reads "true"/"false"). */
   text(name: string): TextColumn {
     return (this.decoded.get(name) as TextColumn | undefined) ?? nullTextColumn(this.rows);
-  }
-
-  /** A fixed column as the filters read it (is_suspect is a boolean, read as text). */
-  fixed(name: string): Column {
-    return this.text(name);
   }
 
   eventProperty(key: string): Column {
@@ -168,7 +160,7 @@ export class LoadedChunk {
   filterColumn(filter: Filter): Column {
     if (filter.type === "event") return this.eventProperty(filter.key);
     if (filter.type === "person") return this.personProperty(filter.key);
-    return this.fixed(filter.key);
+    return this.text(filter.key);
   }
 }
 
@@ -228,6 +220,6 @@ export class QueryData {
     if (Date.now() > this.limits.deadline) throw new QueryLimitError("timeout", "the query ran past its time limit");
     this.rowsRead += ref.rows;
     const decoded = await this.source.store.columns(ref, names);
-    return new LoadedChunk(ref, ref.rows, this, decoded, this.schemaOf(ref));
+    return new LoadedChunk(ref, this, decoded, this.schemaOf(ref));
   }
 }

@@ -169,9 +169,9 @@ export function validateQuery(document: unknown, timeZone: string, now: number):
   if (specs.length < seriesMin) throw new InvalidQueryError("/insight/series", `${kind} needs at least ${seriesMin} series`);
   if (seriesMax !== null && specs.length > seriesMax) throw new InvalidQueryError("/insight/series", `${kind} takes at most ${seriesMax} series`);
   const series = specs.map((spec, index) => normalizeSeries(spec, `/insight/series/${index}`, kind));
-  if (kind !== "trends" && kind !== "revenue" && kind !== "paths") {
+  if (kind === "funnel") {
     specs.forEach((spec, index) => {
-      if (spec.event === null && kind === "funnel") throw new InvalidQueryError(`/insight/series/${index}/event`, "a funnel step needs an event name");
+      if (spec.event === null) throw new InvalidQueryError(`/insight/series/${index}/event`, "a funnel step needs an event name");
     });
   }
 

@@ -52,7 +52,7 @@ interface Attempt {
 }
 
 /** The chosen attempt of each person: level, step times, breakdown value id. */
-export function evaluateFunnel(query: Query, streams: PersonStreams, textOf: (value: number) => string | null): Attempt[] {
+function evaluateFunnel(query: Query, streams: PersonStreams, textOf: (value: number) => string | null): Attempt[] {
   const steps = query.series.length;
   const window = query.funnel.windowMs;
   const order = query.funnel.order;

@@ -3,7 +3,7 @@
 // the `events` view, `person_overrides` and, when asked, `persons` with person properties.
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import type { ValueKind } from "../query-data.ts";
-import { numberText } from "../columns.ts";
+import { valueText } from "../columns.ts";
 import { eventsViewSql, type ViewFile } from "./view.ts";
 import { identifier } from "./params.ts";
 import { personPropertyColumn } from "./expressions.ts";
@@ -49,7 +49,7 @@ export class DuckDbSession {
         const value = values.get(person);
         if (value === undefined || value === null) appender.appendNull();
         else if (kind === "number") appender.appendDouble(value as number);
-        else appender.appendVarchar(typeof value === "string" ? value : typeof value === "number" ? numberText(value) : JSON.stringify(value));
+        else appender.appendVarchar(valueText(value));
       }
       appender.endRow();
     }

@@ -2,9 +2,9 @@
 // view (alias e) and the `persons` table (alias p), their text and numeric readings, bucket
 // labels in the project's time zone, and the 14 filter operators with the rules of
 // engine/filters.ts.
-import { numberText, numericPattern } from "../columns.ts";
-import { scalarText } from "../filters.ts";
-import type { Filter, Query } from "../ir/query.ts";
+import { numberText, numericPattern, valueText } from "../columns.ts";
+import type { Breakdown, Filter, Query } from "../ir/query.ts";
+import { groupColumn } from "../../storage/event-columns.ts";
 import type { ValueKind } from "../query-data.ts";
 import { identifier, literal, type Params } from "./params.ts";
 
@@ -72,7 +72,7 @@ export function filterCondition(filter: Filter, kinds: SqlKinds, params: Params)
     case "not_regex":
       return orAbsent(`NOT regexp_matches(${asText(value)}, ${params.add(String(scalar))})`);
   }
-  const texts = (Array.isArray(filter.value) ? (filter.value as Scalar[]) : [scalar]).map(scalarText);
+  const texts = (Array.isArray(filter.value) ? (filter.value as Scalar[]) : [scalar]).map(valueText);
   const positive = filter.operator === "eq" || filter.operator === "in";
   let condition: string;
   if (value.kind === "number") {
@@ -89,6 +89,12 @@ const bucketFormats = { hour: "%Y-%m-%dT%H:00", day: "%Y-%m-%d", week: "%Y-%m-%d
 /** The label of a row's interval bucket: its local start in the project's zone, as text. */
 export function bucketLabelSql(query: Pick<Query, "interval">, zoneParam: string, column = "e.timestamp"): string {
   return `strftime(date_trunc('${query.interval}', timezone(${zoneParam}, ${column})), '${bucketFormats[query.interval]}')`;
+}
+
+/** A row's breakdown value as text (a group breakdown: the group key). */
+export function breakdownValueSql(breakdown: Breakdown, kinds: SqlKinds): string {
+  if (breakdown.type === "group") return `e.${identifier(groupColumn(breakdown.groupTypeIndex!))}`;
+  return asText(filterValue({ type: breakdown.type, key: breakdown.property! }, kinds));
 }
 
 /** Whether the query reads person properties (then `persons p` is joined). */

@@ -6,9 +6,8 @@
 // then the smallest breakdown value.
 import type { Query } from "../ir/query.ts";
 import { stepsOf, type FunnelResult } from "../kinds/funnel.ts";
-import { and, asText, filterValue, fromEvents, rangeAndFilters, seriesConditions, type SqlKinds } from "./expressions.ts";
-import { identifier, type Params } from "./params.ts";
-import { groupColumn } from "../../storage/event-columns.ts";
+import { and, breakdownValueSql, fromEvents, rangeAndFilters, seriesConditions, type SqlKinds } from "./expressions.ts";
+import type { Params } from "./params.ts";
 
 export function funnelSql(query: Query, kinds: SqlKinds, params: Params): string {
   const steps = query.series.length;
@@ -16,9 +15,7 @@ export function funnelSql(query: Query, kinds: SqlKinds, params: Params): string
   const window = params.add(query.funnel.windowMs);
   const where = rangeAndFilters(query, kinds, params);
   const breakdown = query.breakdown;
-  const value = !breakdown ? "NULL::VARCHAR"
-    : breakdown.type === "group" ? `e.${identifier(groupColumn(breakdown.groupTypeIndex!))}`
-    : asText(filterValue({ type: breakdown.type, key: breakdown.property! }, kinds));
+  const value = breakdown ? breakdownValueSql(breakdown, kinds) : "NULL::VARCHAR";
   const matches = query.series.map((series, k) => `coalesce(${and(seriesConditions(series.event, series.filters, kinds, params))}, FALSE) AS m${k}`);
   const exclusions = query.funnel.exclusions.map((exclusion, e) => `coalesce(e.event = ${params.add(exclusion.event)}, FALSE) AS x${e}`);
   const ctes: string[] = [

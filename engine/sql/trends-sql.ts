@@ -5,7 +5,7 @@ import type { Query, Series } from "../ir/query.ts";
 import type { TrendsResult, TrendsRow } from "../kinds/trends.ts";
 import { groupColumn } from "../../storage/event-columns.ts";
 import {
-  and, asNumber, asText, bucketLabelSql, filterValue, fromEvents, rangeAndFilters, seriesConditions, type SqlKinds,
+  and, asNumber, breakdownValueSql, bucketLabelSql, filterValue, fromEvents, rangeAndFilters, seriesConditions, type SqlKinds,
 } from "./expressions.ts";
 import { identifier, type Params } from "./params.ts";
 
@@ -33,12 +33,6 @@ function aggregate(series: Series, numberColumn: string): string {
     default:
       return `quantile_cont(${numberColumn}, ${quantiles[series.math]})`;
   }
-}
-
-function breakdownSql(query: Query, kinds: SqlKinds): string {
-  const breakdown = query.breakdown!;
-  if (breakdown.type === "group") return `e.${identifier(groupColumn(breakdown.groupTypeIndex!))}`;
-  return asText(filterValue({ type: breakdown.type, key: breakdown.property! }, kinds));
 }
 
 export function trendsSql(query: Query, kinds: SqlKinds, params: Params): string {
@@ -74,7 +68,7 @@ export function trendsSql(query: Query, kinds: SqlKinds, params: Params): string
   );
   return [
     "WITH matched AS (",
-    `  SELECT ${bucketLabelSql(query, zone)} AS bucket, ${breakdownSql(query, kinds)} AS breakdown_value,`,
+    `  SELECT ${bucketLabelSql(query, zone)} AS bucket, ${breakdownValueSql(query.breakdown, kinds)} AS breakdown_value,`,
     `         e.sample_rate, e.person_id, e.session_id, ${groupKeys()},`,
     `         ${[...matches, ...numbers].join(",\n         ")}`,
     `  FROM ${fromEvents(query)}`,

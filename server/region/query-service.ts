@@ -2,8 +2,7 @@
 // from the result cache when it can, holds the per-project concurrency limit, reads a
 // snapshot of the partition from the storage worker (files plus rows not sealed yet, so
 // results are fresh to the second) and runs the executor over the shared column cache.
-import { join } from "node:path";
-import type { ChunkRef, ChunkStore } from "../../engine/chunk-store.ts";
+import { snapshotChunks, type ChunkRef, type ChunkStore } from "../../engine/chunk-store.ts";
 import { executableKinds, executeQuery, type InsightResult } from "../../engine/execute.ts";
 import { InvalidQueryError, validateQuery } from "../../engine/ir/validate.ts";
 import { QueryLimitError } from "../../engine/query-data.ts";
@@ -63,8 +62,6 @@ export class QueryGate {
   }
 }
 
-let snapshotCounter = 0;
-
 export class QueryService {
   readonly gate = new QueryGate();
   private readonly cache = new Map<string, { answer: QueryAnswer; expiresAt: number }>();
@@ -95,7 +92,7 @@ export class QueryService {
     }
     let chunks: ChunkRef[] = [];
     try {
-      chunks = await this.chunks(claims.dataId, claims.environment);
+      chunks = snapshotChunks(await this.node.events.snapshot(claims.dataId, claims.environment), this.node.dataDir);
       const persons = {
         canonical: this.node.store.directory.canonicalIndexes(claims.projectId),
         propertyValues: (key: string) => this.node.store.directory.propertyValues(claims.projectId, key),
@@ -132,16 +129,4 @@ export class QueryService {
     if (this.cache.size > resultCacheEntriesMax) this.cache.delete(this.cache.keys().next().value!);
   }
 
-  /** The partition's files and unsealed rows as the executor's chunks (ids unique across regions: absolute paths). */
-  private async chunks(dataId: number, environment: string): Promise<ChunkRef[]> {
-    const snapshot = await this.node.events.snapshot(dataId, environment);
-    const dir = this.node.dataDir;
-    return [
-      ...snapshot.parts.map((part): ChunkRef => ({ kind: "part", id: join(dir, part.file), path: join(dir, part.file), rows: part.rows, day: part.day })),
-      ...snapshot.segments.map((segment): ChunkRef => ({
-        kind: "segment", id: `${join(dir, segment.file)}@${segment.offset}`, path: join(dir, segment.file), offset: segment.offset, bytes: segment.bytes, rows: segment.rows,
-      })),
-      ...(snapshot.buffered ? [{ kind: "buffer", id: `buffer-${++snapshotCounter}`, ipc: snapshot.buffered, rows: snapshot.bufferedRows } satisfies ChunkRef] : []),
-    ];
-  }
 }

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EventStore, type StorageTuning } from "../../storage/event-store.ts";
 import type { StoredEvent } from "../../storage/event-record.ts";
-import { ChunkStore, type ChunkRef } from "../../engine/chunk-store.ts";
+import { ChunkStore, snapshotChunks } from "../../engine/chunk-store.ts";
 import type { PersonSource, QuerySource } from "../../engine/query-data.ts";
 import { storedEvent } from "../storage/fixtures.ts";
 import { mulberry32 } from "../../bench/ingest/generator.ts";
@@ -31,18 +31,6 @@ export interface Dataset {
 export const dataId = 7;
 export const environment = "production";
 
-let snapshots = 0;
-
-export function chunksOf(store: EventStore, dataDir: string): ChunkRef[] {
-  const { parts, segments, buffered, bufferedRows } = store.snapshot(dataId, environment);
-  return [
-    ...(buffered ? [{ kind: "buffer", id: `buffer-${++snapshots}`, ipc: buffered, rows: bufferedRows } satisfies ChunkRef] : []),
-    ...parts.map((part): ChunkRef => ({ kind: "part", id: part.file, path: join(dataDir, part.file), rows: part.rows, day: part.day })),
-    ...segments.map((segment): ChunkRef => ({
-      kind: "segment", id: `${segment.file}@${segment.offset}`, path: join(dataDir, segment.file), offset: segment.offset, bytes: segment.bytes, rows: segment.rows,
-    })),
-  ];
-}
 
 export const eventNames = ["page_viewed", "signed_up", "purchase", "clicked", "$pageview"] as const;
 const plans = ["free", "pro", "team", "Enterprise"];
@@ -135,7 +123,7 @@ export async function datasetOf(
     events,
     personValues,
     canonical,
-    source: (chunkStore = new ChunkStore()) => ({ store: chunkStore, chunks: chunksOf(store, dataDir), persons }),
+    source: (chunkStore = new ChunkStore()) => ({ store: chunkStore, chunks: snapshotChunks(store.snapshot(dataId, environment), dataDir), persons }),
     close: async () => {
       await store.stop();
       rmSync(dataDir, { recursive: true, force: true });

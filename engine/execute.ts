@@ -4,10 +4,12 @@ import type { Query } from "./ir/query.ts";
 import { trends, type TrendsResult } from "./kinds/trends.ts";
 import { funnel, type FunnelResult } from "./kinds/funnel.ts";
 import { stickiness, type StickinessResult } from "./kinds/stickiness.ts";
+import { retention, type RetentionResult } from "./kinds/retention.ts";
+import { lifecycle, type LifecycleResult } from "./kinds/lifecycle.ts";
 import { QueryData, type QuerySource } from "./query-data.ts";
 import { compileSql, type CompiledSql } from "./sql/compile.ts";
 
-export type InsightResult = TrendsResult | FunnelResult | StickinessResult;
+export type InsightResult = TrendsResult | FunnelResult | StickinessResult | RetentionResult | LifecycleResult;
 
 export interface QueryLimits {
   /** The query fails with query_too_large past this many rows. */
@@ -22,7 +24,7 @@ export interface Execution {
   sql: CompiledSql | null;
 }
 
-const executors: Record<string, (data: QueryData) => Promise<InsightResult>> = { trends, funnel, stickiness };
+const executors: Record<string, (data: QueryData) => Promise<InsightResult>> = { trends, funnel, stickiness, retention, lifecycle };
 
 /** The insight kinds this build can run (the others are issue 5's remaining work). */
 export const executableKinds: readonly string[] = Object.keys(executors);

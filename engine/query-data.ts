@@ -16,6 +16,8 @@ export interface PersonSource {
   canonical: Int32Array;
   /** Every person's value of a property, keyed by canonical person index (persons without it are left out). */
   propertyValues(key: string): Map<number, unknown>;
+  /** When each current person was created, by canonical person index (NaN for others). */
+  createdTimes(): Float64Array;
 }
 
 export interface QuerySource {
@@ -180,7 +182,7 @@ export class QueryData {
 
   constructor(readonly source: QuerySource, readonly query: Query, private readonly limits: { rowsMax: number; deadline: number }) {
     // Parts hold one UTC day each: days outside the range are never opened.
-    this.chunks = source.chunks.filter((ref) => partOverlaps(ref, query.from, query.to));
+    this.chunks = source.chunks.filter((ref) => partOverlaps(ref, query.scanFrom, query.to));
   }
 
   /** Reads every chunk's schema and types the properties the query names; checks the rows limit. */

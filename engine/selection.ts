@@ -6,14 +6,14 @@ import { groupColumn } from "../storage/event-columns.ts";
 import type { Filter, Query, Series } from "./ir/query.ts";
 import { mixedPropertyColumn, propertyColumn, type LoadedChunk } from "./query-data.ts";
 
-/** Rows with from <= timestamp < to that pass every global filter. */
-export function baseSelection(chunk: LoadedChunk, query: Query): Uint32Array {
+/** Rows with from <= timestamp < to that pass every global filter (`from` moves back for kinds that read earlier data). */
+export function baseSelection(chunk: LoadedChunk, query: Query, from = query.from): Uint32Array {
   const timestamps = chunk.timestamps;
   let selection = new Uint32Array(chunk.rows);
   let kept = 0;
   for (let row = 0; row < chunk.rows; row++) {
     const at = timestamps[row]!;
-    if (at >= query.from && at < query.to) selection[kept++] = row;
+    if (at >= from && at < query.to) selection[kept++] = row;
   }
   selection = selection.subarray(0, kept);
   return applyFilters(chunk, selection, query.filters);

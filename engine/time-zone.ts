@@ -122,6 +122,22 @@ export function bucketKey(interval: BucketInterval, naive: number): number {
   return date.getUTCFullYear() * 12 + date.getUTCMonth();
 }
 
+/** A bucket's local start as a naive time (ms, wall clock read as UTC). */
+export function bucketNaiveStart(interval: BucketInterval, key: number): number {
+  if (interval === "hour") return key * hourMs;
+  if (interval === "month") return Date.UTC(Math.floor(key / 12), key % 12, 1);
+  return key * dayMs;
+}
+
+/** The first instant of a bucket in `zone` (after a DST gap when its wall-clock start never happens). */
+export function bucketStart(interval: BucketInterval, zone: string, key: number): number {
+  const start = new Date(bucketNaiveStart(interval, key));
+  return instantOf(zone, start.getUTCFullYear(), start.getUTCMonth() + 1, start.getUTCDate(), start.getUTCHours());
+}
+
+/** The bucket key of an instant in `zone`. */
+export const bucketKeyAt = (interval: BucketInterval, zone: string, instant: number) => bucketKey(interval, instant + offsetAt(zone, instant));
+
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
 /** The label of a bucket: its local start as YYYY-MM-DD (day, week), YYYY-MM (month) or YYYY-MM-DDTHH:00 (hour). */

@@ -97,6 +97,7 @@ export class PersonDirectory {
       absorbedBy: q("SELECT old_index FROM person_overrides WHERE project_id = ? AND new_index = ? ORDER BY old_index"),
       maxIndex: q("SELECT MAX(person_index) AS max FROM persons WHERE project_id = ?"),
       overrides: q("SELECT old_index, new_index FROM person_overrides WHERE project_id = ?"),
+      createdTimes: q("SELECT person_index, created_at FROM persons WHERE project_id = ? AND merged_into IS NULL"),
       propertyValues: q(`SELECT person_index, json_type(properties, $path) AS type, json_extract(properties, $path) AS value
         FROM persons WHERE project_id = $project AND merged_into IS NULL AND json_type(properties, $path) IS NOT NULL`),
       logOf: q(`SELECT kind, at, event_uuid, survivor, absorbed FROM identity_log
@@ -190,6 +191,16 @@ export class PersonDirectory {
     for (let i = 0; i < count; i++) canonical[i] = i;
     for (const row of this.statements.overrides!.all(projectId) as { old_index: number; new_index: number }[]) canonical[row.old_index] = row.new_index;
     return canonical;
+  }
+
+  /**
+   * For the executor: when each current person was created (first seen; the earliest of merged
+   * persons), indexed by person index; NaN for persons merged away.
+   */
+  createdTimes(projectId: string): Float64Array {
+    const created = new Float64Array(this.canonicalIndexes(projectId).length).fill(Number.NaN);
+    for (const row of this.statements.createdTimes!.all(projectId) as { person_index: number; created_at: number }[]) created[row.person_index] = row.created_at;
+    return created;
   }
 
   /**

@@ -31,6 +31,11 @@ export interface Query {
   /** Events with from <= timestamp < to (epoch ms). */
   from: number;
   to: number;
+  /**
+   * Where reading starts (epoch ms): \`from\`, except for kinds that look further back
+   * (lifecycle: the interval before the first; first-time retention: all history).
+   */
+  scanFrom: number;
   timeZone: string;
   interval: BucketInterval;
   filters: Filter[];

@@ -4,12 +4,12 @@
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import type { TSchema } from "@sinclair/typebox";
-import { bucketKeys, isTimeZone, offsetTable } from "../time-zone.ts";
+import { bucketKeyAt, bucketKeys, bucketStart, isTimeZone, offsetTable, type BucketInterval } from "../time-zone.ts";
 import { DateExpressionError, evaluateDate } from "./dates.ts";
 import type { Breakdown, Filter, Query, Series } from "./query.ts";
 import {
   breakdownLimitDefault, Filter as FilterSchema, filterableColumns, funnelStepsMin, funnelWindowDefault, intervalBucketsMax,
-  pathsDepthDefault, pathsEdgesDefault, QueryIr, retentionPeriodsDefault, type InsightSpec, type QueryIrDocument, type SeriesSpec,
+  pathsDepthDefault, pathsEdgesDefault, QueryIr, retentionPeriodsDefault, type InsightKind, type InsightSpec, type QueryIrDocument, type SeriesSpec,
 } from "./schema.ts";
 
 export class InvalidQueryError extends Error {
@@ -101,7 +101,7 @@ const kindMembers: Record<string, readonly string[]> = {
   periods: ["retention"], retention_type: ["retention"],
   depth: ["paths"], edges: ["paths"], start_point: ["paths"], end_point: ["paths"], exclude_events: ["paths"],
   cumulative: ["stickiness"],
-  breakdown: ["trends", "funnel", "revenue"],
+  breakdown: ["trends", "funnel"],
   interval: ["trends", "retention", "lifecycle", "stickiness", "revenue"],
 };
 
@@ -208,6 +208,7 @@ export function validateQuery(document: unknown, timeZone: string, now: number):
     kind,
     from,
     to,
+    scanFrom: scanStart(kind, insight.retention_type, interval, timeZone, from),
     timeZone,
     interval,
     filters: checkFilters(ir.filters, "/filters"),
@@ -224,4 +225,16 @@ export function validateQuery(document: unknown, timeZone: string, now: number):
     },
     stickiness: { cumulative: insight.cumulative ?? false },
   };
+}
+
+/**
+ * Where a query starts reading: lifecycle needs the interval before the first (who was active
+ * then decides returning, resurrecting and dormant); first-time retention needs all history
+ * (a person's first-ever start event decides the cohort); every other kind reads its range.
+ */
+function scanStart(kind: InsightKind, retentionType: string | undefined, interval: BucketInterval, zone: string, from: number): number {
+  if (kind === "retention" && retentionType === "first_time") return Number.NEGATIVE_INFINITY;
+  if (kind !== "lifecycle") return from;
+  const firstStart = bucketStart(interval, zone, bucketKeyAt(interval, zone, from));
+  return bucketStart(interval, zone, bucketKeyAt(interval, zone, firstStart - 1));
 }

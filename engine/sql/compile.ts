@@ -8,6 +8,8 @@ import { Params } from "./params.ts";
 import { trendsSql } from "./trends-sql.ts";
 import { funnelSql } from "./funnel-sql.ts";
 import { stickinessSql } from "./stickiness-sql.ts";
+import { retentionSql } from "./retention-sql.ts";
+import { lifecycleSql } from "./lifecycle-sql.ts";
 
 export interface CompiledSql {
   sql: string;
@@ -29,7 +31,7 @@ export function sqlKinds(query: Query, data: QueryData): SqlKinds {
   };
 }
 
-const compilers: Record<string, (query: Query, kinds: SqlKinds, params: Params) => string> = { trends: trendsSql, funnel: funnelSql, stickiness: stickinessSql };
+const compilers: Record<string, (query: Query, kinds: SqlKinds, params: Params) => string> = { trends: trendsSql, funnel: funnelSql, stickiness: stickinessSql, retention: retentionSql, lifecycle: lifecycleSql };
 
 export function compileSql(query: Query, data: QueryData): CompiledSql {
   const params = new Params();

@@ -56,6 +56,20 @@ export class DuckDbSession {
     appender.closeSync();
   }
 
+  /** Defines `person_created` (person_id, created_at) for the surviving persons (created[i] not NaN). */
+  async definePersonCreated(created: Float64Array): Promise<void> {
+    await this.connection.run("CREATE OR REPLACE TEMP TABLE person_created_ms (person_id INTEGER PRIMARY KEY, created_ms BIGINT NOT NULL)");
+    const appender = await this.connection.createAppender("person_created_ms", "main", "temp");
+    for (let person = 0; person < created.length; person++) {
+      if (Number.isNaN(created[person]!)) continue;
+      appender.appendInteger(person);
+      appender.appendBigInt(BigInt(created[person]!));
+      appender.endRow();
+    }
+    appender.closeSync();
+    await this.connection.run("CREATE OR REPLACE TEMP VIEW person_created AS SELECT person_id, make_timestamptz(created_ms * 1000) AS created_at FROM person_created_ms");
+  }
+
   async run(sql: string, params: (string | number | boolean)[] = []): Promise<SqlRows> {
     const reader = await this.connection.runAndReadAll(sql, params);
     return {

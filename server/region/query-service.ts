@@ -96,6 +96,7 @@ export class QueryService {
       const persons = {
         canonical: this.node.store.directory.canonicalIndexes(claims.projectId),
         propertyValues: (key: string) => this.node.store.directory.propertyValues(claims.projectId, key),
+        createdTimes: () => this.node.store.directory.createdTimes(claims.projectId),
       };
       const execution = await executeQuery(query, { store: this.columns, chunks, persons }, { rowsMax: this.rowsMax, deadline: now + queryTimeoutMs }, includeSql);
       const answer: QueryAnswer = {

@@ -22,6 +22,8 @@ export interface Dataset {
   events: StoredEvent[];
   personValues: Map<string, Map<number, unknown>>;
   canonical: Int32Array;
+  /** When each surviving person was created (NaN for persons merged away). */
+  created: Float64Array;
   /** Chunks of the store's live files (and, with `buffered`, its unsealed rows). */
   source(chunkStore?: ChunkStore): QuerySource;
   close(): Promise<void>;
@@ -93,13 +95,26 @@ export async function buildDataset(options: DatasetOptions): Promise<Dataset> {
     if (random() < 0.6) personValues.get("score")!.set(person, random() < 0.5 ? Math.floor(random() * 100) : pick(random, ["high", "5"]));
   }
 
-  return datasetOf(events, { canonical, personValues, leaveUnsealed: options.leaveUnsealed, compactRows: options.compactRows });
+  // Persons were created at their first event, some of them days before the data starts.
+  const created = firstEventTimes(events, canonical);
+  for (let person = 0; person < created.length; person++) if (random() < 0.3) created[person]! -= Math.floor(random() * 10 * 86_400_000);
+  return datasetOf(events, { canonical, personValues, created, leaveUnsealed: options.leaveUnsealed, compactRows: options.compactRows });
+}
+
+/** Each surviving person's earliest event time (NaN for persons merged away or without events). */
+export function firstEventTimes(events: StoredEvent[], canonical: Int32Array): Float64Array {
+  const created = new Float64Array(canonical.length).fill(Number.NaN);
+  for (const event of events) {
+    const person = canonical[event.person_index]!;
+    if (!(created[person]! <= event.timestamp)) created[person] = event.timestamp;
+  }
+  return created;
 }
 
 /** A dataset of exactly these events (written through the storage path as in buildDataset). */
 export async function datasetOf(
   events: StoredEvent[],
-  options: { canonical?: Int32Array; personValues?: Map<string, Map<number, unknown>>; leaveUnsealed?: boolean; compactRows?: number } = {},
+  options: { canonical?: Int32Array; personValues?: Map<string, Map<number, unknown>>; created?: Float64Array; leaveUnsealed?: boolean; compactRows?: number } = {},
 ): Promise<Dataset> {
   const dataDir = mkdtempSync(join(tmpdir(), "engine-"));
   const tuning: StorageTuning = { sealRows: 1 << 30, sealAgeMs: 1 << 30, compactRows: options.compactRows ?? 400, compactAgeMs: 1 << 30, partRowsMax: 2000 };
@@ -116,13 +131,15 @@ export async function datasetOf(
     else if (options.leaveUnsealed && batch === batches - 2) await store.seal();
   }
   if (!options.leaveUnsealed) await store.flush();
-  const persons: PersonSource = { canonical, propertyValues: (key) => personValues.get(key) ?? new Map() };
+  const created = options.created ?? firstEventTimes(events, canonical);
+  const persons: PersonSource = { canonical, propertyValues: (key) => personValues.get(key) ?? new Map(), createdTimes: () => created };
   return {
     dataDir,
     store,
     events,
     personValues,
     canonical,
+    created,
     source: (chunkStore = new ChunkStore()) => ({ store: chunkStore, chunks: snapshotChunks(store.snapshot(dataId, environment), dataDir), persons }),
     close: async () => {
       await store.stop();

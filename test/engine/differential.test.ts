@@ -11,7 +11,11 @@ import type { TrendsResult } from "../../engine/kinds/trends.ts";
 import { columnsNeeded } from "../../engine/selection.ts";
 import type { Query } from "../../engine/ir/query.ts";
 import { buildDataset, seededRandom, type Dataset } from "./dataset.ts";
-import { randomFunnelIr, randomStickinessIr, randomTrendsIr } from "./random-ir.ts";
+import { lifecycleFromSql, type LifecycleSqlRow } from "../../engine/sql/lifecycle-sql.ts";
+import type { LifecycleResult } from "../../engine/kinds/lifecycle.ts";
+import { randomFunnelIr, randomLifecycleIr, randomRetentionIr, randomStickinessIr, randomTrendsIr } from "./random-ir.ts";
+import { retentionFromSql, type RetentionSqlRow } from "../../engine/sql/retention-sql.ts";
+import type { RetentionResult } from "../../engine/kinds/retention.ts";
 import { stickinessFromSql } from "../../engine/sql/stickiness-sql.ts";
 import type { StickinessResult } from "../../engine/kinds/stickiness.ts";
 import { funnelFromSql, type FunnelSqlRow } from "../../engine/sql/funnel-sql.ts";
@@ -69,6 +73,7 @@ async function sqlResult<Row = TrendsSqlRow>(query: Query): Promise<{ rows: Row[
   await data.prepare(eventProperties);
   const files = data.chunks.map((ref) => ({ path: (ref as { path: string }).path, schema: data.schemaOf(ref) }));
   await duck.defineEvents(files, new Map(eventProperties.map((key) => [key, data.kindOf(key)])), dataset.canonical);
+  await duck.definePersonCreated(dataset.created);
   await duck.definePersons(new Map(personProperties(query).map((key) => [key, { kind: data.personProperty(key).kind, values: dataset.personValues.get(key) ?? new Map() }])));
   return { rows: await duck.rowObjects<Row>(execution.sql!.sql, execution.sql!.params) };
 }
@@ -117,6 +122,23 @@ describe("executor equals DuckDB on the compiled SQL", () => {
       9, randomStickinessIr, (query, result, rows) => stickinessFromSql(query, result.intervals.length, rows), (result) => result.persons.some((count) => count > 0),
     );
     expect(nonEmpty).toBeGreaterThan(queriesPerKind / 2);
+  });
+
+  test(`retention: ${queriesPerKind} random queries`, async () => {
+    const returning = await compareRandom<RetentionResult, RetentionSqlRow>(
+      10, randomRetentionIr, (query, _, rows) => retentionFromSql(query, rows), (result) => result.cohorts.some((cohort) => cohort.values.slice(1).some((count) => count > 0)),
+    );
+    expect(returning).toBeGreaterThan(queriesPerKind / 2);
+  });
+
+  test(`lifecycle: ${queriesPerKind} random queries`, async () => {
+    const statuses = new Set<string>();
+    const nonEmpty = await compareRandom<LifecycleResult, LifecycleSqlRow>(12, randomLifecycleIr, (query, _, rows) => lifecycleFromSql(query, rows), (result) => {
+      for (const row of result.rows) if (row.values.some((count) => count !== 0)) statuses.add(row.status);
+      return result.rows.some((row) => row.values.some((count) => count !== 0));
+    });
+    expect(nonEmpty).toBeGreaterThan(queriesPerKind / 2);
+    expect([...statuses].sort()).toEqual(["dormant", "new", "resurrecting", "returning"]);
   });
 });
 

@@ -105,3 +105,21 @@ export function randomStickinessIr(random: Random): Record<string, unknown> {
   if (random() < 0.5) insight.cumulative = random() < 0.5;
   return { ir_version: 1, date_range: randomRange(random, interval), filters: filters(random, 1), insight };
 }
+
+export function randomRetentionIr(random: Random): Record<string, unknown> {
+  const interval = pick(random, ["hour", "day", "day", "week"]);
+  const series = Array.from({ length: 1 + Math.floor(random() * 2) }, () => ({
+    event: pick(random, eventNames),
+    ...(random() < 0.3 ? { filters: filters(random, 1) } : {}),
+  }));
+  const insight: Record<string, unknown> = { kind: "retention", interval, series };
+  if (random() < 0.6) insight.periods = 1 + Math.floor(random() * 10);
+  if (random() < 0.5) insight.retention_type = pick(random, ["recurring", "first_time"]);
+  return { ir_version: 1, date_range: randomRange(random, interval), filters: filters(random, 1), insight };
+}
+
+export function randomLifecycleIr(random: Random): Record<string, unknown> {
+  const interval = pick(random, ["hour", "day", "day", "week", "month"]);
+  const series = [{ event: random() < 0.2 ? null : pick(random, eventNames), ...(random() < 0.3 ? { filters: filters(random, 1) } : {}) }];
+  return { ir_version: 1, date_range: randomRange(random, interval), filters: filters(random, 1), insight: { kind: "lifecycle", interval, series } };
+}

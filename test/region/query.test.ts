@@ -141,7 +141,7 @@ describe("POST /query", () => {
       [{ ...trendsIr([{ event: "x" }]), filters: [{ type: "event", key: "a", operator: "gt", value: "ten" }] }, "/filters/0/value: must be a number for gt"],
       [{ ...trendsIr([{ event: "x" }]), filters: [{ type: "column", key: "password", operator: "eq", value: 1 }] }, "/filters/0/key: must be one of event, distinct_id, anon_id, session_id, window_id, lib_name, lib_version, consent, geo_country, geo_region, geo_city, geo_timezone, is_suspect"],
       [trendsIr([{ event: "x" }], { periods: 3 }), "/insight/periods: applies to retention insights only"],
-      [{ ...trendsIr([{ event: "x" }]), insight: { kind: "paths" } }, "/insight/kind: paths insights cannot be run yet; this version runs trends, funnel, stickiness"],
+      [{ ...trendsIr([{ event: "x" }]), insight: { kind: "paths" } }, "/insight/kind: paths insights cannot be run yet; this version runs trends, funnel, stickiness, retention, lifecycle"],
     ];
     for (const [document, message] of cases) {
       const reply = await query(token, { query: document });

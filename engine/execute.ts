@@ -6,10 +6,12 @@ import { funnel, type FunnelResult } from "./kinds/funnel.ts";
 import { stickiness, type StickinessResult } from "./kinds/stickiness.ts";
 import { retention, type RetentionResult } from "./kinds/retention.ts";
 import { lifecycle, type LifecycleResult } from "./kinds/lifecycle.ts";
+import { revenue, type RevenueResult } from "./kinds/revenue.ts";
+import { paths, type PathsResult } from "./kinds/paths.ts";
 import { QueryData, type QuerySource } from "./query-data.ts";
 import { compileSql, type CompiledSql } from "./sql/compile.ts";
 
-export type InsightResult = TrendsResult | FunnelResult | StickinessResult | RetentionResult | LifecycleResult;
+export type InsightResult = TrendsResult | FunnelResult | StickinessResult | RetentionResult | LifecycleResult | RevenueResult | PathsResult;
 
 export interface QueryLimits {
   /** The query fails with query_too_large past this many rows. */
@@ -24,7 +26,7 @@ export interface Execution {
   sql: CompiledSql | null;
 }
 
-const executors: Record<string, (data: QueryData) => Promise<InsightResult>> = { trends, funnel, stickiness, retention, lifecycle };
+const executors: Record<string, (data: QueryData) => Promise<InsightResult>> = { trends, funnel, stickiness, retention, lifecycle, revenue, paths };
 
 /** The insight kinds this build can run (the others are issue 5's remaining work). */
 export const executableKinds: readonly string[] = Object.keys(executors);

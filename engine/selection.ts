@@ -72,7 +72,6 @@ export function columnsNeeded(query: Query): { columns: string[]; eventPropertie
     properties.add("$current_url");
     properties.add("$pathname");
     properties.add("$screen_name");
-    columns.add("session_id");
   }
   for (const key of properties) {
     columns.add(propertyColumn(key));

@@ -10,6 +10,8 @@ import { funnelSql } from "./funnel-sql.ts";
 import { stickinessSql } from "./stickiness-sql.ts";
 import { retentionSql } from "./retention-sql.ts";
 import { lifecycleSql } from "./lifecycle-sql.ts";
+import { revenueSql } from "./revenue-sql.ts";
+import { pathsSql } from "./paths-sql.ts";
 
 export interface CompiledSql {
   sql: string;
@@ -31,7 +33,7 @@ export function sqlKinds(query: Query, data: QueryData): SqlKinds {
   };
 }
 
-const compilers: Record<string, (query: Query, kinds: SqlKinds, params: Params) => string> = { trends: trendsSql, funnel: funnelSql, stickiness: stickinessSql, retention: retentionSql, lifecycle: lifecycleSql };
+const compilers: Record<string, (query: Query, kinds: SqlKinds, params: Params) => string> = { trends: trendsSql, funnel: funnelSql, stickiness: stickinessSql, retention: retentionSql, lifecycle: lifecycleSql, revenue: revenueSql, paths: pathsSql };
 
 export function compileSql(query: Query, data: QueryData): CompiledSql {
   const params = new Params();

@@ -34,7 +34,7 @@ export const dataId = 7;
 export const environment = "production";
 
 
-export const eventNames = ["page_viewed", "signed_up", "purchase", "clicked", "$pageview"] as const;
+export const eventNames = ["page_viewed", "signed_up", "purchase", "clicked", "$pageview", "$screen"] as const;
 const plans = ["free", "pro", "team", "Enterprise"];
 const browsers = ["Chrome", "Firefox", "Safari", "chrome-mobile"];
 
@@ -58,8 +58,16 @@ export async function buildDataset(options: DatasetOptions): Promise<Dataset> {
   for (let index = 1; index < options.persons; index++) if (random() < 0.1) canonical[index] = canonical[Math.floor(random() * index)]!;
 
   const events: StoredEvent[] = [];
+  const lastTime = new Map<number, number>();
+  const end = options.start + options.days * 86_400_000;
   for (let i = 0; i < options.events; i++) {
     const person = Math.floor(random() ** 2 * options.persons);
+    // Half the events follow the person's previous one within 20 minutes: sessions of several steps.
+    const previous = lastTime.get(person);
+    const follow = previous !== undefined && random() < 0.5 ? previous + Math.floor(random() * 20 * 60_000) : null;
+    const timestamp = follow !== null && follow < end ? follow : options.start + Math.floor(random() * options.days * 86_400_000);
+    lastTime.set(person, timestamp);
+    const event = pick(random, eventNames);
     const properties: Record<string, unknown> = {};
     if (random() < 0.8) properties.price = Math.round(random() * 10000) / 100;
     if (random() < 0.7) properties.plan = pick(random, plans);
@@ -67,14 +75,16 @@ export async function buildDataset(options: DatasetOptions): Promise<Dataset> {
     if (random() < 0.6) properties.browser = pick(random, browsers);
     // Sometimes a number, sometimes text: files disagree on its type.
     if (random() < 0.5) properties.mixed = random() < 0.5 ? Math.floor(random() * 20) : pick(random, ["7", "12", "x", "3.5"]);
-    if (random() < 0.3) properties.$current_url = `https://example.com/${pick(random, ["", "pricing", "docs", "blog/a"])}`;
+    if (random() < 0.3) properties.$current_url = `https://example.com/${pick(random, ["", "pricing", "docs", "blog/a", "docs?page=2", "pricing#plans"])}`;
+    if (random() < 0.1) properties.$pathname = pick(random, ["/docs", "/about"]);
+    if (event === "$screen" && random() < 0.8) properties.$screen_name = pick(random, ["Home", "Settings"]);
     if (random() < 0.4) properties.amount = Math.floor(random() * 5000) - 500;
     if (random() < 0.4) properties.currency = pick(random, ["EUR", "USD"]);
     const group = random() < 0.6 ? `org-${Math.floor(random() * 8)}` : null;
     events.push(storedEvent({
       uuid: Bun.randomUUIDv7(),
-      event: pick(random, eventNames),
-      timestamp: options.start + Math.floor(random() * options.days * 86_400_000),
+      event,
+      timestamp,
       distinct_id: `user-${person}`,
       session_id: random() < 0.85 ? `s-${person}-${Math.floor(random() * 4)}` : null,
       person_index: person,

@@ -13,7 +13,11 @@ import type { Query } from "../../engine/ir/query.ts";
 import { buildDataset, seededRandom, type Dataset } from "./dataset.ts";
 import { lifecycleFromSql, type LifecycleSqlRow } from "../../engine/sql/lifecycle-sql.ts";
 import type { LifecycleResult } from "../../engine/kinds/lifecycle.ts";
-import { randomFunnelIr, randomLifecycleIr, randomRetentionIr, randomStickinessIr, randomTrendsIr } from "./random-ir.ts";
+import { revenueFromSql, type RevenueSqlRow } from "../../engine/sql/revenue-sql.ts";
+import type { RevenueResult } from "../../engine/kinds/revenue.ts";
+import { pathsFromSql, type PathsSqlRow } from "../../engine/sql/paths-sql.ts";
+import type { PathsResult } from "../../engine/kinds/paths.ts";
+import { randomFunnelIr, randomLifecycleIr, randomPathsIr, randomRetentionIr, randomRevenueIr, randomStickinessIr, randomTrendsIr } from "./random-ir.ts";
 import { retentionFromSql, type RetentionSqlRow } from "../../engine/sql/retention-sql.ts";
 import type { RetentionResult } from "../../engine/kinds/retention.ts";
 import { stickinessFromSql } from "../../engine/sql/stickiness-sql.ts";
@@ -139,6 +143,16 @@ describe("executor equals DuckDB on the compiled SQL", () => {
     });
     expect(nonEmpty).toBeGreaterThan(queriesPerKind / 2);
     expect([...statuses].sort()).toEqual(["dormant", "new", "resurrecting", "returning"]);
+  });
+
+  test(`revenue: ${queriesPerKind} random queries`, async () => {
+    const nonZero = await compareRandom<RevenueResult, RevenueSqlRow>(13, randomRevenueIr, (query, _, rows) => revenueFromSql(query, rows), (result) => result.rows.some((row) => row.total !== 0));
+    expect(nonZero).toBeGreaterThan(queriesPerKind / 2);
+  });
+
+  test(`paths: ${queriesPerKind} random queries`, async () => {
+    const withEdges = await compareRandom<PathsResult, PathsSqlRow>(14, randomPathsIr, (_, __, rows) => pathsFromSql(rows), (result) => result.edges.length > 0);
+    expect(withEdges).toBeGreaterThan(queriesPerKind / 2);
   });
 });
 

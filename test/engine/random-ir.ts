@@ -115,11 +115,37 @@ export function randomRetentionIr(random: Random): Record<string, unknown> {
   const insight: Record<string, unknown> = { kind: "retention", interval, series };
   if (random() < 0.6) insight.periods = 1 + Math.floor(random() * 10);
   if (random() < 0.5) insight.retention_type = pick(random, ["recurring", "first_time"]);
-  return { ir_version: 1, date_range: randomRange(random, interval), filters: filters(random, 1), insight };
+  return { ir_version: 1, date_range: randomRange(random, interval), filters: random() < 0.5 ? filters(random, 1) : [], insight };
 }
 
 export function randomLifecycleIr(random: Random): Record<string, unknown> {
   const interval = pick(random, ["hour", "day", "day", "week", "month"]);
   const series = [{ event: random() < 0.2 ? null : pick(random, eventNames), ...(random() < 0.3 ? { filters: filters(random, 1) } : {}) }];
   return { ir_version: 1, date_range: randomRange(random, interval), filters: filters(random, 1), insight: { kind: "lifecycle", interval, series } };
+}
+
+export function randomRevenueIr(random: Random): Record<string, unknown> {
+  const interval = pick(random, ["hour", "day", "day", "week", "month"]);
+  const series = Array.from({ length: 1 + Math.floor(random() * 3) }, () => {
+    const spec: Record<string, unknown> = { event: random() < 0.15 ? null : pick(random, eventNames) };
+    if (random() < 0.3) spec.property = pick(random, ["amount", "price", "mixed"]);
+    if (random() < 0.2) spec.currency_property = pick(random, ["currency", "browser", "mixed"]);
+    if (random() < 0.3) spec.refund = true;
+    if (random() < 0.3) spec.filters = filters(random, 1);
+    return spec;
+  });
+  return { ir_version: 1, date_range: randomRange(random, interval), filters: filters(random, 1), insight: { kind: "revenue", interval, series } };
+}
+
+const pathValues = ["/", "/pricing", "/docs", "/blog/a", "purchase", "clicked", "signed_up", "$pageview", "/nowhere"];
+
+export function randomPathsIr(random: Random): Record<string, unknown> {
+  const insight: Record<string, unknown> = { kind: "paths" };
+  if (random() < 0.4) insight.series = Array.from({ length: 1 + Math.floor(random() * 3) }, () => ({ event: pick(random, eventNames), ...(random() < 0.3 ? { filters: filters(random, 1) } : {}) }));
+  if (random() < 0.5) insight.depth = 2 + Math.floor(random() * 5);
+  if (random() < 0.5) insight.edges = 1 + Math.floor(random() * 30);
+  if (random() < 0.3) insight.start_point = pick(random, pathValues);
+  if (random() < 0.3) insight.end_point = pick(random, pathValues);
+  if (random() < 0.3) insight.exclude_events = [pick(random, pathValues)];
+  return { ir_version: 1, date_range: randomRange(random, "day"), filters: filters(random, 1), insight };
 }

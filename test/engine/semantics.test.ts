@@ -1,29 +1,8 @@
 // Insight semantics pinned on small datasets whose answers are worked out by hand here.
-import { afterAll, describe, expect, test } from "bun:test";
-import { executeQuery } from "../../engine/execute.ts";
-import { validateQuery } from "../../engine/ir/validate.ts";
-import type { StoredEvent } from "../../storage/event-record.ts";
-import { storedEvent } from "../storage/fixtures.ts";
-import { datasetOf, type Dataset } from "./dataset.ts";
+import { describe, expect, test } from "bun:test";
+import { day, event, handRunner, hour } from "./hand-run.ts";
 
-const limits = { rowsMax: 1_000_000, deadline: Number.MAX_SAFE_INTEGER };
-const now = Date.parse("2026-11-21T12:00:00Z");
-const hour = 3_600_000;
-const day = 24 * hour;
-const open: Dataset[] = [];
-
-afterAll(async () => {
-  for (const dataset of open) await dataset.close();
-});
-
-async function run(events: StoredEvent[], document: unknown, zone = "UTC", canonical?: Int32Array) {
-  const dataset = await datasetOf(events, { canonical });
-  open.push(dataset);
-  return (await executeQuery(validateQuery(document, zone, now), dataset.source(), limits)).result as any;
-}
-
-const event = (person: number, name: string, at: number, overrides: Partial<StoredEvent> = {}) =>
-  storedEvent({ event: name, timestamp: at, person_index: person, distinct_id: `p${person}`, ...overrides });
+const run = handRunner();
 
 describe("trends", () => {
   test("days follow the project's zone across a DST change (Paris, 25 October 2026 has 25 hours)", async () => {
@@ -51,7 +30,7 @@ describe("trends", () => {
     // Person 1 was merged into person 0.
     const result = await run(events, {
       ir_version: 1, date_range: { from: "2026-11-02", to: "2026-11-02" }, insight: { kind: "trends", series: [{ event: "a" }, { event: "a", math: "unique_persons" }] },
-    }, "UTC", Int32Array.from([0, 0, 2]));
+    }, "UTC", { canonical: Int32Array.from([0, 0, 2]) });
     expect(result.rows.map((row: any) => row.total)).toEqual([9, 2]);
   });
 

@@ -116,6 +116,29 @@ describe("POST /query", () => {
     ]);
   });
 
+  test("lifecycle reads when each person was created from the person store (u1 on day D, u2 on day E)", async () => {
+    const token = await regionToken(project.id, ["query:read"]);
+    const reply = await query(token, { query: { ...trendsIr([{ event: "page_viewed" }]), insight: { kind: "lifecycle", interval: "day", series: [{ event: "page_viewed" }] } } });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({
+      result: {
+        kind: "lifecycle",
+        interval: "day",
+        time_zone: zone,
+        buckets: [dateText(dayD), dateText(dayE)],
+        rows: [
+          { status: "new", values: [1, 1] },
+          { status: "returning", values: [0, 0] },
+          { status: "resurrecting", values: [0, 0] },
+          { status: "dormant", values: [0, -1] },
+        ],
+      },
+      cached: false,
+      computed_at: expect.stringMatching(isoPattern),
+      rows_read: 4,
+    });
+  });
+
   test("the result cache answers a repeated query until refresh: true", async () => {
     const token = await regionToken(project.id, ["query:read"]);
     const body = { query: trendsIr([{ event: "signed_up" }]) };
@@ -141,7 +164,6 @@ describe("POST /query", () => {
       [{ ...trendsIr([{ event: "x" }]), filters: [{ type: "event", key: "a", operator: "gt", value: "ten" }] }, "/filters/0/value: must be a number for gt"],
       [{ ...trendsIr([{ event: "x" }]), filters: [{ type: "column", key: "password", operator: "eq", value: 1 }] }, "/filters/0/key: must be one of event, distinct_id, anon_id, session_id, window_id, lib_name, lib_version, consent, geo_country, geo_region, geo_city, geo_timezone, is_suspect"],
       [trendsIr([{ event: "x" }], { periods: 3 }), "/insight/periods: applies to retention insights only"],
-      [{ ...trendsIr([{ event: "x" }]), insight: { kind: "paths" } }, "/insight/kind: paths insights cannot be run yet; this version runs trends, funnel, stickiness, retention, lifecycle"],
     ];
     for (const [document, message] of cases) {
       const reply = await query(token, { query: document });

@@ -114,6 +114,36 @@ export const RegionTokenResponse = t.Object(
   { title: "RegionTokenResponse" },
 );
 
+/** Spec 2, Query request: the document is checked by the engine's validator, not by this schema. */
+const QueryIrDocument = t.Object(
+  {},
+  {
+    additionalProperties: true,
+    description: "A Query IR v1 document; its JSON Schema is served at GET {region_api_url}/schema/query-ir",
+  },
+);
+export const V1QueryRequest = t.Object(
+  {
+    query: QueryIrDocument,
+    environment: t.Optional(nullable(t.String({ minLength: 1 }))),
+    include_sql: t.Optional(t.Boolean()),
+    refresh: t.Optional(t.Boolean({ description: "Bypass the region's result cache" })),
+  },
+  { title: "V1QueryRequest", additionalProperties: false },
+);
+export const RegionRequestDto = t.Object(
+  {
+    method: t.String(),
+    url: t.String({ description: "The region endpoint" }),
+    body: t.Object({}, { additionalProperties: true, description: "JSON body, sent with Authorization: Bearer <token>" }),
+  },
+  { title: "RegionRequestDto" },
+);
+export const V1QueryResponse = t.Object(
+  { region_token: RegionTokenResponse, request: RegionRequestDto },
+  { title: "V1QueryResponse" },
+);
+
 export const TokenDto = t.Object(
   {
     id: id(),

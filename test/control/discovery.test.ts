@@ -36,6 +36,7 @@ describe("GET /openapi.json", () => {
       "POST /v1/orgs/{org_id}/projects projects:write",
       "POST /v1/projects/{project_id}/keys/{key_id}/revoke projects:write",
       "POST /v1/projects/{project_id}/keys/{key_id}/rotate projects:write",
+      "POST /v1/projects/{project_id}/query query:read",
       "POST /v1/projects/{project_id}/region-token any valid token",
     ]);
     const write = paths["/v1/projects/{project_id}"].patch;

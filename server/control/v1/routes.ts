@@ -1,5 +1,5 @@
-// The /v1 table of spec 1 (except catalog/codegen, integrations and query, which later
-// issues add). Scopes here are the contract; services enforce them after the tenancy check.
+// The /v1 table of spec 1 (except catalog/codegen and integrations, which later issues
+// add). Scopes here are the contract; services enforce them after the tenancy check.
 import type { ControlContext } from "../context.ts";
 import * as S from "../schemas.ts";
 import { orgAccess, projectAccess, requireScope } from "../access.ts";
@@ -9,6 +9,7 @@ import { listOrgs } from "../services/orgs.ts";
 import { type CreatedProject, createdProjectResponse, getProject, listEnvironments, listProjects, planCreateProject, planDeleteProject, planRenameProject } from "../services/projects.ts";
 import { listKeys, planRevokeKey, planRotateKey, rotatedKeysResponse, syncKeysToRegion, syncedKeyDtos } from "../services/keys.ts";
 import { issueRegionToken } from "../services/region-tokens.ts";
+import { prepareRegionQuery } from "../services/region-queries.ts";
 import type { V1Route } from "./route.ts";
 
 const errors = {
@@ -156,6 +157,17 @@ export function v1Routes(ctx: ControlContext): V1Route[] {
       handle: async ({ principal, params, body }) => ({
         status: 200,
         body: await issueRegionToken(ctx, projectAccess(ctx, principal, params.project_id!), body),
+      }),
+    },
+    {
+      // A read, not a W route: nothing changes, so dry_run and Idempotency-Key do not apply.
+      method: "POST", path: "/v1/projects/{project_id}/query", operationId: "prepareQuery",
+      summary: "Validate a Query IR document; returns a query:read region token and the exact region request to send",
+      scope: "query:read", write: false, body: S.V1QueryRequest,
+      responses: { 200: { description: "Region token and region request", schema: S.V1QueryResponse }, ...pick(400, 401, 403, 404, 429) },
+      handle: async ({ principal, params, body }) => ({
+        status: 200,
+        body: await prepareRegionQuery(ctx, projectAccess(ctx, principal, params.project_id!), body),
       }),
     },
   ];

@@ -48,27 +48,33 @@ export interface GeneratorOptions {
   users: number;
 }
 
-/**
- * Event templates: each is the JSON of one event with `"uuid":"@"` as a placeholder, so the
- * load driver only splices in fresh uuids per request (each request must carry new ids).
- */
-export function eventTemplates(options: GeneratorOptions, count: number, timestamp: string): string[] {
+/** One generated event before ingest gives it a uuid and a timestamp. */
+export interface GeneratedEvent {
+  /** The user's Zipf rank: `distinct_id` is `user-{userIndex}`. */
+  userIndex: number;
+  event: string;
+  distinct_id: string;
+  session_id: string;
+  properties: Record<string, unknown>;
+  lib: { name: string; version: string };
+}
+
+/** The seeded event stream (the same sequence for the same options, whoever consumes it). */
+export function* generateEvents(options: GeneratorOptions, count: number): Generator<GeneratedEvent> {
   const random = mulberry32(options.seed);
   const user = zipf(options.users, 1.1, random);
   const eventName = zipf(eventNames.length, 1.0, random);
   const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
   const sessions = new Map<number, string>();
-  const templates: string[] = [];
   for (let i = 0; i < count; i++) {
     const userIndex = user();
     if (!sessions.has(userIndex) || random() < 0.05) sessions.set(userIndex, Bun.randomUUIDv7());
     const path = pick(paths);
-    const event = {
-      uuid: "@",
-      event: eventNames[eventName()],
-      timestamp,
+    yield {
+      userIndex,
+      event: eventNames[eventName()]!,
       distinct_id: `user-${userIndex}`,
-      session_id: sessions.get(userIndex),
+      session_id: sessions.get(userIndex)!,
       properties: {
         $current_url: `https://app.example.com${path}`,
         $pathname: path,
@@ -84,7 +90,17 @@ export function eventTemplates(options: GeneratorOptions, count: number, timesta
       },
       lib: { name: "posthog-js", version: "1.200.0" },
     };
-    templates.push(JSON.stringify(event));
+  }
+}
+
+/**
+ * Event templates: each is the JSON of one event with `"uuid":"@"` as a placeholder, so the
+ * load driver only splices in fresh uuids per request (each request must carry new ids).
+ */
+export function eventTemplates(options: GeneratorOptions, count: number, timestamp: string): string[] {
+  const templates: string[] = [];
+  for (const { event, distinct_id, session_id, properties, lib } of generateEvents(options, count)) {
+    templates.push(JSON.stringify({ uuid: "@", event, timestamp, distinct_id, session_id, properties, lib }));
   }
   return templates;
 }

@@ -1,13 +1,14 @@
 // bench/ingest: durable ingest against the parse-only ceiling, in the same run with the same
 // driver; then acknowledgement latency at half the measured rate, bytes per event on disk
 // after compaction, and the server's peak RSS; and durable ingest again without person
-// resolution (bench/ingest/without-persons.ts), for its cost. Writes bench/RESULTS.md.
+// resolution (bench/ingest/without-persons.ts), for its cost. Writes its section of bench/RESULTS.md.
 //   bun bench/ingest/run.ts            (BENCH_SECONDS=60 BENCH_RUNS=3 BENCH_CONNECTIONS=32)
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { eventTemplates } from "./generator.ts";
 import { drive, type LoadResult } from "./load.ts";
+import { writeResultsSection } from "../results.ts";
 import { spawnService } from "../../test/helpers/process.ts";
 import { WriteAheadLog } from "../../storage/wal.ts";
 import { EventStore } from "../../storage/event-store.ts";
@@ -123,9 +124,7 @@ const durableRate = median(durables.map((d) => d.full.eventsPerSecond));
 const withoutPersonsRate = median(withoutPersons.map((d) => d.full.eventsPerSecond));
 const row = (name: string, value: string, target: string) => `| ${name} | ${value} | ${target} |`;
 const cpu = cpus()[0]?.model ?? "unknown CPU";
-const report = `# Benchmark results
-
-## bench/ingest — ${new Date().toISOString().slice(0, 10)}
+const report = `## bench/ingest — ${new Date().toISOString().slice(0, 10)}
 
 Machine: ${cpus().length} cores (${cpu}), ${fmt(totalmem() / 2 ** 30)} GiB RAM, Bun ${Bun.version}.
 Load: ${connections} keep-alive connections from one Bun driver process on the same machine, ${batchSize}-event batches
@@ -145,5 +144,5 @@ ${row("durable ingest without person resolution (baseline for its cost)", `${fmt
 
 Per run: ${durables.map((d, i) => `run ${i + 1}: ceiling ${fmt(ceilings[i]!.eventsPerSecond)}, durable ${fmt(d.full.eventsPerSecond)} events/s (without person resolution ${fmt(withoutPersons[i]!.full.eventsPerSecond)}), stored ${fmt(d.storedEvents)} events, errors ${d.full.errors + d.half.errors}`).join("; ")}.
 `;
-writeFileSync(join(import.meta.dir, "..", "RESULTS.md"), report);
+writeResultsSection("bench/ingest", report);
 console.log(report);

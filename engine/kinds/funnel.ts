@@ -69,6 +69,9 @@ function evaluateFunnel(query: Query, streams: PersonStreams, textOf: (value: nu
     return ta < tb;
   };
   const { times, flags, values, starts } = streams;
+  // One scratch attempt; an Attempt is allocated only when it beats the person's best so far.
+  const reached = new Float64Array(steps);
+  const candidate = { level: 0, times: reached as ArrayLike<number> };
   for (let p = 0; p < streams.persons.length; p++) {
     const from = starts[p]!;
     const to = starts[p + 1]!;
@@ -78,20 +81,22 @@ function evaluateFunnel(query: Query, streams: PersonStreams, textOf: (value: nu
       const isStart = order === "unordered" ? (flag & ((1 << steps) - 1)) !== 0 : (flag & 1) !== 0;
       if (!isStart) continue;
       const s = times[i]!;
+      // Attempts come in time order: once one reached every step, later starts cannot beat it.
+      if (best && best.level === steps && s > best.start) break;
       const deadline = s + window;
-      const reached: number[] = [s];
+      let level = 0;
       if (order === "unordered") {
-        reached.length = 0;
         for (let k = 0; k < steps; k++) {
           for (let j = firstAfter(times, from, to, s, true); j < to && times[j]! <= deadline; j++) {
             if ((flags[j]! & (1 << k)) !== 0) {
-              reached.push(times[j]!);
+              reached[level++] = times[j]!;
               break;
             }
           }
         }
-        reached.sort((a, b) => a - b);
+        reached.subarray(0, level).sort();
       } else {
+        reached[level++] = s;
         for (let k = 1; k < steps; k++) {
           const previous = reached[k - 1]!;
           let found = -1;
@@ -114,11 +119,13 @@ function evaluateFunnel(query: Query, streams: PersonStreams, textOf: (value: nu
             }
           }
           if (found < 0) break;
-          reached.push(times[found]!);
+          reached[level++] = times[found]!;
         }
       }
-      const attempt: Attempt = { level: reached.length, start: s, value: values[i]!, times: reached };
-      if (order !== "unordered" && dropped(exclusions, attempt, deadline, times, flags, from, to)) continue;
+      if (best && (level < best.level || (level === best.level && s > best.start))) continue;
+      candidate.level = level;
+      if (order !== "unordered" && dropped(exclusions, candidate, deadline, times, flags, from, to)) continue;
+      const attempt: Attempt = { level, start: s, value: values[i]!, times: Array.from(reached.subarray(0, level)) };
       if (better(attempt, best)) best = attempt;
     }
     if (best) chosen.push(best);
@@ -127,7 +134,7 @@ function evaluateFunnel(query: Query, streams: PersonStreams, textOf: (value: nu
 }
 
 function dropped(
-  exclusions: Query["funnel"]["exclusions"], attempt: Attempt, deadline: number, times: Float64Array, flags: Uint32Array, from: number, to: number,
+  exclusions: Query["funnel"]["exclusions"], attempt: { level: number; times: ArrayLike<number> }, deadline: number, times: Float64Array, flags: Uint32Array, from: number, to: number,
 ): boolean {
   for (let e = 0; e < exclusions.length; e++) {
     const { fromStep, toStep } = exclusions[e]!;
@@ -178,15 +185,18 @@ export async function funnel(data: QueryData): Promise<FunnelResult> {
     if (base.length === 0) continue;
     const rowFlags = new Uint32Array(chunk.rows);
     query.series.forEach((series, k) => {
-      for (const row of eventSelection(chunk, base, series.event, series.filters)) rowFlags[row]! |= 1 << k;
+      const selection = eventSelection(chunk, base, series.event, series.filters);
+      for (let i = 0; i < selection.length; i++) rowFlags[selection[i]!]! |= 1 << k;
     });
     query.funnel.exclusions.forEach((exclusion, e) => {
-      for (const row of eventSelection(chunk, base, exclusion.event, [])) rowFlags[row]! |= exclusionBit(e);
+      const selection = eventSelection(chunk, base, exclusion.event, []);
+      for (let i = 0; i < selection.length; i++) rowFlags[selection[i]!]! |= exclusionBit(e);
     });
     const rowValues = breakdown ? values.rowValues(chunk, breakdown) : null;
     const persons = chunk.persons;
     const timestamps = chunk.timestamps;
-    for (const row of base) {
+    for (let i = 0; i < base.length; i++) {
+      const row = base[i]!;
       if (rowFlags[row] === 0 && !strict) continue;
       builder.push(persons[row]!, timestamps[row]!, rowFlags[row]!, rowValues ? rowValues[row]! : absentValue);
     }

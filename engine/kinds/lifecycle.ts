@@ -51,7 +51,9 @@ export async function lifecycle(data: QueryData): Promise<LifecycleResult> {
     const chunk = await data.load(ref, columns);
     const persons = chunk.persons;
     const timestamps = chunk.timestamps;
-    for (const row of seriesSelection(chunk, baseSelection(chunk, query, query.scanFrom), series)) {
+    const selection = seriesSelection(chunk, baseSelection(chunk, query, query.scanFrom), series);
+    for (let i = 0; i < selection.length; i++) {
+      const row = selection[i]!;
       const at = timestamps[row]!;
       // The first interval may start before `from`: its part before `from` is not read.
       if (at < rangeStart || at >= query.from) streams.push(persons[row]!, at, 0, slots.bucketOf(at));

@@ -64,7 +64,8 @@ function rowValues(chunk: LoadedChunk, selection: Uint32Array, ids: WordIds): In
     const column = asText(chunk, key);
     return { column, remap: Int32Array.from(column.words, (word) => ids.id(map(word))) };
   };
-  for (const row of selection) {
+  for (let i = 0; i < selection.length; i++) {
+    const row = selection[i]!;
     const event = events.codes[row]!;
     let value = nameIds[event]!;
     if (event === pageview) {
@@ -135,7 +136,8 @@ export async function paths(data: QueryData): Promise<PathsResult> {
     const dropEvent = events.words.map((word) => excluded.has(word));
     const persons = chunk.persons;
     const timestamps = chunk.timestamps;
-    for (const row of selection) {
+    for (let i = 0; i < selection.length; i++) {
+      const row = selection[i]!;
       const value = values[row]!;
       if (dropEvent[events.codes[row]!] || excluded.has(ids.words[value]!)) continue;
       streams.push(persons[row]!, timestamps[row]!, 0, value);

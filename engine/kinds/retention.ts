@@ -56,6 +56,8 @@ export async function retention(data: QueryData): Promise<RetentionResult> {
   const buckets = new BucketMap(query);
   const start = query.series[0]!;
   const back = query.series[1] ?? start;
+  // Without a return event of its own, each start row is also a return row: pushed once.
+  const sameEvent = query.series.length === 1;
   const firstTime = query.retention.type === "first_time";
   const streams = new StreamBuilder();
   for (const ref of data.chunks) {
@@ -63,11 +65,17 @@ export async function retention(data: QueryData): Promise<RetentionResult> {
     const persons = chunk.persons;
     const timestamps = chunk.timestamps;
     const base = baseSelection(chunk, query, query.scanFrom);
-    for (const row of seriesSelection(chunk, base, start)) {
+    const starting = seriesSelection(chunk, base, start);
+    for (let i = 0; i < starting.length; i++) {
+      const row = starting[i]!;
       const at = timestamps[row]!;
-      streams.push(persons[row]!, at, startFlag, at < query.from ? beforeRange : buckets.bucketOf(at));
+      if (at < query.from) streams.push(persons[row]!, at, startFlag, beforeRange);
+      else streams.push(persons[row]!, at, sameEvent ? startFlag | returnFlag : startFlag, buckets.bucketOf(at));
     }
-    for (const row of seriesSelection(chunk, base, back)) {
+    if (sameEvent) continue;
+    const returning = seriesSelection(chunk, base, back);
+    for (let i = 0; i < returning.length; i++) {
+      const row = returning[i]!;
       const at = timestamps[row]!;
       if (at >= query.from) streams.push(persons[row]!, at, returnFlag, buckets.bucketOf(at));
     }
@@ -85,9 +93,9 @@ export async function retention(data: QueryData): Promise<RetentionResult> {
     let seenStart = false;
     for (let i = starts[p]!; i < starts[p + 1]!; i++) {
       const bucket = values[i]!;
-      if (flags[i] === returnFlag) {
-        if (returns[returns.length - 1] !== bucket) returns.push(bucket);
-      } else if (!firstTime || !seenStart) {
+      const flag = flags[i]!;
+      if ((flag & returnFlag) !== 0 && returns[returns.length - 1] !== bucket) returns.push(bucket);
+      if ((flag & startFlag) !== 0 && (!firstTime || !seenStart)) {
         // The first start row is the person's first-ever start event.
         seenStart = true;
         if (bucket !== beforeRange && cohorts[cohorts.length - 1] !== bucket) cohorts.push(bucket);

@@ -57,7 +57,8 @@ export async function revenue(data: QueryData): Promise<RevenueResult> {
       const currency = currencyColumn.kind === "number" ? numbersAsText(currencyColumn) : currencyColumn;
       const slots = Int32Array.from(currency.words, (word) => currencies.id(word.toUpperCase()) + 1);
       const sign = series.refund ? -1 : 1;
-      for (const row of selection) {
+      for (let i = 0; i < selection.length; i++) {
+        const row = selection[i]!;
         const amount = amounts[row]!;
         if (!Number.isInteger(amount)) continue;
         const code = currency.codes[row]!;

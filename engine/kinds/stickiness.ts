@@ -44,7 +44,7 @@ export async function stickiness(data: QueryData): Promise<StickinessResult> {
     const selection = seriesSelection(chunk, baseSelection(chunk, query), series);
     const persons = chunk.persons;
     const timestamps = chunk.timestamps;
-    for (const row of selection) perPerson.add(persons[row]!, buckets.bucketOf(timestamps[row]!));
+    for (let i = 0; i < selection.length; i++) perPerson.add(persons[selection[i]!]!, buckets.bucketOf(timestamps[selection[i]!]!));
   }
   const exactly = new Array<number>(buckets.count).fill(0);
   for (const count of perPerson.counts) if (count > 0) exactly[count - 1]!++;

@@ -1,5 +1,5 @@
-// Whether the executor's answer equals DuckDB's, by the differential test's rule
-// (test/engine/differential.test.ts): integers exactly, other numbers to 1e-9 relative,
+// Whether the executor's answer equals DuckDB's, the rule of the benchmark and of the
+// differential test (test/engine/differential.test.ts): integers exactly, other numbers to 1e-9 relative,
 // everything else exactly. Returns the path of the first difference, or null.
 const relativeTolerance = 1e-9;
 

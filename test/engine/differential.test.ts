@@ -11,6 +11,7 @@ import type { TrendsResult } from "../../engine/kinds/trends.ts";
 import { columnsNeeded } from "../../engine/selection.ts";
 import type { Query } from "../../engine/ir/query.ts";
 import { buildDataset, seededRandom, type Dataset } from "./dataset.ts";
+import { resultDifference } from "../../bench/query/same-result.ts";
 import { lifecycleFromSql, type LifecycleSqlRow } from "../../engine/sql/lifecycle-sql.ts";
 import type { LifecycleResult } from "../../engine/kinds/lifecycle.ts";
 import { revenueFromSql, type RevenueSqlRow } from "../../engine/sql/revenue-sql.ts";
@@ -43,31 +44,7 @@ afterAll(async () => {
   await dataset.close();
 });
 
-/** Numbers equal within 1e-9 relative (exact when both are integers). */
-function close(actual: unknown, expected: unknown, path: string): string | null {
-  if (typeof actual === "number" && typeof expected === "number") {
-    if (Number.isInteger(actual) && Number.isInteger(expected)) return actual === expected ? null : `${path}: ${actual} != ${expected}`;
-    const scale = Math.max(Math.abs(actual), Math.abs(expected), 1e-300);
-    return Math.abs(actual - expected) / scale <= 1e-9 ? null : `${path}: ${actual} != ${expected}`;
-  }
-  if (Array.isArray(actual) && Array.isArray(expected)) {
-    if (actual.length !== expected.length) return `${path}: length ${actual.length} != ${expected.length}`;
-    for (let i = 0; i < actual.length; i++) {
-      const problem = close(actual[i], expected[i], `${path}[${i}]`);
-      if (problem) return problem;
-    }
-    return null;
-  }
-  if (actual && expected && typeof actual === "object" && typeof expected === "object") {
-    const keys = new Set([...Object.keys(actual), ...Object.keys(expected)]);
-    for (const key of keys) {
-      const problem = close((actual as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key], `${path}.${key}`);
-      if (problem) return problem;
-    }
-    return null;
-  }
-  return Object.is(actual, expected) ? null : `${path}: ${JSON.stringify(actual)} != ${JSON.stringify(expected)}`;
-}
+const close = resultDifference;
 
 async function sqlResult<Row = TrendsSqlRow>(query: Query): Promise<{ rows: Row[] }> {
   const source = dataset.source();

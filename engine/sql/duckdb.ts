@@ -17,8 +17,9 @@ export interface SqlRows {
 export class DuckDbSession {
   private constructor(private readonly instance: DuckDBInstance, readonly connection: DuckDBConnection) {}
 
-  static async open(threads = 2): Promise<DuckDbSession> {
-    const instance = await DuckDBInstance.create(":memory:", { threads: String(threads) });
+  /** `options` are further DuckDB settings of the instance (name to value, as DuckDB spells them). */
+  static async open(threads = 2, options: Record<string, string> = {}): Promise<DuckDbSession> {
+    const instance = await DuckDBInstance.create(":memory:", { ...options, threads: String(threads) });
     return new DuckDbSession(instance, await instance.connect());
   }
 

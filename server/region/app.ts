@@ -1,6 +1,6 @@
-// The region API of one region, mounted at /region/{code}: /query, persons and groups here,
-// /sql, ... in later issues; every route reads project, environment and scopes only from the
-// token. Errors use the region's codes (a body that fails validation is `bad_request`).
+// The region API of one region, mounted at /region/{code}: /query, /sql, the event and
+// property schema, persons and groups; every route reads project, environment and scopes
+// only from the token. Errors use the region's codes (a body that fails validation is `bad_request`).
 import { Elysia } from "elysia";
 import type { JWTVerifyGetKey } from "jose";
 import { timingSafeEqual } from "node:crypto";
@@ -15,11 +15,17 @@ import { errorResponse, internalErrorResponse } from "../http/errors.ts";
 import { personsRoutes } from "./persons-routes.ts";
 import { groupsRoutes } from "./groups-routes.ts";
 import { queryRoutes } from "./query-routes.ts";
+import { sqlRoutes } from "./sql-routes.ts";
+import { SqlService } from "./sql-service.ts";
+import { schemaRoutes } from "./schema-routes.ts";
+import { SchemaService } from "./schema-service.ts";
+import { ChunkSummaries } from "../../engine/chunk-summary.ts";
 import type { QueryService } from "./query-service.ts";
 import type { RegionNode } from "./region-node.ts";
 import { verifyRegionToken } from "./region-auth.ts";
 import { badRequest } from "./region-access.ts";
 import { isTimeZone } from "../../engine/time-zone.ts";
+import { join } from "node:path";
 
 export interface RegionAppOptions {
   prefix: string;
@@ -73,6 +79,8 @@ const IngestPolicyRequest = t.Object({ keep_ratio: t.Number({ exclusiveMinimum: 
 
 export function regionApp({ prefix, node, queries, keys, issuer, regionSecret }: RegionAppOptions) {
   const check = { keys, issuer, region: node.code };
+  const sql = new SqlService(node, queries.columns, queries.gate, { scratchDir: join(node.dataDir, "sql-scratch") });
+  const schema = new SchemaService(node, new ChunkSummaries(queries.columns), queries.gate);
   return new Elysia({ name: `region-${node.code}`, prefix })
     .onError(regionErrorHandler)
     .get("/health", () => {
@@ -103,6 +111,8 @@ export function regionApp({ prefix, node, queries, keys, issuer, regionSecret }:
       return jsonResponse(200, { project_id: params.project_id, names });
     }, { parse: "none" })
     .use(queryRoutes(queries, check))
+    .use(sqlRoutes(sql, check))
+    .use(schemaRoutes(schema, check))
     .use(personsRoutes(node, check))
     .use(groupsRoutes(node, check))
     .get("/token", async ({ request }) => {

@@ -3,7 +3,7 @@
 // snapshot of the partition from the storage worker (files plus rows not sealed yet, so
 // results are fresh to the second) and runs the executor over the shared column cache.
 import { snapshotChunks, type ChunkRef, type ChunkStore } from "../../engine/chunk-store.ts";
-import { executableKinds, executeQuery, type InsightResult } from "../../engine/execute.ts";
+import { executeQuery, type InsightResult } from "../../engine/execute.ts";
 import { InvalidQueryError, validateQuery } from "../../engine/ir/validate.ts";
 import { QueryLimitError } from "../../engine/query-data.ts";
 import { instantOf, localTime } from "../../engine/time-zone.ts";
@@ -42,6 +42,10 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** The answer past concurrentQueriesPerProjectMax (POST /query, /sql and the schema routes share the gate). */
+export const tooManyConcurrentQueries = () =>
+  new ApiError(429, "too_many_concurrent_queries", `a project runs at most ${concurrentQueriesPerProjectMax} queries at once; retry when one has finished`, { "Retry-After": "1" });
+
 /** How many queries each project has running. */
 export class QueryGate {
   private readonly running = new Map<string, number>();
@@ -66,7 +70,7 @@ export class QueryService {
   readonly gate = new QueryGate();
   private readonly cache = new Map<string, { answer: QueryAnswer; expiresAt: number }>();
 
-  constructor(private readonly node: RegionNode, private readonly columns: ChunkStore, private readonly rowsMax: number) {}
+  constructor(private readonly node: RegionNode, readonly columns: ChunkStore, private readonly rowsMax: number) {}
 
   async run(claims: RegionClaims, request: QueryRequest): Promise<QueryAnswer> {
     const now = Date.now();
@@ -78,18 +82,13 @@ export class QueryService {
       if (error instanceof InvalidQueryError) throw new ApiError(400, "invalid_query", error.message);
       throw error;
     }
-    if (!executableKinds.includes(query.kind)) {
-      throw new ApiError(400, "invalid_query", `/insight/kind: ${query.kind} insights cannot be run yet; this version runs ${executableKinds.join(", ")}`);
-    }
     const includeSql = request.include_sql === true;
     const cacheKey = `${claims.projectId}\u0000${claims.environment}\u0000${includeSql}\u0000${canonicalJson(request.query)}`;
     const hit = this.cache.get(cacheKey);
     if (hit && hit.expiresAt > now && request.refresh !== true) return { ...hit.answer, cached: true };
 
     const release = this.gate.tryAcquire(claims.projectId);
-    if (!release) {
-      throw new ApiError(429, "too_many_concurrent_queries", `a project runs at most ${concurrentQueriesPerProjectMax} queries at once; retry when one has finished`, { "Retry-After": "1" });
-    }
+    if (!release) throw tooManyConcurrentQueries();
     let chunks: ChunkRef[] = [];
     try {
       chunks = snapshotChunks(await this.node.events.snapshot(claims.dataId, claims.environment), this.node.dataDir);

@@ -2,12 +2,12 @@
 // columns per data file (Parquet parts and sealed segments never change, so a file's columns
 // stay valid until the cache drops them), plus the not-yet-sealed rows of a query's snapshot,
 // decoded per query. Least recently used columns go first once `bytesMax` is passed.
-import { tableFromIPC, type Table, type Vector } from "apache-arrow";
-import { ParquetFile } from "parquet-wasm";
+import { tableFromIPC, type Table } from "apache-arrow";
 import { join } from "node:path";
 import { readSegmentTable } from "../storage/data-files.ts";
 import type { PartitionSnapshot } from "../storage/event-store.ts";
-import { columnBytes, int32Column, numberColumn, textColumn, timestampColumn, type Column } from "./columns.ts";
+import { ParquetParts } from "./parquet-parts.ts";
+import { columnBytes, decodeColumn, fromArrowData, type Decoded } from "./columns.ts";
 
 /** One unit of stored data a query reads: a Parquet part, a sealed segment, or buffered rows. */
 export type ChunkRef =
@@ -31,11 +31,6 @@ export function snapshotChunks(snapshot: PartitionSnapshot, dataDir: string): Ch
 /** What a column in a file holds: the type names the executor distinguishes. */
 export type ColumnType = "text" | "bool" | "number" | "int32" | "timestamp";
 
-type Decoded = Column | Float64Array | Int32Array;
-
-/** Rows per batch when reading Parquet (the default of 1,024 makes thousands of tiny batches). */
-const parquetBatchRows = 128 * 1024;
-
 export const defaultColumnCacheBytes = 512 * 1024 * 1024;
 
 function columnType(typeName: string): ColumnType {
@@ -46,19 +41,13 @@ function columnType(typeName: string): ColumnType {
   return "text";
 }
 
-function decode(vector: Vector, type: ColumnType): Decoded {
-  if (type === "number") return numberColumn(vector);
-  if (type === "int32") return int32Column(vector);
-  if (type === "timestamp") return timestampColumn(vector);
-  return textColumn(vector);
-}
-
 export class ChunkStore {
   private readonly cache = new Map<string, { value: Decoded; bytes: number }>();
   private readonly schemas = new Map<string, Map<string, ColumnType>>();
   private cachedBytes = 0;
   /** Rows of buffered chunks, decoded once per query (their id names the snapshot). */
   private readonly transient = new Map<string, Table>();
+  private readonly parts = new ParquetParts();
 
   constructor(private readonly bytesMax = defaultColumnCacheBytes) {}
 
@@ -66,16 +55,9 @@ export class ChunkStore {
   async schema(ref: ChunkRef): Promise<Map<string, ColumnType>> {
     const known = this.schemas.get(ref.id);
     if (known) return known;
-    let fields: { name: string; type: unknown }[];
-    if (ref.kind === "part") {
-      const file = await ParquetFile.fromFile(Bun.file(ref.path));
-      try {
-        fields = tableFromIPC(file.schema().intoIPCStream()).schema.fields;
-      } finally {
-        file.free();
-      }
-    } else fields = this.table(ref).schema.fields;
-    const schema = new Map(fields.map((field) => [field.name, columnType(String(field.type))] as const));
+    const schema = ref.kind === "part"
+      ? await this.parts.schema(ref.path)
+      : new Map(this.table(ref).schema.fields.map((field) => [field.name, columnType(String(field.type))] as const));
     if (ref.kind !== "buffer") this.schemas.set(ref.id, schema);
     return schema;
   }
@@ -105,22 +87,22 @@ export class ChunkStore {
         found.set(name, hit.value);
       } else missing.push(name);
     }
-    if (missing.length === 0) return found;
-    let table: Table;
-    if (ref.kind === "part") {
-      const file = await ParquetFile.fromFile(Bun.file(ref.path));
-      try {
-        table = tableFromIPC((await file.read({ columns: missing, batchSize: parquetBatchRows })).intoIPCStream());
-      } finally {
-        file.free();
-      }
-    } else table = this.table(ref);
-    for (const name of missing) {
-      const value = decode(table.getChild(name)!, schema.get(name)!);
+    if (missing.length === 0) {
+      if (ref.kind === "part") this.parts.close(ref.path);
+      return found;
+    }
+    for (const [name, value] of await this.decoded(ref, schema, missing)) {
       found.set(name, value);
       if (ref.kind !== "buffer") this.remember(`${ref.id}\u0000${name}`, value);
     }
     return found;
+  }
+
+  /** Columns of a chunk decoded from its file or rows (every name is in `schema`). */
+  private async decoded(ref: ChunkRef, schema: Map<string, ColumnType>, names: string[]): Promise<Map<string, Decoded>> {
+    if (ref.kind === "part") return this.parts.read(ref.path, names, (name, arrays) => decodeColumn(arrays, schema.get(name)!));
+    const table = this.table(ref);
+    return new Map(names.map((name) => [name, decodeColumn(table.getChild(name)!.data.map(fromArrowData), schema.get(name)!)] as const));
   }
 
   private remember(key: string, value: Decoded): void {
@@ -134,9 +116,12 @@ export class ChunkStore {
     }
   }
 
-  /** Forgets the buffered rows of a finished query. */
+  /** Forgets the buffered rows of a finished query and closes the parts it opened but did not read. */
   release(refs: ChunkRef[]): void {
-    for (const ref of refs) if (ref.kind === "buffer") this.transient.delete(ref.id);
+    for (const ref of refs) {
+      if (ref.kind === "buffer") this.transient.delete(ref.id);
+      else if (ref.kind === "part") this.parts.close(ref.path);
+    }
   }
 
   stats(): { columns: number; bytes: number } {

@@ -1,11 +1,43 @@
 // Decoded columns as the executor reads them: typed arrays, strings dictionary-encoded.
 //   TextColumn    codes[row] indexes `words`, -1 where the value is absent
 //   NumberColumn  values[row], present[row] = 1 where set (null: every row is set)
-// Arrow data from Parquet parts, segments and buffered rows is turned into these once per
-// file and column (decode-cache.ts keeps them), reading Arrow's buffers directly: no row
-// proxies, no BigInt per value.
-import { Type, type Data, type Vector } from "apache-arrow";
+// Arrow data from Parquet parts (read in parquet-wasm's memory, arrow-ffi.ts), segments and
+// buffered rows (apache-arrow) is turned into these once per file and column (the ChunkStore
+// keeps them), reading Arrow's buffers directly: no row proxies, no BigInt per value.
+import { Type, type Data } from "apache-arrow";
+import type { ColumnType } from "./chunk-store.ts";
 import { WordIds } from "./word-ids.ts";
+
+/**
+ * One Arrow array as the decoders read it, whichever library holds it. Fixed-width `values`
+ * and `valueOffsets` start at the array's first row; bitmaps (`nullBitmap`, booleans' values)
+ * start at bit `offset`. Utf8 `values` are the whole data buffer (offsets index it).
+ */
+export interface ArrowData {
+  typeId: Type;
+  length: number;
+  offset: number;
+  nullCount: number;
+  nullBitmap: Uint8Array | null;
+  values: Uint8Array | Int32Array | Float64Array | BigInt64Array;
+  valueOffsets: Int32Array | null;
+  /** A dictionary array's words. */
+  dictionary: ArrowData[] | null;
+}
+
+/** An apache-arrow array (segments, buffered rows) as ArrowData: its buffers, not copied. */
+export function fromArrowData(data: Data): ArrowData {
+  return {
+    typeId: data.type.typeId,
+    length: data.length,
+    offset: data.offset,
+    nullCount: data.nullCount,
+    nullBitmap: data.nullBitmap && data.nullBitmap.byteLength > 0 ? data.nullBitmap : null,
+    values: data.values,
+    valueOffsets: data.valueOffsets ?? null,
+    dictionary: data.dictionary ? data.dictionary.data.map(fromArrowData) : null,
+  };
+}
 
 export interface TextColumn {
   kind: "text";
@@ -23,80 +55,127 @@ export type Column = TextColumn | NumberColumn;
 
 const decoder = new TextDecoder();
 
-const isValid = (chunk: Data, row: number): boolean => {
+const isValid = (chunk: ArrowData, row: number): boolean => {
   const bitmap = chunk.nullBitmap;
-  if (!bitmap || bitmap.byteLength === 0 || chunk.nullCount === 0) return true;
+  if (!bitmap || chunk.nullCount === 0) return true;
   const bit = chunk.offset + row;
   return (bitmap[bit >> 3]! & (1 << (bit & 7))) !== 0;
 };
 
-function utf8Words(chunk: Data): (string | null)[] {
+/** A utf8 array's word at a row, decoding the whole array's text once on first use (one TextDecoder call is far cheaper than one per word). */
+function utf8Reader(chunk: ArrowData): (row: number) => string {
   const offsets = chunk.valueOffsets as Int32Array;
   const bytes = chunk.values as Uint8Array;
-  const out: (string | null)[] = new Array(chunk.length);
   const first = offsets[0]!;
   const last = offsets[chunk.length]!;
-  const text = decoder.decode(bytes.subarray(first, last));
-  const ascii = text.length === last - first;
-  for (let row = 0; row < chunk.length; row++) {
-    if (!isValid(chunk, row)) out[row] = null;
-    else out[row] = ascii ? text.slice(offsets[row]! - first, offsets[row + 1]! - first) : decoder.decode(bytes.subarray(offsets[row]!, offsets[row + 1]!));
-  }
+  let text: string | null = null;
+  let ascii = false;
+  return (row) => {
+    if (text === null) {
+      text = decoder.decode(bytes.subarray(first, last));
+      ascii = text.length === last - first;
+    }
+    return ascii ? text.slice(offsets[row]! - first, offsets[row + 1]! - first) : decoder.decode(bytes.subarray(offsets[row]!, offsets[row + 1]!));
+  };
+}
+
+function utf8Words(chunk: ArrowData): (string | null)[] {
+  const word = utf8Reader(chunk);
+  const out: (string | null)[] = new Array(chunk.length);
+  for (let row = 0; row < chunk.length; row++) out[row] = isValid(chunk, row) ? word(row) : null;
   return out;
 }
 
-/** A string, dictionary or boolean vector as a TextColumn (booleans read "true" / "false"). */
-export function textColumn(vector: Vector): TextColumn {
-  const codes = new Int32Array(vector.length);
+/**
+ * Codes in `dictionary` of a utf8 array's rows, written to `codes` from `at`. Rows are sorted
+ * by person and time, so a value often repeats the previous row's (a person's currency, a
+ * session's id): comparing bytes with that row skips making a string and a Map lookup, which
+ * cost several times more (measured on a cold query; hashing bytes in JS to find other repeats
+ * was slower than the Map on long or many distinct values while cold).
+ */
+function utf8Codes(chunk: ArrowData, dictionary: WordIds, codes: Int32Array, at: number): void {
+  const offsets = chunk.valueOffsets!;
+  const bytes = chunk.values as Uint8Array;
+  const word = utf8Reader(chunk);
+  let previousStart = 0;
+  let previousEnd = 0;
+  let previousCode = -1;
+  for (let row = 0; row < chunk.length; row++) {
+    if (!isValid(chunk, row)) {
+      codes[at + row] = -1;
+      continue;
+    }
+    const start = offsets[row]!;
+    const end = offsets[row + 1]!;
+    if (previousCode < 0 || !sameBytes(bytes, previousStart, previousEnd, start, end)) {
+      previousCode = dictionary.id(word(row));
+      previousStart = start;
+      previousEnd = end;
+    }
+    codes[at + row] = previousCode;
+  }
+}
+
+function sameBytes(bytes: Uint8Array, start: number, end: number, otherStart: number, otherEnd: number): boolean {
+  if (end - start !== otherEnd - otherStart) return false;
+  for (let i = 0; i < end - start; i++) if (bytes[start + i] !== bytes[otherStart + i]) return false;
+  return true;
+}
+
+const rowsOf = (chunks: ArrowData[]) => chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+
+/** A string, dictionary or boolean column as a TextColumn (booleans read "true" / "false"). */
+export function textColumn(chunks: ArrowData[]): TextColumn {
+  const codes = new Int32Array(rowsOf(chunks));
   const dictionary = new WordIds();
   let at = 0;
-  for (const chunk of vector.data) {
-    const typeId = chunk.type.typeId;
+  for (const chunk of chunks) {
+    const typeId = chunk.typeId;
     if (typeId === Type.Dictionary) {
       const local: number[] = [];
-      for (const part of chunk.dictionary!.data) for (const word of utf8Words(part)) local.push(word === null ? -1 : dictionary.id(word));
+      for (const part of chunk.dictionary!) for (const word of utf8Words(part)) local.push(word === null ? -1 : dictionary.id(word));
       const indices = chunk.values as Int32Array;
       for (let row = 0; row < chunk.length; row++) codes[at + row] = isValid(chunk, row) ? local[indices[row]!]! : -1;
-    } else if (typeId === Type.Utf8) {
-      const words = utf8Words(chunk);
-      for (let row = 0; row < chunk.length; row++) {
-        const word = words[row];
-        codes[at + row] = word === null ? -1 : dictionary.id(word!);
-      }
-    } else if (typeId === Type.Bool) {
+    } else if (typeId === Type.Utf8) utf8Codes(chunk, dictionary, codes, at);
+    else if (typeId === Type.Bool) {
       const [no, yes] = [dictionary.id("false"), dictionary.id("true")];
       const bits = chunk.values as Uint8Array;
       for (let row = 0; row < chunk.length; row++) {
         const bit = chunk.offset + row;
         codes[at + row] = isValid(chunk, row) ? ((bits[bit >> 3]! & (1 << (bit & 7))) !== 0 ? yes : no) : -1;
       }
-    } else throw new Error(`a ${chunk.type} column cannot be read as text`);
+    } else throw new Error(`an Arrow ${Type[typeId]} column cannot be read as text`);
     at += chunk.length;
   }
   return { kind: "text", codes, words: dictionary.words };
 }
 
-export function numberColumn(vector: Vector): NumberColumn {
-  const values = new Float64Array(vector.length);
+export function numberColumn(chunks: ArrowData[]): NumberColumn {
+  const rows = rowsOf(chunks);
+  const values = new Float64Array(rows);
   let present: Uint8Array | null = null;
   let at = 0;
-  for (const chunk of vector.data) {
-    if (chunk.type.typeId !== Type.Float) throw new Error(`a ${chunk.type} column cannot be read as numbers`);
+  for (const chunk of chunks) {
+    if (chunk.typeId !== Type.Float) throw new Error(`an Arrow ${Type[chunk.typeId]} column cannot be read as numbers`);
     values.set((chunk.values as Float64Array).subarray(0, chunk.length), at);
     if (chunk.nullCount > 0) {
-      present ??= new Uint8Array(vector.length).fill(1, 0, at);
-      for (let row = 0; row < chunk.length; row++) present[at + row] = isValid(chunk, row) ? 1 : 0;
+      present ??= new Uint8Array(rows).fill(1, 0, at);
+      for (let row = 0; row < chunk.length; row++) {
+        present[at + row] = isValid(chunk, row) ? 1 : 0;
+        // What a null slot holds is unspecified (it differs between Parquet readers): zero it.
+        if (present[at + row] === 0) values[at + row] = 0;
+      }
     } else present?.fill(1, at, at + chunk.length);
     at += chunk.length;
   }
   return { kind: "number", values, present };
 }
 
-/** Epoch milliseconds of a timestamp vector (int64 read as two int32 halves, never BigInt). */
-export function timestampColumn(vector: Vector): Float64Array {
-  const out = new Float64Array(vector.length);
+/** Epoch milliseconds of a millisecond timestamp column (int64 read as two int32 halves, never BigInt). */
+export function timestampColumn(chunks: ArrowData[]): Float64Array {
+  const out = new Float64Array(rowsOf(chunks));
   let at = 0;
-  for (const chunk of vector.data) {
+  for (const chunk of chunks) {
     const wide = chunk.values as BigInt64Array;
     const halves = new Int32Array(wide.buffer, wide.byteOffset, chunk.length * 2);
     for (let row = 0; row < chunk.length; row++) out[at + row] = halves[2 * row + 1]! * 4294967296 + (halves[2 * row]! >>> 0);
@@ -105,21 +184,31 @@ export function timestampColumn(vector: Vector): Float64Array {
   return out;
 }
 
-export function int32Column(vector: Vector): Int32Array {
-  const out = new Int32Array(vector.length);
+export function int32Column(chunks: ArrowData[]): Int32Array {
+  const out = new Int32Array(rowsOf(chunks));
   let at = 0;
-  for (const chunk of vector.data) {
+  for (const chunk of chunks) {
     out.set((chunk.values as Int32Array).subarray(0, chunk.length), at);
     at += chunk.length;
   }
   return out;
 }
 
+/** A column as the ChunkStore keeps it: timestamps as epoch ms, int32 columns as they are. */
+export type Decoded = Column | Float64Array | Int32Array;
+
+export function decodeColumn(arrays: ArrowData[], type: ColumnType): Decoded {
+  if (type === "number") return numberColumn(arrays);
+  if (type === "int32") return int32Column(arrays);
+  if (type === "timestamp") return timestampColumn(arrays);
+  return textColumn(arrays);
+}
+
 export const nullTextColumn = (rows: number): TextColumn => ({ kind: "text", codes: new Int32Array(rows).fill(-1), words: [] });
 export const nullNumberColumn = (rows: number): NumberColumn => ({ kind: "number", values: new Float64Array(rows), present: new Uint8Array(rows) });
 
 /** Approximate bytes a decoded column holds (for the cache's bound). */
-export function columnBytes(column: Column | Float64Array | Int32Array): number {
+export function columnBytes(column: Decoded): number {
   if (column instanceof Float64Array || column instanceof Int32Array) return column.byteLength;
   if (column.kind === "number") return column.values.byteLength + (column.present?.byteLength ?? 0);
   let words = 0;

@@ -1,6 +1,7 @@
 // Runs a validated Query: the insight kind's executor over the query's data, and, on
 // request, the equivalent SQL (the compiler needs the property types the run settled on).
 import type { Query } from "./ir/query.ts";
+import type { InsightKind } from "./ir/schema.ts";
 import { trends, type TrendsResult } from "./kinds/trends.ts";
 import { funnel, type FunnelResult } from "./kinds/funnel.ts";
 import { stickiness, type StickinessResult } from "./kinds/stickiness.ts";
@@ -26,15 +27,10 @@ export interface Execution {
   sql: CompiledSql | null;
 }
 
-const executors: Record<string, (data: QueryData) => Promise<InsightResult>> = { trends, funnel, stickiness, retention, lifecycle, revenue, paths };
-
-/** The insight kinds this build can run (the others are issue 5's remaining work). */
-export const executableKinds: readonly string[] = Object.keys(executors);
+const executors: Record<InsightKind, (data: QueryData) => Promise<InsightResult>> = { trends, funnel, stickiness, retention, lifecycle, revenue, paths };
 
 export async function executeQuery(query: Query, source: QuerySource, limits: QueryLimits, includeSql = false): Promise<Execution> {
   const data = new QueryData(source, query, limits);
-  const run = executors[query.kind];
-  if (!run) throw new Error(`insight kind ${query.kind} has no executor`);
-  const result = await run(data);
+  const result = await executors[query.kind](data);
   return { result, rowsRead: data.rowsRead, sql: includeSql ? compileSql(query, data) : null };
 }

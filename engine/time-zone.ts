@@ -130,13 +130,16 @@ export function bucketNaiveStart(interval: BucketInterval, key: number): number 
 }
 
 /** The first instant of a bucket in `zone` (after a DST gap when its wall-clock start never happens). */
-export function bucketStart(interval: BucketInterval, zone: string, key: number): number {
+function bucketStart(interval: BucketInterval, zone: string, key: number): number {
   const start = new Date(bucketNaiveStart(interval, key));
   return instantOf(zone, start.getUTCFullYear(), start.getUTCMonth() + 1, start.getUTCDate(), start.getUTCHours());
 }
 
 /** The bucket key of an instant in `zone`. */
 export const bucketKeyAt = (interval: BucketInterval, zone: string, instant: number) => bucketKey(interval, instant + offsetAt(zone, instant));
+
+/** The first instant of the bucket holding `instant` in `zone`. */
+export const bucketStartAt = (interval: BucketInterval, zone: string, instant: number) => bucketStart(interval, zone, bucketKeyAt(interval, zone, instant));
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 

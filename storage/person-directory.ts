@@ -181,12 +181,17 @@ export class PersonDirectory {
     }));
   }
 
+  /** How many person indexes the project has used (indexes are dense from 0). */
+  private indexCount(projectId: string): number {
+    return ((this.statements.maxIndex!.get(projectId) as { max: number | null }).max ?? -1) + 1;
+  }
+
   /**
    * For the executor: `canonical[i]` is the surviving person of index i (i itself when it was
    * never merged away), for every index the project has.
    */
   canonicalIndexes(projectId: string): Int32Array {
-    const count = ((this.statements.maxIndex!.get(projectId) as { max: number | null }).max ?? -1) + 1;
+    const count = this.indexCount(projectId);
     const canonical = new Int32Array(count);
     for (let i = 0; i < count; i++) canonical[i] = i;
     for (const row of this.statements.overrides!.all(projectId) as { old_index: number; new_index: number }[]) canonical[row.old_index] = row.new_index;
@@ -198,7 +203,7 @@ export class PersonDirectory {
    * persons), indexed by person index; NaN for persons merged away.
    */
   createdTimes(projectId: string): Float64Array {
-    const created = new Float64Array(this.canonicalIndexes(projectId).length).fill(Number.NaN);
+    const created = new Float64Array(this.indexCount(projectId)).fill(Number.NaN);
     for (const row of this.statements.createdTimes!.all(projectId) as { person_index: number; created_at: number }[]) created[row.person_index] = row.created_at;
     return created;
   }

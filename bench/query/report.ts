@@ -19,8 +19,6 @@ export interface ReportInput {
   warmRuns: number;
   coldRuns: number;
   cases: CaseFigures[];
-  /** Names of cases whose kind has no executor yet. */
-  skipped: string[];
 }
 
 const fmt = (value: number, digits = 0) => value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -32,7 +30,7 @@ export function geometricMean(values: number[]): number {
   return Math.exp(values.reduce((sum, value) => sum + Math.log(value), 0) / values.length);
 }
 
-export function reportSection({ data, loadAtStart, warmRuns, coldRuns, cases, skipped }: ReportInput): string {
+export function reportSection({ data, loadAtStart, warmRuns, coldRuns, cases }: ReportInput): string {
   const rows = cases.map((figures) => {
     const { name, warm, cold } = figures;
     return `| ${name} | ${ms(warm.executor)} | ${ms(warm.duckdb)} | ${ratio(warm.duckdb, warm.executor)} | ${ms(cold.executor)} | ${ms(cold.duckdb)} | ${ratio(cold.duckdb, cold.executor)} |`;
@@ -59,8 +57,5 @@ export function reportSection({ data, loadAtStart, warmRuns, coldRuns, cases, sk
     `Geometric mean of warm ratios: ${fmt(warmMean, 2)}x; of cold ratios: ${fmt(coldMean, 2)}x (over ${cases.length} cases).`,
     "Targets (issue 5, at 10M events): warm at least 3x for every kind and 5x geometric mean; cold at least 0.5x.",
   ];
-  if (skipped.length > 0) {
-    lines.push(`Not run (kind not executable yet): ${skipped.join(", ")}.`);
-  }
   return `${lines.join("\n")}\n`;
 }

@@ -2,13 +2,12 @@
 // files) for one query per insight kind, in the same run: cold (first query of a fresh
 // process, one per engine, case and repetition) and warm (columns cached, DuckDB session
 // reused), medians; each warm case first checks that both engines give the same answer.
-// Cases whose kind has no executor yet are skipped with a note. Writes the "Query engine"
+// Writes the "Query engine"
 // section of bench/RESULTS.md (only when every case ran: BENCH_CASES selects a few).
 //   bun bench/query/run.ts --events 1m     (or BENCH_EVENTS=10m; BENCH_SEED=42 BENCH_RUNS=5 BENCH_COLD_RUNS=3 BENCH_CASES="funnel 3 steps,paths")
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { ChunkStore } from "../../engine/chunk-store.ts";
-import { executableKinds } from "../../engine/execute.ts";
 import { DuckDbSession } from "../../engine/sql/duckdb.ts";
 import { writeResultsSection } from "../results.ts";
 import { benchCases, type BenchCase } from "./cases.ts";
@@ -60,18 +59,15 @@ const cases = benchCases
   .map((benchCase, index) => ({ benchCase, index }))
   .filter(({ benchCase }) => !selected || selected.includes(benchCase.name));
 if (selected && cases.length !== selected.length) throw new Error(`BENCH_CASES names unknown cases; the cases are: ${benchCases.map((c) => c.name).join(", ")}`);
-const runnable = cases.filter(({ benchCase }) => executableKinds.includes(benchCase.document.insight.kind));
-const skipped = cases.filter(({ benchCase }) => !executableKinds.includes(benchCase.document.insight.kind)).map(({ benchCase }) => benchCase);
-for (const benchCase of skipped) console.log(`skipping "${benchCase.name}": ${benchCase.document.insight.kind} is not executable yet (executableKinds: ${executableKinds.join(", ")})`);
 
 const loadAtStart = loadavg()[0]!;
 const data = await openBenchData(seed, events, console.log);
-console.log(`${events.toLocaleString("en-US")} events, ${data.parts} Parquet parts; ${runnable.length} cases, warm x${warmRuns}, cold x${coldRuns}`);
+console.log(`${events.toLocaleString("en-US")} events, ${data.parts} Parquet parts; ${cases.length} cases, warm x${warmRuns}, cold x${coldRuns}`);
 
 // Cold first, while this process holds no decoded columns and no DuckDB session.
-const cold = new Map<number, Record<Engine, number[]>>(runnable.map(({ index }) => [index, { executor: [], duckdb: [] }]));
+const cold = new Map<number, Record<Engine, number[]>>(cases.map(({ index }) => [index, { executor: [], duckdb: [] }]));
 for (let repetition = 0; repetition < coldRuns; repetition++) {
-  for (const { benchCase, index } of runnable) {
+  for (const { benchCase, index } of cases) {
     for (const engine of engineOrder(repetition)) cold.get(index)![engine].push(await coldMs(engine, index));
     console.log(`cold ${repetition + 1}/${coldRuns} ${benchCase.name}: executor ${cold.get(index)!.executor.at(-1)!.toFixed(1)} ms, DuckDB ${cold.get(index)!.duckdb.at(-1)!.toFixed(1)} ms`);
   }
@@ -96,7 +92,7 @@ async function warmCase(benchCase: BenchCase, data: BenchData, source: ReturnTyp
 const source = executorSource(data, new ChunkStore(columnCacheBytes));
 const session = await DuckDbSession.open(duckDbThreads);
 const figures: CaseFigures[] = [];
-for (const { benchCase, index } of runnable) {
+for (const { benchCase, index } of cases) {
   const warm = await warmCase(benchCase, data, source, session);
   const { executor, duckdb } = cold.get(index)!;
   figures.push({ name: benchCase.name, warm, cold: { executor: median(executor), duckdb: median(duckdb) } });
@@ -104,7 +100,7 @@ for (const { benchCase, index } of runnable) {
 }
 session.close();
 
-const section = reportSection({ data, loadAtStart, warmRuns, coldRuns, cases: figures, skipped: skipped.map(({ name }) => name) });
+const section = reportSection({ data, loadAtStart, warmRuns, coldRuns, cases: figures });
 console.log(`\n${section}`);
 if (selected) console.log("(BENCH_CASES ran a selection: bench/RESULTS.md left as it was)");
 else writeResultsSection("Query engine", section);

@@ -4,7 +4,7 @@
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import type { TSchema } from "@sinclair/typebox";
-import { bucketKeyAt, bucketKeys, bucketStart, isTimeZone, offsetTable, type BucketInterval } from "../time-zone.ts";
+import { bucketKeys, bucketStartAt, isTimeZone, offsetTable, type BucketInterval } from "../time-zone.ts";
 import { DateExpressionError, evaluateDate } from "./dates.ts";
 import type { Breakdown, Filter, Query, Series } from "./query.ts";
 import {
@@ -235,6 +235,5 @@ export function validateQuery(document: unknown, timeZone: string, now: number):
 function scanStart(kind: InsightKind, retentionType: string | undefined, interval: BucketInterval, zone: string, from: number): number {
   if (kind === "retention" && retentionType === "first_time") return Number.NEGATIVE_INFINITY;
   if (kind !== "lifecycle") return from;
-  const firstStart = bucketStart(interval, zone, bucketKeyAt(interval, zone, from));
-  return bucketStart(interval, zone, bucketKeyAt(interval, zone, firstStart - 1));
+  return bucketStartAt(interval, zone, bucketStartAt(interval, zone, from) - 1);
 }

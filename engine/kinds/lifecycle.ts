@@ -10,7 +10,7 @@ import type { QueryData } from "../query-data.ts";
 import { baseSelection, columnsNeeded, seriesSelection } from "../selection.ts";
 import { StreamBuilder } from "../person-streams.ts";
 import type { Query } from "../ir/query.ts";
-import { bucketKeyAt, bucketStart } from "../time-zone.ts";
+import { bucketStartAt } from "../time-zone.ts";
 
 export const lifecycleStatuses = ["new", "returning", "resurrecting", "dormant"] as const;
 export type LifecycleStatus = (typeof lifecycleStatuses)[number];
@@ -36,7 +36,7 @@ export function lifecycleFrom(query: Query, labels: string[], counts: number[][]
 }
 
 /** The instant the range's first interval starts (the previous interval ends there). */
-export const firstIntervalStart = (query: Query) => bucketStart(query.interval, query.timeZone, bucketKeyAt(query.interval, query.timeZone, query.from));
+export const firstIntervalStart = (query: Query) => bucketStartAt(query.interval, query.timeZone, query.from);
 
 export async function lifecycle(data: QueryData): Promise<LifecycleResult> {
   const query = data.query;

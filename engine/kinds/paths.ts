@@ -127,6 +127,8 @@ export async function paths(data: QueryData): Promise<PathsResult> {
   await data.prepare(eventProperties);
   const ids = new WordIds();
   const excluded = new Set(query.paths.excludeEvents);
+  // excludedValue[id]: whether value id is excluded, extended as ids appear (no string lookup per row).
+  const excludedValue: boolean[] = [];
   const streams = new StreamBuilder();
   for (const ref of data.chunks) {
     const chunk = await data.load(ref, columns);
@@ -134,12 +136,13 @@ export async function paths(data: QueryData): Promise<PathsResult> {
     const values = rowValues(chunk, selection, ids);
     const events = chunk.text("event");
     const dropEvent = events.words.map((word) => excluded.has(word));
+    for (let id = excludedValue.length; id < ids.words.length; id++) excludedValue.push(excluded.has(ids.words[id]!));
     const persons = chunk.persons;
     const timestamps = chunk.timestamps;
     for (let i = 0; i < selection.length; i++) {
       const row = selection[i]!;
       const value = values[row]!;
-      if (dropEvent[events.codes[row]!] || excluded.has(ids.words[value]!)) continue;
+      if (dropEvent[events.codes[row]!] || excludedValue[value]) continue;
       streams.push(persons[row]!, timestamps[row]!, 0, value);
     }
   }

@@ -1,6 +1,7 @@
 // Query -> parameterised DuckDB SQL over the `events` view (and `persons` when the query reads
 // person properties), with the property types of the executor's run so both read values alike.
 import type { Query } from "../ir/query.ts";
+import type { InsightKind } from "../ir/schema.ts";
 import type { QueryData } from "../query-data.ts";
 import { columnsNeeded } from "../selection.ts";
 import type { SqlKinds } from "./expressions.ts";
@@ -33,12 +34,10 @@ export function sqlKinds(query: Query, data: QueryData): SqlKinds {
   };
 }
 
-const compilers: Record<string, (query: Query, kinds: SqlKinds, params: Params) => string> = { trends: trendsSql, funnel: funnelSql, stickiness: stickinessSql, retention: retentionSql, lifecycle: lifecycleSql, revenue: revenueSql, paths: pathsSql };
+const compilers: Record<InsightKind, (query: Query, kinds: SqlKinds, params: Params) => string> = { trends: trendsSql, funnel: funnelSql, stickiness: stickinessSql, retention: retentionSql, lifecycle: lifecycleSql, revenue: revenueSql, paths: pathsSql };
 
 export function compileSql(query: Query, data: QueryData): CompiledSql {
   const params = new Params();
-  const compile = compilers[query.kind];
-  if (!compile) throw new Error(`insight kind ${query.kind} has no SQL compiler`);
-  const sql = compile(query, sqlKinds(query, data), params);
+  const sql = compilers[query.kind](query, sqlKinds(query, data), params);
   return { sql, params: params.values };
 }

@@ -21,8 +21,8 @@ export async function signUp(service: TestService, name = "Test User"): Promise<
   return { client, email, userId: reply.body.user.id, orgId: reply.body.orgs[0].id };
 }
 
-export async function createProject(user: SignedUpUser, name = "Web", region = "eu") {
-  const reply = await user.client.post(`/app/orgs/${user.orgId}/projects`, { name, region });
+export async function createProject(user: SignedUpUser, name = "Web", region = "eu", timezone?: string) {
+  const reply = await user.client.post(`/app/orgs/${user.orgId}/projects`, { name, region, ...(timezone === undefined ? {} : { timezone }) });
   expect(reply.status).toBe(201);
   return reply.body as { project: any; public_keys: any[] };
 }
@@ -50,3 +50,10 @@ export async function addMember(service: TestService, owner: SignedUpUser, role:
 
 export const v1 = (service: TestService, secret: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> =>
   call(service.url, method, path, { body, headers: { ...bearer(secret), ...headers } });
+
+/** A region token for the project through POST /v1/projects/{id}/region-token (200 checked). */
+export async function regionTokenFor(service: TestService, secret: string, projectId: string, scopes: string[]): Promise<string> {
+  const reply = await v1(service, secret, "POST", `/v1/projects/${projectId}/region-token`, { scopes });
+  expect(reply.status).toBe(200);
+  return reply.body.token;
+}

@@ -105,6 +105,12 @@ export async function postIngest(baseUrl: string, payload: unknown, options: Pos
   return { status: response.status, body: parsed, headers: response.headers };
 }
 
+/** Sends native events and checks that every one was accepted. */
+export async function sendAccepted(baseUrl: string, apiKey: string, events: NativeEvent[]): Promise<void> {
+  const reply = await postIngest(baseUrl, nativeBody(apiKey, events));
+  expect([reply.status, reply.body]).toEqual([200, ok(events.length)]);
+}
+
 /**
  * Every record of a region's write-ahead log, read without opening it for writing (safe while
  * the service runs). Read before stopping: a clean stop seals the log into segments.

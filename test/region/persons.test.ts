@@ -2,9 +2,9 @@
 // region API with region tokens issued by the control plane.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestService, type TestService } from "../helpers/service.ts";
-import { createProject, createToken, signUp, v1, type SignedUpUser } from "../helpers/accounts.ts";
+import { createProject, createToken, regionTokenFor, signUp, type SignedUpUser } from "../helpers/accounts.ts";
 import { bearer, call, isoPattern, uuidPattern } from "../helpers/client.ts";
-import { nativeBody, nativeEvent, ok, postIngest, rfc3339, type NativeEvent } from "../ingest/helpers.ts";
+import { nativeBody, nativeEvent, ok, postIngest, rfc3339, sendAccepted, type NativeEvent } from "../ingest/helpers.ts";
 
 let service: TestService;
 let owner: SignedUpUser;
@@ -18,11 +18,7 @@ let tokens: Record<"read" | "pii" | "write" | "query" | "other", string>;
 let patSecret: string;
 const regionSecret = "persons-test-secret";
 
-async function regionToken(secret: string, projectId: string, scopes: string[]): Promise<string> {
-  const reply = await v1(service, secret, "POST", `/v1/projects/${projectId}/region-token`, { scopes });
-  expect(reply.status).toBe(200);
-  return reply.body.token;
-}
+const regionToken = (secret: string, projectId: string, scopes: string[]) => regionTokenFor(service, secret, projectId, scopes);
 
 beforeAll(async () => {
   service = await startTestService({ REGION_SECRET: regionSecret });
@@ -52,10 +48,7 @@ let clock = Date.now() - 3_600_000;
 /** An event a second after the previous one (so event-time order is the order written here). */
 const at = (overrides: NativeEvent) => nativeEvent({ timestamp: rfc3339((clock += 1000)), properties: {}, ...overrides });
 
-async function send(events: NativeEvent[], apiKey = key) {
-  const reply = await postIngest(service.url, nativeBody(apiKey, events));
-  expect([reply.status, reply.body]).toEqual([200, ok(events.length)]);
-}
+const send = (events: NativeEvent[], apiKey = key) => sendAccepted(service.url, apiKey, events);
 
 const region = (method: string, path: string, token: string, body?: unknown) =>
   call(service.url, method, `/region/eu${path}`, { headers: bearer(token), body });

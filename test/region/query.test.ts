@@ -3,9 +3,9 @@
 // concurrency limit and the rows-read limit at their edges.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestService, type TestService } from "../helpers/service.ts";
-import { createToken, signUp, v1, type SignedUpUser } from "../helpers/accounts.ts";
+import { createProject, createToken, regionTokenFor, signUp, type SignedUpUser } from "../helpers/accounts.ts";
 import { bearer, call, isoPattern } from "../helpers/client.ts";
-import { nativeBody, nativeEvent, ok, postIngest, rfc3339, type NativeEvent } from "../ingest/helpers.ts";
+import { nativeEvent, rfc3339, sendAccepted, type NativeEvent } from "../ingest/helpers.ts";
 import { instantOf, localTime } from "../../engine/time-zone.ts";
 import { concurrentQueriesPerProjectMax } from "../../server/region/query-service.ts";
 
@@ -19,22 +19,9 @@ let bigProject: any;
 let bigKey: string;
 let patSecret: string;
 
-async function makeProject(name: string, timezone: string) {
-  const reply = await owner.client.post(`/app/orgs/${owner.orgId}/projects`, { name, region: "eu", timezone });
-  expect(reply.status).toBe(201);
-  return reply.body as { project: any; public_keys: any[] };
-}
-
-async function regionToken(projectId: string, scopes: string[]): Promise<string> {
-  const reply = await v1(service, patSecret, "POST", `/v1/projects/${projectId}/region-token`, { scopes });
-  expect(reply.status).toBe(200);
-  return reply.body.token;
-}
-
-async function send(events: NativeEvent[], apiKey = key) {
-  const reply = await postIngest(service.url, nativeBody(apiKey, events));
-  expect([reply.status, reply.body]).toEqual([200, ok(events.length)]);
-}
+const makeProject = (name: string, timezone: string) => createProject(owner, name, "eu", timezone);
+const regionToken = (projectId: string, scopes: string[]) => regionTokenFor(service, patSecret, projectId, scopes);
+const send = (events: NativeEvent[], apiKey = key) => sendAccepted(service.url, apiKey, events);
 
 const query = (token: string, body: unknown) => call(service.url, "POST", "/region/eu/query", { headers: bearer(token), body });
 

@@ -3,9 +3,9 @@
 // unsealed rows alike, typed as the executor types them, ranked by volume then name.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestService, type TestService } from "../helpers/service.ts";
-import { createToken, signUp, v1, type SignedUpUser } from "../helpers/accounts.ts";
+import { createToken, regionTokenFor, signUp, type SignedUpUser } from "../helpers/accounts.ts";
 import { bearer, call } from "../helpers/client.ts";
-import { nativeBody, nativeEvent, ok, postIngest, rfc3339, type NativeEvent } from "../ingest/helpers.ts";
+import { nativeEvent, rfc3339, sendAccepted, type NativeEvent } from "../ingest/helpers.ts";
 import { concurrentQueriesPerProjectMax } from "../../server/region/query-service.ts";
 
 let service: TestService;
@@ -20,19 +20,12 @@ const day = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
 const at = (minutes: number) => Date.parse(`${day}T10:00:00Z`) + minutes * 60_000;
 const iso = (minutes: number) => new Date(at(minutes)).toISOString();
 
-async function send(apiKey: string, events: NativeEvent[]) {
-  const reply = await postIngest(service.url, nativeBody(apiKey, events));
-  expect([reply.status, reply.body]).toEqual([200, ok(events.length)]);
-}
+const send = (apiKey: string, events: NativeEvent[]) => sendAccepted(service.url, apiKey, events);
 
 const event = (name: string, distinctId: string, minutes: number, properties: Record<string, unknown>) =>
   nativeEvent({ event: name, distinct_id: distinctId, timestamp: rfc3339(at(minutes)), properties });
 
-async function regionToken(scopes: string[]): Promise<string> {
-  const reply = await v1(service, patSecret, "POST", `/v1/projects/${projectId}/region-token`, { scopes });
-  expect(reply.status).toBe(200);
-  return reply.body.token;
-}
+const regionToken = (scopes: string[]) => regionTokenFor(service, patSecret, projectId, scopes);
 
 const get = (path: string, regionTokenText = token) => call(service.url, "GET", `/region/eu${path}`, { headers: bearer(regionTokenText) });
 const seen = (volume: number, first: number, last: number) => ({ volume, first_seen: iso(first), last_seen: iso(last) });
@@ -80,7 +73,7 @@ describe("GET /schema/events", () => {
   test("events acknowledged a moment ago count at once; equal volumes rank by name", async () => {
     const created = await owner.client.post(`/app/orgs/${owner.orgId}/projects`, { name: "Ties", region: "eu", timezone: "UTC" });
     const key = created.body.public_keys.find((entry: { environment: string }) => entry.environment === "production").key;
-    const tieToken = (await v1(service, patSecret, "POST", `/v1/projects/${created.body.project.id}/region-token`, { scopes: ["query:read"] })).body.token;
+    const tieToken = await regionTokenFor(service, patSecret, created.body.project.id, ["query:read"]);
     expect((await get("/schema/events", tieToken)).body).toEqual({ events: [] });
     await send(key, [event("b_event", "u1", 1, {}), event("a_event", "u1", 2, {}), event("c_event", "u1", 3, {}), event("c_event", "u1", 4, {})]);
     expect((await get("/schema/events", tieToken)).body).toEqual({

@@ -7,9 +7,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestService, type TestService } from "../helpers/service.ts";
-import { createToken, signUp, v1, type SignedUpUser } from "../helpers/accounts.ts";
+import { createProject, createToken, regionTokenFor, signUp, type SignedUpUser } from "../helpers/accounts.ts";
 import { bearer, call } from "../helpers/client.ts";
-import { nativeBody, nativeEvent, ok, postIngest, rfc3339, type NativeEvent } from "../ingest/helpers.ts";
+import { nativeEvent, rfc3339, sendAccepted, type NativeEvent } from "../ingest/helpers.ts";
 import { QueryGate, concurrentQueriesPerProjectMax } from "../../server/region/query-service.ts";
 import { SqlService, sqlAnswerBytesMax, sqlRowsMax } from "../../server/region/sql-service.ts";
 import { ApiError } from "../../server/http/errors.ts";
@@ -29,24 +29,13 @@ const day = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
 const at = (minutes: number) => Date.parse(`${day}T10:00:00Z`) + minutes * 60_000;
 const iso = (minutes: number) => new Date(at(minutes)).toISOString();
 
-async function makeProject(name: string) {
-  const reply = await owner.client.post(`/app/orgs/${owner.orgId}/projects`, { name, region: "eu", timezone: "UTC" });
-  expect(reply.status).toBe(201);
-  return reply.body as { project: { id: string }; public_keys: { key: string; environment: string }[] };
-}
+const makeProject = (name: string) =>
+  createProject(owner, name, "eu", "UTC") as Promise<{ project: { id: string }; public_keys: { key: string; environment: string }[] }>;
 
 const keyOf = (created: Awaited<ReturnType<typeof makeProject>>, environment: string) => created.public_keys.find((key) => key.environment === environment)!.key;
 
-async function send(apiKey: string, events: NativeEvent[]) {
-  const reply = await postIngest(service.url, nativeBody(apiKey, events));
-  expect([reply.status, reply.body]).toEqual([200, ok(events.length)]);
-}
-
-async function regionToken(projectId: string, scopes: string[]): Promise<string> {
-  const reply = await v1(service, patSecret, "POST", `/v1/projects/${projectId}/region-token`, { scopes });
-  expect(reply.status).toBe(200);
-  return reply.body.token;
-}
+const send = (apiKey: string, events: NativeEvent[]) => sendAccepted(service.url, apiKey, events);
+const regionToken = (projectId: string, scopes: string[]) => regionTokenFor(service, patSecret, projectId, scopes);
 
 const event = (name: string, distinctId: string, minutes: number, properties: Record<string, unknown>) =>
   nativeEvent({ event: name, distinct_id: distinctId, timestamp: rfc3339(at(minutes)), properties });

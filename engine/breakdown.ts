@@ -3,7 +3,7 @@
 // Rank: events matching any series (counted once per series they match, unweighted), more
 // first; ties by value text, absent last.
 import { numbersAsText, type TextColumn } from "./columns.ts";
-import { WordIds } from "./word-ids.ts";
+import { WordIds } from "../storage/word-ids.ts";
 import type { Breakdown } from "./ir/query.ts";
 import type { LoadedChunk } from "./query-data.ts";
 import { groupColumn } from "../storage/event-columns.ts";

@@ -6,7 +6,7 @@
 // keeps them), reading Arrow's buffers directly: no row proxies, no BigInt per value.
 import { Type, type Data } from "apache-arrow";
 import type { ColumnType } from "./chunk-store.ts";
-import { WordIds } from "./word-ids.ts";
+import { WordIds } from "../storage/word-ids.ts";
 
 /**
  * One Arrow array as the decoders read it, whichever library holds it. Fixed-width `values`

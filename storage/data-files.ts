@@ -10,8 +10,6 @@ import { dirname } from "node:path";
 import { tableFromIPC, tableToIPC, type Table } from "apache-arrow";
 import { Compression, Table as WasmTable, WriterPropertiesBuilder, readParquet, writeParquet } from "parquet-wasm";
 import { fsyncDirectory, writeFileAtomic } from "./atomic-file.ts";
-import { tableToEvents } from "./event-columns.ts";
-import type { StoredEvent } from "./event-record.ts";
 
 /** Rows per Parquet row group: large enough for good compression, small enough to skip by statistics. */
 export const parquetRowGroupRows = 128 * 1024;
@@ -63,8 +61,6 @@ export function readSegmentTable(path: string, range: SegmentRange): Table {
   return tableFromIPC(bytes);
 }
 
-export const readSegment = (path: string, range: SegmentRange): StoredEvent[] => tableToEvents(readSegmentTable(path, range));
-
 /** Writes a table (rows already deduplicated and sorted) as one Parquet file; returns its size. */
 export function writeParquetPart(path: string, table: Table): number {
   const properties = new WriterPropertiesBuilder()
@@ -78,5 +74,8 @@ export function writeParquetPart(path: string, table: Table): number {
   return bytes.byteLength;
 }
 
-export const readParquetTable = (path: string): Table => tableFromIPC(readParquet(readFileSync(path)).intoIPCStream());
-export const readParquetPart = (path: string): StoredEvent[] => tableToEvents(readParquetTable(path));
+/** Rows per batch when reading a part back: one batch per file (parts hold at most a few row groups). */
+const readBatchRows = 1 << 20;
+
+export const readParquetTable = (path: string): Table =>
+  tableFromIPC(readParquet(readFileSync(path), { batchSize: readBatchRows }).intoIPCStream());

@@ -3,12 +3,11 @@
 // decided about each accepted event (its index in `batch`, corrected timestamp, sample rate,
 // suspect mark, person index) and the request's location and group types, so the request
 // thread never re-serialises events: it writes bytes it already has. Decoding rebuilds the
-// stored events from both.
+// stored events from both (event-buffer.ts).
 //
 // Layout: u8 format | u32 header length | header JSON | u32 event count |
 //         per event: u32 index, f64 timestamp, f64 sample rate, u8 flags, u32 person index |
 //         body JSON text.
-import { groupTypesPerProjectMax } from "./person-store.ts";
 
 export interface StoredEvent {
   uuid: string;
@@ -85,7 +84,7 @@ const recordFormat = 3;
 const eventEntryBytes = 4 + 8 + 8 + 1 + 4;
 const suspectFlag = 1;
 
-interface RecordHeader {
+export interface RecordHeader {
   project_id: string;
   data_id: number;
   environment: string;
@@ -128,49 +127,16 @@ export function encodeBatchRecord(batch: AcceptedBatch): [head: Uint8Array, body
   return [bytes, batch.body];
 }
 
-type RawEvent = Record<string, unknown>;
-
-/** The stored form of a validated native event, with ingest's decisions applied. */
-function storedEvent(raw: RawEvent, accepted: AcceptedEvent, header: RecordHeader): StoredEvent {
-  const location = header.location;
-  const { $ip: _droppedIp, ...properties } = raw.properties as Record<string, unknown>;
-  if (accepted.sampleRate < 1) properties.$sample_rate = accepted.sampleRate;
-  const place = properties.$geoip_disable === true ? noLocation : location;
-  const lib = raw.lib as { name: string; version: string };
-  const groups = (raw.groups as Record<string, string> | null | undefined) ?? null;
-  const groupKeys: (string | null)[] = new Array(groupTypesPerProjectMax).fill(null);
-  for (const type in groups) {
-    const slot = header.group_types[type];
-    if (slot !== undefined) groupKeys[slot] = groups[type]!;
-  }
-  return {
-    uuid: (raw.uuid as string).toLowerCase(),
-    event: raw.event as string,
-    timestamp: accepted.timestamp,
-    distinct_id: raw.distinct_id as string,
-    anon_id: (raw.anon_id as string | null | undefined) ?? null,
-    session_id: (raw.session_id as string | null | undefined)?.toLowerCase() ?? null,
-    window_id: (raw.window_id as string | null | undefined)?.toLowerCase() ?? null,
-    lib_name: lib.name,
-    lib_version: lib.version,
-    consent: (raw.consent as StoredEvent["consent"] | null | undefined) ?? "granted",
-    sample_rate: accepted.sampleRate,
-    geo_country: place.country,
-    geo_region: place.region,
-    geo_city: place.city,
-    geo_timezone: place.timezone,
-    is_suspect: accepted.isSuspect,
-    person_index: accepted.personIndex,
-    groups,
-    group_keys: groupKeys,
-    set: (raw.$set as Record<string, unknown> | null | undefined) ?? null,
-    set_once: (raw.$set_once as Record<string, unknown> | null | undefined) ?? null,
-    properties,
-  };
+/** A record's parts: the project and request it came from, ingest's decisions, and the request's events as parsed. */
+export interface BatchRecordView {
+  header: RecordHeader;
+  /** One per accepted event; `index` points into `batch`. */
+  accepted: AcceptedEvent[];
+  batch: Record<string, unknown>[];
 }
 
-/** Decodes a record: its whole payload as read from the WAL, or the two parts encodeBatchRecord gave. */
-export function decodeBatchRecord(payload: Uint8Array, separateBody?: Uint8Array): EventBatchRecord {
+/** Reads a record: its whole payload as read from the WAL, or the two parts encodeBatchRecord gave. */
+export function readBatchRecord(payload: Uint8Array, separateBody?: Uint8Array): BatchRecordView {
   const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
   const format = view.getUint8(0);
   if (format !== recordFormat) throw new Error(`WAL record format ${format} is not known (expected ${recordFormat})`);
@@ -181,17 +147,16 @@ export function decodeBatchRecord(payload: Uint8Array, separateBody?: Uint8Array
   const count = view.getUint32(eventsStart - 4, true);
   const bodyStart = eventsStart + count * eventEntryBytes;
   const body = separateBody ?? payload.subarray(bodyStart);
-  const batch = (JSON.parse(decoder.decode(body)) as { batch: RawEvent[] }).batch;
-  const events: StoredEvent[] = new Array(count);
+  const batch = (JSON.parse(decoder.decode(body)) as { batch: Record<string, unknown>[] }).batch;
+  const accepted: AcceptedEvent[] = new Array(count);
   for (let i = 0, offset = eventsStart; i < count; i++, offset += eventEntryBytes) {
-    const accepted: AcceptedEvent = {
+    accepted[i] = {
       index: view.getUint32(offset, true),
       timestamp: view.getFloat64(offset + 4, true),
       sampleRate: view.getFloat64(offset + 12, true),
       isSuspect: (view.getUint8(offset + 20) & suspectFlag) !== 0,
       personIndex: view.getUint32(offset + 21, true),
     };
-    events[i] = storedEvent(batch[accepted.index]!, accepted, header);
   }
-  return { project_id: header.project_id, data_id: header.data_id, environment: header.environment, received_at: header.received_at, events };
+  return { header, accepted, batch };
 }

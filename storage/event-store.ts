@@ -11,9 +11,11 @@ import { join, relative } from "node:path";
 import { temporarySuffix } from "./atomic-file.ts";
 import { tableToIPC, type Table } from "apache-arrow";
 import { vectorValues } from "./arrow-vectors.ts";
-import { parquetRowGroupRows, readParquetPart, readParquetTable, readSegment, readSegmentTable, writeParquetPart, writeSealFile } from "./data-files.ts";
-import { columnsToTable, concatColumns, eventsToColumns, eventsToTable, tableColumns, tableToEvents, type EventColumns } from "./event-columns.ts";
-import { decodeBatchRecord, type EventBatchRecord, type StoredEvent } from "./event-record.ts";
+import { parquetRowGroupRows, readParquetTable, readSegmentTable, writeParquetPart, writeSealFile } from "./data-files.ts";
+import { EventBuffer } from "./event-buffer.ts";
+import { tableToEvents } from "./event-columns.ts";
+import { readBatchRecord, type BatchRecordView, type StoredEvent } from "./event-record.ts";
+import { MergeInput } from "./table-merge.ts";
 import { readManifest, writeManifest, type Manifest, type PartEntry, type SegmentEntry } from "./manifest.ts";
 import { readWalRecords, type WalPosition } from "./wal.ts";
 
@@ -57,7 +59,7 @@ interface Buffer {
   projectId: string;
   dataId: number;
   environment: string;
-  rows: StoredEvent[];
+  events: EventBuffer;
   firstAddedAt: number;
 }
 
@@ -118,20 +120,36 @@ export class EventStore {
     for (const name of readdirSync(dataDir)) if (name.includes(temporarySuffix)) rmSync(join(dataDir, name));
     mkdirSync(join(dataDir, "segments"), { recursive: true });
     const store = new EventStore(dataDir, onSealed, manifest, tuning);
-    for (const { payload, position } of readWalRecords(walDir, manifest.walSealedThrough)) store.add(decodeBatchRecord(payload), position);
+    for (const { payload, position } of readWalRecords(walDir, manifest.walSealedThrough)) store.add(readBatchRecord(payload), position);
     return store;
   }
 
   /** Takes a WAL record's events; `position` is the record's end in the WAL (already durable). */
-  add(record: EventBatchRecord, position: WalPosition): void {
-    const key = partitionKey(record.data_id, record.environment);
+  add(record: BatchRecordView, position: WalPosition): void {
+    const { project_id: projectId, data_id: dataId, environment } = record.header;
+    this.bufferOf(projectId, dataId, environment).appendRecord(record);
+    this.added(record.accepted.length, position);
+  }
+
+  /** Takes stored events as they are (benchmarks and tests that generate rows rather than requests). */
+  addRows(projectId: string, dataId: number, environment: string, rows: readonly StoredEvent[], position: WalPosition): void {
+    const buffer = this.bufferOf(projectId, dataId, environment);
+    for (const row of rows) buffer.appendStored(row);
+    this.added(rows.length, position);
+  }
+
+  private bufferOf(projectId: string, dataId: number, environment: string): EventBuffer {
+    const key = partitionKey(dataId, environment);
     let buffer = this.buffers.get(key);
     if (!buffer) {
-      buffer = { projectId: record.project_id, dataId: record.data_id, environment: record.environment, rows: [], firstAddedAt: Date.now() };
+      buffer = { projectId, dataId, environment, events: new EventBuffer(), firstAddedAt: Date.now() };
       this.buffers.set(key, buffer);
     }
-    for (const event of record.events) buffer.rows.push(event);
-    this.bufferedRows += record.events.length;
+    return buffer.events;
+  }
+
+  private added(rows: number, position: WalPosition): void {
+    this.bufferedRows += rows;
     this.addedThrough = position;
     if (this.bufferedRows >= this.tuning.sealRows) void this.seal().catch(() => {});
   }
@@ -159,7 +177,7 @@ export class EventStore {
       const manifest: Manifest = structuredClone(this.manifest);
       const file = join("segments", `seal-${fileNumber(this.takeFileNumber(manifest))}.arrows`);
       try {
-        const ranges = writeSealFile(join(this.dataDir, file), buffers.map((buffer) => eventsToTable(buffer.rows)));
+        const ranges = writeSealFile(join(this.dataDir, file), buffers.map((buffer) => buffer.events.toTable()));
         const sealedAt = Date.now();
         manifest.segments.push(...buffers.map((buffer, index): SegmentEntry => ({
           file,
@@ -167,7 +185,7 @@ export class EventStore {
           projectId: buffer.projectId,
           dataId: buffer.dataId,
           environment: buffer.environment,
-          rows: buffer.rows.length,
+          rows: buffer.events.rows,
           sealedAt,
         })));
         manifest.walSealedThrough = sealedThrough;
@@ -185,15 +203,10 @@ export class EventStore {
     });
   }
 
-  /** Puts unsealed rows back in front of anything added while the seal was running. */
+  /** Puts unsealed rows back (a seal runs without yielding, so nothing was added meanwhile). */
   private restoreBuffers(buffers: Buffer[]): void {
-    for (const buffer of buffers) {
-      const key = partitionKey(buffer.dataId, buffer.environment);
-      const newer = this.buffers.get(key);
-      if (newer) buffer.rows.push(...newer.rows);
-      this.buffers.set(key, buffer);
-    }
-    this.bufferedRows = [...this.buffers.values()].reduce((sum, buffer) => sum + buffer.rows.length, 0);
+    for (const buffer of buffers) this.buffers.set(partitionKey(buffer.dataId, buffer.environment), buffer);
+    this.bufferedRows = buffers.reduce((sum, buffer) => sum + buffer.events.rows, 0);
   }
 
   /**
@@ -210,25 +223,26 @@ export class EventStore {
       const manifest: Manifest = structuredClone(this.manifest);
       const replacedParts: PartEntry[] = [];
       const newParts: PartEntry[] = [];
-      const writePart = (day: string, level: number, columns: EventColumns, rows: number[]) => {
+      const writePart = (day: string, level: number, input: MergeInput, rows: ArrayLike<number>) => {
         const file = join("parquet", String(dataId), environment, day, `part-${fileNumber(this.takeFileNumber(manifest))}.parquet`);
-        const bytes = writeParquetPart(join(this.dataDir, file), columnsToTable(columns, rows));
-        const entry: PartEntry = { file, projectId: segments[0]!.projectId, dataId, environment, day, level, rows: rows.length, bytes };
+        const order = input.firstArrivalsSorted(rows);
+        const bytes = writeParquetPart(join(this.dataDir, file), input.gather(order));
+        const entry: PartEntry = { file, projectId: segments[0]!.projectId, dataId, environment, day, level, rows: order.length, bytes };
         newParts.push(entry);
         manifest.parts.push(entry);
       };
       try {
-        const incoming = mergedColumns(segments.map((segment) => readSegmentTable(join(this.dataDir, segment.file), segment)));
-        for (const [day, rows] of rowsByDay(incoming)) {
-          writePart(day, 0, incoming, deduplicateAndSort(incoming, rows));
+        const incoming = new MergeInput(segments.map((segment) => readSegmentTable(join(this.dataDir, segment.file), segment)));
+        for (const [day, rows] of rowsByDay(incoming.timestamps)) {
+          writePart(day, 0, incoming, rows);
           for (let level = 0; ; level++) {
             const group = manifest.parts.filter((p) => p.dataId === dataId && p.environment === environment && p.day === day && p.level === level);
             if (group.length < partsPerMerge || group.reduce((sum, part) => sum + part.rows, 0) > this.tuning.partRowsMax) break;
-            const merged = mergedColumns(group.map((part) => readParquetTable(join(this.dataDir, part.file))));
+            const merged = new MergeInput(group.map((part) => readParquetTable(join(this.dataDir, part.file))));
             const gone = new Set(group.map((part) => part.file));
             manifest.parts = manifest.parts.filter((part) => !gone.has(part.file));
             replacedParts.push(...group);
-            writePart(day, level + 1, merged, deduplicateAndSort(merged, allRows(merged.length)));
+            writePart(day, level + 1, merged, allRows(merged.rows));
           }
         }
         // Other partitions' segments share the seal files: drop exactly these entries.
@@ -295,15 +309,21 @@ export class EventStore {
 
   /** Every stored event of a partition: Parquet parts, sealed segments, then buffered rows. */
   scan(dataId: number, environment: string): StoredEvent[] {
-    const rows: StoredEvent[] = [];
-    for (const part of this.manifest.parts.filter((p) => p.dataId === dataId && p.environment === environment)) {
-      rows.push(...readParquetPart(join(this.dataDir, part.file)));
+    return this.tables(dataId, environment).flatMap((table) => tableToEvents(table));
+  }
+
+  /** A partition's data as tables: each Parquet part, each sealed segment, then the buffered rows (if any). */
+  private tables(dataId: number, environment: string): Table[] {
+    const tables: Table[] = [];
+    for (const part of this.manifest.parts) {
+      if (part.dataId === dataId && part.environment === environment) tables.push(readParquetTable(join(this.dataDir, part.file)));
     }
-    for (const segment of this.manifest.segments.filter((s) => s.dataId === dataId && s.environment === environment)) {
-      rows.push(...readSegment(join(this.dataDir, segment.file), segment));
+    for (const segment of this.manifest.segments) {
+      if (segment.dataId === dataId && segment.environment === environment) tables.push(readSegmentTable(join(this.dataDir, segment.file), segment));
     }
-    rows.push(...(this.buffers.get(partitionKey(dataId, environment))?.rows ?? []));
-    return rows;
+    const buffered = this.buffers.get(partitionKey(dataId, environment));
+    if (buffered) tables.push(buffered.events.toTable());
+    return tables;
   }
 
   /**
@@ -325,13 +345,7 @@ export class EventStore {
       for (let row = 0; row < people.length; row++) if (wanted.has(people[row]!)) rows.push(row);
       if (rows.length > 0) take(tableToEvents(table, rows));
     };
-    for (const part of this.manifest.parts) {
-      if (part.dataId === dataId && part.environment === environment) fromTable(readParquetTable(join(this.dataDir, part.file)));
-    }
-    for (const segment of this.manifest.segments) {
-      if (segment.dataId === dataId && segment.environment === environment) fromTable(readSegmentTable(join(this.dataDir, segment.file), segment));
-    }
-    take((this.buffers.get(partitionKey(dataId, environment))?.rows ?? []).filter((event) => wanted.has(event.person_index)));
+    for (const table of this.tables(dataId, environment)) fromTable(table);
     return [...found.values()]
       .sort((a, b) => b.timestamp - a.timestamp || (a.uuid < b.uuid ? 1 : a.uuid > b.uuid ? -1 : 0))
       .slice(0, limit);
@@ -343,12 +357,12 @@ export class EventStore {
    * moment ago.
    */
   snapshot(dataId: number, environment: string): PartitionSnapshot {
-    const rows = this.buffers.get(partitionKey(dataId, environment))?.rows ?? [];
+    const buffered = this.buffers.get(partitionKey(dataId, environment))?.events;
     return {
       parts: this.manifest.parts.filter((part) => part.dataId === dataId && part.environment === environment),
       segments: this.manifest.segments.filter((segment) => segment.dataId === dataId && segment.environment === environment),
-      buffered: rows.length > 0 ? tableToIPC(eventsToTable(rows), "stream") : null,
-      bufferedRows: rows.length,
+      buffered: buffered ? tableToIPC(buffered.toTable(), "stream") : null,
+      bufferedRows: buffered?.rows ?? 0,
     };
   }
 
@@ -366,38 +380,18 @@ export class EventStore {
   }
 }
 
-/** Several files' columns as one; when they hold too many property keys to stay columns, row by row. */
-function mergedColumns(tables: Table[]): EventColumns {
-  return concatColumns(tables.map(tableColumns)) ?? eventsToColumns(tables.flatMap((table) => tableToEvents(table)));
-}
+const allRows = (length: number) => Int32Array.from({ length }, (_, row) => row);
 
-const allRows = (length: number) => Array.from({ length }, (_, row) => row);
-
-/** Row numbers per UTC day of their timestamps. */
-function rowsByDay(columns: EventColumns): Map<string, number[]> {
-  const timestamps = columns.fixed.get("timestamp")! as number[];
+/** Row numbers per UTC day of their timestamps, in row order. */
+function rowsByDay(timestamps: Float64Array): Map<string, number[]> {
   const byDayNumber = new Map<number, number[]>();
-  for (let row = 0; row < columns.length; row++) {
+  for (let row = 0; row < timestamps.length; row++) {
     const dayNumber = Math.floor(timestamps[row]! / dayMs);
     const rows = byDayNumber.get(dayNumber);
     if (rows) rows.push(row);
     else byDayNumber.set(dayNumber, [row]);
   }
   return new Map([...byDayNumber].map(([dayNumber, rows]) => [utcDay(dayNumber * dayMs), rows]));
-}
-
-/**
- * Of `rows`, the first arrival of each uuid, ordered by (person index, timestamp) so funnels
- * need no sort. A person merged later keeps its old index here; the executor maps it through
- * the override array, so rows of one human may sit in two runs of a file.
- */
-export function deduplicateAndSort(columns: EventColumns, rows: number[]): number[] {
-  const uuids = columns.fixed.get("uuid")! as string[];
-  const people = columns.fixed.get("person_index")! as number[];
-  const timestamps = columns.fixed.get("timestamp")! as number[];
-  const seen = new Set<string>();
-  const unique = rows.filter((row) => (seen.has(uuids[row]!) ? false : (seen.add(uuids[row]!), true)));
-  return unique.sort((a, b) => people[a]! - people[b]! || timestamps[a]! - timestamps[b]!);
 }
 
 /**
@@ -411,7 +405,7 @@ export function* recentUuidsOnDisk(dataDir: string, walDir: string): Generator<{
     }
   }
   for (const { payload } of readWalRecords(walDir)) {
-    const record = decodeBatchRecord(payload);
-    for (const event of record.events) yield { projectId: record.project_id, uuid: event.uuid };
+    const { header, accepted, batch } = readBatchRecord(payload);
+    for (const { index } of accepted) yield { projectId: header.project_id, uuid: (batch[index]!.uuid as string).toLowerCase() };
   }
 }

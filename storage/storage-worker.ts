@@ -1,7 +1,7 @@
 // The event store's thread: buffering, sealing and compaction run here so the thread that
 // answers ingest requests only validates and appends to the WAL. Protocol: see storage-client.ts.
 import { EventStore, type EventCursor, type StorageTuning } from "./event-store.ts";
-import { decodeBatchRecord } from "./event-record.ts";
+import { readBatchRecord } from "./event-record.ts";
 import type { WalPosition } from "./wal.ts";
 import { startHeapGuard, workerHeapBytesSoftMax } from "./heap-guard.ts";
 
@@ -51,7 +51,7 @@ self.onmessage = async (message: MessageEvent<WorkerRequest>) => {
     return;
   }
   if (request.type === "add") {
-    store!.add(decodeBatchRecord(request.head, request.body), request.position);
+    store!.add(readBatchRecord(request.head, request.body), request.position);
     post({ type: "added", bytes: request.head.byteLength + request.body.byteLength });
     return;
   }

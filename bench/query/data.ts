@@ -77,7 +77,7 @@ async function generate(dir: string, seed: number, events: number): Promise<Done
   let index = 0;
   let seals = 0;
   const write = async () => {
-    store.add({ project_id: "bench", data_id: dataId, environment, received_at: Date.now(), events: batch }, { file: 0, offset: ++seals });
+    store.addRows("bench", dataId, environment, batch, { file: 0, offset: ++seals });
     batch = [];
     await store.flush();
   };

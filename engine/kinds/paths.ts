@@ -13,7 +13,7 @@ import type { QueryData, LoadedChunk } from "../query-data.ts";
 import { baseSelection, columnsNeeded, eventSelection } from "../selection.ts";
 import { StreamBuilder } from "../person-streams.ts";
 import { numbersAsText, type TextColumn } from "../columns.ts";
-import { WordIds } from "../word-ids.ts";
+import { WordIds } from "../../storage/word-ids.ts";
 import type { Query } from "../ir/query.ts";
 
 /** Inactivity that ends a session. */

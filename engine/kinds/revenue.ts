@@ -9,7 +9,7 @@ import { numbersAsText } from "../columns.ts";
 import { numericValues } from "../numeric.ts";
 import type { QueryData } from "../query-data.ts";
 import { baseSelection, columnsNeeded, seriesSelection } from "../selection.ts";
-import { WordIds } from "../word-ids.ts";
+import { WordIds } from "../../storage/word-ids.ts";
 import type { Query } from "../ir/query.ts";
 
 export interface RevenueRow {

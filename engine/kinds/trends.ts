@@ -8,7 +8,7 @@
 // events, so it cannot be undone for a count of distinct things.
 import { absentValue, BreakdownValues, groupSlots } from "../breakdown.ts";
 import { DistinctPairs } from "../distinct-pairs.ts";
-import { WordIds } from "../word-ids.ts";
+import { WordIds } from "../../storage/word-ids.ts";
 import type { Query, Series } from "../ir/query.ts";
 import { numericValues } from "../numeric.ts";
 import { quantile, ValueLists } from "../quantile.ts";

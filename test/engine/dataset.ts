@@ -136,7 +136,7 @@ export async function datasetOf(
   const perBatch = Math.ceil(events.length / batches);
   for (let batch = 0; batch < batches; batch++) {
     const slice = events.slice(batch * perBatch, (batch + 1) * perBatch);
-    if (slice.length > 0) store.add({ project_id: "p", data_id: dataId, environment, received_at: Date.now(), events: slice }, { file: 0, offset: batch });
+    if (slice.length > 0) store.addRows("p", dataId, environment, slice, { file: 0, offset: batch });
     if (options.leaveUnsealed && batch === batches - 3) await store.flush();
     else if (options.leaveUnsealed && batch === batches - 2) await store.seal();
   }

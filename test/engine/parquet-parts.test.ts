@@ -10,7 +10,7 @@ import { Compression, Table as WasmTable, WriterPropertiesBuilder, readParquet, 
 import { ChunkStore, type ChunkRef } from "../../engine/chunk-store.ts";
 import { decodeColumn, fromArrowData } from "../../engine/columns.ts";
 import { ParquetParts } from "../../engine/parquet-parts.ts";
-import { eventsToTable } from "../../storage/event-columns.ts";
+import { eventsToTable } from "../../storage/event-buffer.ts";
 import { storedEvent } from "../storage/fixtures.ts";
 
 const rows = 2_500;

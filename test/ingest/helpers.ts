@@ -5,7 +5,8 @@ import { expect } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { readWalRecords } from "../../storage/wal.ts";
-import { decodeBatchRecord, type EventBatchRecord } from "../../storage/event-record.ts";
+import { decodeBatchRecord } from "../../storage/event-buffer.ts";
+import type { EventBatchRecord } from "../../storage/event-record.ts";
 import { createProject, signUp, type SignedUpUser } from "../helpers/accounts.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 

@@ -1,7 +1,8 @@
 import { expect, test } from "bun:test";
 import { tableFromIPC, tableToIPC } from "apache-arrow";
 import { Compression, Table as WasmTable, WriterPropertiesBuilder, readParquet, writeParquet } from "parquet-wasm";
-import { eventsToTable, propertyColumnsMax, tableToEvents } from "../../storage/event-columns.ts";
+import { eventsToTable } from "../../storage/event-buffer.ts";
+import { propertyColumnsMax, tableToEvents } from "../../storage/event-columns.ts";
 import { storedEvent } from "./fixtures.ts";
 
 const rows = [
@@ -38,7 +39,7 @@ test("columns: fixed, typed property columns, mixed as JSON text, nested kept in
     "is_suspect:Bool", "person_index:Int32",
     "$group_0:Dictionary<Int32, Utf8>", "$group_1:Dictionary<Int32, Utf8>", "$group_2:Dictionary<Int32, Utf8>",
     "$group_3:Dictionary<Int32, Utf8>", "$group_4:Dictionary<Int32, Utf8>", "groups:Utf8", "set:Utf8", "set_once:Utf8", "properties:Utf8",
-    "pj_mixed:Utf8", "p_paid:Bool", "p_price:Float64", "p_$sample_rate:Float64", "p_currency:Utf8",
+    "pj_mixed:Utf8", "p_paid:Bool", "p_price:Float64", "p_$sample_rate:Float64", "p_currency:Dictionary<Int32, Utf8>",
   ]);
   expect(table.getChild("properties")!.get(0)).toBe(JSON.stringify({ tags: ["a", "b"], nested: { x: 1 } }));
   expect(table.getChild("properties")!.get(2)).toBeNull();
@@ -54,7 +55,7 @@ test("rows survive Arrow IPC and zstd Parquet unchanged", () => {
   expect(tableToEvents(tableFromIPC(readParquet(parquet).intoIPCStream()))).toEqual(rows);
 });
 
-test(`only the ${propertyColumnsMax} most frequent keys become columns; the rest stay in JSON`, () => {
+test(`the first ${propertyColumnsMax} keys seen become columns; the rest stay in JSON`, () => {
   const many = Array.from({ length: 3 }, (_, i) =>
     storedEvent({ properties: Object.fromEntries(Array.from({ length: propertyColumnsMax + 10 }, (_, k) => [`k${k}`, k < 5 || i === 0 ? k : null])) }),
   );

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { decodeBatchRecord, encodeBatchRecord, noLocation, type AcceptedBatch } from "../../storage/event-record.ts";
+import { decodeBatchRecord } from "../../storage/event-buffer.ts";
+import { encodeBatchRecord, noLocation, type AcceptedBatch } from "../../storage/event-record.ts";
 
 const projectId = "6f1c1a52-1d6b-4c55-9a7c-0d3c1f2b9e01";
 const london = { country: "GB", region: "ENG", city: "London", timezone: "Europe/London" };

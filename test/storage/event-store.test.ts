@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { WriteAheadLog } from "../../storage/wal.ts";
 import { EventStore, defaultStorageTuning, partsPerMerge, recentUuidsOnDisk, type StorageTuning } from "../../storage/event-store.ts";
-import { decodeBatchRecord, encodeBatchRecord, type StoredEvent } from "../../storage/event-record.ts";
+import { encodeBatchRecord, readBatchRecord, type StoredEvent } from "../../storage/event-record.ts";
 import { readManifest } from "../../storage/manifest.ts";
 import { acceptedBatchOf, storedEvent } from "./fixtures.ts";
 
@@ -30,7 +30,7 @@ async function openStore(dir?: string, tuning = quiet) {
 /** Appends like the capture path does: WAL first, then the store. */
 async function ingest(wal: WriteAheadLog, store: EventStore, events: StoredEvent[], environment = "production") {
   const parts = encodeBatchRecord(acceptedBatchOf(projectId, 7, environment, events));
-  store.add(decodeBatchRecord(...parts), await wal.append(parts));
+  store.add(readBatchRecord(...parts), await wal.append(parts));
 }
 
 const uuids = (rows: StoredEvent[]) => rows.map((row) => row.uuid);

@@ -1,6 +1,6 @@
-// Dense ids for strings: a chunk's dictionary words as they are met (columns.ts), and values
-// met across many chunks (session ids, group keys, breakdown values), so hot loops compare
-// integers.
+// Dense ids for strings, in the order they are met: the dictionary of a column being written
+// (column-builders.ts), a chunk's dictionary words (engine/columns.ts), and values met across
+// many chunks (session ids, group keys, breakdown values), so hot loops compare integers.
 
 export class WordIds {
   readonly words: string[] = [];

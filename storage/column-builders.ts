@@ -1,0 +1,244 @@
+// Growable Arrow columns filled value by value: the storage worker appends each event's
+// values straight from the parsed WAL record, and a seal turns the buffers into Arrow data
+// with one copy (no per-value work at seal time). `finish()` leaves a builder usable, so a
+// query can snapshot unsealed rows while more arrive.
+import {
+  Bool, Dictionary, Float64, Int32, TimestampMillisecond, Utf8, makeData, makeVector, type Data, type Vector,
+} from "apache-arrow";
+import { WordIds } from "./word-ids.ts";
+
+const initialRows = 1024;
+const initialTextBytes = 16 * 1024;
+const twoTo32 = 2 ** 32;
+
+function grown<T extends Int32Array | Float64Array | Uint8Array>(array: T, needed: number): T {
+  if (needed <= array.length) return array;
+  let size = array.length * 2;
+  while (size < needed) size *= 2;
+  const bigger = new (array.constructor as new (length: number) => T)(size);
+  bigger.set(array);
+  return bigger;
+}
+
+/**
+ * The first `length` elements of `array` as a new array (nulls appended past the end of the
+ * values written so far leave no trace in it: zeros).
+ */
+function firstElements<T extends Int32Array | Float64Array | Uint8Array>(array: T, length: number): T {
+  if (length <= array.length) return array.slice(0, length) as T;
+  const copy = new (array.constructor as new (length: number) => T)(length);
+  copy.set(array);
+  return copy;
+}
+
+/** The validity bitmap of a column (bit set = value present) and its row count. */
+abstract class ColumnBuilder {
+  length = 0;
+  /** Rows holding a value (not null). */
+  present = 0;
+  private validity = new Uint8Array(initialRows >> 3);
+
+  /** Marks row `length` present and moves on; subclasses store the value first. */
+  protected markPresent(): void {
+    const row = this.length++;
+    if (row >> 3 >= this.validity.length) this.validity = grown(this.validity, (row >> 3) + 1);
+    this.validity[row >> 3]! |= 1 << (row & 7);
+    this.present++;
+  }
+
+  appendNull(): void {
+    const row = this.length++;
+    if (row >> 3 >= this.validity.length) this.validity = grown(this.validity, (row >> 3) + 1);
+  }
+
+  /** Appends nulls until the column has `rows` rows. */
+  padTo(rows: number): void {
+    while (this.length < rows) this.appendNull();
+  }
+
+  isPresent(row: number): boolean {
+    return (this.validity[row >> 3]! & (1 << (row & 7))) !== 0;
+  }
+
+  /** Validity for makeData: no bitmap when every row is present. */
+  protected nulls(): { nullCount: number; nullBitmap: Uint8Array | undefined } {
+    const nullCount = this.length - this.present;
+    return { nullCount, nullBitmap: nullCount === 0 ? undefined : firstElements(this.validity, (this.length + 7) >> 3) };
+  }
+
+  abstract finish(): Data;
+}
+
+/** Numbers in a typed array, one element per row. */
+abstract class NumberBuilder<T extends Float64Array | Int32Array> extends ColumnBuilder {
+  protected abstract values: T;
+
+  append(value: number): void {
+    if (this.length >= this.values.length) this.values = grown(this.values, this.length + 1);
+    this.values[this.length] = value;
+    this.markPresent();
+  }
+
+  valueAt(row: number): number {
+    return this.values[row]!;
+  }
+}
+
+export class Float64Builder extends NumberBuilder<Float64Array> {
+  protected values = new Float64Array(initialRows);
+
+  finish(): Data<Float64> {
+    return makeData({ type: new Float64(), length: this.length, ...this.nulls(), data: firstElements(this.values, this.length) });
+  }
+}
+
+/** Dense integer ids (person indexes). */
+export class Int32Builder extends NumberBuilder<Int32Array> {
+  protected values = new Int32Array(initialRows);
+
+  finish(): Data<Int32> {
+    return makeData({ type: new Int32(), length: this.length, ...this.nulls(), data: firstElements(this.values, this.length) });
+  }
+}
+
+/** UTC instants in epoch milliseconds, written as Arrow's 64-bit timestamps without a BigInt per value. */
+export class TimestampBuilder extends ColumnBuilder {
+  private words = new Int32Array(initialRows * 2);
+
+  append(epochMs: number): void {
+    if (2 * this.length >= this.words.length) this.words = grown(this.words, 2 * this.length + 2);
+    const high = Math.floor(epochMs / twoTo32);
+    this.words[2 * this.length] = epochMs - high * twoTo32;
+    this.words[2 * this.length + 1] = high;
+    this.markPresent();
+  }
+
+  finish(): Data<TimestampMillisecond> {
+    const data = new BigInt64Array(firstElements(this.words, 2 * this.length).buffer);
+    return makeData({ type: new TimestampMillisecond("UTC"), length: this.length, ...this.nulls(), data });
+  }
+}
+
+export class BoolBuilder extends ColumnBuilder {
+  private bits = new Uint8Array(initialRows >> 3);
+
+  append(value: boolean): void {
+    if (this.length >> 3 >= this.bits.length) this.bits = grown(this.bits, (this.length >> 3) + 1);
+    if (value) this.bits[this.length >> 3]! |= 1 << (this.length & 7);
+    this.markPresent();
+  }
+
+  valueAt(row: number): boolean {
+    return (this.bits[row >> 3]! & (1 << (row & 7))) !== 0;
+  }
+
+  finish(): Data<Bool> {
+    return makeData({ type: new Bool(), length: this.length, ...this.nulls(), data: firstElements(this.bits, (this.length + 7) >> 3) });
+  }
+}
+
+/** Strings as offsets into one UTF-8 buffer: for values that rarely repeat (uuids, JSON). */
+export class Utf8Builder extends ColumnBuilder {
+  private bytes = Buffer.alloc(initialTextBytes);
+  private offsets = new Int32Array(initialRows + 1);
+  private used = 0;
+
+  private reserve(extraBytes: number): void {
+    if (this.used + extraBytes <= this.bytes.length) return;
+    const bigger = Buffer.alloc(Math.max(2 * this.bytes.length, this.used + extraBytes));
+    this.bytes.copy(bigger, 0, 0, this.used);
+    this.bytes = bigger;
+  }
+
+  /** Ends row `length` at the bytes used so far. */
+  private endRow(): void {
+    if (this.length + 1 >= this.offsets.length) this.offsets = grown(this.offsets, this.length + 2);
+    this.offsets[this.length + 1] = this.used;
+  }
+
+  append(value: string): void {
+    // Up to 3 bytes per UTF-16 unit: Buffer.write truncates rather than overflows.
+    this.reserve(3 * value.length);
+    this.used += this.bytes.write(value, this.used, "utf8");
+    this.endRow();
+    this.markPresent();
+  }
+
+  /** Appends the UTF-8 bytes [start, end) of `source` as one value, without decoding them. */
+  appendBytes(source: Uint8Array, start: number, end: number): void {
+    const size = end - start;
+    this.reserve(size);
+    // Short values (uuids, ids) copy faster in a loop than through a subarray view.
+    if (size <= 64) for (let i = 0; i < size; i++) this.bytes[this.used + i] = source[start + i]!;
+    else this.bytes.set(source.subarray(start, end), this.used);
+    this.used += size;
+    this.endRow();
+    this.markPresent();
+  }
+
+  override appendNull(): void {
+    this.endRow();
+    super.appendNull();
+  }
+
+  valueAt(row: number): string {
+    return this.bytes.toString("utf8", this.offsets[row]!, this.offsets[row + 1]!);
+  }
+
+  finish(): Data<Utf8> {
+    return makeData({
+      type: new Utf8(),
+      length: this.length,
+      ...this.nulls(),
+      valueOffsets: this.offsets.slice(0, this.length + 1),
+      data: new Uint8Array(this.bytes.subarray(0, this.used)),
+    });
+  }
+}
+
+/** A Utf8 vector of `words`, none null (a dictionary's values). */
+export function wordsVector(words: readonly string[]): Vector<Utf8> {
+  const builder = new Utf8Builder();
+  for (const word of words) builder.append(word);
+  return makeVector(builder.finish());
+}
+
+/** Repeated strings (event names, countries, URLs, property values): Int32 codes into a dictionary. */
+export class DictionaryBuilder extends ColumnBuilder {
+  private codes = new Int32Array(initialRows);
+  private readonly dictionary = new WordIds();
+
+  get words(): readonly string[] {
+    return this.dictionary.words;
+  }
+
+  append(value: string): void {
+    this.appendCode(this.dictionary.id(value));
+  }
+
+  /** Appends a value already in this builder's dictionary by its code. */
+  appendCode(code: number): void {
+    if (this.length >= this.codes.length) this.codes = grown(this.codes, this.length + 1);
+    this.codes[this.length] = code;
+    this.markPresent();
+  }
+
+  /** The code of `word`, added to the dictionary when new. */
+  codeOf(word: string): number {
+    return this.dictionary.id(word);
+  }
+
+  valueAt(row: number): string {
+    return this.words[this.codes[row]!]!;
+  }
+
+  finish(): Data<Dictionary<Utf8, Int32>> {
+    return makeData({
+      type: new Dictionary(new Utf8(), new Int32()),
+      length: this.length,
+      ...this.nulls(),
+      data: firstElements(this.codes, this.length),
+      dictionary: wordsVector(this.words),
+    });
+  }
+}

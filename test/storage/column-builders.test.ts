@@ -1,0 +1,98 @@
+import { describe, expect, test } from "bun:test";
+import { Table, makeVector, tableFromIPC, tableToIPC } from "apache-arrow";
+import { vectorValues } from "../../storage/arrow-vectors.ts";
+import {
+  BoolBuilder, DictionaryBuilder, Float64Builder, Int32Builder, TimestampBuilder, Utf8Builder,
+} from "../../storage/column-builders.ts";
+
+/** Values through an Arrow IPC round trip, as a sealed segment stores them. */
+function throughIpc(builder: { finish(): Parameters<typeof makeVector>[0] }): unknown[] {
+  const table = new Table({ column: makeVector(builder.finish()) });
+  return vectorValues(tableFromIPC(tableToIPC(table, "stream")).getChild("column")!);
+}
+
+/** Past the builders' first allocation (1,024 rows, 16 KB of text): growth must keep every value. */
+const rows = 5000;
+
+describe("column builders", () => {
+  test("numbers, integers and booleans with nulls, past the first allocation", () => {
+    const numbers = new Float64Builder();
+    const integers = new Int32Builder();
+    const flags = new BoolBuilder();
+    const expectedNumbers: (number | null)[] = [];
+    const expectedIntegers: (number | null)[] = [];
+    const expectedFlags: (boolean | null)[] = [];
+    for (let row = 0; row < rows; row++) {
+      if (row % 7 === 3) {
+        numbers.appendNull();
+        expectedNumbers.push(null);
+      } else {
+        numbers.append(row / 4);
+        expectedNumbers.push(row / 4);
+      }
+      integers.append(row * 3 - 7);
+      expectedIntegers.push(row * 3 - 7);
+      if (row % 5 === 0) {
+        flags.appendNull();
+        expectedFlags.push(null);
+      } else {
+        flags.append(row % 3 === 0);
+        expectedFlags.push(row % 3 === 0);
+      }
+    }
+    expect(throughIpc(numbers)).toEqual(expectedNumbers);
+    expect(throughIpc(integers)).toEqual(expectedIntegers);
+    expect(throughIpc(flags)).toEqual(expectedFlags);
+    expect([numbers.present, integers.present, flags.present]).toEqual([rows - 714, rows, rows - 1000]);
+  });
+
+  test("a run of trailing nulls past the values written is all null, not short", () => {
+    const numbers = new Float64Builder();
+    const codes = new DictionaryBuilder();
+    const text = new Utf8Builder();
+    numbers.append(1);
+    codes.append("a");
+    text.append("x");
+    for (const builder of [numbers, codes, text]) builder.padTo(rows);
+    expect(throughIpc(numbers)).toEqual([1, ...new Array(rows - 1).fill(null)]);
+    expect(throughIpc(codes)).toEqual(["a", ...new Array(rows - 1).fill(null)]);
+    expect(throughIpc(text)).toEqual(["x", ...new Array(rows - 1).fill(null)]);
+  });
+
+  test("a column with no nulls has no validity bitmap", () => {
+    const numbers = new Float64Builder();
+    numbers.append(1);
+    numbers.append(2);
+    expect(numbers.finish().nullCount).toBe(0);
+    expect(numbers.finish().nullBitmap.byteLength).toBe(0);
+  });
+
+  test("timestamps: epoch milliseconds past 32 bits, before 1970 and at the far future survive as 64-bit values", () => {
+    const times = new TimestampBuilder();
+    const values = [0, 1, -1, 2 ** 32, 2 ** 32 + 1, Date.parse("2026-11-23T10:00:00.123Z"), Date.parse("1969-07-20T20:17:40Z"), 8.64e15];
+    for (const value of values) times.append(value);
+    expect(throughIpc(times)).toEqual(values);
+  });
+
+  test("text: non-ASCII values, empty strings, nulls and copied bytes", () => {
+    const text = new Utf8Builder();
+    const values = ["", "plain", "café ☕", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", null, "x".repeat(40_000)];
+    for (const value of values) if (value === null) text.appendNull(); else text.append(value);
+    const bytes = new TextEncoder().encode("..ünïcode..");
+    text.appendBytes(bytes, 2, bytes.byteLength - 2);
+    text.appendBytes(bytes, 0, 0);
+    expect(throughIpc(text)).toEqual([...values, "ünïcode", ""]);
+    expect(text.valueAt(2)).toBe("café ☕");
+  });
+
+  test("dictionary text: repeated values share one code; finishing leaves the builder usable", () => {
+    const codes = new DictionaryBuilder();
+    for (const value of ["b", "a", "b", "b"]) codes.append(value);
+    const first = codes.finish();
+    codes.appendNull();
+    codes.appendCode(codes.codeOf("c"));
+    expect(vectorValues(makeVector(first))).toEqual(["b", "a", "b", "b"]);
+    expect(codes.words).toEqual(["b", "a", "c"]);
+    expect(throughIpc(codes)).toEqual(["b", "a", "b", "b", null, "c"]);
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, test } from "bun:test";
+import { Table, makeVector, tableFromIPC, tableToIPC } from "apache-arrow";
+import { Table as WasmTable, readParquet, writeParquet } from "parquet-wasm";
+import { Utf8Builder } from "../../storage/column-builders.ts";
+import { eventsToTable } from "../../storage/event-buffer.ts";
+import { propertyColumnsMax, tableToEvents } from "../../storage/event-columns.ts";
+import { MergeInput, sortByPersonAndTime } from "../../storage/table-merge.ts";
+import { storedEvent } from "./fixtures.ts";
+
+const allRows = (input: MergeInput) => Int32Array.from({ length: input.rows }, (_, row) => row);
+const fieldTypes = (table: Table) => table.schema.fields.filter((field) => /^pj?_/.test(field.name)).map((field) => `${field.name}:${field.type}`);
+
+describe("merging event files", () => {
+  test("a property stored as a number in one file and text in another becomes JSON text; values come back as they were", () => {
+    const numbers = [storedEvent({ properties: { size: 5, plan: "pro" } }), storedEvent({ properties: { size: 7 } })];
+    const texts = [storedEvent({ properties: { size: "5", paid: true } })];
+    const input = new MergeInput([eventsToTable(numbers), eventsToTable(texts)]);
+    const merged = input.gather(allRows(input));
+    expect(fieldTypes(merged)).toEqual(["pj_size:Utf8", "p_paid:Bool", "p_plan:Dictionary<Int32, Utf8>"]);
+    expect(tableToEvents(merged)).toEqual([...numbers, ...texts]);
+  });
+
+  test("files from before property strings were dictionary-encoded (plain Utf8) merge into a dictionary column", () => {
+    const events = [storedEvent({ properties: { plan: "pro" } }), storedEvent({ properties: { plan: "free" } }), storedEvent()];
+    const plain = new Utf8Builder();
+    plain.append("pro");
+    plain.append("free");
+    plain.appendNull();
+    const table = eventsToTable(events);
+    const oldStyle = new Table({ ...Object.fromEntries(table.schema.fields.map((field) => [field.name, table.getChild(field.name)!])), p_plan: makeVector(plain.finish()) });
+    expect(fieldTypes(oldStyle)).toEqual(["p_plan:Utf8"]);
+    const input = new MergeInput([oldStyle, eventsToTable([storedEvent({ properties: { plan: "pro" } })])]);
+    const merged = input.gather(allRows(input));
+    expect(fieldTypes(merged)).toEqual(["p_plan:Dictionary<Int32, Utf8>"]);
+    expect(tableToEvents(merged).map((event) => event.properties)).toEqual([{ plan: "pro" }, { plan: "free" }, {}, { plan: "pro" }]);
+  });
+
+  test("gathered rows keep only the property columns they set", () => {
+    const input = new MergeInput([eventsToTable([storedEvent({ properties: { a: 1 } }), storedEvent({ properties: { b: "x" } })])]);
+    expect(fieldTypes(input.gather(Int32Array.of(1)))).toEqual(["p_b:Dictionary<Int32, Utf8>"]);
+    expect(fieldTypes(input.gather(Int32Array.of(0)))).toEqual(["p_a:Float64"]);
+  });
+
+  test("first arrival of each uuid wins, then rows go by person and time", () => {
+    const early = Date.parse("2026-11-20T10:00:00Z");
+    const a = storedEvent({ person_index: 2, timestamp: early + 5 });
+    const b = storedEvent({ person_index: 1, timestamp: early + 9 });
+    const c = storedEvent({ person_index: 2, timestamp: early + 1 });
+    const retry = { ...a, properties: { retried: true } };
+    const input = new MergeInput([eventsToTable([a, b]), eventsToTable([retry, c])]);
+    const order = input.firstArrivalsSorted(allRows(input));
+    expect(tableToEvents(input.gather(order))).toEqual([b, c, a]);
+  });
+
+  test(`files holding more than ${propertyColumnsMax} keys together are regrouped: every value survives`, () => {
+    const wide = (from: number) => storedEvent({ properties: Object.fromEntries(Array.from({ length: 300 }, (_, k) => [`k${from + k}`, from + k])) });
+    const events = [wide(0), wide(300)];
+    const input = new MergeInput(events.map((event) => eventsToTable([event])));
+    const merged = input.gather(allRows(input));
+    expect(merged.schema.fields.filter((field) => field.name.startsWith("p_"))).toHaveLength(propertyColumnsMax);
+    expect(tableToEvents(merged)).toEqual(events);
+  });
+
+  test("Parquet parts written from gathered tables read back into another merge", () => {
+    const events = [storedEvent({ properties: { plan: "pro", n: 1 } }), storedEvent({ properties: { plan: "free" } })];
+    const parquet = (table: Table) => tableFromIPC(readParquet(writeParquet(WasmTable.fromIPCStream(tableToIPC(table, "stream"))), { batchSize: 1 << 20 }).intoIPCStream());
+    const first = new MergeInput([eventsToTable(events)]);
+    const part = parquet(first.gather(allRows(first)));
+    const second = new MergeInput([part, eventsToTable([storedEvent({ properties: { plan: "pro" } })])]);
+    const merged = second.gather(allRows(second));
+    expect(tableToEvents(merged).map((event) => event.properties)).toEqual([{ plan: "pro", n: 1 }, { plan: "free" }, { plan: "pro" }]);
+  });
+});
+
+describe("sorting by person and time", () => {
+  const check = (persons: number[], timestamps: number[], rows = persons.map((_, row) => row)) => {
+    const sorted = [...sortByPersonAndTime(Int32Array.from(rows), Int32Array.from(persons), Float64Array.from(timestamps))];
+    const expected = [...rows].sort((x, y) => persons[x]! - persons[y]! || timestamps[x]! - timestamps[y]! || x - y);
+    expect(sorted).toEqual(expected);
+  };
+
+  test("short and long runs of one person out of time order, ties kept in arrival order", () => {
+    const persons = Array.from({ length: 400 }, (_, row) => (row < 100 ? 3 : row % 4));
+    const timestamps = Array.from({ length: 400 }, (_, row) => ((row * 7919) % 101) * 1000);
+    check(persons, timestamps);
+  });
+
+  test("a subset of rows", () => {
+    check([5, 1, 5, 1, 0], [3, 2, 1, 0, 9], [0, 2, 3]);
+  });
+
+  test("person indexes spread too far for counting fall back to a comparison sort", () => {
+    check([2_000_000_000, 7, 2_000_000_000, 7], [5, 4, 1, 4]);
+  });
+});

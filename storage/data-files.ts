@@ -22,16 +22,17 @@ export interface SegmentRange {
 
 /**
  * Writes the tables one after the other as Arrow IPC streams into a new file and syncs it and
- * its directory. The file needs no temporary name: until the manifest names it, start-up
- * removes it as a leftover.
+ * its directory. Tables are taken one at a time, so only one segment's stream is in memory
+ * at once. The file needs no temporary name: until the manifest names it, start-up removes it
+ * as a leftover.
  */
-export function writeSealFile(path: string, tables: Table[]): SegmentRange[] {
-  const streams = tables.map((table) => tableToIPC(table, "stream"));
+export function writeSealFile(path: string, tables: Iterable<Table>): SegmentRange[] {
   const fd = openSync(path, "w");
   const ranges: SegmentRange[] = [];
   try {
     let offset = 0;
-    for (const stream of streams) {
+    for (const table of tables) {
+      const stream = tableToIPC(table, "stream");
       let written = 0;
       while (written < stream.byteLength) written += writeSync(fd, stream, written, stream.byteLength - written);
       ranges.push({ offset, bytes: stream.byteLength });

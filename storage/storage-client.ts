@@ -2,7 +2,10 @@
 // (its bytes are transferred, not copied); seal, flush and stop are calls with answers; the
 // worker reports sealed WAL positions (so the WAL can be truncated) and storage problems.
 // Records the worker has not taken yet are its backlog: past `backlogBytesMax`, callers wait
-// (ingest answers later) instead of letting memory grow while the worker catches up.
+// (ingest answers later) instead of letting memory grow while the worker catches up. Likewise
+// when compaction falls behind: past `segmentRowsMax` rows waiting in segments, callers wait
+// until compaction brings them back, so ingest runs at the speed storage sustains instead of
+// filling the disk with uncompacted segments.
 import type { EventCursor, PartitionSnapshot, StorageTuning } from "./event-store.ts";
 import type { StoredEvent } from "./event-record.ts";
 import type { WalPosition } from "./wal.ts";
@@ -10,6 +13,12 @@ import type { WorkerReply, WorkerRequest } from "./storage-worker.ts";
 
 /** About half a second of the worker's work at full ingest speed. */
 export const workerBacklogBytesMax = 32 * 1024 * 1024;
+/**
+ * Rows in sealed segments not yet compacted (about 250 bytes each on disk): at most 4M, about
+ * 1 GB. A hundred busy project environments hold 16k rows each between compactions; more than
+ * that means compaction is behind.
+ */
+export const segmentRowsMax = 4_000_000;
 
 export class StorageClient {
   private nextCallId = 1;
@@ -17,12 +26,14 @@ export class StorageClient {
   private lastProblem: string | null = null;
   private stopped: Promise<void> | null = null;
   private backlogBytes = 0;
+  private segmentRows = 0;
   private backlogWaiters: (() => void)[] = [];
 
   private constructor(
     private readonly worker: Worker,
     private readonly onSealed: (position: WalPosition) => void,
     private readonly backlogBytesMax: number,
+    private readonly segmentRowsMax: number,
   ) {
     worker.onmessage = (message: MessageEvent<WorkerReply>) => this.receive(message.data);
     worker.onerror = (event) => {
@@ -48,11 +59,12 @@ export class StorageClient {
     tuning: StorageTuning,
     onSealed: (position: WalPosition) => void,
     backlogBytesMax = workerBacklogBytesMax,
+    segmentRowsLimit = segmentRowsMax,
   ): Promise<StorageClient> {
     const worker = new Worker(new URL("./storage-worker.ts", import.meta.url).href);
     return new Promise((resolve, reject) => {
       worker.onmessage = (message: MessageEvent<WorkerReply>) => {
-        if (message.data.type === "opened") resolve(new StorageClient(worker, onSealed, backlogBytesMax));
+        if (message.data.type === "opened") resolve(new StorageClient(worker, onSealed, backlogBytesMax, segmentRowsLimit));
         else if (message.data.type === "open-failed") {
           worker.terminate();
           reject(new Error(`storage worker could not open ${dataDir}: ${message.data.message}`));
@@ -66,9 +78,15 @@ export class StorageClient {
   private receive(reply: WorkerReply): void {
     if (reply.type === "added") {
       this.backlogBytes -= reply.bytes;
-      if (this.backlogBytes <= this.backlogBytesMax) this.releaseBacklogWaiters();
+      if (this.withinLimits()) this.releaseBacklogWaiters();
+    } else if (reply.type === "segments") {
+      this.segmentRows = reply.rows;
+      if (this.withinLimits()) this.releaseBacklogWaiters();
     } else if (reply.type === "sealed") this.onSealed(reply.position);
-    else if (reply.type === "status") this.lastProblem = reply.problem;
+    else if (reply.type === "status") {
+      this.lastProblem = reply.problem;
+      if (this.withinLimits()) this.releaseBacklogWaiters();
+    }
     else if (reply.type === "result") {
       const call = this.pending.get(reply.id);
       this.pending.delete(reply.id);
@@ -92,9 +110,19 @@ export class StorageClient {
     this.worker.postMessage({ type: "add", head: ownHead, body: ownBody, position } satisfies WorkerRequest, transfer);
   }
 
-  /** Resolves once the worker's backlog is within backlogBytesMax (at once when it is). */
+  /**
+   * Whether callers may go on: the backlog is within its bound and so are the segments waiting
+   * for compaction, unless compaction is failing (then waiting would only stall ingest; the
+   * problem shows in /health and writes fail on their own when storage cannot take them).
+   */
+  private withinLimits(): boolean {
+    if (this.stopped) return true;
+    return this.backlogBytes <= this.backlogBytesMax && (this.segmentRows <= this.segmentRowsMax || this.lastProblem !== null);
+  }
+
+  /** Resolves once the worker's backlog and the segments waiting for compaction are within their bounds (at once when they are). */
   backlogWithinLimit(): Promise<void> {
-    if (this.backlogBytes <= this.backlogBytesMax || this.stopped) return Promise.resolve();
+    if (this.withinLimits()) return Promise.resolve();
     return new Promise((resolve) => this.backlogWaiters.push(resolve));
   }
 

@@ -20,11 +20,13 @@ export type WorkerReply =
   | { type: "sealed"; position: WalPosition }
   /** An added record is in the buffers; `bytes` is its size as it was handed over. */
   | { type: "added"; bytes: number }
+  /** After a seal or compaction: the rows sealed in segments and not compacted yet. */
+  | { type: "segments"; rows: number }
   | { type: "status"; problem: string | null }
   /** The answer to a call: `value` is what a read returns. */
   | { type: "result"; id: number; error: string | null; value?: unknown };
 
-startHeapGuard({ maxBytes: workerHeapBytesSoftMax });
+const heapGuard = startHeapGuard({ maxBytes: workerHeapBytesSoftMax });
 
 let store: EventStore | null = null;
 let reportedProblem: string | null = null;
@@ -43,7 +45,10 @@ self.onmessage = async (message: MessageEvent<WorkerRequest>) => {
   if (request.type === "open") {
     try {
       store = EventStore.open(request.dataDir, request.walDir, (position) => post({ type: "sealed", position }), request.tuning);
-      store.startBackground(reportStatus);
+      store.startBackground(reportStatus, (rows) => {
+        post({ type: "segments", rows });
+        heapGuard.check();
+      });
       post({ type: "opened" });
     } catch (error) {
       post({ type: "open-failed", message: (error as Error).message });

@@ -68,26 +68,56 @@ class UuidTable {
   }
 }
 
-/** Value of one hex digit (either case); callers pass validated uuids. */
-function hexDigit(code: number): number {
-  return code <= 57 ? code - 48 : (code | 32) - 87;
+/** Each character's value as a hex digit (either case), -1 for anything else. */
+const hexValues = new Int8Array(128).fill(-1);
+for (let digit = 0; digit < 16; digit++) {
+  hexValues["0123456789abcdef".charCodeAt(digit)] = digit;
+  hexValues["0123456789ABCDEF".charCodeAt(digit)] = digit;
+}
+const uuidTextLength = 36;
+const dashPositions = [8, 13, 18, 23];
+
+/** The value of the `count` (at most 8) hex digits at `at` in `text`, or -1 when one is not a hex digit. */
+function hexRun(text: string, at: number, count: number): number {
+  let word = 0;
+  for (let i = at; i < at + count; i++) {
+    const code = text.charCodeAt(i);
+    const digit = code < 128 ? hexValues[code]! : -1;
+    if (digit < 0) return -1;
+    word = (word << 4) | digit;
+  }
+  return word >>> 0;
 }
 
-/** The 128 bits of a canonical uuid string into `out` as four 32-bit words (no allocation). */
-function uuidWords(uuid: string, out: Uint32Array): void {
-  let word = 0;
-  let digits = 0;
-  let index = 0;
-  for (let i = 0; i < uuid.length; i++) {
-    const code = uuid.charCodeAt(i);
-    if (code === 45) continue;
-    word = ((word << 4) | hexDigit(code)) >>> 0;
-    if (++digits === 8) {
-      out[index++] = word;
-      word = 0;
-      digits = 0;
-    }
-  }
+/**
+ * Reads a canonical uuid (8-4-4-4-12 hex digits, either case) into four 32-bit words; false
+ * when `text` is not one. One pass over fixed positions, no regular expression: ingest checks
+ * every event's uuid and session ids this way.
+ */
+export function uuidWords(text: string, out: Uint32Array): boolean {
+  if (text.length !== uuidTextLength) return false;
+  for (const at of dashPositions) if (text.charCodeAt(at) !== 45) return false;
+  // Words 1 and 2 straddle a dash: each is two runs of 4 digits.
+  const first = hexRun(text, 0, 8);
+  const secondHigh = hexRun(text, 9, 4);
+  const secondLow = hexRun(text, 14, 4);
+  const thirdHigh = hexRun(text, 19, 4);
+  const thirdLow = hexRun(text, 24, 4);
+  const fourth = hexRun(text, 28, 8);
+  if (first < 0 || secondHigh < 0 || secondLow < 0 || thirdHigh < 0 || thirdLow < 0 || fourth < 0) return false;
+  out[0] = first;
+  out[1] = (secondHigh << 16) | secondLow;
+  out[2] = (thirdHigh << 16) | thirdLow;
+  out[3] = fourth;
+  return true;
+}
+
+const checkedWords = new Uint32Array(4);
+
+/** A canonical UUIDv7: version nibble 7, variant bits 10. */
+export function isUuidV7(value: unknown): value is string {
+  if (typeof value !== "string" || !uuidWords(value, checkedWords)) return false;
+  return ((checkedWords[1]! >>> 12) & 0xf) === 7 && checkedWords[2]! >>> 30 === 2;
 }
 
 const eventWords = new Uint32Array(4);
@@ -98,10 +128,10 @@ function projectKey(projectId: string, uuid: string): Uint32Array {
   let project = projectWordsCache.get(projectId);
   if (!project) {
     project = new Uint32Array(4);
-    uuidWords(projectId, project);
+    if (!uuidWords(projectId, project)) throw new Error(`project id ${projectId} is not a uuid`);
     projectWordsCache.set(projectId, project);
   }
-  uuidWords(uuid, eventWords);
+  if (!uuidWords(uuid, eventWords)) throw new Error(`${uuid} is not a uuid`);
   eventWords[0]! ^= project[0]!;
   eventWords[1]! ^= project[1]!;
   eventWords[2]! ^= project[2]!;

@@ -10,7 +10,8 @@ import type { RegionNode } from "../region/region-node.ts";
 import { decodeIngestBody, ingestMalformed, ingestTooLarge } from "./decode-body.ts";
 import { eventUserAgent, isHeadlessBrowser, isSelfDeclaredCrawler, keptBySampling, locate } from "./event-effects.ts";
 import { batchEventsMax, batchEventsMin, eventBytesMax } from "./limits.ts";
-import { parseRfc3339, validateEvent, type RejectReason, type ValidEvent } from "./validate-event.ts";
+import { parseRfc3339 } from "./rfc3339.ts";
+import { validateEvent, type RejectReason, type ValidEvent } from "./validate-event.ts";
 import { SQLiteError } from "bun:sqlite";
 
 /** How long a client should wait before retrying when storage refuses writes. */

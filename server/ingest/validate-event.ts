@@ -4,6 +4,8 @@ import {
   clockSkewToleranceMs, distinctIdLengthMax, eventNameLengthMax, groupKeyLengthMax, groupTypesPerEventMax, libFieldLengthMax,
 } from "./limits.ts";
 import { knownReservedEvents } from "./reserved-events.ts";
+import { parseRfc3339 } from "./rfc3339.ts";
+import { isUuidV7 } from "../../storage/uuid-index.ts";
 
 export type RejectReason = "invalid" | "too_large" | "reserved_name" | "clock_skew" | "duplicate";
 export type Consent = "granted" | "pending" | "cookieless";
@@ -37,31 +39,12 @@ export interface RequestClock {
   oldestAllowed: number;
 }
 
-const uuidV7Pattern = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-const rfc3339Pattern = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const phoneCharacters = /^\+?[0-9 ().-]+$/;
 const currencyCodes = new Set(Intl.supportedValuesOf("currency"));
 /** Amount properties that must be integer minor units when the event names a currency. */
 const moneyProperties = ["revenue", "amount", "price"] as const;
 const consentValues: ReadonlySet<string> = new Set(["granted", "pending", "cookieless"]);
-
-export const isUuidV7 = (value: unknown): value is string => typeof value === "string" && uuidV7Pattern.test(value);
-
-/** Epoch ms of an RFC 3339 date-time; null for anything else, including days that do not exist. */
-export function parseRfc3339(value: unknown): number | null {
-  if (typeof value !== "string") return null;
-  const match = rfc3339Pattern.exec(value);
-  if (!match) return null;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  // Date.parse rolls 2024-02-30 over into March; a real calendar check refuses it.
-  const calendar = new Date(Date.UTC(year, month - 1, day));
-  if (calendar.getUTCFullYear() !== year || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return null;
-  if (hour > 23 || minute > 59 || second > 59) return null;
-  if (match[9] !== undefined && (Number(match[9]) > 23 || Number(match[10]) > 59)) return null;
-  const parsed = Date.parse(value.replace(" ", "T"));
-  return Number.isNaN(parsed) ? null : parsed;
-}
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);

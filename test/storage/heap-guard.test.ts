@@ -7,7 +7,7 @@ test("the heap guard collects only while the heap is past its bound", async () =
   let collections = 0;
   let done: () => void;
   const finished = new Promise<void>((resolve) => (done = resolve));
-  const stop = startHeapGuard({
+  const guard = startHeapGuard({
     maxBytes: 100,
     intervalMs: 1,
     heapBytes: () => {
@@ -19,6 +19,17 @@ test("the heap guard collects only while the heap is past its bound", async () =
     collect: () => collections++,
   });
   await finished;
-  stop();
+  guard.stop();
   expect({ seen, collections }).toEqual({ seen: sizes, collections: 2 });
+});
+
+test("a check on demand collects at once when the heap is past its bound, and only then", () => {
+  let size = 50;
+  let collections = 0;
+  const guard = startHeapGuard({ maxBytes: 100, intervalMs: 60_000, heapBytes: () => size, collect: () => collections++ });
+  guard.check();
+  size = 150;
+  guard.check();
+  guard.stop();
+  expect(collections).toBe(1);
 });

@@ -38,3 +38,27 @@ test("past its backlog limit the client makes callers wait until the worker has 
     await wal.close();
   }
 });
+
+test("past its limit of rows waiting in segments the client makes callers wait until compaction catches up", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "storage-client-"));
+  dirs.push(dataDir);
+  const wal = await WriteAheadLog.open(join(dataDir, "wal"));
+  const client = await StorageClient.start(dataDir, join(dataDir, "wal"), quiet, () => {}, 1 << 30, 2);
+  try {
+    const [head, body] = encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", [storedEvent(), storedEvent(), storedEvent()]));
+    client.add(head, body, await wal.append([head, body]));
+    await client.seal();
+    // Replies come in order: once a later call has answered, the count after the seal is known.
+    await client.snapshot(7, "production");
+    let released = false;
+    const waiting = client.backlogWithinLimit().then(() => (released = true));
+    await client.snapshot(7, "production");
+    expect(released).toBe(false);
+    await client.flush();
+    await waiting;
+    expect(released).toBe(true);
+  } finally {
+    await client.stop();
+    await wal.close();
+  }
+});

@@ -13,8 +13,6 @@ import { eventTemplates } from "./generator.ts";
 import { drive, type LoadResult } from "./load.ts";
 import { writeResultsSection } from "../results.ts";
 import { spawnService } from "../../test/helpers/process.ts";
-import { WriteAheadLog } from "../../storage/wal.ts";
-import { EventStore } from "../../storage/event-store.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 60);
 const halfLoadSeconds = Number(process.env.BENCH_HALF_SECONDS ?? Math.max(10, Math.round(seconds / 3)));
@@ -88,17 +86,10 @@ async function measureDurable(entry: string, loadSeconds: number, targetRate?: n
     server.child.kill("SIGTERM");
     await server.child.exited;
 
-    const regionDir = join(dataDir, "eu");
-    const wal = await WriteAheadLog.open(join(regionDir, "wal"));
-    const store = EventStore.open(regionDir, join(regionDir, "wal"), (position) => wal.truncateUpTo(position));
-    const catchUpStarted = performance.now();
-    await store.flush();
-    const catchUpSeconds = (performance.now() - catchUpStarted) / 1000;
-    const parts = store.liveFiles().parts;
-    await wal.close();
-    const storedEvents = parts.reduce((sum, part) => sum + part.rows, 0);
+    const catchUp = Bun.spawnSync([process.execPath, "bench/ingest/catch-up.ts", join(dataDir, "eu")], { stderr: "inherit" });
+    if (catchUp.exitCode !== 0) throw new Error(`catch-up failed with exit code ${catchUp.exitCode}`);
+    const { seconds: catchUpSeconds, storedEvents, bytes } = JSON.parse(catchUp.stdout.toString()) as { seconds: number; storedEvents: number; bytes: number };
     if (load.errors > 0) console.log("failed requests by status:", load.errorStatuses);
-    const bytes = parts.reduce((sum, part) => sum + part.bytes, 0);
     const sustainedEventsPerSecond = load.events / (load.events / load.eventsPerSecond + catchUpSeconds);
     return { load, catchUpSeconds, sustainedEventsPerSecond, peakRssBytes, storedEvents, bytesPerEvent: bytes / storedEvents };
   } finally {

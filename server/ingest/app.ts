@@ -5,7 +5,25 @@ import { Elysia } from "elysia";
 import { toApiError } from "../http/elysia-errors.ts";
 import { logInternalError, type ApiError } from "../http/errors.ts";
 import type { RegionNode } from "../region/region-node.ts";
-import { captureNative } from "./capture.ts";
+import { authenticate, captureNative, isNativeBody } from "./capture.ts";
+import { decodeIngestBody } from "./decode-body.ts";
+import { capturePostHog } from "./posthog/capture.ts";
+import { remoteConfig, remoteConfigScript } from "./posthog/remote-config.ts";
+import { captureSegment } from "./segment/capture.ts";
+import type { SegmentCall } from "./segment/map-calls.ts";
+
+/** The customer-data platform's paths: each call by name and by its one-letter short form; null is a batch. */
+const segmentPaths: [string, SegmentCall | null][] = [
+  ["track", "track"], ["t", "track"], ["identify", "identify"], ["i", "identify"], ["page", "page"], ["p", "page"],
+  ["screen", "screen"], ["s", "screen"], ["group", "group"], ["g", "group"], ["alias", "alias"], ["a", "alias"],
+  ["batch", null], ["b", null], ["import", null],
+];
+
+/**
+ * Where SDKs post events: the native API's /e and /batch, and PostHog's capture paths. Each
+ * takes POST (and GET with a `data` parameter), with or without a trailing slash.
+ */
+const capturePaths = ["/e", "/batch", "/capture", "/i/v0/e", "/track", "/engage"];
 
 export const corsHeaders = {
   "Access-Control-Allow-Origin": "*",
@@ -21,8 +39,17 @@ const ingestJson = (status: number, body: unknown, headers: Record<string, strin
 export const ingestErrorResponse = (error: ApiError) => ingestJson(error.status, { error: error.message }, error.headers);
 
 export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: RegionNode; trustProxy: boolean }) {
-  const capture = async ({ request }: { request: Request }) => ingestJson(200, await captureNative(node, request, trustProxy));
-  return new Elysia({ name: `ingest-${node.code}`, prefix })
+  // The body decides the format: a native batch (every event has `lib`) or PostHog's.
+  const capture = async ({ request }: { request: Request }) => {
+    const receivedAt = Date.now();
+    const decoded = await decodeIngestBody(request);
+    const reply = isNativeBody(decoded.json)
+      ? await captureNative(node, request, trustProxy, decoded, receivedAt)
+      : await capturePostHog(node, request, trustProxy, decoded, receivedAt);
+    return ingestJson(200, reply);
+  };
+  const configKey = (token: string, request: Request) => authenticate(node, token, request.headers.get("origin")).key;
+  const app = new Elysia({ name: `ingest-${node.code}`, prefix })
     .onError((context) => {
       const apiError = toApiError(context);
       if (!apiError) {
@@ -32,12 +59,23 @@ export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: 
       return ingestErrorResponse(apiError);
     })
     .options("/*", () => new Response(null, { status: 204, headers: corsHeaders }))
-    .post("/e", capture, { parse: "none" })
-    .post("/e/", capture, { parse: "none" })
-    .post("/batch", capture, { parse: "none" })
-    .post("/batch/", capture, { parse: "none" })
+    .get("/array/:token/config", ({ params, request }) => ingestJson(200, remoteConfig(configKey(params.token, request))))
+    .get("/array/:token/config.js", ({ params, request }) =>
+      new Response(remoteConfigScript(configKey(params.token, request)), { headers: { "Content-Type": "application/javascript", ...corsHeaders } }),
+    )
     .get("/health", () => {
       const { status, body } = node.healthReply();
       return ingestJson(status, body);
     });
+  // Routes added to the app in place (Elysia registers as it goes; the returned types only grow).
+  for (const path of capturePaths) {
+    for (const route of [path, `${path}/`]) {
+      app.post(route, capture, { parse: "none" });
+      app.get(route, capture);
+    }
+  }
+  for (const [path, call] of segmentPaths) {
+    app.post(`/v1/${path}`, async ({ request }) => ingestJson(200, await captureSegment(node, request, trustProxy, call)), { parse: "none" });
+  }
+  return app;
 }

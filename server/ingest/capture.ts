@@ -2,12 +2,12 @@
 // event, apply the ingest effects, append the accepted events to the write-ahead log, and
 // answer only after the fsync that covers them. Nothing unpersisted is acknowledged.
 import { ApiError } from "../http/errors.ts";
-import { requestMeta } from "../http/client-meta.ts";
+import { requestMeta, type RequestMeta } from "../http/client-meta.ts";
 import { WalUnavailableError } from "../../storage/wal.ts";
 import { encodeBatchRecord, type AcceptedEvent } from "../../storage/event-record.ts";
 import type { RegistryKey } from "../../storage/region-store.ts";
 import type { RegionNode } from "../region/region-node.ts";
-import { decodeIngestBody, ingestMalformed, ingestTooLarge } from "./decode-body.ts";
+import { ingestMalformed, ingestTooLarge, type DecodedBody } from "./decode-body.ts";
 import { eventUserAgent, isHeadlessBrowser, isSelfDeclaredCrawler, keptBySampling, locate } from "./event-effects.ts";
 import { batchEventsMax, batchEventsMin, eventBytesMax } from "./limits.ts";
 import { parseRfc3339 } from "./rfc3339.ts";
@@ -27,7 +27,8 @@ export interface IngestResponse {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-function authenticate(node: RegionNode, apiKey: unknown, origin: string | null): RegistryKey {
+/** The project key of a request: 401 when missing, unknown, revoked or of another region; 403 for an origin not on its allowlist. */
+export function authenticate(node: RegionNode, apiKey: unknown, origin: string | null): RegistryKey {
   if (typeof apiKey !== "string" || apiKey === "") throw new ApiError(401, "unauthorized", "api_key is missing");
   const key = node.store.findKey(apiKey);
   if (!key) throw new ApiError(401, "unauthorized", `api_key is not a key of region ${node.code}`);
@@ -45,31 +46,59 @@ function sampleRate(properties: Record<string, unknown>, keepRatio: number): num
   return previous * keepRatio;
 }
 
-export async function captureNative(node: RegionNode, request: Request, trustProxy: boolean): Promise<IngestResponse> {
-  const receivedAt = Date.now();
-  const { json, bytes: body } = await decodeIngestBody(request);
-  if (!isPlainObject(json)) throw ingestMalformed("body must be a JSON object {api_key, sent_at, batch}");
-  const key = authenticate(node, json.api_key, request.headers.get("origin"));
+/** A body of the native format: `{api_key, batch}` in which every event has a `lib` object (an empty batch included). */
+export function isNativeBody(json: unknown): boolean {
+  return isPlainObject(json) && Array.isArray(json.batch) && json.batch.every((event) => isPlainObject(event) && isPlainObject(event.lib));
+}
 
+/** A native body (isNativeBody) after decoding. */
+export async function captureNative(node: RegionNode, request: Request, trustProxy: boolean, decoded: DecodedBody, receivedAt: number): Promise<IngestResponse> {
+  const json = decoded.json as { api_key?: unknown; sent_at?: unknown; batch: unknown[] };
+  const key = authenticate(node, json.api_key, request.headers.get("origin"));
   const batch = json.batch;
-  if (!Array.isArray(batch)) throw ingestMalformed("batch must be an array of events");
   if (batch.length > batchEventsMax) throw new ApiError(413, "payload_too_large", `batch has ${batch.length} events; at most ${batchEventsMax}`);
   if (batch.length < batchEventsMin) throw ingestMalformed(`batch must contain ${batchEventsMin} to ${batchEventsMax} events`);
-  if (!batch.every((event) => isPlainObject(event) && isPlainObject(event.lib))) {
-    throw ingestMalformed("every event of a native batch needs a lib object {name, version}");
-  }
   let sentAt: number | null = null;
   if (json.sent_at !== undefined && json.sent_at !== null) {
     sentAt = parseRfc3339(json.sent_at);
     if (sentAt === null) throw ingestMalformed("sent_at must be an RFC 3339 date-time");
   }
+  return ingestEvents(node, key, { batch, body: decoded.bytes, sentAt, receivedAt, meta: requestMeta(request, trustProxy) });
+}
 
+/**
+ * Events a drop-in format mapped to native ones: down the native path as one batch, with the
+ * events the mapping itself refused (`rejected`) reported first.
+ */
+export async function ingestMapped(
+  node: RegionNode, key: RegistryKey, batch: Record<string, unknown>[], rejected: IngestResponse["rejected"], receivedAt: number, meta: RequestMeta,
+): Promise<IngestResponse> {
+  if (batch.length === 0) return { accepted: 0, rejected, quota_limited: [] };
+  const body = new TextEncoder().encode(JSON.stringify({ batch }));
+  const result = await ingestEvents(node, key, { batch, body, sentAt: null, receivedAt, meta });
+  return { ...result, rejected: [...rejected, ...result.rejected] };
+}
+
+/** Native events ready for the common path: `body` is JSON text whose `batch` member is `batch` (the WAL keeps it as is). */
+export interface NativeBatch {
+  batch: unknown[];
+  body: Uint8Array;
+  /** The request's sent_at (epoch ms) for clock-skew correction, or null. */
+  sentAt: number | null;
+  receivedAt: number;
+  meta: RequestMeta;
+}
+
+/**
+ * The path every ingest format ends on: rate limit, per-event validation, duplicates, ingest
+ * effects, persons, and the WAL append; answers once the accepted events are durable.
+ */
+export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, body, sentAt, receivedAt, meta }: NativeBatch): Promise<IngestResponse> {
   const retryAfter = node.rates.take(key.projectId, batch.length);
   if (retryAfter > 0) {
     throw new ApiError(429, "rate_limited", "ingest rate limit of the project exceeded", { "Retry-After": String(retryAfter) });
   }
 
-  const meta = requestMeta(request, trustProxy);
   const fromDatacenter = meta.ip !== null && node.datacenterRanges.contains(meta.ip);
   const clock = { now: receivedAt, sentAt, oldestAllowed: receivedAt - key.retentionDays * dayMs };
   const keepRatio = node.keepRatio(key.projectId);

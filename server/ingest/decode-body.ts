@@ -1,8 +1,9 @@
 // Turns an ingest request body into parsed JSON: gzip or zstd (by Content-Encoding, the
-// `compression` query parameter or magic bytes), base64, and sendBeacon form bodies
-// (`data=...`). The 20 MB limit applies after decompression, so a small compressed body
-// cannot expand into an unbounded one.
+// `compression` query parameter or magic bytes), base64, lz-string (old posthog-js), sendBeacon
+// form bodies (`data=...`) and GET requests with a `data` parameter. The 20 MB limit applies
+// after decompression, so a small compressed body cannot expand into an unbounded one.
 import { gunzipSync, zstdDecompressSync } from "node:zlib";
+import { decompressFromBase64 } from "lz-string";
 import { readBodyLimited } from "../http/body.ts";
 import { ApiError } from "../http/errors.ts";
 import { requestBytesMax } from "./limits.ts";
@@ -10,16 +11,32 @@ import { requestBytesMax } from "./limits.ts";
 export const ingestTooLarge = () => new ApiError(413, "payload_too_large", `request body exceeds ${requestBytesMax} bytes after decompression`);
 export const ingestMalformed = (message: string) => new ApiError(400, "validation", message);
 
-type Compression = "gzip" | "zstd" | "base64" | null;
+type Compression = "gzip" | "zstd" | "base64" | "lz64" | null;
 
 const isGzip = (bytes: Uint8Array) => bytes[0] === 0x1f && bytes[1] === 0x8b;
 const isZstd = (bytes: Uint8Array) => bytes[0] === 0x28 && bytes[1] === 0xb5 && bytes[2] === 0x2f && bytes[3] === 0xfd;
+const base64Text = /^[A-Za-z0-9+/_-]+={0,2}$/;
 
-function declaredCompression(request: Request, url: URL): Compression {
-  const query = url.searchParams.get("compression")?.toLowerCase();
-  if (query === "gzip" || query === "gzip-js") return "gzip";
-  if (query === "zstd") return "zstd";
-  if (query === "base64") return "base64";
+/** A compression as SDKs name it in the `compression` query or form field. */
+function compressionNamed(name: string | null | undefined): Compression {
+  switch (name?.trim().toLowerCase()) {
+    case "gzip":
+    case "gzip-js":
+      return "gzip";
+    case "zstd":
+      return "zstd";
+    case "base64":
+    case "b64":
+      return "base64";
+    case "lz64":
+    case "lz-string":
+      return "lz64";
+    default:
+      return null;
+  }
+}
+
+function headerCompression(request: Request): Compression {
   const header = request.headers.get("content-encoding")?.toLowerCase().trim();
   if (header === "gzip" || header === "x-gzip") return "gzip";
   if (header === "zstd") return "zstd";
@@ -47,9 +64,8 @@ function decodeBase64(text: string): Uint8Array {
   return Buffer.from(cleaned, "base64");
 }
 
-/** Decompresses whatever the bytes are, trusting magic bytes over declarations that do not match. */
-function expand(bytes: Uint8Array, declared: Compression): Uint8Array {
-  if (declared === "base64") return expand(decodeBase64(new TextDecoder().decode(bytes)), null);
+/** Bytes that are gzip or zstd (by magic bytes, or as declared) decompressed; others as they are. */
+function inflated(bytes: Uint8Array, declared: Compression): Uint8Array {
   if (isGzip(bytes)) return inflate(bytes, "gzip");
   if (isZstd(bytes)) return inflate(bytes, "zstd");
   if (declared === "gzip" || declared === "zstd") return inflate(bytes, declared);
@@ -64,12 +80,23 @@ function startsLikeJson(bytes: Uint8Array): boolean {
   return false;
 }
 
-function formData(bytes: Uint8Array): Uint8Array {
-  const data = new URLSearchParams(new TextDecoder().decode(bytes)).get("data");
-  if (data === null) throw ingestMalformed("body is neither JSON nor a form with a data field");
-  const trimmed = data.trim();
+/** A payload sent as text (a form's or a query's `data`, a whole encoded body): JSON as is, lz-string when declared, else base64 of JSON, gzip or zstd. */
+function payloadBytes(text: string, declared: Compression): Uint8Array {
+  const trimmed = text.trim();
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) return new TextEncoder().encode(trimmed);
-  return expand(decodeBase64(trimmed), null);
+  if (declared === "lz64") {
+    const json = decompressFromBase64(trimmed);
+    if (!json) throw ingestMalformed("body is not valid lz-string data");
+    return new TextEncoder().encode(json);
+  }
+  return inflated(decodeBase64(trimmed), null);
+}
+
+/** A form body: its `data` field, compressed as the query or else the form's own `compression` field says. */
+function formData(form: URLSearchParams, queryCompression: Compression): Uint8Array {
+  const data = form.get("data");
+  if (data === null) throw ingestMalformed("body is neither JSON nor a form with a data field");
+  return payloadBytes(data, queryCompression ?? compressionNamed(form.get("compression")));
 }
 
 export interface DecodedBody {
@@ -78,23 +105,47 @@ export interface DecodedBody {
   bytes: Uint8Array;
 }
 
-export async function decodeIngestBody(request: Request): Promise<DecodedBody> {
-  const url = new URL(request.url);
-  let raw: Uint8Array;
+async function requestBytes(request: Request): Promise<Uint8Array> {
   try {
-    raw = await readBodyLimited(request, requestBytesMax);
+    return await readBodyLimited(request, requestBytesMax);
   } catch (error) {
     if (error instanceof ApiError && error.status === 413) throw ingestTooLarge();
     throw error;
   }
-  if (raw.byteLength === 0) throw ingestMalformed("request body is empty");
-  // Clients label bodies loosely (curl calls everything a form), so the content decides:
-  // JSON starts with { or [, a sendBeacon form body carries a data= field.
-  let expanded = expand(raw, declaredCompression(request, url));
-  if (!startsLikeJson(expanded)) expanded = formData(expanded);
-  if (expanded.byteLength > requestBytesMax) throw ingestTooLarge();
+}
+
+/**
+ * The JSON of an ingest request, however the SDK sent it. Compression hints are read in
+ * PostHog's order (the `compression` query parameter, a form's `compression` field, then
+ * Content-Encoding), and gzip and zstd are recognised by their magic bytes whatever the labels
+ * say. A GET carries its payload in the `data` query parameter.
+ */
+export async function decodeIngestBody(request: Request): Promise<DecodedBody> {
+  const url = new URL(request.url);
+  const queryCompression = compressionNamed(url.searchParams.get("compression"));
+  let bytes: Uint8Array;
+  if (request.method === "GET") {
+    const data = url.searchParams.get("data");
+    if (data === null) throw ingestMalformed("a GET request needs its events in the data query parameter");
+    bytes = payloadBytes(data, queryCompression);
+  } else {
+    const raw = await requestBytes(request);
+    if (raw.byteLength === 0) throw ingestMalformed("request body is empty");
+    bytes = inflated(raw, queryCompression ?? headerCompression(request));
+    // Clients label bodies loosely (curl calls everything a form), so the content decides:
+    // JSON starts with { or [, a whole body may be base64 or lz-string, a sendBeacon form
+    // body carries a data= field.
+    if (!startsLikeJson(bytes)) {
+      const text = new TextDecoder().decode(bytes);
+      const form = new URLSearchParams(text);
+      // A form names its data field; base64 has no "data=" key, so it cannot be mistaken for one.
+      const wholeBodyEncoded = !form.has("data") && (queryCompression === "base64" || queryCompression === "lz64" || base64Text.test(text.trim()));
+      bytes = wholeBodyEncoded ? payloadBytes(text, queryCompression) : formData(form, queryCompression);
+    }
+  }
+  if (bytes.byteLength > requestBytesMax) throw ingestTooLarge();
   try {
-    return { json: JSON.parse(new TextDecoder().decode(expanded)), bytes: expanded };
+    return { json: JSON.parse(new TextDecoder().decode(bytes)), bytes };
   } catch {
     throw ingestMalformed("body is not valid JSON");
   }

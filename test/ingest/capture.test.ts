@@ -200,9 +200,9 @@ describe("request body", () => {
     expect([reply.status, reply.body]).toEqual([400, { error: "request body is empty" }]);
   });
 
-  test("a JSON array as the body answers 400 (a bare array is the third-party format, not native)", async () => {
+  test("a bare JSON array is the drop-in format (docs/drop-in.md): events without a key in them answer 401", async () => {
     const reply = await post(nativeEvents(1));
-    expect([reply.status, reply.body]).toEqual([400, { error: "body must be a JSON object {api_key, sent_at, batch}" }]);
+    expect([reply.status, reply.body]).toEqual([401, { error: "api_key is missing" }]);
   });
 
   test("a JSON scalar as the body answers 400", async () => {
@@ -212,11 +212,13 @@ describe("request body", () => {
     }
   });
 
-  test("a missing batch or one that is not an array answers 400", async () => {
-    for (const batch of [undefined, null, {}, "events", 3, nativeEvent()]) {
+  test("a batch that is not an array answers 400; a body without one is a single drop-in event", async () => {
+    for (const batch of [null, {}, "events", 3, nativeEvent()]) {
       const reply = await post({ api_key: key, batch });
       expect([reply.status, reply.body]).toEqual([400, { error: "batch must be an array of events" }]);
     }
+    const alone = await post({ api_key: key });
+    expect([alone.status, alone.body]).toEqual([200, { status: 1, ...ok(0, [{ uuid: null, reason: "invalid" }]) }]);
   });
 
   test("an empty batch answers 400", async () => {
@@ -234,18 +236,18 @@ describe("request body", () => {
     expect([retried.status, retried.body]).toEqual([200, ok(1000)]);
   });
 
-  test("an event without a lib object makes the whole request 400 (non-native bodies are not read yet)", async () => {
-    const cases: unknown[][] = [
-      [nativeEvent(), nativeEvent({ lib: undefined })],
-      [nativeEvent({ lib: "test-sdk/1.0" })],
-      [nativeEvent({ lib: null })],
-      [nativeEvent({ lib: ["test-sdk", "1.0"] })],
-      [nativeEvent(), 42],
-      [null],
+  test("a batch in which some event has no lib object is the drop-in format: every event is read that way", async () => {
+    const withLib = nativeEvent();
+    const cases: [unknown[], unknown][] = [
+      [[withLib, nativeEvent({ lib: undefined })], ok(2)],
+      [[nativeEvent({ lib: "test-sdk/1.0" })], ok(1)],
+      [[nativeEvent({ lib: null })], ok(1)],
+      [[nativeEvent(), 42], ok(1, [{ uuid: null, reason: "invalid" }])],
+      [[null], ok(0, [{ uuid: null, reason: "invalid" }])],
     ];
-    for (const batch of cases) {
-      const reply = await post(nativeBody(key, batch));
-      expect([reply.status, reply.body]).toEqual([400, { error: "every event of a native batch needs a lib object {name, version}" }]);
+    for (const [batch, reply] of cases) {
+      const answer = await post(nativeBody(key, batch));
+      expect([answer.status, answer.body]).toEqual([200, { status: 1, ...(reply as object) }]);
     }
   });
 

@@ -1,0 +1,41 @@
+// POST (and GET `data=`) of product-analytics (PostHog) events: find the project key where the
+// SDK put it, map the events to native ones and send them down the native path. Answers 200
+// with `status: 1` (what the SDKs expect), plus the native counts and `quota_limited`, which
+// posthog-js reads to pause a category.
+import { ApiError } from "../../http/errors.ts";
+import { requestMeta } from "../../http/client-meta.ts";
+import type { RegionNode } from "../../region/region-node.ts";
+import { authenticate, ingestMapped, type IngestResponse } from "../capture.ts";
+import { ingestMalformed, type DecodedBody } from "../decode-body.ts";
+import { batchEventsMax } from "../limits.ts";
+import { parseRfc3339 } from "../rfc3339.ts";
+import { eventKey, nativeFromPostHog, postHogEvents } from "./map-events.ts";
+
+export interface PostHogResponse extends IngestResponse {
+  status: 1;
+}
+
+export async function capturePostHog(node: RegionNode, request: Request, trustProxy: boolean, decoded: DecodedBody, receivedAt: number): Promise<PostHogResponse> {
+  const { events, batchKey, sentAt } = postHogEvents(decoded.json);
+  if (events.length === 0) throw ingestMalformed("body holds no events (expected an event, {batch: [...]} or an array of events)");
+  if (events.length > batchEventsMax) throw new ApiError(413, "payload_too_large", `batch has ${events.length} events; at most ${batchEventsMax}`);
+  const token = batchKey ?? events.map(eventKey).find((found) => found !== null) ?? null;
+  const key = authenticate(node, token, request.headers.get("origin"));
+
+  const sentAtMs = parseRfc3339(sentAt);
+  const rejected: IngestResponse["rejected"] = [];
+  const batch: Record<string, unknown>[] = [];
+  for (const [index, event] of events.entries()) {
+    const ownKey = eventKey(event);
+    const native = ownKey !== null && ownKey !== token ? null : nativeFromPostHog(event, { projectId: key.projectId, index, receivedAt, sentAt: sentAtMs });
+    if (native === "dropped") continue;
+    if (native === null) {
+      // Not an event, or one addressed to another project than the request's key.
+      const uuid = typeof (event as { uuid?: unknown })?.uuid === "string" ? ((event as { uuid: string }).uuid) : null;
+      rejected.push({ uuid, reason: "invalid" });
+      continue;
+    }
+    batch.push(native);
+  }
+  return { status: 1, ...(await ingestMapped(node, key, batch, rejected, receivedAt, requestMeta(request, trustProxy))) };
+}

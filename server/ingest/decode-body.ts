@@ -58,8 +58,9 @@ function inflate(bytes: Uint8Array, kind: "gzip" | "zstd"): Uint8Array {
   return output;
 }
 
+/** Standard or URL-safe base64; a space stands for a `+` that a form body did not percent-encode. */
 function decodeBase64(text: string): Uint8Array {
-  const cleaned = text.trim().replace(/-/g, "+").replace(/_/g, "/");
+  const cleaned = text.trim().replace(/[- ]/g, "+").replace(/_/g, "/");
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(cleaned)) throw ingestMalformed("body is not valid base64");
   return Buffer.from(cleaned, "base64");
 }

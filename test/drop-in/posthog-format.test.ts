@@ -2,18 +2,22 @@
 // mapping rule, body encoding and limit (spec 2, Drop-in endpoints; docs/drop-in.md). What was
 // stored is read back from the region's write-ahead log.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { gzipSync } from "node:zlib";
+import { gzipSync, zstdCompressSync } from "node:zlib";
 import { compressToBase64 } from "lz-string";
 import { isUuidV7 } from "../../storage/uuid-index.ts";
 import type { StoredEvent } from "../../storage/event-record.ts";
 import { expectCors, postIngest, readWal, startDedicatedService, storedEvents, type DedicatedService } from "../ingest/helpers.ts";
+import { createProject } from "../helpers/accounts.ts";
+import { call } from "../helpers/client.ts";
+import { regionReader } from "./region-reader.ts";
 
 let dedicated: DedicatedService;
 let key: string;
 let url: string;
+const regionSecret = "drop-in-secret";
 
 beforeAll(async () => {
-  dedicated = await startDedicatedService();
+  dedicated = await startDedicatedService({ REGION_SECRET: regionSecret });
   key = dedicated.key;
   url = dedicated.service.url;
 });
@@ -97,6 +101,17 @@ describe("bodies and paths", () => {
     expectCors(get.headers);
     expect([get.status, await get.json()]).toEqual([200, accepted(1)]);
     expect((await stored("beacon")).map((event) => event.distinct_id).sort()).toEqual([...cases.map(([id]) => id), "beacon-get"].sort());
+  });
+
+  test("zstd bodies, and a form whose base64 kept its + unencoded (a space once form-decoded)", async () => {
+    const zstd = await send(undefined, { raw: zstdCompressSync(JSON.stringify({ api_key: key, batch: [{ event: "zstd", distinct_id: "codec-zstd" }] })), headers: { "content-type": "application/octet-stream" } });
+    expect([zstd.status, zstd.body]).toEqual([200, accepted(1)]);
+    // Padding chosen so the base64 of this body contains "+".
+    let body = "";
+    for (let pad = 0; !Buffer.from(body).toString("base64").includes("+"); pad++) body = JSON.stringify({ api_key: key, batch: [{ event: "plus", distinct_id: "codec-plus", properties: { pad: "~".repeat(pad) } }] });
+    const reply = await send(undefined, { path: "/e/", raw: `data=${Buffer.from(body).toString("base64")}`, headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect([reply.status, reply.body]).toEqual([200, accepted(1)]);
+    expect((await stored("codec")).map((event) => event.event)).toEqual(["zstd", "plus"]);
   });
 
   test("a native batch on /batch stays native (its lib is kept); a batch where some event lacks lib is PostHog's", async () => {
@@ -213,6 +228,26 @@ describe("mapping rules", () => {
     await send({ api_key: key, batch: [{ event: "lib", distinct_id: "rule8", properties: { $lib: "posthog-ios" } }] });
     const [event] = await stored("rule8");
     expect([event!.lib_name, event!.lib_version, event!.properties.$lib]).toEqual(["posthog-compat", "unknown", "posthog-ios"]);
+  });
+
+  test("rule 7: an alias that would join two identified persons is refused; both stay apart", async () => {
+    const reply = await send({ api_key: key, batch: [
+      { event: "$identify", distinct_id: "rule7-ann", timestamp: recent(30) },
+      { event: "$identify", distinct_id: "rule7-bob", timestamp: recent(20) },
+      { event: "$create_alias", distinct_id: "rule7-ann", timestamp: recent(10), properties: { alias: "rule7-bob" } },
+    ] });
+    expect(reply.body).toEqual(accepted(3));
+    const reader = await regionReader(dedicated.service, dedicated.owner, dedicated.project.id);
+    const [ann, bob] = [await reader.personOf("rule7-ann"), await reader.personOf("rule7-bob")];
+    expect([ann.distinct_ids, bob.distinct_ids, ann.id === bob.id]).toEqual([["rule7-ann"], ["rule7-bob"], false]);
+  });
+
+  test("past the spend cap, quota_limited lists events (posthog-js pauses on it)", async () => {
+    const { project, public_keys } = await createProject(dedicated.owner, "Capped", "eu");
+    const set = await call(url, "PUT", `/region/eu/internal/ingest-policy/${project.id}`, { body: { keep_ratio: 0.5 }, headers: { "x-region-secret": regionSecret } });
+    expect(set.status).toBe(200);
+    const reply = await send({ api_key: public_keys[0].key, batch: [{ event: "capped", distinct_id: "capped-1" }] });
+    expect([reply.status, reply.body]).toEqual([200, { status: 1, accepted: 1, rejected: [], quota_limited: ["events"] }]);
   });
 
   test("timestamps: offset wins; sent_at corrects the client's clock; without either, as sent; over 23 h ahead or missing: now", async () => {

@@ -96,6 +96,16 @@ describe("calls", () => {
     ]);
   });
 
+  test("the one-letter paths take the same calls: /v1/p, /v1/s, /v1/g, /v1/a", async () => {
+    for (const [path, call] of [
+      ["p", { name: "Home" }], ["s", { name: "Feed" }], ["g", { groupId: "short-co" }], ["a", { previousId: "seg-short-old" }],
+    ] as const) {
+      const reply = await send(path, { writeKey: key, userId: "seg-short", ...call });
+      expect([path, reply.status, reply.body]).toEqual([path, 200, success(1)]);
+    }
+    expect((await stored("seg-short")).map((event) => event.event)).toEqual(["$pageview", "$screen", "$groupidentify", "$create_alias"]);
+  });
+
   test("unknown $ event names get the segment: prefix", async () => {
     await send("track", { writeKey: key, userId: "seg-dollar", event: "$custom" });
     await send("track", { writeKey: key, userId: "seg-dollar", event: "$pageview" });

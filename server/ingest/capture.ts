@@ -8,6 +8,7 @@ import { encodeBatchRecord, type AcceptedEvent } from "../../storage/event-recor
 import type { RegistryKey } from "../../storage/region-store.ts";
 import type { RegionNode } from "../region/region-node.ts";
 import { ingestMalformed, ingestTooLarge, type DecodedBody } from "./decode-body.ts";
+import { isPlainObject } from "./json-values.ts";
 import { eventUserAgent, isHeadlessBrowser, isSelfDeclaredCrawler, keptBySampling, locate } from "./event-effects.ts";
 import { batchEventsMax, batchEventsMin, eventBytesMax } from "./limits.ts";
 import { parseRfc3339 } from "./rfc3339.ts";
@@ -23,9 +24,6 @@ export interface IngestResponse {
   rejected: { uuid: string | null; reason: RejectReason }[];
   quota_limited: string[];
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The project key of a request: 401 when missing, unknown, revoked or of another region; 403 for an origin not on its allowlist. */
 export function authenticate(node: RegionNode, apiKey: unknown, origin: string | null): RegistryKey {

@@ -14,3 +14,13 @@ export const knownReservedEvents: ReadonlySet<string> = new Set([
   "$rageclick",
   "$opt_in",
 ]);
+
+/**
+ * A drop-in event's name as stored: names the service knows (and any name without `$`) as they
+ * are; another `$` name under the source's prefix (`posthog:$web_vitals`), since a `$` name of
+ * the service's own must be one it knows.
+ */
+export function vendorEventName(prefix: string, name: string): string {
+  if (!name.startsWith("$") || knownReservedEvents.has(name)) return name;
+  return `${prefix}${name}`;
+}

@@ -3,6 +3,7 @@
 import {
   clockSkewToleranceMs, distinctIdLengthMax, eventNameLengthMax, groupKeyLengthMax, groupTypesPerEventMax, libFieldLengthMax,
 } from "./limits.ts";
+import { isPlainObject } from "./json-values.ts";
 import { knownReservedEvents } from "./reserved-events.ts";
 import { parseRfc3339 } from "./rfc3339.ts";
 import { isUuidV7 } from "../../storage/uuid-index.ts";
@@ -45,9 +46,6 @@ const currencyCodes = new Set(Intl.supportedValuesOf("currency"));
 /** Amount properties that must be integer minor units when the event names a currency. */
 const moneyProperties = ["revenue", "amount", "price"] as const;
 const consentValues: ReadonlySet<string> = new Set(["granted", "pending", "cookieless"]);
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 const isBoundedString = (value: unknown, max: number): value is string =>
   typeof value === "string" && value.length >= 1 && value.length <= max && value.trim().length > 0;

@@ -4,7 +4,8 @@
 // `api_key`, `properties.token`). Every mapped event then goes through the native rules.
 import { isUuidV7 } from "../../../storage/uuid-index.ts";
 import { derivedUuidV7 } from "../derived-uuid.ts";
-import { knownReservedEvents } from "../reserved-events.ts";
+import { isPlainObject, type JsonObject } from "../json-values.ts";
+import { vendorEventName } from "../reserved-events.ts";
 import { ingestMalformed } from "../decode-body.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
 
@@ -19,16 +20,13 @@ export const futureToleranceMs = 23 * 3_600_000;
 /** Properties that become native fields and so leave `properties`. */
 const movedProperties = ["distinct_id", "token", "$token", "api_key", "$set", "$set_once", "$groups", "$session_id", "$window_id", "$ip"];
 
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 const idText = (value: unknown): string | null =>
   typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : null;
 
 /** The events of a body and the key sent at the batch level, if any. */
 export function postHogEvents(body: unknown): { events: unknown[]; batchKey: string | null; sentAt: unknown } {
   if (Array.isArray(body)) return { events: body, batchKey: null, sentAt: undefined };
-  if (!isObject(body)) return { events: [], batchKey: null, sentAt: undefined };
+  if (!isPlainObject(body)) return { events: [], batchKey: null, sentAt: undefined };
   const batchKey = typeof body.api_key === "string" ? body.api_key : typeof body.token === "string" ? body.token : null;
   if (Array.isArray(body.batch)) return { events: body.batch, batchKey, sentAt: body.sent_at };
   if (body.batch !== undefined) throw ingestMalformed("batch must be an array of events");
@@ -38,8 +36,8 @@ export function postHogEvents(body: unknown): { events: unknown[]; batchKey: str
 
 /** The project key an event carries, if any. */
 export function eventKey(event: unknown): string | null {
-  if (!isObject(event)) return null;
-  for (const value of [event.token, event.$token, event.api_key, isObject(event.properties) ? event.properties.token : undefined]) {
+  if (!isPlainObject(event)) return null;
+  for (const value of [event.token, event.$token, event.api_key, isPlainObject(event.properties) ? event.properties.token : undefined]) {
     if (typeof value === "string" && value !== "") return value;
   }
   return null;
@@ -64,7 +62,7 @@ export interface PostHogContext {
  * When the event happened: `offset` (ms before sending) wins; else its `timestamp` corrected
  * for the client's clock with `sent_at`; else the receive time. More than 23 h ahead: now.
  */
-function eventTime(event: Json, context: PostHogContext): number {
+function eventTime(event: JsonObject, context: PostHogContext): number {
   let at = context.receivedAt;
   if (typeof event.offset === "number" && Number.isFinite(event.offset) && event.offset >= 0) at = context.receivedAt - event.offset;
   else {
@@ -81,20 +79,15 @@ function sessionUuid(value: unknown, projectId: string): string | null {
   return isUuidV7(text) ? text : derivedUuidV7(`${projectId}\u0000session\u0000${text}`, 0);
 }
 
-function eventName(name: string): string {
-  if (!name.startsWith("$") || knownReservedEvents.has(name)) return name;
-  return `${postHogEventPrefix}${name}`;
-}
-
 /**
  * The native form of one PostHog event, "dropped" for the kinds rule 5 drops, or null when it
  * cannot be one (not an object, no event name); the native rules judge the rest.
  */
-export function nativeFromPostHog(event: unknown, context: PostHogContext): Json | "dropped" | null {
-  if (!isObject(event) || typeof event.event !== "string") return null;
+export function nativeFromPostHog(event: unknown, context: PostHogContext): JsonObject | "dropped" | null {
+  if (!isPlainObject(event) || typeof event.event !== "string") return null;
   if (droppedPostHogEvents.has(event.event)) return "dropped";
-  const source = isObject(event.properties) ? event.properties : {};
-  const properties: Json = {};
+  const source = isPlainObject(event.properties) ? event.properties : {};
+  const properties: JsonObject = {};
   for (const key in source) if (!movedProperties.includes(key)) properties[key] = source[key];
   const distinctId = idText(event.distinct_id) ?? idText(event.$distinct_id) ?? idText(source.distinct_id);
   const timestamp = eventTime(event, context);
@@ -110,9 +103,9 @@ export function nativeFromPostHog(event: unknown, context: PostHogContext): Json
       instant(event.timestamp) ?? 0,
     );
   const anonymous = idText(source.$anon_distinct_id) ?? idText(source.$device_id);
-  const native: Json = {
+  const native: JsonObject = {
     uuid,
-    event: eventName(event.event),
+    event: vendorEventName(postHogEventPrefix, event.event),
     timestamp: new Date(timestamp).toISOString(),
     distinct_id: distinctId,
     properties,
@@ -127,7 +120,7 @@ export function nativeFromPostHog(event: unknown, context: PostHogContext): Json
   const setOnce = event.$set_once ?? source.$set_once;
   if (set !== undefined && set !== null) native.$set = set;
   if (setOnce !== undefined && setOnce !== null) native.$set_once = setOnce;
-  if (isObject(source.$groups)) {
+  if (isPlainObject(source.$groups)) {
     const groups: Record<string, unknown> = {};
     for (const type in source.$groups) groups[type] = idText(source.$groups[type]) ?? source.$groups[type];
     native.groups = groups;

@@ -8,6 +8,7 @@ import { requestMeta } from "../../http/client-meta.ts";
 import type { RegionNode } from "../../region/region-node.ts";
 import { authenticate, ingestMapped, type IngestResponse } from "../capture.ts";
 import { decodeIngestBody, ingestMalformed } from "../decode-body.ts";
+import { isPlainObject, type JsonObject } from "../json-values.ts";
 import { nativeFromSegment, segmentCalls, withBatchContext, type SegmentCall } from "./map-calls.ts";
 
 /** Segment's limit is 500 KB; RudderStack clients send batches of up to 4 MB, which are accepted too. */
@@ -19,8 +20,6 @@ export interface SegmentResponse extends IngestResponse {
   success: true;
 }
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The write key of HTTP Basic auth: `base64("<key>:")`, the colon and password optional. */
 function basicAuthKey(request: Request): string | null {
@@ -43,7 +42,7 @@ export async function captureSegment(node: RegionNode, request: Request, trustPr
     throw error;
   });
   if (bytes.byteLength > segmentBatchBytesMax) throw oversize("request body", segmentBatchBytesMax);
-  if (!isObject(json)) throw ingestMalformed("body must be a JSON object");
+  if (!isPlainObject(json)) throw ingestMalformed("body must be a JSON object");
   if (kind !== null && bytes.byteLength > segmentCallBytesMax) throw oversize("a call", segmentCallBytesMax);
   const items = kind === null ? json.batch : [json];
   if (!Array.isArray(items)) throw ingestMalformed("batch must be an array of calls");
@@ -51,10 +50,10 @@ export async function captureSegment(node: RegionNode, request: Request, trustPr
   const key = authenticate(node, basicAuthKey(request) ?? json.writeKey, request.headers.get("origin"));
 
   const rejected: IngestResponse["rejected"] = [];
-  const batch: Json[] = [];
+  const batch: JsonObject[] = [];
   for (const [index, raw] of items.entries()) {
     const item = kind === null ? withBatchContext(raw, json) : raw;
-    const type = kind ?? (isObject(item) ? item.type : null);
+    const type = kind ?? (isPlainObject(item) ? item.type : null);
     const call = segmentCalls.find((known) => known === type);
     const native = call === undefined ? null : nativeFromSegment(item, call, { projectId: key.projectId, index, receivedAt, batchSentAt: json.sentAt });
     if (native === null) {

@@ -3,7 +3,8 @@
 // through the native rules.
 import { isUuidV7 } from "../../../storage/uuid-index.ts";
 import { derivedUuidV7 } from "../derived-uuid.ts";
-import { knownReservedEvents } from "../reserved-events.ts";
+import { isPlainObject, type JsonObject } from "../json-values.ts";
+import { vendorEventName } from "../reserved-events.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
 
 export const segmentLibName = "segment-compat";
@@ -17,17 +18,14 @@ export const defaultCurrency = "USD";
 export type SegmentCall = "track" | "identify" | "page" | "screen" | "group" | "alias";
 export const segmentCalls: readonly SegmentCall[] = ["track", "identify", "page", "screen", "group", "alias"];
 
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 const idText = (value: unknown): string | null =>
   typeof value === "string" && value !== "" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : null;
 
 /** A batch's `context` and `integrations` under each item's own (the item wins, key by key in `context`). */
-export function withBatchContext(item: unknown, batch: Json): unknown {
-  if (!isObject(item)) return item;
-  const merged: Json = { ...item };
-  if (isObject(batch.context)) merged.context = { ...batch.context, ...(isObject(item.context) ? item.context : {}) };
+export function withBatchContext(item: unknown, batch: JsonObject): unknown {
+  if (!isPlainObject(item)) return item;
+  const merged: JsonObject = { ...item };
+  if (isPlainObject(batch.context)) merged.context = { ...batch.context, ...(isPlainObject(item.context) ? item.context : {}) };
   if (batch.integrations !== undefined && item.integrations === undefined) merged.integrations = batch.integrations;
   return merged;
 }
@@ -42,10 +40,10 @@ export interface SegmentContext {
 }
 
 /** The time the client stamped on the call, if any. */
-const stampedTime = (call: Json) => parseRfc3339(call.originalTimestamp) ?? parseRfc3339(call.timestamp);
+const stampedTime = (call: JsonObject) => parseRfc3339(call.originalTimestamp) ?? parseRfc3339(call.timestamp);
 
 /** When the call happened: its timestamp corrected for the client's clock (`receivedAt - (sentAt - originalTimestamp)`). */
-function callTime(call: Json, context: SegmentContext): number {
+function callTime(call: JsonObject, context: SegmentContext): number {
   const stamped = stampedTime(call);
   if (stamped === null) return context.receivedAt;
   const sentAt = parseRfc3339(call.sentAt) ?? parseRfc3339(context.batchSentAt);
@@ -65,7 +63,7 @@ function minorDigits(currency: string): number | null {
  * Segment sends money in major units (29.99); native events carry integer minor units (2999)
  * with a currency. Revenue without a currency is in US dollars, as Segment documents.
  */
-function moneyInMinorUnits(properties: Json): void {
+function moneyInMinorUnits(properties: JsonObject): void {
   if (typeof properties.revenue === "number" && properties.currency === undefined) properties.currency = defaultCurrency;
   if (typeof properties.currency !== "string") return;
   const currency = properties.currency.toUpperCase();
@@ -79,11 +77,11 @@ function moneyInMinorUnits(properties: Json): void {
 }
 
 /** Context fields as event properties: OS, app version, locale and library; the user agent for crawler checks. `ip` is dropped. */
-function contextProperties(context: Json): Json {
-  const properties: Json = {};
-  const os = isObject(context.os) ? context.os : {};
-  const app = isObject(context.app) ? context.app : {};
-  const library = isObject(context.library) ? context.library : {};
+function contextProperties(context: JsonObject): JsonObject {
+  const properties: JsonObject = {};
+  const os = isPlainObject(context.os) ? context.os : {};
+  const app = isPlainObject(context.app) ? context.app : {};
+  const library = isPlainObject(context.library) ? context.library : {};
   const entries: [string, unknown][] = [
     ["$os", os.name], ["$os_version", os.version], ["$app_name", app.name], ["$app_version", app.version], ["$app_build", app.build],
     ["$locale", context.locale], ["$timezone", context.timezone], ["$lib", library.name], ["$lib_version", library.version],
@@ -93,16 +91,11 @@ function contextProperties(context: Json): Json {
   return properties;
 }
 
-function eventName(name: string): string {
-  if (!name.startsWith("$") || knownReservedEvents.has(name)) return name;
-  return `${segmentEventPrefix}${name}`;
-}
-
 /** Page fields under the names product analytics uses (`$current_url`, `$pathname`, ...). */
-function pageProperties(call: Json, context: Json): Json {
-  const page = isObject(context.page) ? context.page : {};
-  const given = isObject(call.properties) ? call.properties : {};
-  const properties: Json = { ...given };
+function pageProperties(call: JsonObject, context: JsonObject): JsonObject {
+  const page = isPlainObject(context.page) ? context.page : {};
+  const given = isPlainObject(call.properties) ? call.properties : {};
+  const properties: JsonObject = { ...given };
   const pick = (name: string) => given[name] ?? page[name];
   const fields: [string, unknown][] = [
     ["$current_url", pick("url")], ["$pathname", pick("path")], ["$referrer", pick("referrer")], ["$title", pick("title")],
@@ -113,13 +106,13 @@ function pageProperties(call: Json, context: Json): Json {
 }
 
 /** The native form of one call of kind `call`, or null when it cannot be one (no user, a track without an event name). */
-export function nativeFromSegment(call: unknown, kind: SegmentCall, context: SegmentContext): Json | null {
-  if (!isObject(call)) return null;
+export function nativeFromSegment(call: unknown, kind: SegmentCall, context: SegmentContext): JsonObject | null {
+  if (!isPlainObject(call)) return null;
   const userId = idText(call.userId);
   const anonymousId = idText(call.anonymousId);
   const distinctId = kind === "alias" ? userId : userId ?? anonymousId;
   if (distinctId === null) return null;
-  const callContext = isObject(call.context) ? call.context : {};
+  const callContext = isPlainObject(call.context) ? call.context : {};
   const timestamp = callTime(call, context);
   const messageId = idText(call.messageId);
   // A derived id depends only on what a retry sends again (see posthog/map-events.ts).
@@ -131,8 +124,8 @@ export function nativeFromSegment(call: unknown, kind: SegmentCall, context: Seg
         : `${context.projectId}\u0000call\u0000${context.index}\u0000${JSON.stringify(call)}`,
       stampedTime(call) ?? 0,
     );
-  const library = isObject(callContext.library) ? callContext.library : {};
-  const native: Json = {
+  const library = isPlainObject(callContext.library) ? callContext.library : {};
+  const native: JsonObject = {
     uuid,
     timestamp: new Date(timestamp).toISOString(),
     distinct_id: distinctId,
@@ -140,12 +133,12 @@ export function nativeFromSegment(call: unknown, kind: SegmentCall, context: Seg
   };
   if (userId !== null && anonymousId !== null && anonymousId !== userId) native.anon_id = anonymousId;
   const extra = contextProperties(callContext);
-  const given = isObject(call.properties) ? { ...call.properties } : {};
-  const traits = isObject(call.traits) ? call.traits : null;
+  const given = isPlainObject(call.properties) ? { ...call.properties } : {};
+  const traits = isPlainObject(call.traits) ? call.traits : null;
   switch (kind) {
     case "track":
       if (typeof call.event !== "string" || call.event === "") return null;
-      native.event = eventName(call.event);
+      native.event = vendorEventName(segmentEventPrefix, call.event);
       moneyInMinorUnits(given);
       native.properties = { ...extra, ...given };
       break;

@@ -183,6 +183,17 @@ describe("mapping rules", () => {
     expect(identify).toEqual({ event: "$identify", distinct_id: "map1-user", anon_id: "map1-anon", session_id: null, window_id: null, set: { name: "Ann" }, set_once: null, groups: null, properties: { $anon_distinct_id: "map1-anon", $device_id: "map1-device-2" } });
   });
 
+  test("an empty id is no id: an empty $device_id gives no anonymous id, an empty distinct_id falls back to properties.distinct_id", async () => {
+    const reply = await send({ api_key: key, batch: [
+      { event: "blank", distinct_id: "blank-1", properties: { $device_id: "" } },
+      { event: "blank", distinct_id: "", properties: { distinct_id: "blank-2" } },
+    ] });
+    expect([reply.status, reply.body]).toEqual([200, accepted(2)]);
+    expect((await stored("blank")).map(({ distinct_id, anon_id }) => ({ distinct_id, anon_id }))).toEqual([
+      { distinct_id: "blank-1", anon_id: null }, { distinct_id: "blank-2", anon_id: null },
+    ]);
+  });
+
   test("rule 2: the $ events with a meaning are kept; unknown $ events get the posthog: prefix; plain names stay", async () => {
     const names = ["$identify", "$create_alias", "$groupidentify", "$set", "$pageview", "$screen", "$pageleave", "$autocapture", "$web_vitals", "$dead_click", "purchase"];
     const reply = await send({ api_key: key, batch: names.map((event) => ({ event, distinct_id: "rule2", properties: { alias: "rule2-alias", $group_type: "company", $group_key: "acme" } })) });

@@ -4,7 +4,7 @@
 // `api_key`, `properties.token`). Every mapped event then goes through the native rules.
 import { isUuidV7 } from "../../../storage/uuid-index.ts";
 import { derivedUuidV7 } from "../derived-uuid.ts";
-import { isPlainObject, type JsonObject } from "../json-values.ts";
+import { idText, isPlainObject, type JsonObject } from "../json-values.ts";
 import { vendorEventName } from "../reserved-events.ts";
 import { ingestMalformed } from "../decode-body.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
@@ -19,9 +19,6 @@ export const futureToleranceMs = 23 * 3_600_000;
 
 /** Properties that become native fields and so leave `properties`. */
 const movedProperties = ["distinct_id", "token", "$token", "api_key", "$set", "$set_once", "$groups", "$session_id", "$window_id", "$ip"];
-
-const idText = (value: unknown): string | null =>
-  typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : null;
 
 /** The events of a body and the key sent at the batch level, if any. */
 export function postHogEvents(body: unknown): { events: unknown[]; batchKey: string | null; sentAt: unknown } {

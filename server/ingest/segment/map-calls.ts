@@ -3,7 +3,7 @@
 // through the native rules.
 import { isUuidV7 } from "../../../storage/uuid-index.ts";
 import { derivedUuidV7 } from "../derived-uuid.ts";
-import { isPlainObject, type JsonObject } from "../json-values.ts";
+import { idText, isPlainObject, type JsonObject } from "../json-values.ts";
 import { vendorEventName } from "../reserved-events.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
 
@@ -17,9 +17,6 @@ export const defaultCurrency = "USD";
 
 export type SegmentCall = "track" | "identify" | "page" | "screen" | "group" | "alias";
 export const segmentCalls: readonly SegmentCall[] = ["track", "identify", "page", "screen", "group", "alias"];
-
-const idText = (value: unknown): string | null =>
-  typeof value === "string" && value !== "" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : null;
 
 /** A batch's `context` and `integrations` under each item's own (the item wins, key by key in `context`). */
 export function withBatchContext(item: unknown, batch: JsonObject): unknown {

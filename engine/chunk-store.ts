@@ -8,6 +8,7 @@ import { readSegmentTable } from "../storage/data-files.ts";
 import type { PartitionSnapshot } from "../storage/event-store.ts";
 import { ParquetParts } from "./parquet-parts.ts";
 import { columnBytes, decodeColumn, fromArrowData, type Decoded } from "./columns.ts";
+import { canonicalPersons } from "./persons.ts";
 
 /** One unit of stored data a query reads: a Parquet part, a sealed segment, or buffered rows. */
 export type ChunkRef =
@@ -41,8 +42,12 @@ function columnType(typeName: string): ColumnType {
   return "text";
 }
 
+/** Cache key suffix of a chunk's canonical persons (no file column starts with "#"). */
+const personsKey = "\u0000#persons";
+
 export class ChunkStore {
-  private readonly cache = new Map<string, { value: Decoded; bytes: number }>();
+  /** `basis`: for derived entries, the input they were computed from. */
+  private readonly cache = new Map<string, { value: Decoded; bytes: number; basis?: Int32Array }>();
   private readonly schemas = new Map<string, Map<string, ColumnType>>();
   private cachedBytes = 0;
   /** Rows of buffered chunks, decoded once per query (their id names the snapshot). */
@@ -105,9 +110,32 @@ export class ChunkStore {
     return new Map(names.map((name) => [name, decodeColumn(table.getChild(name)!.data.map(fromArrowData), schema.get(name)!)] as const));
   }
 
-  private remember(key: string, value: Decoded): void {
+  /**
+   * Each row's canonical person: `person_index` through the override array `canonical`. Kept
+   * with the chunk's columns while the person store hands out the same override array (it is
+   * replaced when persons merge), so repeated queries do not map every row again.
+   */
+  persons(ref: ChunkRef, personIndex: Int32Array, canonical: Int32Array): Int32Array {
+    if (ref.kind === "buffer") return canonicalPersons(personIndex, canonical);
+    const key = `${ref.id}${personsKey}`;
+    const hit = this.cache.get(key);
+    if (hit?.basis === canonical) {
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return hit.value as Int32Array;
+    }
+    if (hit) {
+      this.cache.delete(key);
+      this.cachedBytes -= hit.bytes;
+    }
+    const persons = canonicalPersons(personIndex, canonical);
+    this.remember(key, persons, canonical);
+    return persons;
+  }
+
+  private remember(key: string, value: Decoded, basis?: Int32Array): void {
     const bytes = columnBytes(value);
-    this.cache.set(key, { value, bytes });
+    this.cache.set(key, { value, bytes, basis });
     this.cachedBytes += bytes;
     for (const [oldKey, entry] of this.cache) {
       if (this.cachedBytes <= this.bytesMax) break;

@@ -19,6 +19,8 @@ export interface QueryLimits {
   rowsMax: number;
   /** Epoch ms after which the query fails with timeout. */
   deadline: number;
+  /** Memory bound of one pass of per-person interval bitsets (default personSlotBytesMax). */
+  personSlotBytesMax?: number;
 }
 
 export interface Execution {

@@ -7,7 +7,7 @@ import {
 } from "./columns.ts";
 import type { ChunkRef, ChunkStore, ColumnType } from "./chunk-store.ts";
 import { dayMs } from "./time-zone.ts";
-import { canonicalPersons } from "./persons.ts";
+import { personSlotBytesMax } from "./person-slots.ts";
 import type { Filter, Query } from "./ir/query.ts";
 
 /** Person state the executor needs from the person store. */
@@ -135,7 +135,7 @@ export class LoadedChunk {
   /** Each row's canonical person (merges applied). */
   get persons(): Int32Array {
     if (!this.personRows) {
-      this.personRows = canonicalPersons(this.decoded.get("person_index") as Int32Array, this.data.source.persons.canonical);
+      this.personRows = this.data.source.store.persons(this.ref, this.decoded.get("person_index") as Int32Array, this.data.source.persons.canonical);
     }
     return this.personRows;
   }
@@ -180,7 +180,11 @@ export class QueryData {
   private schemas = new Map<string, Map<string, ColumnType>>();
   rowsRead = 0;
 
-  constructor(readonly source: QuerySource, readonly query: Query, private readonly limits: { rowsMax: number; deadline: number }) {
+  constructor(
+    readonly source: QuerySource,
+    readonly query: Query,
+    private readonly limits: { rowsMax: number; deadline: number; personSlotBytesMax?: number },
+  ) {
     // Parts hold one UTC day each: days outside the range are never opened.
     this.chunks = source.chunks.filter((ref) => partOverlaps(ref, query.scanFrom, query.to));
   }
@@ -195,6 +199,11 @@ export class QueryData {
     for (const key of eventProperties) {
       this.kinds.set(key, propertyKind(this.chunks.map((ref) => propertySource(this.schemas.get(ref.id)!, key))));
     }
+  }
+
+  /** Memory bound of one pass of per-person interval bitsets (lifecycle, stickiness). */
+  get personSlotBytesMax(): number {
+    return this.limits.personSlotBytesMax ?? personSlotBytesMax;
   }
 
   kindOf(key: string): ValueKind {

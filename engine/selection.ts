@@ -4,10 +4,34 @@
 import { filterMask, narrow } from "./filters.ts";
 import { groupColumn } from "../storage/event-columns.ts";
 import type { Filter, Query, Series } from "./ir/query.ts";
+import { dayMs } from "./time-zone.ts";
 import { mixedPropertyColumn, propertyColumn, type LoadedChunk } from "./query-data.ts";
+
+/** 0, 1, 2, ... shared by every chunk read whole (selections are never written to). */
+let identityRows = new Uint32Array(0);
+
+function allRows(count: number): Uint32Array {
+  if (identityRows.length < count) {
+    identityRows = new Uint32Array(Math.max(count, identityRows.length * 2));
+    for (let row = 0; row < identityRows.length; row++) identityRows[row] = row;
+  }
+  return identityRows.subarray(0, count);
+}
+
+/** A selection that is every row of the chunk, in order (so a pass can skip the indirection). */
+const isAllRows = (chunk: LoadedChunk, selection: Uint32Array) => selection.length === chunk.rows;
+
+/** Whether every row of the chunk is in [from, to): a part holds one UTC day. */
+function insideRange(chunk: LoadedChunk, from: number, to: number): boolean {
+  const ref = chunk.ref;
+  if (ref.kind !== "part") return false;
+  const start = Date.parse(`${ref.day}T00:00:00Z`);
+  return from <= start && start + dayMs <= to;
+}
 
 /** Rows with from <= timestamp < to that pass every global filter (`from` moves back for kinds that read earlier data). */
 export function baseSelection(chunk: LoadedChunk, query: Query, from = query.from): Uint32Array {
+  if (insideRange(chunk, from, query.to)) return applyFilters(chunk, allRows(chunk.rows), query.filters);
   const timestamps = chunk.timestamps;
   let selection = new Uint32Array(chunk.rows);
   let kept = 0;
@@ -41,7 +65,11 @@ export function eventSelection(chunk: LoadedChunk, base: Uint32Array, event: str
     const events = chunk.text("event").codes;
     const out = new Uint32Array(base.length);
     let kept = 0;
-    for (let i = 0; i < base.length; i++) if (events[base[i]!] === code) out[kept++] = base[i]!;
+    if (isAllRows(chunk, base)) {
+      for (let row = 0; row < base.length; row++) if (events[row] === code) out[kept++] = row;
+    } else {
+      for (let i = 0; i < base.length; i++) if (events[base[i]!] === code) out[kept++] = base[i]!;
+    }
     selection = out.subarray(0, kept);
   }
   return applyFilters(chunk, selection, filters);

@@ -86,6 +86,7 @@ const propertyText = `CASE json_type(properties, $path) WHEN 'true' THEN 'true' 
 
 export class PersonDirectory {
   private readonly statements: Record<string, Statement>;
+  private readonly canonicalCache = new Map<string, Int32Array>();
 
   constructor(private readonly db: Database) {
     const q = (sql: string) => db.query(sql);
@@ -188,14 +189,24 @@ export class PersonDirectory {
 
   /**
    * For the executor: `canonical[i]` is the surviving person of index i (i itself when it was
-   * never merged away), for every index the project has.
+   * never merged away), for every index the project had when it was read. Kept until the person
+   * store changes the overrides, so queries and their cached per-chunk persons reuse it; persons
+   * created since stand for themselves (an index past the end is its own canonical person).
    */
   canonicalIndexes(projectId: string): Int32Array {
+    const cached = this.canonicalCache.get(projectId);
+    if (cached) return cached;
     const count = this.indexCount(projectId);
     const canonical = new Int32Array(count);
     for (let i = 0; i < count; i++) canonical[i] = i;
     for (const row of this.statements.overrides!.all(projectId) as { old_index: number; new_index: number }[]) canonical[row.old_index] = row.new_index;
+    this.canonicalCache.set(projectId, canonical);
     return canonical;
+  }
+
+  /** The person store changed a project's overrides: its override array is read again on next use. */
+  overridesChanged(projectId: string): void {
+    this.canonicalCache.delete(projectId);
   }
 
   /**

@@ -261,6 +261,7 @@ export class PersonStore {
           const home = (this.statements.homeDistinctIds!.all(projectId, absorbed) as { distinct_id: string }[]).map((r) => r.distinct_id);
           if (home.length === 0 || !home.every((id) => moving.has(id))) continue;
           this.statements.addOverride!.run(projectId, absorbed, split);
+          this.directory.overridesChanged(projectId);
           this.save(projectId, this.row(projectId, absorbed)!, { mergedInto: split });
         }
         this.save(projectId, person, {});
@@ -333,6 +334,7 @@ export class PersonStore {
     for (const distinctId of moved) this.remember(projectId, distinctId, survivor.person_index);
     this.statements.redirectOverrides!.run(survivor.person_index, projectId, absorbed.person_index);
     this.statements.addOverride!.run(projectId, absorbed.person_index, survivor.person_index);
+    this.directory.overridesChanged(projectId);
     this.save(projectId, survivor, {
       properties: mergeProperties(stamped(survivor), stamped(absorbed)),
       createdAt: Math.min(survivor.created_at, absorbed.created_at),

@@ -8,7 +8,7 @@
 import { BucketMap } from "../buckets.ts";
 import type { QueryData } from "../query-data.ts";
 import { baseSelection, columnsNeeded, seriesSelection } from "../selection.ts";
-import { StreamBuilder } from "../person-streams.ts";
+import { personSlotPasses } from "../person-slots.ts";
 import type { Query } from "../ir/query.ts";
 import { bucketStartAt } from "../time-zone.ts";
 
@@ -46,42 +46,43 @@ export async function lifecycle(data: QueryData): Promise<LifecycleResult> {
   const slots = new BucketMap({ ...query, from: query.scanFrom });
   const rangeStart = firstIntervalStart(query);
   const series = query.series[0]!;
-  const streams = new StreamBuilder();
-  for (const ref of data.chunks) {
-    const chunk = await data.load(ref, columns);
-    const persons = chunk.persons;
-    const timestamps = chunk.timestamps;
-    const selection = seriesSelection(chunk, baseSelection(chunk, query, query.scanFrom), series);
-    for (let i = 0; i < selection.length; i++) {
-      const row = selection[i]!;
-      const at = timestamps[row]!;
-      // The first interval may start before `from`: its part before `from` is not read.
-      if (at < rangeStart || at >= query.from) streams.push(persons[row]!, at, 0, slots.bucketOf(at));
-    }
-  }
   const created = data.source.persons.createdTimes();
   const createdSlot = (person: number) => {
     const at = created[person]!;
     return at >= query.scanFrom && at < query.to ? slots.bucketOf(at) : -1;
   };
-  const { persons, starts, values } = streams.build();
   const counts = lifecycleStatuses.map(() => new Array<number>(slots.count - 1).fill(0));
   const [fresh, returning, resurrecting, dormant] = counts as [number[], number[], number[], number[]];
-  for (let p = 0; p < persons.length; p++) {
-    const born = createdSlot(persons[p]!);
-    let previous = -2;
-    for (let i = starts[p]!; i < starts[p + 1]!; i++) {
-      const slot = values[i]!;
-      if (slot === previous) continue;
-      if (previous >= 0 && slot > previous + 1 && previous + 1 < slots.count) dormant[previous]!++;
-      if (slot > 0) {
-        if (slot === born) fresh[slot - 1]!++;
-        else if (slot === previous + 1) returning[slot - 1]!++;
-        else resurrecting[slot - 1]!++;
+  for (const pass of personSlotPasses(data.source.persons.canonical.length, slots.count, data.personSlotBytesMax)) {
+    for (const ref of data.chunks) {
+      const chunk = await data.load(ref, columns);
+      const persons = chunk.persons;
+      const timestamps = chunk.timestamps;
+      const selection = seriesSelection(chunk, baseSelection(chunk, query, query.scanFrom), series);
+      for (let i = 0; i < selection.length; i++) {
+        const row = selection[i]!;
+        const at = timestamps[row]!;
+        // The first interval may start before `from`: its part before `from` is not read.
+        if (pass.covers(persons[row]!) && (at < rangeStart || at >= query.from)) pass.add(persons[row]!, slots.bucketOf(at));
       }
-      previous = slot;
     }
-    if (previous + 1 < slots.count) dormant[previous]!++;
+    pass.forEachPerson((person, bits, offset) => {
+      const born = createdSlot(person);
+      let previous = -2;
+      for (let w = 0; w < pass.words; w++) {
+        for (let word = bits[offset + w]!; word !== 0; word &= word - 1) {
+          const slot = w * 32 + 31 - Math.clz32(word & -word);
+          if (previous >= 0 && slot > previous + 1) dormant[previous]!++;
+          if (slot > 0) {
+            if (slot === born) fresh[slot - 1]!++;
+            else if (slot === previous + 1) returning[slot - 1]!++;
+            else resurrecting[slot - 1]!++;
+          }
+          previous = slot;
+        }
+      }
+      if (previous + 1 < slots.count) dormant[previous]!++;
+    });
   }
   return lifecycleFrom(query, slots.labels.slice(1), counts);
 }

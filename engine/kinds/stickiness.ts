@@ -3,7 +3,7 @@
 // more. Intervals are the project's local hours, days, weeks or months. Persons are not
 // weighted by sampling.
 import { BucketMap } from "../buckets.ts";
-import { DistinctPairs } from "../distinct-pairs.ts";
+import { bitCount, personSlotPasses } from "../person-slots.ts";
 import type { QueryData } from "../query-data.ts";
 import { baseSelection, columnsNeeded, seriesSelection } from "../selection.ts";
 
@@ -38,15 +38,23 @@ export async function stickiness(data: QueryData): Promise<StickinessResult> {
   await data.prepare(eventProperties);
   const buckets = new BucketMap(query);
   const series = query.series[0]!;
-  const perPerson = new DistinctPairs(data.source.persons.canonical.length);
-  for (const ref of data.chunks) {
-    const chunk = await data.load(ref, columns);
-    const selection = seriesSelection(chunk, baseSelection(chunk, query), series);
-    const persons = chunk.persons;
-    const timestamps = chunk.timestamps;
-    for (let i = 0; i < selection.length; i++) perPerson.add(persons[selection[i]!]!, buckets.bucketOf(timestamps[selection[i]!]!));
-  }
   const exactly = new Array<number>(buckets.count).fill(0);
-  for (const count of perPerson.counts) if (count > 0) exactly[count - 1]!++;
+  for (const pass of personSlotPasses(data.source.persons.canonical.length, buckets.count, data.personSlotBytesMax)) {
+    for (const ref of data.chunks) {
+      const chunk = await data.load(ref, columns);
+      const selection = seriesSelection(chunk, baseSelection(chunk, query), series);
+      const persons = chunk.persons;
+      const timestamps = chunk.timestamps;
+      for (let i = 0; i < selection.length; i++) {
+        const row = selection[i]!;
+        if (pass.covers(persons[row]!)) pass.add(persons[row]!, buckets.bucketOf(timestamps[row]!));
+      }
+    }
+    pass.forEachPerson((_, bits, offset) => {
+      let intervals = 0;
+      for (let w = 0; w < pass.words; w++) intervals += bitCount(bits[offset + w]!);
+      exactly[intervals - 1]!++;
+    });
+  }
   return stickinessFrom(data, exactly, buckets.count);
 }

@@ -85,6 +85,22 @@ describe("person store", () => {
     expect(new Set([...canonical]).size).toBe(1);
   });
 
+  test("the override array is read once and kept until a merge or an unmerge changes it; persons created since stand for themselves", () => {
+    const { persons, directory } = openRegion();
+    persons.attribute(project, [event("anon-1"), event("user-1")]);
+    const before = directory.canonicalIndexes(project);
+    expect([...before]).toEqual([0, 1]);
+    persons.attribute(project, [event("anon-2")]);
+    expect(directory.canonicalIndexes(project)).toBe(before);
+    persons.attribute(project, [event("user-1", { anonId: "anon-1" })]);
+    const merged = directory.canonicalIndexes(project);
+    expect([...merged]).toEqual([1, 1, 2]);
+    expect(directory.canonicalIndexes(project)).toBe(merged);
+    // anon-1's own person (index 0) moves with it to the new person 3.
+    expect(persons.unmerge(project, 1, ["anon-1"], clock + 1)).toBe(3);
+    expect([...directory.canonicalIndexes(project)]).toEqual([3, 1, 2, 3]);
+  });
+
   test("alias chains join every id; the older person survives when neither is identified", () => {
     const { persons, directory } = openRegion();
     persons.attribute(project, [event("a"), event("b"), event("c")]);

@@ -47,15 +47,16 @@ export class StreamBuilder {
     const times = new Float64Array(n);
     const flags = new Uint32Array(n);
     const values = new Int32Array(n);
-    const starts: number[] = [];
-    const persons: number[] = [];
+    const starts = new Int32Array(maxPerson + 2);
+    const persons = new Int32Array(maxPerson + 1);
+    let streams = 0;
     for (let p = 0; p <= maxPerson; p++) {
       const start = counts[p]!;
       const end = counts[p + 1]!;
       if (start === end) continue;
       sortRunByTime(order, start, end, this.times);
-      persons.push(p);
-      starts.push(start);
+      persons[streams] = p;
+      starts[streams++] = start;
     }
     for (let i = 0; i < n; i++) {
       const row = order[i]!;
@@ -63,8 +64,8 @@ export class StreamBuilder {
       flags[i] = this.flags[row]!;
       values[i] = this.values[row]!;
     }
-    starts.push(n);
-    return { persons: Int32Array.from(persons), starts: Int32Array.from(starts), times, flags, values };
+    starts[streams] = n;
+    return { persons: persons.subarray(0, streams), starts: starts.subarray(0, streams + 1), times, flags, values };
   }
 }
 

@@ -1,14 +1,51 @@
-// Percentiles as DuckDB's quantile_cont computes them: sort, then interpolate linearly between
-// the two values around position q * (n - 1).
+// Percentiles as DuckDB's quantile_cont computes them: order the values, then interpolate
+// linearly between the two values around position q * (n - 1). Only those two order
+// statistics are needed, so they are found by selection (linear on average) rather than a sort.
+
+/** Rounds of partitioning before selection gives up on its pivots and sorts what is left. */
+const partitionRoundsMax = 64;
+
+/** Rearranges `values` so values[k] is the k-th smallest, smaller or equal ones before it, larger or equal after; returns it. */
+function selectInPlace(values: Float64Array, k: number): number {
+  let left = 0;
+  let right = values.length - 1;
+  for (let round = 0; right > left; round++) {
+    if (round === partitionRoundsMax) {
+      values.subarray(left, right + 1).sort();
+      break;
+    }
+    const pivot = medianOfThree(values[left]!, values[(left + right) >>> 1]!, values[right]!);
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const swap = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = swap;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else break;
+  }
+  return values[k]!;
+}
+
+const medianOfThree = (a: number, b: number, c: number) => Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
 
 export function quantile(values: Float64Array, q: number): number | null {
   if (values.length === 0) return null;
-  const sorted = values.slice().sort();
-  const position = q * (sorted.length - 1);
+  const scratch = values.slice();
+  const position = q * (scratch.length - 1);
   const low = Math.floor(position);
-  const high = Math.ceil(position);
-  if (low === high) return sorted[low]!;
-  return sorted[low]! + (sorted[high]! - sorted[low]!) * (position - low);
+  const lowValue = selectInPlace(scratch, low);
+  if (low === Math.ceil(position)) return lowValue;
+  // After selection everything past `low` is >= its value: the next order statistic is their minimum.
+  let highValue = Infinity;
+  for (let i = low + 1; i < scratch.length; i++) if (scratch[i]! < highValue) highValue = scratch[i]!;
+  return lowValue + (highValue - lowValue) * (position - low);
 }
 
 /** Growable lists of numbers, one per cell. */

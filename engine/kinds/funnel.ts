@@ -11,10 +11,10 @@
 // Persons are not weighted by sampling.
 import { absentValue, BreakdownValues, groupSlots, rankValues } from "../breakdown.ts";
 import { quantile } from "../quantile.ts";
-import type { QueryData } from "../query-data.ts";
-import { baseSelection, columnsNeeded, eventSelection } from "../selection.ts";
+import type { LoadedChunk, QueryData } from "../query-data.ts";
+import { baseSelection, columnsNeeded, eventCode, eventSelection } from "../selection.ts";
 import { firstAfter, StreamBuilder, type PersonStreams } from "../person-streams.ts";
-import type { Query } from "../ir/query.ts";
+import type { Filter, Query } from "../ir/query.ts";
 
 export interface FunnelStep {
   step: number;
@@ -152,23 +152,55 @@ function dropped(
 }
 
 export function stepsOf(query: Query, attempts: Pick<Attempt, "level" | "times">[]): FunnelStep[] {
+  const steps = query.series.length;
+  // reached[k]: attempts that reached step k; gaps[k]: their seconds from step k - 1 to k, in attempt order.
+  const reached = new Array<number>(steps).fill(0);
+  for (const attempt of attempts) for (let k = 0; k < attempt.level; k++) reached[k]!++;
+  const gaps = reached.map((count, k) => new Float64Array(k === 0 ? 0 : count));
+  const filled = new Array<number>(steps).fill(0);
+  for (const attempt of attempts) {
+    for (let k = 1; k < attempt.level; k++) gaps[k]![filled[k]!++] = (attempt.times[k]! - attempt.times[k - 1]!) / 1000;
+  }
+  const first = attempts.length;
   return query.series.map((series, k) => {
-    const count = attempts.filter((attempt) => attempt.level > k).length;
-    const previous = k === 0 ? 0 : attempts.filter((attempt) => attempt.level > k - 1).length;
-    const first = attempts.length;
-    const gaps = k === 0 ? new Float64Array(0) : Float64Array.from(attempts.filter((a) => a.level > k), (a) => (a.times[k]! - a.times[k - 1]!) / 1000);
+    const count = reached[k]!;
+    const previous = k === 0 ? 0 : reached[k - 1]!;
+    const stepGaps = gaps[k]!;
     let sum = 0;
-    for (const gap of gaps) sum += gap;
+    for (const gap of stepGaps) sum += gap;
     return {
       step: k,
       event: series.event!,
       count,
       conversion_from_previous: k === 0 || previous === 0 ? null : count / previous,
       conversion_from_first: k === 0 || first === 0 ? null : count / first,
-      median_seconds: gaps.length === 0 ? null : quantile(gaps, 0.5),
-      average_seconds: gaps.length === 0 ? null : sum / gaps.length,
+      median_seconds: stepGaps.length === 0 ? null : quantile(stepGaps, 0.5),
+      average_seconds: stepGaps.length === 0 ? null : sum / stepGaps.length,
     };
   });
+}
+
+/**
+ * The step and exclusion bits of a chunk's rows: a step or exclusion without filters is a
+ * table by event code (one lookup per row, no pass of its own); one with filters marks its
+ * selected rows in `byRow`. A row's bits are byCode[event code] | byRow[row].
+ */
+function stepFlags(chunk: LoadedChunk, query: Query, base: Uint32Array): { byCode: Uint32Array; byRow: Uint32Array | null } {
+  const byCode = new Uint32Array(chunk.text("event").words.length);
+  let byRow: Uint32Array | null = null;
+  const mark = (event: string | null, filters: Filter[], bit: number) => {
+    if (event !== null && filters.length === 0) {
+      const code = eventCode(chunk, event);
+      if (code >= 0) byCode[code]! |= bit;
+      return;
+    }
+    byRow ??= new Uint32Array(chunk.rows);
+    const selection = eventSelection(chunk, base, event, filters);
+    for (let i = 0; i < selection.length; i++) byRow[selection[i]!]! |= bit;
+  };
+  query.series.forEach((series, k) => mark(series.event, series.filters, 1 << k));
+  query.funnel.exclusions.forEach((exclusion, e) => mark(exclusion.event, [], exclusionBit(e)));
+  return { byCode, byRow };
 }
 
 export async function funnel(data: QueryData): Promise<FunnelResult> {
@@ -183,22 +215,16 @@ export async function funnel(data: QueryData): Promise<FunnelResult> {
     const chunk = await data.load(ref, columns);
     const base = baseSelection(chunk, query);
     if (base.length === 0) continue;
-    const rowFlags = new Uint32Array(chunk.rows);
-    query.series.forEach((series, k) => {
-      const selection = eventSelection(chunk, base, series.event, series.filters);
-      for (let i = 0; i < selection.length; i++) rowFlags[selection[i]!]! |= 1 << k;
-    });
-    query.funnel.exclusions.forEach((exclusion, e) => {
-      const selection = eventSelection(chunk, base, exclusion.event, []);
-      for (let i = 0; i < selection.length; i++) rowFlags[selection[i]!]! |= exclusionBit(e);
-    });
+    const { byCode, byRow } = stepFlags(chunk, query, base);
+    const events = chunk.text("event").codes;
     const rowValues = breakdown ? values.rowValues(chunk, breakdown) : null;
     const persons = chunk.persons;
     const timestamps = chunk.timestamps;
     for (let i = 0; i < base.length; i++) {
       const row = base[i]!;
-      if (rowFlags[row] === 0 && !strict) continue;
-      builder.push(persons[row]!, timestamps[row]!, rowFlags[row]!, rowValues ? rowValues[row]! : absentValue);
+      const flags = byCode[events[row]!]! | (byRow === null ? 0 : byRow[row]!);
+      if (flags === 0 && !strict) continue;
+      builder.push(persons[row]!, timestamps[row]!, flags, rowValues ? rowValues[row]! : absentValue);
     }
   }
   const attempts = evaluateFunnel(query, builder.build(), (value) => values.label(value));

@@ -35,9 +35,11 @@ function selectInPlace(values: Float64Array, k: number): number {
 
 const medianOfThree = (a: number, b: number, c: number) => Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
 
-export function quantile(values: Float64Array, q: number): number | null {
-  if (values.length === 0) return null;
-  const scratch = values.slice();
+export const quantile = (values: Float64Array, q: number): number | null => quantileInPlace(values.slice(), q);
+
+/** quantile() without a copy: `scratch` is reordered. */
+export function quantileInPlace(scratch: Float64Array, q: number): number | null {
+  if (scratch.length === 0) return null;
   const position = q * (scratch.length - 1);
   const low = Math.floor(position);
   const lowValue = selectInPlace(scratch, low);
@@ -72,5 +74,18 @@ export class ValueLists {
 
   values(cell: number): Float64Array {
     return this.lists[cell]!.subarray(0, this.lengths[cell]!);
+  }
+
+  /** The values of cells first .. end - 1, one after another, in a new array. */
+  concat(first: number, end: number): Float64Array {
+    let length = 0;
+    for (let cell = first; cell < end; cell++) length += this.lengths[cell]!;
+    const out = new Float64Array(length);
+    let at = 0;
+    for (let cell = first; cell < end; cell++) {
+      out.set(this.values(cell), at);
+      at += this.lengths[cell]!;
+    }
+    return out;
   }
 }

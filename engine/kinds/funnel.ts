@@ -10,7 +10,7 @@
 // the smallest breakdown value); the breakdown value is that of the attempt's first event.
 // Persons are not weighted by sampling.
 import { absentValue, BreakdownValues, groupSlots, rankValues } from "../breakdown.ts";
-import { quantile } from "../quantile.ts";
+import { quantileInPlace } from "../quantile.ts";
 import type { LoadedChunk, QueryData } from "../query-data.ts";
 import { baseSelection, columnsNeeded, eventCode, eventSelection } from "../selection.ts";
 import { firstAfter, StreamBuilder, type PersonStreams } from "../person-streams.ts";
@@ -174,7 +174,7 @@ export function stepsOf(query: Query, attempts: Pick<Attempt, "level" | "times">
       count,
       conversion_from_previous: k === 0 || previous === 0 ? null : count / previous,
       conversion_from_first: k === 0 || first === 0 ? null : count / first,
-      median_seconds: stepGaps.length === 0 ? null : quantile(stepGaps, 0.5),
+      median_seconds: quantileInPlace(stepGaps, 0.5),
       average_seconds: stepGaps.length === 0 ? null : sum / stepGaps.length,
     };
   });

@@ -11,7 +11,7 @@ import { DistinctPairs } from "../distinct-pairs.ts";
 import { WordIds } from "../../storage/word-ids.ts";
 import type { Query, Series } from "../ir/query.ts";
 import { numericValues } from "../numeric.ts";
-import { quantile, ValueLists } from "../quantile.ts";
+import { quantileInPlace, ValueLists } from "../quantile.ts";
 import type { LoadedChunk, QueryData } from "../query-data.ts";
 import { baseSelection, columnsNeeded, seriesSelection } from "../selection.ts";
 import { BucketMap } from "../buckets.ts";
@@ -47,8 +47,8 @@ class SeriesAggregate {
   readonly totalExtremes: Float64Array;
   readonly distinct: DistinctPairs | null;
   readonly totalDistinct: DistinctPairs | null;
+  /** Percentile values per cell; a group's total reads its cells' lists together. */
   readonly lists: ValueLists | null;
-  readonly totalLists: ValueLists | null;
   /** Rows the series selected per group (an "other" group only some series fed is left out for the rest). */
   readonly rowsSeen: Float64Array;
 
@@ -65,9 +65,7 @@ class SeriesAggregate {
     const distinct = math.startsWith("unique_");
     this.distinct = distinct ? new DistinctPairs(cells) : null;
     this.totalDistinct = distinct ? new DistinctPairs(groups) : null;
-    const listed = math in quantiles;
-    this.lists = listed ? new ValueLists(cells) : null;
-    this.totalLists = listed ? new ValueLists(groups) : null;
+    this.lists = math in quantiles ? new ValueLists(cells) : null;
     this.rowsSeen = new Float64Array(groups);
   }
 
@@ -83,7 +81,9 @@ class SeriesAggregate {
       const extreme = (total ? this.totalExtremes : this.extremes)[cell]!;
       return Number.isFinite(extreme) ? extreme : null;
     }
-    return quantile((total ? this.totalLists! : this.lists!).values(cell), quantiles[math]!);
+    // Each list is read once per query, so selection may reorder it in place.
+    const values = total ? this.lists!.concat(cell * this.buckets, (cell + 1) * this.buckets) : this.lists!.values(cell);
+    return quantileInPlace(values, quantiles[math]!);
   }
 }
 
@@ -168,7 +168,6 @@ export async function trends(data: QueryData): Promise<TrendsResult> {
             if (value > aggregate.totalExtremes[group]!) aggregate.totalExtremes[group] = value;
           } else {
             aggregate.lists!.push(cell, value);
-            aggregate.totalLists!.push(group, value);
           }
         }
       }

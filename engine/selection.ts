@@ -79,13 +79,21 @@ export const seriesSelection = (chunk: LoadedChunk, base: Uint32Array, series: S
 
 /** File columns and event property keys a query reads. */
 export function columnsNeeded(query: Query): { columns: string[]; eventProperties: string[] } {
-  const columns = new Set(["timestamp", "event", "sample_rate", "person_index"]);
+  const columns = new Set(["timestamp", "event"]);
   const properties = new Set<string>();
   const filters = [...query.filters, ...query.series.flatMap((series) => series.filters)];
   for (const filter of filters) {
     if (filter.type === "event") properties.add(filter.key);
     else if (filter.type === "column") columns.add(filter.key);
   }
+  // Only trends and revenue weight rows by sampling; persons are read by the person-centric
+  // kinds and by whatever names a person (unique persons, person filters and breakdowns).
+  if (query.kind === "trends" || query.kind === "revenue") columns.add("sample_rate");
+  const readsPersons = !(query.kind === "trends" || query.kind === "revenue")
+    || query.series.some((series) => series.math === "unique_persons")
+    || filters.some((filter) => filter.type === "person")
+    || query.breakdown?.type === "person";
+  if (readsPersons) columns.add("person_index");
   for (const series of query.series) {
     if (series.property !== null) properties.add(series.property);
     if (query.kind === "revenue") properties.add(series.currencyProperty);

@@ -14,6 +14,8 @@ import { ControlLimiters, requestTimeoutMs } from "./control/limits.ts";
 import { LogMailOutbox } from "./control/mail-outbox.ts";
 import { RegionTokenSigner } from "./control/services/region-token-signer.ts";
 import { syncPendingKeys } from "./control/services/keys.ts";
+import { syncPendingFlagSecretKeys } from "./control/flags/flag-secret-keys.ts";
+import { pushUnpublished } from "./control/flags/flag-publications.ts";
 import { RegionNode } from "./region/region-node.ts";
 import { LocalRegionLink, RemoteRegionLink, type RegionLink } from "./region/region-link.ts";
 import { jwksPath } from "./control/routes/discovery.ts";
@@ -120,12 +122,18 @@ export async function startService(config: Config): Promise<RunningService> {
   const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
   listeningUrl = `http://${host}:${server.port}`;
 
-  await syncPendingKeys(ctx);
+  // What the regions should hold but may have missed (a region down during a change).
+  const syncPending = async () => {
+    await syncPendingKeys(ctx);
+    await syncPendingFlagSecretKeys(ctx);
+    await pushUnpublished(ctx);
+  };
+  await syncPending();
   let syncing = false;
   const retryTimer = setInterval(() => {
     if (syncing) return;
     syncing = true;
-    syncPendingKeys(ctx).finally(() => (syncing = false));
+    syncPending().finally(() => (syncing = false));
   }, keySyncRetryIntervalMs);
 
   return {

@@ -1,9 +1,11 @@
 // The region's own SQLite file (region.sqlite): the key registry (the capture side's copy of
 // every public key of projects in this region, so ingest never asks the control plane whether
-// a key is valid), ingest policies, and the person store (person-store.ts).
+// a key is valid), ingest policies, the person store (person-store.ts) and published flags
+// (flag-store.ts).
 import { Database } from "bun:sqlite";
 import { PersonStore, personSchema, personSchemaV4 } from "./person-store.ts";
 import { PersonDirectory } from "./person-directory.ts";
+import { FlagStore, flagSchema } from "./flag-store.ts";
 
 export interface RegistryKey {
   key: string;
@@ -27,13 +29,15 @@ export interface IngestPolicy {
   updatedAt: string;
 }
 
-const schemaVersion = 5;
+const schemaVersion = 6;
 
 export class RegionStore {
   private readonly db: Database;
   /** Persons, distinct ids, merges and groups (same file): ingest's side, and the read side. */
   readonly persons: PersonStore;
   readonly directory: PersonDirectory;
+  /** Published flag snapshots and flag secret keys (same file). */
+  readonly flags: FlagStore;
 
   /** SQLite's write-ahead journal of this file: durable once synced, whatever the checkpoints did. */
   readonly journalPath: string;
@@ -51,6 +55,7 @@ export class RegionStore {
     this.totalChanges = this.db.query("SELECT total_changes() AS changes");
     this.directory = new PersonDirectory(this.db);
     this.persons = new PersonStore(this.db, this.directory);
+    this.flags = new FlagStore(this.db);
   }
 
   private migrate(): void {
@@ -79,6 +84,7 @@ export class RegionStore {
       if (version < 3) this.db.exec(personSchema);
       if (version < 4) this.db.exec(personSchemaV4);
       if (version < 5) this.db.exec("ALTER TABLE key_registry ADD COLUMN time_zone TEXT NOT NULL DEFAULT 'UTC'");
+      if (version < 6) this.db.exec(flagSchema);
       this.db.exec(`PRAGMA user_version = ${schemaVersion}`);
     })();
   }

@@ -11,15 +11,18 @@ import { projectRoutes } from "./routes/projects.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 import { mountV1Routes } from "./v1/route.ts";
 import { v1Routes } from "./v1/routes.ts";
+import { v1FlagRoutes } from "./v1/flag-routes.ts";
+import { flagRoutes } from "./routes/flags.ts";
 
 export function controlApp(ctx: ControlContext) {
-  const routes = v1Routes(ctx);
+  const routes = [...v1Routes(ctx), ...v1FlagRoutes(ctx)];
   const app = new Elysia({ name: "control-plane" })
     .onParse(({ request }) => readJsonBody(request, requestBodyBytesMax))
     .onError(apiErrorHandler);
   authRoutes(app, ctx);
   orgRoutes(app, ctx);
   projectRoutes(app, ctx);
+  flagRoutes(app, ctx);
   tokenRoutes(app, ctx);
   discoveryRoutes(app, ctx, routes);
   mountV1Routes(app, ctx, routes);

@@ -12,6 +12,7 @@ import { regionSecretHeader } from "./region-link.ts";
 import { t } from "elysia";
 import { toApiError } from "../http/elysia-errors.ts";
 import { errorResponse, internalErrorResponse } from "../http/errors.ts";
+import { flagInternalRoutes } from "./flag-internal-routes.ts";
 import { personsRoutes } from "./persons-routes.ts";
 import { groupsRoutes } from "./groups-routes.ts";
 import { queryRoutes } from "./query-routes.ts";
@@ -110,6 +111,7 @@ export function regionApp({ prefix, node, queries, keys, issuer, regionSecret }:
       node.store.directory.setPiiProperties(params.project_id, names);
       return jsonResponse(200, { project_id: params.project_id, names });
     }, { parse: "none" })
+    .use(flagInternalRoutes(node, (request) => checkRegionSecret(request, regionSecret)))
     .use(queryRoutes(queries, check))
     .use(sqlRoutes(sql, check))
     .use(schemaRoutes(schema, check))

@@ -3,12 +3,17 @@
 // its internal HTTP API.
 import type { RegionCode } from "../config.ts";
 import type { RegistryKey } from "../../storage/region-store.ts";
+import type { FlagSecretKeyEntry, FlagSnapshot } from "../../storage/flag-store.ts";
 import type { RegionNode } from "./region-node.ts";
 
 export interface RegionLink {
   readonly code: RegionCode;
   /** Pushes the latest state of these keys into the region's key registry. */
   syncKeys(keys: RegistryKey[]): Promise<void>;
+  /** Hands the region a flag snapshot (it keeps the newest version it has). */
+  publishFlags(snapshot: FlagSnapshot): Promise<void>;
+  /** Pushes the latest state of these flag secret keys (hashes only). */
+  syncFlagSecretKeys(keys: FlagSecretKeyEntry[]): Promise<void>;
   /** "ok", or a short reason the region cannot serve. */
   health(): Promise<string>;
 }
@@ -24,6 +29,14 @@ export class LocalRegionLink implements RegionLink {
 
   async syncKeys(keys: RegistryKey[]): Promise<void> {
     this.node.store.upsertKeys(keys);
+  }
+
+  async publishFlags(snapshot: FlagSnapshot): Promise<void> {
+    this.node.store.flags.publish(snapshot);
+  }
+
+  async syncFlagSecretKeys(keys: FlagSecretKeyEntry[]): Promise<void> {
+    this.node.store.flags.upsertSecretKeys(keys);
   }
 
   async health(): Promise<string> {
@@ -43,14 +56,26 @@ export class RemoteRegionLink implements RegionLink {
     private readonly secret: string,
   ) {}
 
-  async syncKeys(keys: RegistryKey[]): Promise<void> {
-    const response = await fetch(`${this.regionApiUrl}/internal/keys`, {
+  private async post(path: string, body: unknown, what: string): Promise<void> {
+    const response = await fetch(`${this.regionApiUrl}${path}`, {
       method: "POST",
       headers: { "Content-Type": "application/json", [regionSecretHeader]: this.secret },
-      body: JSON.stringify({ keys }),
+      body: JSON.stringify(body),
       signal: AbortSignal.timeout(remoteRegionTimeoutMs),
     });
-    if (response.status !== 204) throw new Error(`region ${this.code} answered ${response.status} to a key sync`);
+    if (response.status !== 204) throw new Error(`region ${this.code} answered ${response.status} to ${what}`);
+  }
+
+  syncKeys(keys: RegistryKey[]): Promise<void> {
+    return this.post("/internal/keys", { keys }, "a key sync");
+  }
+
+  publishFlags(snapshot: FlagSnapshot): Promise<void> {
+    return this.post("/internal/flags", snapshot, "a flag publication");
+  }
+
+  syncFlagSecretKeys(keys: FlagSecretKeyEntry[]): Promise<void> {
+    return this.post("/internal/flag-secret-keys", { keys }, "a flag secret key sync");
   }
 
   async health(): Promise<string> {

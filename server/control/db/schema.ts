@@ -171,3 +171,80 @@ export const auditLog = sqliteTable(
   },
   (table) => [index("audit_log_org_idx").on(table.orgId)],
 );
+
+/** A feature flag; its per-environment configuration lives in flag_environments. */
+export const flags = sqliteTable(
+  "flags",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id),
+    /** Numeric id published to SDKs (PostHog's local evaluation documents carry an integer id). */
+    number: integer("number").notNull().unique(),
+    key: text("key").notNull(),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: ["boolean", "multivariate"] }).notNull(),
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull(),
+    description: text("description"),
+    ownerId: text("owner_id"),
+    experimentId: text("experiment_id"),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+    archivedAt: text("archived_at"),
+  },
+  (table) => [uniqueIndex("flags_project_key_idx").on(table.projectId, table.key)],
+);
+
+export const flagEnvironments = sqliteTable(
+  "flag_environments",
+  {
+    flagId: text("flag_id").notNull().references(() => flags.id),
+    environment: text("environment").notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull(),
+    payload: text("payload", { mode: "json" }).$type<unknown>(),
+    rules: text("rules", { mode: "json" }).$type<unknown[]>().notNull(),
+    salt: text("salt").notNull(),
+    stickiness: text("stickiness").notNull(),
+    variants: text("variants", { mode: "json" }).$type<unknown[]>().notNull(),
+    version: integer("version").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    updatedBy: text("updated_by"),
+  },
+  (table) => [uniqueIndex("flag_environments_flag_env_idx").on(table.flagId, table.environment)],
+);
+
+/** Versioned snapshots of one environment's flags, pushed to the project's region. */
+export const flagPublications = sqliteTable(
+  "flag_publications",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id),
+    environment: text("environment").notNull(),
+    version: integer("version").notNull(),
+    checksum: text("checksum").notNull(),
+    snapshot: text("snapshot").notNull(),
+    status: text("status", { enum: ["pending", "published", "failed"] }).notNull(),
+    error: text("error"),
+    createdAt: createdAt(),
+    publishedAt: text("published_at"),
+  },
+  (table) => [uniqueIndex("flag_publications_env_version_idx").on(table.projectId, table.environment, table.version)],
+);
+
+/** Secrets that let server SDKs download an environment's flag definitions for local evaluation. */
+export const flagSecretKeys = sqliteTable(
+  "flag_secret_keys",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id),
+    environment: text("environment").notNull(),
+    name: text("name").notNull(),
+    prefix: text("prefix").notNull(),
+    secretHash: text("secret_hash").notNull().unique(),
+    registrySynced: integer("registry_synced", { mode: "boolean" }).notNull(),
+    createdAt: createdAt(),
+    createdBy: text("created_by"),
+    revokedAt: text("revoked_at"),
+  },
+  (table) => [index("flag_secret_keys_project_idx").on(table.projectId)],
+);

@@ -24,6 +24,9 @@ export interface DryRun {
   after: unknown;
 }
 
+/** The `dry_run` query parameter: preview the write instead of applying it. */
+export const isDryRun = (value: string | null) => value === "true" || value === "1";
+
 export function previewWrite(plan: WritePlan<unknown>): DryRun {
   return { action: plan.action, dry_run: true, before: plan.before ?? null, after: plan.after ?? null };
 }

@@ -13,6 +13,7 @@ function jsonSchema(schema: TSchema): unknown {
 export function openApiDocument(routes: V1Route[], baseUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
+    if (route.contract === false) continue;
     const parameters: unknown[] = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => ({
       name: match[1],
       in: "path",

@@ -8,7 +8,7 @@ import { ApiError, errorResponse, jsonResponse, rateLimited } from "../../http/e
 import type { ControlContext } from "../context.ts";
 import type { Principal } from "../access.ts";
 import { authenticateBearer } from "../services/access-tokens.ts";
-import { applyWrite, previewWrite, type WritePlan } from "../services/audited-write.ts";
+import { applyWrite, isDryRun, previewWrite, type WritePlan } from "../services/audited-write.ts";
 import { validateBody } from "../../http/validate.ts";
 import { finishIdempotent, parseIdempotencyKey, requestFingerprint, startIdempotent } from "../services/idempotency.ts";
 
@@ -26,6 +26,7 @@ export interface V1Write<T> {
 export interface V1Call {
   principal: Principal & { kind: "token" };
   params: Record<string, string>;
+  query: URLSearchParams;
   body: any;
 }
 
@@ -41,6 +42,8 @@ interface V1RouteBase {
   /** The body may be left out entirely (every field optional); it is then `{}`. */
   bodyOptional?: true;
   responses: Record<number, { description: string; schema?: TSchema }>;
+  /** false: served but left out of /openapi.json (spec 1: flags and experiments are absent from the contract). */
+  contract?: false;
 }
 
 export interface V1ReadRoute extends V1RouteBase {
@@ -63,7 +66,6 @@ function parseBody(route: V1Route, body: unknown): unknown {
   return validateBody(route.body, body);
 }
 
-const isDryRun = (value: string | null) => value === "true" || value === "1";
 
 async function runWrite(ctx: ControlContext, route: V1WriteRoute, call: V1Call, dryRun: boolean): Promise<V1Reply> {
   const outcome = route.handle(call);
@@ -87,12 +89,12 @@ async function handleV1(ctx: ControlContext, route: V1Route, request: Request, p
   const principal = authenticateBearer(ctx, request.headers.get("authorization"));
   const calls = ctx.limiters.tokenCalls.take(principal.token.id);
   if (!calls.allowed) throw rateLimited(calls.retryAfterSeconds, "call limit per token exceeded");
-  const call: V1Call = { principal, params, body: parseBody(route, body) };
+  const url = new URL(request.url);
+  const call: V1Call = { principal, params, query: url.searchParams, body: parseBody(route, body) };
   if (!route.write) {
     const reply = await route.handle(call);
     return jsonResponse(reply.status, reply.body);
   }
-  const url = new URL(request.url);
   const dryRun = isDryRun(url.searchParams.get("dry_run"));
   const key = parseIdempotencyKey(request.headers.get("idempotency-key"));
   if (key === null) {

@@ -10,6 +10,7 @@ import { decodeIngestBody } from "./decode-body.ts";
 import { capturePostHog } from "./posthog/capture.ts";
 import { remoteConfig, remoteConfigScript } from "./posthog/remote-config.ts";
 import { captureSegment } from "./segment/capture.ts";
+import { addFlagRoutes, EnvironmentFlags } from "./flags/flag-routes.ts";
 import type { SegmentCall } from "./segment/map-calls.ts";
 
 /** The customer-data platform's paths: each call by name and by its one-letter short form; null is a batch. */
@@ -48,7 +49,11 @@ export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: 
       : await capturePostHog(node, request, trustProxy, decoded, receivedAt);
     return ingestJson(200, reply);
   };
-  const configKey = (token: string, request: Request) => authenticate(node, token, request.headers.get("origin")).key;
+  const environments = new EnvironmentFlags(node);
+  const configOf = (token: string, request: Request) => {
+    const key = authenticate(node, token, request.headers.get("origin"));
+    return remoteConfig(key.key, environments.of(key).definitions.some((flag) => flag.enabled));
+  };
   const app = new Elysia({ name: `ingest-${node.code}`, prefix })
     .onError((context) => {
       const apiError = toApiError(context);
@@ -59,9 +64,9 @@ export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: 
       return ingestErrorResponse(apiError);
     })
     .options("/*", () => new Response(null, { status: 204, headers: corsHeaders }))
-    .get("/array/:token/config", ({ params, request }) => ingestJson(200, remoteConfig(configKey(params.token, request))))
+    .get("/array/:token/config", ({ params, request }) => ingestJson(200, configOf(params.token, request)))
     .get("/array/:token/config.js", ({ params, request }) =>
-      new Response(remoteConfigScript(configKey(params.token, request)), { headers: { "Content-Type": "application/javascript", ...corsHeaders } }),
+      new Response(remoteConfigScript(configOf(params.token, request)), { headers: { "Content-Type": "application/javascript", ...corsHeaders } }),
     )
     .get("/health", () => {
       const { status, body } = node.healthReply();
@@ -74,6 +79,7 @@ export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: 
       app.get(route, capture);
     }
   }
+  addFlagRoutes(app as unknown as Elysia, node, environments, ingestJson, corsHeaders);
   for (const [path, call] of segmentPaths) {
     app.post(`/v1/${path}`, async ({ request }) => ingestJson(200, await captureSegment(node, request, trustProxy, call)), { parse: "none" });
   }

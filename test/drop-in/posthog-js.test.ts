@@ -1,7 +1,7 @@
 // posthog-js, unmodified from the npm registry, in headless Chromium (Debian's package, driven
 // by playwright-core): a page on its own origin loads the SDK pointed at the service, captures
-// a pageview and a custom event, and identifies. What it stored is read back through the
-// region API.
+// a pageview and a custom event, identifies, and receives its feature flags and payloads.
+// What it stored is read back through the region API.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
@@ -32,9 +32,10 @@ function page(key: string, ingestUrl: string): string {
     bootstrap: { distinctID: "browser-anonymous" },
     // posthog-js drops events from browsers that look automated unless told this is a test.
     opt_out_useragent_filter: true,
-    // Feature flags are issue 7: until /flags exists, the page does not ask for them.
-    advanced_disable_flags: true,
     loaded: (client) => {
+      client.onFeatureFlags(() => {
+        window.receivedFlags = Object.fromEntries(["new-nav", "pricing-test", "switched-off"].map((key) => [key, [client.getFeatureFlag(key) ?? null, client.getFeatureFlagPayload(key) ?? null]]));
+      });
       client.capture("clicked_cta", { plan: "pro", price: 4900, currency: "EUR" });
       client.identify("browser-user", { plan: "pro" });
     },
@@ -42,9 +43,26 @@ function page(key: string, ingestUrl: string): string {
 </script></body></html>`;
 }
 
+/** Flags of the project's production environment, made live through the console. */
+async function createFlags(): Promise<void> {
+  const flags = `/app/projects/${dedicated.project.id}/flags`;
+  const variants = [{ key: "control", rollout_percentage: 0 }, { key: "cheaper", rollout_percentage: 100, payload: { price: 3900 } }];
+  for (const body of [
+    { key: "new-nav", name: "New navigation", payload: { items: 5 } },
+    { key: "pricing-test", name: "Pricing test", kind: "multivariate", variants },
+    { key: "switched-off", name: "Off" },
+  ]) {
+    const created = await dedicated.owner.client.post(flags, body);
+    expect(created.status).toBe(201);
+    if (body.key === "switched-off") continue;
+    expect((await dedicated.owner.client.patch(`${flags}/${created.body.id}/environments/production`, { enabled: true })).status).toBe(200);
+  }
+}
+
 beforeAll(async () => {
   dedicated = await startDedicatedService();
   reader = await regionReader(dedicated.service, dedicated.owner, dedicated.project.id);
+  await createFlags();
   const html = page(dedicated.key, `${dedicated.service.url}/ingest/eu`);
   site = Bun.serve({
     port: 0,
@@ -95,6 +113,14 @@ test("posthog-js sends a pageview, a custom event and an identify that the servi
   // One browser session: every event carries the same UUIDv7 session id.
   expect(isUuidV7(pageview!.session_id)).toBe(true);
   expect(events.map((event) => event.session_id)).toEqual([pageview!.session_id, pageview!.session_id, pageview!.session_id]);
+  // The flags and payloads as the page's code reads them from the SDK.
+  await tab.waitForFunction("window.receivedFlags !== undefined");
+  expect(await tab.evaluate("window.receivedFlags")).toEqual({
+    "new-nav": [true, { items: 5 }],
+    "pricing-test": ["cheaper", { price: 3900 }],
+    "switched-off": [false, null],
+  });
+  expect(serviceAnswers.some(([path]) => /^\/ingest\/eu\/(flags|decide)\/?$/.test(path))).toBe(true);
   // Every request the SDK made to the service was answered 200.
   expect(serviceAnswers.filter(([, status]) => status !== 200)).toEqual([]);
   await tab.close();

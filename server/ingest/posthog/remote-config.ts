@@ -3,12 +3,12 @@
 // It tells the SDK what this service does: gzip bodies are welcome, events go to /i/v0/e/,
 // and session replay, surveys, heatmaps, site apps and performance capture are off.
 
-export function remoteConfig(token: string) {
+/** `hasFeatureFlags`: whether the key's environment has an enabled flag (without one the SDK skips its flags call). */
+export function remoteConfig(token: string, hasFeatureFlags: boolean) {
   return {
     token,
     supportedCompression: ["gzip", "gzip-js"],
-    // No flags to evaluate until feature flags exist (issue 7); the SDK then skips its flags call.
-    hasFeatureFlags: false,
+    hasFeatureFlags,
     captureDeadClicks: false,
     capturePerformance: false,
     autocapture_opt_out: false,
@@ -24,11 +24,11 @@ export function remoteConfig(token: string) {
 }
 
 /** The script form: sets the token's entry of window._POSTHOG_REMOTE_CONFIG. */
-export function remoteConfigScript(token: string): string {
-  const entry = JSON.stringify({ config: remoteConfig(token), siteApps: [] });
+export function remoteConfigScript(config: ReturnType<typeof remoteConfig>): string {
+  const entry = JSON.stringify({ config, siteApps: [] });
   return `(function() {
   window._POSTHOG_REMOTE_CONFIG = window._POSTHOG_REMOTE_CONFIG || {};
-  window._POSTHOG_REMOTE_CONFIG[${JSON.stringify(token)}] = ${entry};
+  window._POSTHOG_REMOTE_CONFIG[${JSON.stringify(config.token)}] = ${entry};
 })();
 `;
 }

@@ -1,0 +1,72 @@
+// A published snapshot as the evaluator's FlagDefinitions: group types named in conditions
+// and stickiness become the project's group type indexes. Compiled once per snapshot and
+// group-type list, not per request; the PostHog local-evaluation document and its ETag are
+// kept the same way.
+import { posthogDefinitions } from "../../../engine/flags/posthog-definitions.ts";
+import type { FlagCondition, FlagDefinition, FlagOperator } from "../../../engine/flags/types.ts";
+import { sha256Hex } from "../../crypto.ts";
+import type { FlagSnapshot, SnapshotFlag } from "../../../storage/flag-store.ts";
+
+/** Index of a group type this project has not seen yet: no subject can belong to it. */
+const unknownGroupType = -1;
+const distinctIdStickiness = "distinct_id";
+const groupStickinessPrefix = "group:";
+
+export interface CompiledFlags {
+  snapshot: FlagSnapshot;
+  groupTypes: string[];
+  definitions: FlagDefinition[];
+  /** PostHog's local-evaluation document as sent, and its ETag. */
+  posthogBody: string;
+  etag: string;
+}
+
+function compileFlag(flag: SnapshotFlag, groupIndex: (name: string) => number): FlagDefinition {
+  return {
+    id: flag.id,
+    key: flag.key,
+    name: flag.name,
+    kind: flag.kind,
+    enabled: flag.enabled,
+    rules: flag.rules.map((rule) => ({
+      properties: rule.properties.map((condition): FlagCondition => ({
+        type: condition.type,
+        key: condition.key,
+        operator: condition.operator as FlagOperator,
+        ...(condition.value === undefined ? {} : { value: condition.value }),
+        ...(condition.type === "group" ? { group_type_index: groupIndex(condition.group_type!) } : {}),
+      })),
+      rollout_percentage: rule.rollout_percentage,
+      variant: rule.variant,
+    })),
+    variants: flag.variants.map((variant) => ({ key: variant.key, name: variant.name, rollout_percentage: variant.rollout_percentage, payload: variant.payload })),
+    payload: flag.payload,
+    salt: flag.salt,
+    stickiness: flag.stickiness === distinctIdStickiness ? "distinct_id" : { group_type_index: groupIndex(flag.stickiness.slice(groupStickinessPrefix.length)) },
+    version: flag.version,
+  };
+}
+
+export function compileFlags(snapshot: FlagSnapshot, groupTypes: string[]): CompiledFlags {
+  const groupIndex = (name: string) => {
+    const index = groupTypes.indexOf(name);
+    return index < 0 ? unknownGroupType : index;
+  };
+  const definitions = snapshot.flags.map((flag) => compileFlag(flag, groupIndex));
+  const posthogBody = JSON.stringify(posthogDefinitions(definitions, groupTypes));
+  return { snapshot, groupTypes, definitions, posthogBody, etag: `"${sha256Hex(posthogBody).slice(0, 32)}"` };
+}
+
+/** Compiled flags per project environment, recompiled when the snapshot or the group types change. */
+export class CompiledFlagCache {
+  private readonly entries = new Map<string, CompiledFlags>();
+
+  get(snapshot: FlagSnapshot, groupTypes: string[]): CompiledFlags {
+    const key = `${snapshot.project_id}\u0000${snapshot.environment}`;
+    const cached = this.entries.get(key);
+    if (cached && cached.snapshot === snapshot && cached.groupTypes.join("\u0000") === groupTypes.join("\u0000")) return cached;
+    const compiled = compileFlags(snapshot, groupTypes);
+    this.entries.set(key, compiled);
+    return compiled;
+  }
+}

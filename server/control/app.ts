@@ -13,9 +13,11 @@ import { mountV1Routes } from "./v1/route.ts";
 import { v1Routes } from "./v1/routes.ts";
 import { v1FlagRoutes } from "./v1/flag-routes.ts";
 import { flagRoutes } from "./routes/flags.ts";
+import { experimentRoutes } from "./routes/experiments.ts";
+import { v1ExperimentRoutes } from "./v1/experiment-routes.ts";
 
 export function controlApp(ctx: ControlContext) {
-  const routes = [...v1Routes(ctx), ...v1FlagRoutes(ctx)];
+  const routes = [...v1Routes(ctx), ...v1FlagRoutes(ctx), ...v1ExperimentRoutes(ctx)];
   const app = new Elysia({ name: "control-plane" })
     .onParse(({ request }) => readJsonBody(request, requestBodyBytesMax))
     .onError(apiErrorHandler);
@@ -23,6 +25,7 @@ export function controlApp(ctx: ControlContext) {
   orgRoutes(app, ctx);
   projectRoutes(app, ctx);
   flagRoutes(app, ctx);
+  experimentRoutes(app, ctx);
   tokenRoutes(app, ctx);
   discoveryRoutes(app, ctx, routes);
   mountV1Routes(app, ctx, routes);

@@ -1,7 +1,7 @@
 // Control-plane schema. Ids are UUID text, timestamps RFC 3339 text (UTC), so rows map to
 // DTOs without conversion. Migrations are generated from this file by drizzle-kit.
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const createdAt = () => text("created_at").notNull();
 
@@ -248,3 +248,71 @@ export const flagSecretKeys = sqliteTable(
   },
   (table) => [index("flag_secret_keys_project_idx").on(table.projectId)],
 );
+
+/** A reusable metric definition (experiments reference metrics by id). */
+export const metrics = sqliteTable(
+  "metrics",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id),
+    key: text("key").notNull(),
+    kind: text("kind", { enum: ["proportion", "mean"] }).notNull(),
+    name: text("name").notNull(),
+    direction: text("direction", { enum: ["increase", "decrease"] }).notNull(),
+    certified: integer("certified", { mode: "boolean" }).notNull(),
+    monitor: integer("monitor", { mode: "boolean" }).notNull(),
+    version: integer("version").notNull(),
+    query: text("query", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    description: text("description"),
+    ownerId: text("owner_id"),
+    unit: text("unit"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+    archivedAt: text("archived_at"),
+    certifiedAt: text("certified_at"),
+    certifiedBy: text("certified_by"),
+  },
+  (table) => [uniqueIndex("metrics_project_key_idx").on(table.projectId, table.key)],
+);
+
+export const experiments = sqliteTable(
+  "experiments",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id),
+    flagId: text("flag_id").notNull().references(() => flags.id),
+    key: text("key").notNull(),
+    name: text("name").notNull(),
+    environment: text("environment").notNull(),
+    status: text("status", { enum: ["draft", "running", "stopped", "shipped", "archived"] }).notNull(),
+    method: text("method", { enum: ["frequentist", "bayesian"] }).notNull(),
+    alpha: real("alpha").notNull(),
+    power: real("power").notNull(),
+    mde: real("mde"),
+    attributionWindowHours: integer("attribution_window_hours").notNull(),
+    controlVariant: text("control_variant").notNull(),
+    exposureEvent: text("exposure_event").notNull(),
+    primaryMetricId: text("primary_metric_id"),
+    secondaryMetricIds: text("secondary_metric_ids", { mode: "json" }).$type<string[]>().notNull(),
+    guardrails: text("guardrails", { mode: "json" }).$type<{ metric_id: string; margin: number; margin_kind: string }[]>().notNull(),
+    variants: text("variants", { mode: "json" }).$type<{ key: string; rollout_percentage: number }[]>().notNull(),
+    cuped: text("cuped", { mode: "json" }).$type<{ enabled: boolean; pre_period_days: number } | null>(),
+    winsorPct: real("winsor_pct"),
+    hypothesis: text("hypothesis"),
+    decision: text("decision", { mode: "json" }).$type<Record<string, unknown> | null>(),
+    shippedVariant: text("shipped_variant"),
+    startAt: text("start_at"),
+    endAt: text("end_at"),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (table) => [uniqueIndex("experiments_project_key_idx").on(table.projectId, table.key)],
+);
+
+/** The last results the region computed for an experiment (returned while younger than 5 minutes). */
+export const experimentResults = sqliteTable("experiment_results", {
+  experimentId: text("experiment_id").primaryKey().references(() => experiments.id),
+  body: text("body", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  computedAt: text("computed_at").notNull(),
+});

@@ -212,6 +212,20 @@ export function planArchiveFlag(ctx: ControlContext, access: ProjectAccess, flag
   };
 }
 
+/** A flag's configuration in one environment after `change` (validated), at the next version. */
+export function changedEnvironment(flag: FlagRow, current: FlagEnvironmentRow, change: Partial<FlagConfig>, userId: string): FlagEnvironmentRow {
+  const next: FlagConfig = { ...configOf(current), ...change };
+  checkConfig(flag.kind, next);
+  return { ...current, ...next, version: current.version + 1, updatedAt: nowIso(), updatedBy: userId };
+}
+
+/** Inside a transaction: stores an environment's new configuration and records its publication. */
+export function storeEnvironment(ctx: ControlContext, project: ProjectAccess["project"], row: FlagEnvironmentRow): PendingPublication[] {
+  ctx.db.update(flagEnvironments).set(row).where(and(eq(flagEnvironments.flagId, row.flagId), eq(flagEnvironments.environment, row.environment))).run();
+  ctx.db.update(flags).set({ updatedAt: row.updatedAt }).where(eq(flags.id, row.flagId)).run();
+  return recordPublications(ctx, project, [row.environment]);
+}
+
 export function planUpdateFlagEnvironment(
   ctx: ControlContext, access: ProjectAccess, flagId: string, environment: string, input: FlagEnvironmentUpdateInput,
 ): WritePlan<FlagWriteResult> {
@@ -220,19 +234,17 @@ export function planUpdateFlagEnvironment(
   const configs = flagConfigs(ctx, flag.id);
   const current = configs.find((row) => row.environment === environment);
   if (!current) throw notFound("environment");
-  const next: FlagConfig = { ...configOf(current) };
-  if (input.enabled !== undefined) next.enabled = input.enabled;
-  if (input.payload !== undefined) next.payload = input.payload;
-  if (input.rules !== undefined) next.rules = normalizeRules(input.rules);
-  if (input.salt !== undefined) next.salt = input.salt;
-  if (input.stickiness !== undefined) next.stickiness = input.stickiness;
-  if (input.variants !== undefined) next.variants = normalizeVariants(input.variants);
-  checkConfig(flag.kind, next);
+  const change: Partial<FlagConfig> = {};
+  if (input.enabled !== undefined) change.enabled = input.enabled;
+  if (input.payload !== undefined) change.payload = input.payload;
+  if (input.rules !== undefined) change.rules = normalizeRules(input.rules);
+  if (input.salt !== undefined) change.salt = input.salt;
+  if (input.stickiness !== undefined) change.stickiness = input.stickiness;
+  if (input.variants !== undefined) change.variants = normalizeVariants(input.variants);
+  const row = changedEnvironment(flag, current, change, userOf(access.principal));
   // A live production configuration (enabled after this change) needs flags.production;
   // switching production off stays open to flags:write, so anyone who may edit can kill it.
-  if (environment === productionEnvironment && next.enabled) requireScope(access, "flags.production");
-  const now = nowIso();
-  const row: FlagEnvironmentRow = { ...current, ...next, version: current.version + 1, updatedAt: now, updatedBy: userOf(access.principal) };
+  if (environment === productionEnvironment && row.enabled) requireScope(access, "flags.production");
   const after = configs.map((config) => (config.environment === environment ? row : config));
   return {
     action: "flag.environment.update",
@@ -242,11 +254,7 @@ export function planUpdateFlagEnvironment(
     projectId: access.project.id,
     before: environmentConfigDto(current),
     after: environmentConfigDto(row),
-    apply: () => {
-      ctx.db.update(flagEnvironments).set(row).where(and(eq(flagEnvironments.flagId, flag.id), eq(flagEnvironments.environment, environment))).run();
-      ctx.db.update(flags).set({ updatedAt: now }).where(eq(flags.id, flag.id)).run();
-      return { flag: flagDto({ ...flag, updatedAt: now }, after), publications: recordPublications(ctx, access.project, [environment]) };
-    },
+    apply: () => ({ flag: flagDto({ ...flag, updatedAt: row.updatedAt }, after), publications: storeEnvironment(ctx, access.project, row) }),
   };
 }
 

@@ -53,7 +53,8 @@ export interface V1ReadRoute extends V1RouteBase {
 
 export interface V1WriteRoute extends V1RouteBase {
   write: true;
-  handle(call: V1Call): V1Write<any>;
+  /** May read before planning (an experiment ship reads its results first). */
+  handle(call: V1Call): V1Write<any> | Promise<V1Write<any>>;
 }
 
 export type V1Route = V1ReadRoute | V1WriteRoute;
@@ -68,7 +69,7 @@ function parseBody(route: V1Route, body: unknown): unknown {
 
 
 async function runWrite(ctx: ControlContext, route: V1WriteRoute, call: V1Call, dryRun: boolean): Promise<V1Reply> {
-  const outcome = route.handle(call);
+  const outcome = await route.handle(call);
   if (dryRun) return { status: 200, body: previewWrite(outcome.plan) };
   const verdict = ctx.limiters.tokenWrites.take(call.principal.token.id);
   if (!verdict.allowed) throw rateLimited(verdict.retryAfterSeconds, "write limit per token exceeded");

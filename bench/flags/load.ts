@@ -1,0 +1,160 @@
+// Load drivers for flag requests over keep-alive HTTP (Bun's fetch pools the connections).
+// `paced` is open loop: request i is due at start + i / rate whatever the answers, and its
+// latency runs from that due time, so a stalled server is charged for every request it held
+// up (no coordinated omission), and so is a late driver. `unpaced` is closed loop, for the
+// highest rate answered.
+
+export interface PacedOptions {
+  url: string;
+  bodies: string[];
+  /** Requests per second. */
+  rate: number;
+  warmUpSeconds: number;
+  seconds: number;
+  /** Requests in flight at most; due requests beyond it wait in the driver, their clock running. */
+  maxInFlight: number;
+  /** After the last due time, how long answers may still take before the rest count as errors. */
+  drainTimeoutMs: number;
+}
+
+export interface LatencySummary {
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+export interface PacedResult extends LatencySummary {
+  /** Requests due in the measured window. */
+  requests: number;
+  /** Of those, answered 200. */
+  answered: number;
+  errors: number;
+  /** Failed requests by HTTP status (0 = no answer). */
+  errorStatuses: Record<number, number>;
+  /** 200 answers per second received during the measured window (for whichever request): the throughput delivered. */
+  achievedRate: number;
+  /** How late the driver sent measured requests after their due time, p99: its timer, and waiting at the in-flight cap. */
+  sendLateP99Ms: number;
+}
+
+const headers = { "content-type": "application/json" };
+
+/** Nearest-rank percentile of sorted values. */
+export function percentile(sorted: Float64Array, fraction: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)]!;
+}
+
+function summarise(latencies: Float64Array): LatencySummary {
+  const sorted = latencies.sort();
+  return { p50Ms: percentile(sorted, 0.5), p90Ms: percentile(sorted, 0.9), p99Ms: percentile(sorted, 0.99), maxMs: sorted[sorted.length - 1] ?? Number.NaN };
+}
+
+export async function paced(options: PacedOptions): Promise<PacedResult> {
+  const intervalMs = 1000 / options.rate;
+  const total = Math.round(options.rate * (options.warmUpSeconds + options.seconds));
+  const measuredFrom = Math.round(options.rate * options.warmUpSeconds);
+  const measured = total - measuredFrom;
+  // NaN marks a measured request without a 200 answer.
+  const latencies = new Float64Array(measured).fill(Number.NaN);
+  const sendLate = new Float64Array(measured);
+  const errorStatuses: Record<number, number> = {};
+  const abort = new AbortController();
+  let sent = 0;
+  let inFlight = 0;
+  let completed = 0;
+  let answersInWindow = 0;
+  let allDone: () => void = () => {};
+  const finished = new Promise<void>((resolve) => (allDone = resolve));
+  const start = performance.now() + 10;
+  const windowStart = start + measuredFrom * intervalMs;
+  const windowEnd = start + total * intervalMs;
+
+  const send = async (index: number) => {
+    const dueAt = start + index * intervalMs;
+    const at = index - measuredFrom;
+    if (at >= 0) sendLate[at] = performance.now() - dueAt;
+    let status = 0;
+    try {
+      const response = await fetch(options.url, { method: "POST", headers, body: options.bodies[index % options.bodies.length]!, signal: abort.signal });
+      // Read the whole answer: that is when a client has its flags, and it frees the connection.
+      await response.arrayBuffer();
+      status = response.status;
+    } catch {
+      status = 0;
+    }
+    const answeredAt = performance.now();
+    if (status === 200 && answeredAt >= windowStart && answeredAt < windowEnd) answersInWindow++;
+    if (at >= 0) {
+      if (status === 200) latencies[at] = answeredAt - dueAt;
+      else errorStatuses[status] = (errorStatuses[status] ?? 0) + 1;
+    }
+    inFlight--;
+    completed++;
+    pump();
+    if (completed === total) allDone();
+  };
+
+  // Sends every request that is due, as far as the in-flight cap allows.
+  function pump() {
+    const dueUpTo = Math.min(total, Math.floor((performance.now() - start) / intervalMs) + 1);
+    while (sent < dueUpTo && inFlight < options.maxInFlight) {
+      inFlight++;
+      void send(sent++);
+    }
+  }
+
+  while (sent < total) {
+    pump();
+    if (sent < total) await Bun.sleep(Math.max(0, start + sent * intervalMs - performance.now()));
+  }
+  const drained = await Promise.race([finished.then(() => true), Bun.sleep(options.drainTimeoutMs).then(() => false)]);
+  if (!drained) {
+    abort.abort();
+    await finished;
+  }
+
+  const answered = latencies.filter((latency) => !Number.isNaN(latency));
+  return {
+    requests: measured,
+    answered: answered.length,
+    errors: measured - answered.length,
+    errorStatuses,
+    achievedRate: answersInWindow / ((windowEnd - windowStart) / 1000),
+    sendLateP99Ms: percentile(sendLate.sort(), 0.99),
+    ...summarise(answered),
+  };
+}
+
+export interface UnpacedResult extends LatencySummary {
+  answered: number;
+  errors: number;
+  /** Answered requests per second. */
+  rate: number;
+}
+
+/** `connections` senders, each sending its next request as soon as the last is answered. */
+export async function unpaced(url: string, bodies: string[], connections: number, seconds: number): Promise<UnpacedResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let cursor = 0;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  const sender = async () => {
+    while (performance.now() < deadline) {
+      const sentAt = performance.now();
+      try {
+        const response = await fetch(url, { method: "POST", headers, body: bodies[cursor++ % bodies.length]! });
+        await response.arrayBuffer();
+        if (response.status === 200) latencies.push(performance.now() - sentAt);
+        else errors++;
+      } catch {
+        errors++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, sender));
+  const elapsedSeconds = (performance.now() - started) / 1000;
+  return { answered: latencies.length, errors, rate: latencies.length / elapsedSeconds, ...summarise(Float64Array.from(latencies)) };
+}

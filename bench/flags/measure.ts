@@ -1,0 +1,47 @@
+// One measurement of one server: start it, pace the load at the target rate (with warm-up)
+// while sampling its RSS, then optionally find the highest rate it answers, and stop it.
+import { readFileSync } from "node:fs";
+import { paced, unpaced, type PacedResult, type UnpacedResult } from "./load.ts";
+import type { ServiceProcess } from "../../test/helpers/process.ts";
+
+export interface LoadSettings {
+  rate: number;
+  warmUpSeconds: number;
+  seconds: number;
+  maxInFlight: number;
+  drainTimeoutMs: number;
+  /** Closed-loop senders and seconds for the highest rate answered; 0 seconds skips it. */
+  ceilingConnections: number;
+  ceilingSeconds: number;
+}
+
+export interface Measurement {
+  paced: PacedResult;
+  /** Peak resident memory of the server process during the paced load. */
+  peakRssBytes: number;
+  ceiling: UnpacedResult | null;
+}
+
+/** How often the server's RSS is read from /proc during the load. */
+const rssSampleMs = 250;
+
+export function rssBytes(pid: number): number {
+  const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
+  return match ? Number(match[1]) * 1024 : 0;
+}
+
+/** Measures `server` (already started and ready at `url`) and kills it afterwards. */
+export async function measure(server: ServiceProcess, url: string, bodies: string[], settings: LoadSettings): Promise<Measurement> {
+  let peakRssBytes = rssBytes(server.child.pid);
+  const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, rssBytes(server.child.pid))), rssSampleMs);
+  try {
+    const result = await paced({ url, bodies, ...settings });
+    clearInterval(sampler);
+    const ceiling = settings.ceilingSeconds > 0 ? await unpaced(url, bodies, settings.ceilingConnections, settings.ceilingSeconds) : null;
+    return { paced: result, peakRssBytes, ceiling };
+  } finally {
+    clearInterval(sampler);
+    server.child.kill("SIGKILL");
+    await server.child.exited;
+  }
+}

@@ -42,6 +42,9 @@ export class RegionStore {
   /** SQLite's write-ahead journal of this file: durable once synced, whatever the checkpoints did. */
   readonly journalPath: string;
   private readonly totalChanges;
+  private readonly findKeyStatement;
+  /** Keys found in the registry (never the unknown ones, so made-up keys cannot grow it). */
+  private readonly knownKeys = new Map<string, RegistryKey>();
 
   constructor(path: string) {
     this.journalPath = `${path}-wal`;
@@ -53,6 +56,7 @@ export class RegionStore {
     this.db.exec("PRAGMA busy_timeout = 5000");
     this.migrate();
     this.totalChanges = this.db.query("SELECT total_changes() AS changes");
+    this.findKeyStatement = this.db.query("SELECT * FROM key_registry WHERE key = ?");
     this.directory = new PersonDirectory(this.db);
     this.persons = new PersonStore(this.db, this.directory);
     this.flags = new FlagStore(this.db);
@@ -91,6 +95,7 @@ export class RegionStore {
 
   /** Inserts or replaces the registry's copy of each key (idempotent). */
   upsertKeys(keys: RegistryKey[]): void {
+    for (const entry of keys) this.knownKeys.delete(entry.key);
     const statement = this.db.query(`INSERT INTO key_registry
       (key, key_id, project_id, data_id, environment, allowed_origins, allowed_bundle_ids, revoked_at, retention_days, time_zone, synced_at)
       VALUES ($key, $keyId, $projectId, $dataId, $environment, $origins, $bundles, $revokedAt, $retentionDays, $timeZone, $syncedAt)
@@ -117,10 +122,13 @@ export class RegionStore {
     })();
   }
 
+  /** A registered key (every ingest and flag request asks, so found keys stay in memory until re-synced). */
   findKey(key: string): RegistryKey | null {
-    const row = this.db.query("SELECT * FROM key_registry WHERE key = ?").get(key) as Record<string, unknown> | null;
+    const known = this.knownKeys.get(key);
+    if (known) return known;
+    const row = this.findKeyStatement.get(key) as Record<string, unknown> | null;
     if (!row) return null;
-    return {
+    const found: RegistryKey = {
       key: row.key as string,
       keyId: row.key_id as string,
       projectId: row.project_id as string,
@@ -132,6 +140,8 @@ export class RegionStore {
       retentionDays: row.retention_days as number,
       timeZone: row.time_zone as string,
     };
+    this.knownKeys.set(key, found);
+    return found;
   }
 
   /** A project's time zone as its keys carry it (UTC before any key arrived). */

@@ -5,6 +5,7 @@
 import { posthogDefinitions } from "../../../engine/flags/posthog-definitions.ts";
 import type { FlagCondition, FlagDefinition, FlagOperator } from "../../../engine/flags/types.ts";
 import { sha256Hex } from "../../crypto.ts";
+import { FlagAnswerWriter } from "./answer-writer.ts";
 import type { FlagSnapshot, SnapshotFlag } from "../../../storage/flag-store.ts";
 
 /** Index of a group type this project has not seen yet: no subject can belong to it. */
@@ -19,6 +20,8 @@ export interface CompiledFlags {
   /** PostHog's local-evaluation document as sent, and its ETag. */
   posthogBody: string;
   etag: string;
+  /** Writes answers from pieces cached for these definitions. */
+  writer: FlagAnswerWriter;
 }
 
 function compileFlag(flag: SnapshotFlag, groupIndex: (name: string) => number): FlagDefinition {
@@ -54,7 +57,7 @@ export function compileFlags(snapshot: FlagSnapshot, groupTypes: string[]): Comp
   };
   const definitions = snapshot.flags.map((flag) => compileFlag(flag, groupIndex));
   const posthogBody = JSON.stringify(posthogDefinitions(definitions, groupTypes));
-  return { snapshot, groupTypes, definitions, posthogBody, etag: `"${sha256Hex(posthogBody).slice(0, 32)}"` };
+  return { snapshot, groupTypes, definitions, posthogBody, etag: `"${sha256Hex(posthogBody).slice(0, 32)}"`, writer: new FlagAnswerWriter(definitions) };
 }
 
 /** Compiled flags per project environment, recompiled when the snapshot or the group types change. */

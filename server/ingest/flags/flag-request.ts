@@ -77,9 +77,9 @@ export function evaluationContext(node: RegionNode, projectId: string, request: 
   };
 }
 
-/** The project's group types by index (index -> name). */
+/** The project's group types by index (index -> name), from the person store's cache. */
 export function projectGroupTypes(node: RegionNode, projectId: string): string[] {
   const types: string[] = [];
-  for (const { index, name } of node.store.directory.groupTypes(projectId)) types[index] = name;
+  for (const [name, index] of node.store.persons.groupTypes(projectId)) types[index] = name;
   return Array.from(types, (name) => name ?? "");
 }

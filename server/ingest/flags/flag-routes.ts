@@ -5,9 +5,7 @@
 // version or sends `token`; ours sends `api_key` and no version.
 import type { Elysia } from "elysia";
 import { evaluateFlags } from "../../../engine/flags/evaluate.ts";
-import {
-  nativeFlagsResponse, posthogDecideV1Response, posthogDecideV2Response, posthogFlagsV2Response, posthogLegacyResponse,
-} from "../../../engine/flags/responses.ts";
+import { posthogDecideV1Response, posthogDecideV2Response, posthogLegacyResponse } from "../../../engine/flags/responses.ts";
 import { ApiError } from "../../http/errors.ts";
 import { sha256Hex } from "../../crypto.ts";
 import type { RegionNode } from "../../region/region-node.ts";
@@ -62,18 +60,20 @@ export function addFlagRoutes(app: Elysia, node: RegionNode, environments: Envir
     if (version !== null && !flagsVersions.has(version)) throw new ApiError(400, "validation", `/flags takes v=2 (or no v); got v=${version}`);
     const { json, compiled, results } = await evaluate(request);
     const native = version === null && isPlainObject(json) && json.api_key !== undefined && json.token === undefined;
-    if (native) return json200(nativeFlagsResponse(results));
+    if (native) return text200(compiled.writer.native(results));
     const includeConfig = new URL(request.url).searchParams.get("config") === "true";
-    return json200(version === "2" ? posthogFlagsV2Response(results, compiled.definitions, posthogOptions(includeConfig)) : posthogLegacyResponse(results, posthogOptions(includeConfig)));
+    if (version === "2") return text200(compiled.writer.posthogV2(results, posthogOptions(includeConfig)));
+    return json200(posthogLegacyResponse(results, posthogOptions(includeConfig)));
   };
   const json200 = (body: unknown) => json(200, body);
+  const text200 = (body: string) => new Response(body, { status: 200, headers: { "Content-Type": "application/json", ...corsHeaders } });
 
   const decide = async ({ request }: { request: Request }) => {
     const version = new URL(request.url).searchParams.get("v") ?? "1";
     if (!decideVersions.has(version)) throw new ApiError(400, "validation", `/decide takes v=1 to 4; got v=${version}`);
     const { compiled, results } = await evaluate(request);
     const options = posthogOptions(true);
-    if (version === "4") return json200(posthogFlagsV2Response(results, compiled.definitions, options));
+    if (version === "4") return text200(compiled.writer.posthogV2(results, options));
     if (version === "3") return json200(posthogLegacyResponse(results, options));
     if (version === "2") return json200(posthogDecideV2Response(results, options));
     return json200(posthogDecideV1Response(results, options));

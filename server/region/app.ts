@@ -16,6 +16,7 @@ import { flagInternalRoutes } from "./flag-internal-routes.ts";
 import { personsRoutes } from "./persons-routes.ts";
 import { groupsRoutes } from "./groups-routes.ts";
 import { queryRoutes } from "./query-routes.ts";
+import { experimentStatsRoutes } from "./experiments/stats-routes.ts";
 import { sqlRoutes } from "./sql-routes.ts";
 import { SqlService } from "./sql-service.ts";
 import { schemaRoutes } from "./schema-routes.ts";
@@ -113,6 +114,7 @@ export function regionApp({ prefix, node, queries, keys, issuer, regionSecret }:
     }, { parse: "none" })
     .use(flagInternalRoutes(node, (request) => checkRegionSecret(request, regionSecret)))
     .use(queryRoutes(queries, check))
+    .use(experimentStatsRoutes(node, queries, check))
     .use(sqlRoutes(sql, check))
     .use(schemaRoutes(schema, check))
     .use(personsRoutes(node, check))

@@ -112,6 +112,8 @@ describe("experiments", () => {
       [{ flag_id: other.id, key: "e1", name: "E", primary_metric_id: crypto.randomUUID() }, 400, "is not a live metric of this project"],
       [{ flag_id: other.id, key: "e1", name: "E", control_variant: "nope" }, 400, 'control_variant "nope" is not a variant of flag other-test (control, test)'],
       [{ flag_id: other.id, key: "e1", name: "E", primary_metric_id: conversion.id, secondary_metric_ids: [conversion.id] }, 400, "the primary metric cannot also be a secondary metric"],
+      [{ flag_id: other.id, key: "e1", name: "E", secondary_metric_ids: [errors.id], guardrails: [{ metric_id: errors.id, margin: 1 }] }, 400,
+        "a guardrail metric cannot also be the primary or a secondary metric"],
       [{ flag_id: other.id, key: "e1", name: "E", environment: "qa" }, 400, 'environment "qa" is not one of the project\'s environments'],
       [{ flag_id: flag.id, key: "e1", name: "E" }, 409, 'flag checkout-test is already measured by experiment "checkout"'],
       [{ flag_id: other.id, key: "checkout", name: "E" }, 409, 'an experiment with key "checkout" already exists'],

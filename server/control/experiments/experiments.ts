@@ -112,6 +112,9 @@ function checkSettings(ctx: ControlContext, row: ExperimentRow, flag: FlagRow): 
   if (row.primaryMetricId !== null && secondary.includes(row.primaryMetricId)) throw validation("the primary metric cannot also be a secondary metric");
   const guardrailIds = row.guardrails.map((guardrail) => guardrail.metric_id);
   if (new Set(guardrailIds).size !== guardrailIds.length) throw validation("guardrails must not repeat a metric");
+  // Results are keyed by metric: one role per metric.
+  const measured = new Set([row.primaryMetricId, ...secondary]);
+  if (guardrailIds.some((id) => measured.has(id))) throw validation("a guardrail metric cannot also be the primary or a secondary metric");
   liveMetricIds(ctx, row.projectId, [...(row.primaryMetricId === null ? [] : [row.primaryMetricId]), ...secondary, ...guardrailIds]);
   const variants = flagVariants(ctx, flag, row.environment).map((variant) => variant.key);
   if (!variants.includes(row.controlVariant)) throw validation(`control_variant "${row.controlVariant}" is not a variant of flag ${flag.key} (${variants.join(", ")})`);
@@ -164,7 +167,7 @@ export function planCreateExperiment(ctx: ControlContext, access: ProjectAccess,
   checkSettings(ctx, row, flag);
   return {
     action: "experiment.create", targetType: "experiment", targetId: row.id, orgId: access.org.id, projectId: access.project.id,
-    before: null, after: { ...experimentDto(ctx, row), flag_key: flag.key },
+    before: null, after: experimentDto(ctx, row),
     apply: () => {
       ctx.db.insert(experiments).values(row).run();
       ctx.db.update(flags).set({ experimentId: row.id }).where(eq(flags.id, flag.id)).run();

@@ -50,14 +50,14 @@ export function conditionMatches(
   switch (operator) {
     case "eq":
     case "in":
-      return equals(target, actual);
+      return equals(targetOf(condition), actual);
     case "neq":
     case "not_in":
-      return !equals(target, actual);
+      return !equals(targetOf(condition), actual);
     case "contains":
-      return asciiLowercase(String(actual)).includes(asciiLowercase(String(target)));
+      return asciiLowercase(String(actual)).includes(targetOf(condition).needle);
     case "not_contains":
-      return !asciiLowercase(String(actual)).includes(asciiLowercase(String(target)));
+      return !asciiLowercase(String(actual)).includes(targetOf(condition).needle);
     case "regex":
     case "not_regex": {
       const matched = regexMatches(String(target), String(actual));
@@ -74,14 +74,43 @@ export function conditionMatches(
   }
 }
 
-function equals(target: unknown, actual: unknown): boolean {
-  if (Array.isArray(target) && target.length === 0) return false;
-  if (isTruthyOrFalsyLike(target)) return isTruthyLike(target) === isTruthyLike(actual);
-  const actualText = equalityText(actual).toLowerCase();
-  if (Array.isArray(target)) {
-    return target.some((item) => equalityText(item).toLowerCase() === actualText);
+/**
+ * The condition's value in the forms matching compares, worked out once per condition object:
+ * definitions live as long as their snapshot, and the same conditions run for every request.
+ */
+interface ConditionTarget {
+  /** An empty list: equality never matches. */
+  empty: boolean;
+  /** Compares by truthiness (PostHog's boolean handling), with this truthiness. */
+  truthy: boolean | null;
+  /** Lowercased equality texts of the value (each item of a list). */
+  texts: ReadonlySet<string>;
+  /** ASCII-lowercased text for the substring operators. */
+  needle: string;
+}
+
+const targets = new WeakMap<FlagCondition, ConditionTarget>();
+
+function targetOf(condition: FlagCondition): ConditionTarget {
+  let target = targets.get(condition);
+  if (target === undefined) {
+    const value = condition.value;
+    const items = Array.isArray(value) ? value : [value];
+    target = {
+      empty: Array.isArray(value) && value.length === 0,
+      truthy: isTruthyOrFalsyLike(value) ? isTruthyLike(value) : null,
+      texts: new Set(items.map((item) => equalityText(item).toLowerCase())),
+      needle: asciiLowercase(String(value)),
+    };
+    targets.set(condition, target);
   }
-  return equalityText(target).toLowerCase() === actualText;
+  return target;
+}
+
+function equals(target: ConditionTarget, actual: unknown): boolean {
+  if (target.empty) return false;
+  if (target.truthy !== null) return target.truthy === isTruthyLike(actual);
+  return target.texts.has(equalityText(actual).toLowerCase());
 }
 
 // Numbers when both sides read as finite numbers (parseFloat, so "12abc" reads as 12, as in the

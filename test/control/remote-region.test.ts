@@ -9,6 +9,7 @@ import type { Server } from "bun";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { createToken, signUp, v1, type SignedUpUser } from "../helpers/accounts.ts";
 import { call } from "../helpers/client.ts";
+import { pushUnpublished } from "../../server/control/flags/flag-publications.ts";
 
 const secret = "internal-secret-for-tests";
 
@@ -137,5 +138,37 @@ describe("remote region node", () => {
     } finally {
       gate.down = false;
     }
+  });
+});
+
+describe("flags in a remote region", () => {
+  test("publications and flag secret keys reach the node over the internal API; a push while it is down is failed, then the newest is pushed again", async () => {
+    const { secret: pat } = await createToken(owner, ["projects:write", "flags:write", "flags.production"]);
+    const project = (await v1(control, pat, "POST", `/v1/orgs/${owner.orgId}/projects`, { name: "Remote flags", region: "us" })).body.project;
+    const snapshot = (environment: string) => regionNode.nodes.get("us")!.store.flags.snapshot(project.id, environment);
+    const flag = await v1(control, pat, "POST", `/v1/projects/${project.id}/flags`, { key: "remote-flag", name: "Remote" });
+    expect(flag.status).toBe(201);
+    expect([snapshot("production")!.version, snapshot("production")!.flags.map((f) => [f.key, f.enabled])]).toEqual([1, [["remote-flag", false]]]);
+    const secretKey = await v1(control, pat, "POST", `/v1/projects/${project.id}/flag-secret-keys`, { environment: "production", name: "node" });
+    const hash = new Bun.CryptoHasher("sha256").update(secretKey.body.secret).digest("hex");
+    expect(regionNode.nodes.get("us")!.store.flags.findSecretKey(hash)).toMatchObject({ projectId: project.id, environment: "production", revokedAt: null });
+
+    gate.down = true;
+    try {
+      const live = await v1(control, pat, "PATCH", `/v1/projects/${project.id}/flags/${flag.body.id}/environments/production`, { enabled: true });
+      expect([live.status, live.body.environments.production.enabled]).toEqual([200, true]);
+    } finally {
+      gate.down = false;
+    }
+    const publications = (await v1(control, pat, "GET", `/v1/projects/${project.id}/flags/publications?environment=production`)).body.publications;
+    expect(publications.map((p: any) => [p.version, p.status, p.error, p.published_at === null])).toEqual([
+      [2, "failed", "region us answered 502 to a flag publication", true], [1, "published", null, false],
+    ]);
+    expect(snapshot("production")!.version).toBe(1);
+    // What the periodic sync does: push each environment's newest unpublished snapshot.
+    await pushUnpublished(control.ctx);
+    expect(snapshot("production")!.flags.map((f) => [f.key, f.enabled])).toEqual([["remote-flag", true]]);
+    const after = (await v1(control, pat, "GET", `/v1/projects/${project.id}/flags/publications?environment=production`)).body.publications;
+    expect(after.map((p: any) => [p.version, p.status, p.error])).toEqual([[2, "published", null], [1, "published", null]]);
   });
 });

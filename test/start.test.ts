@@ -3,7 +3,8 @@ import { expect, test } from "bun:test";
 import { mkdtempSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readUntil } from "./helpers/process.ts";
+import { readUntil, serviceJscRamBytes } from "./helpers/process.ts";
+import packageJson from "../package.json";
 
 test("main starts, serves /health on PORT, stops on SIGTERM with exit code 0", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "svc-start-"));
@@ -31,4 +32,8 @@ test("a bad configuration value stops start-up with a clear message and exit cod
   const child = Bun.spawn([process.execPath, "server/main.ts"], { env: { ...process.env, REGIONS: "eu,mars" }, stdout: "pipe", stderr: "pipe" });
   expect(await child.exited).toBe(2);
   expect(await new Response(child.stderr).text()).toBe('configuration error: REGIONS lists unknown region "mars"; known: eu, us, me, pk\n');
+});
+
+test("npm start sizes JavaScriptCore's heap for 512 MiB unless BUN_JSC_forceRAMSize is set, as the benchmarks' service does", () => {
+  expect(packageJson.scripts.start).toBe(`node scripts/ensure-deps.mjs && BUN_JSC_forceRAMSize=\${BUN_JSC_forceRAMSize:-${serviceJscRamBytes}} bun server/main.ts`);
 });

@@ -20,6 +20,13 @@ export async function readUntil(stream: ReadableStream<Uint8Array>, pattern: Reg
   return match;
 }
 
+/**
+ * What `npm start` tells JavaScriptCore the machine's memory is (BUN_JSC_forceRAMSize, unless
+ * set): JSC sizes its heap growth from it, and with the real 24 GiB the heap let garbage pile up
+ * past 1 GiB under full ingest (README, Configuration). Benchmarks spawn the service the same way.
+ */
+export const serviceJscRamBytes = 512 * 1024 * 1024;
+
 export interface ServiceProcess {
   url: string;
   child: Subprocess<"ignore", "pipe", "inherit">;
@@ -28,7 +35,7 @@ export interface ServiceProcess {
 /** Starts `entry` (the service by default) and waits for its "listening on" line. */
 export async function spawnService(env: Record<string, string>, entry = ["server/main.ts"]): Promise<ServiceProcess> {
   const child = Bun.spawn([process.execPath, ...entry], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
+    env: { BUN_JSC_forceRAMSize: String(serviceJscRamBytes), ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
     stdout: "pipe",
     stderr: "inherit",
   });

@@ -63,7 +63,7 @@ try {
     }
     const serviceFigures = await measure(service, flagsUrl, bodies, settings);
     rmSync(dataDir, { recursive: true, force: true });
-    const baselineServer = await spawnService({}, ["bench/flags/static-server.ts", answerPath]);
+    const baselineServer = await spawnService({}, ["bench/flags/static-server.ts", answerPath], "plain");
     const baselineFigures = await measure(baselineServer, `${baselineServer.url}/flags/?v=2`, bodies, settings);
     figures.push({ service: serviceFigures, baseline: baselineFigures });
     for (const [name, m] of [["service", serviceFigures], ["baseline", baselineFigures]] as const) {

@@ -31,7 +31,7 @@ function rssBytes(pid: number): number {
 }
 
 async function measureCeiling(): Promise<LoadResult> {
-  const server = await spawnService({}, ["bench/ingest/parse-only-server.ts"]);
+  const server = await spawnService({}, ["bench/ingest/parse-only-server.ts"], "plain");
   try {
     return await drive({ url: `${server.url}/batch`, apiKeys: ["none"], templates, seconds, connections, batchSize });
   } finally {

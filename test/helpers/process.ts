@@ -33,9 +33,13 @@ export interface ServiceProcess {
 }
 
 /** Starts `entry` (the service by default) and waits for its "listening on" line. */
-export async function spawnService(env: Record<string, string>, entry = ["server/main.ts"]): Promise<ServiceProcess> {
+/**
+ * `runtime: "npm start"` (the default) runs `entry` under npm start's JavaScriptCore setting;
+ * "plain" leaves Bun's defaults, for a benchmark's bare baseline server.
+ */
+export async function spawnService(env: Record<string, string>, entry = ["server/main.ts"], runtime: "npm start" | "plain" = "npm start"): Promise<ServiceProcess> {
   const child = Bun.spawn([process.execPath, ...entry], {
-    env: { BUN_JSC_forceRAMSize: String(serviceJscRamBytes), ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
+    env: { ...(runtime === "npm start" ? { BUN_JSC_forceRAMSize: String(serviceJscRamBytes) } : {}), ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
     stdout: "pipe",
     stderr: "inherit",
   });

@@ -32,6 +32,8 @@ const seed = Number(process.env.BENCH_SEED ?? 42);
 const warmRuns = Number(process.env.BENCH_RUNS ?? 5);
 const coldRuns = Number(process.env.BENCH_COLD_RUNS ?? 3);
 const selected = process.env.BENCH_CASES?.split(",").map((name) => name.trim());
+// Every case is reported with a median of each: a run without one has nothing to report.
+if (!(warmRuns >= 1 && coldRuns >= 1)) throw new Error(`BENCH_RUNS and BENCH_COLD_RUNS must be at least 1 (got ${warmRuns} and ${coldRuns})`);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 /** Engines in alternating order per repetition, so neither always runs right after the other. */

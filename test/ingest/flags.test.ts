@@ -75,6 +75,15 @@ describe("POST /flags (native)", () => {
     expect(unknown.body.flags["pro-only"]).toEqual({ enabled: false, variant: null, payload: null, reason: notMatched });
   });
 
+  test("a property an event sets is read by the next flag request (stored properties are not served stale)", async () => {
+    const ask = async () => (await postIngest(dedicated.service.url, { api_key: production, distinct_id: "changing-user", flag_keys: ["pro-only"] }, { path: "/flags" })).body.flags["pro-only"].enabled;
+    await sendAccepted(dedicated.service.url, production, [nativeEvent({ distinct_id: "changing-user", $set: { plan: "pro" } })]);
+    expect(await ask()).toBe(true);
+    expect(await ask()).toBe(true);
+    await sendAccepted(dedicated.service.url, production, [nativeEvent({ distinct_id: "changing-user", $set: { plan: "free" } })]);
+    expect(await ask()).toBe(false);
+  });
+
   test("another environment's key gets that environment's configuration", async () => {
     const reply = await postIngest(dedicated.service.url, { api_key: staging, distinct_id: "stored-user" }, { path: "/flags" });
     expect(Object.fromEntries(Object.entries(reply.body.flags).map(([key, value]: [string, any]) => [key, value.enabled]))).toEqual({

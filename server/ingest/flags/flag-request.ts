@@ -8,6 +8,7 @@ import { ApiError } from "../../http/errors.ts";
 import type { RegionNode } from "../../region/region-node.ts";
 import { idText, isPlainObject, type JsonObject } from "../json-values.ts";
 import { distinctIdLengthMax } from "../limits.ts";
+import type { StoredProperties } from "./stored-properties.ts";
 
 export interface FlagRequest {
   apiKey: unknown;
@@ -58,19 +59,16 @@ export function parseFlagRequest(json: unknown): FlagRequest {
 }
 
 /** The evaluation context: stored person and group properties, then what the request sent. */
-export function evaluationContext(node: RegionNode, projectId: string, request: FlagRequest, groupTypes: string[]): EvaluationContext {
-  const directory = node.store.directory;
-  const stored = directory.personOf(projectId, request.distinctId)?.properties ?? {};
+export function evaluationContext(stored: StoredProperties, projectId: string, request: FlagRequest, groupTypes: string[]): EvaluationContext {
   const groupProperties: Record<string, Record<string, unknown>> = {};
   for (const [type, key] of Object.entries(request.groups)) {
     const index = groupTypes.indexOf(type);
-    const storedGroup = index < 0 ? null : directory.group(projectId, index, key);
-    groupProperties[type] = { ...(storedGroup?.properties ?? {}), ...(request.groupProperties[type] ?? {}) };
+    groupProperties[type] = { ...(index < 0 ? {} : stored.group(projectId, index, key)), ...(request.groupProperties[type] ?? {}) };
   }
   for (const [type, properties] of Object.entries(request.groupProperties)) groupProperties[type] ??= properties;
   return {
     distinct_id: request.distinctId,
-    person_properties: { ...stored, ...request.personProperties },
+    person_properties: { ...stored.person(projectId, request.distinctId), ...request.personProperties },
     groups: request.groups,
     group_properties: groupProperties,
     group_types: groupTypes,

@@ -16,6 +16,7 @@ import { decodeIngestBody } from "../decode-body.ts";
 import { isPlainObject } from "../json-values.ts";
 import { CompiledFlagCache, type CompiledFlags } from "./flag-definitions.ts";
 import { evaluationContext, parseFlagRequest, projectGroupTypes } from "./flag-request.ts";
+import { StoredProperties } from "./stored-properties.ts";
 
 type Json = (status: number, body: unknown, headers?: Record<string, string>) => Response;
 
@@ -44,13 +45,14 @@ export class EnvironmentFlags {
 /** Adds the flag routes to the ingest app (in place, so its error handler answers their errors). */
 export function addFlagRoutes(app: Elysia, node: RegionNode, environments: EnvironmentFlags, json: Json, corsHeaders: Record<string, string>): void {
   const flagsOf = (key: RegistryKey) => environments.of(key);
+  const stored = new StoredProperties(node.store);
 
   const evaluate = async (request: Request) => {
     const json = (await decodeIngestBody(request)).json;
     const parsed = parseFlagRequest(json);
     const key = authenticate(node, parsed.apiKey, request.headers.get("origin"));
     const compiled = flagsOf(key);
-    const context = evaluationContext(node, key.projectId, parsed, compiled.groupTypes);
+    const context = evaluationContext(stored, key.projectId, parsed, compiled.groupTypes);
     return { json, compiled, results: evaluateFlags(compiled.definitions, context, parsed.keys) };
   };
   const posthogOptions = (includeConfig: boolean) => ({ requestId: crypto.randomUUID(), evaluatedAtMs: Date.now(), includeConfig });

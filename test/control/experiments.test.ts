@@ -148,6 +148,19 @@ describe("experiments", () => {
     expect(service.nodes.get("eu")!.store.flags.snapshot(project.id, "production")!.flags.find((f) => f.key === "checkout-test")!.enabled).toBe(true);
   });
 
+  test("while running, the flag's variants in that environment and the flag itself stay as launched; switching it off stays possible", async () => {
+    const env = `${base()}/flags/${flag.id}/environments/production`;
+    expect(await owner.client.patch(env, { variants: [{ key: "control", rollout_percentage: 90 }, { key: "test", rollout_percentage: 10 }] })).toMatchObject({
+      status: 409, body: { error: { code: "conflict", message: 'the variants of flag checkout-test in production are measured by running experiment "checkout" (stop it first)' } },
+    });
+    expect((await owner.client.patch(`${base()}/flags/${flag.id}/environments/staging`, { variants: [{ key: "control", rollout_percentage: 90 }, { key: "test", rollout_percentage: 10 }] })).status).toBe(200);
+    expect(await owner.client.delete(`${base()}/flags/${flag.id}`)).toMatchObject({
+      status: 409, body: { error: { code: "conflict", message: 'flag checkout-test is measured by running experiment "checkout" (stop it first)' } },
+    });
+    expect((await owner.client.patch(env, { enabled: false })).body.environments.production.enabled).toBe(false);
+    expect((await owner.client.patch(env, { enabled: true })).body.environments.production.enabled).toBe(true);
+  });
+
   test("while running: launch again 409, delete 409, PATCH allowed", async () => {
     expect((await owner.client.post(`${base()}/experiments/${experiment.id}/launch`)).status).toBe(409);
     expect(await owner.client.delete(`${base()}/experiments/${experiment.id}`)).toMatchObject({

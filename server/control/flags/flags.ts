@@ -6,7 +6,7 @@ import { and, asc, eq, isNull, max } from "drizzle-orm";
 import { nowIso } from "../../clock.ts";
 import { conflict, notFound } from "../../http/errors.ts";
 import type { ControlContext } from "../context.ts";
-import { flagEnvironments, flags } from "../db/schema.ts";
+import { experiments, flagEnvironments, flags } from "../db/schema.ts";
 import { projectEnvironments } from "../dto.ts";
 import { newId, requireUuid } from "../ids.ts";
 import { requireScope, type Principal, type ProjectAccess } from "../access.ts";
@@ -190,9 +190,17 @@ export function planUpdateFlag(ctx: ControlContext, access: ProjectAccess, flagI
   };
 }
 
+/** The experiment running on a flag, if any (its results depend on the flag staying as launched). */
+function runningExperiment(ctx: ControlContext, flagId: string): { key: string; environment: string } | undefined {
+  return ctx.db.select({ key: experiments.key, environment: experiments.environment }).from(experiments)
+    .where(and(eq(experiments.flagId, flagId), eq(experiments.status, "running"))).get();
+}
+
 export function planArchiveFlag(ctx: ControlContext, access: ProjectAccess, flagId: string): WritePlan<FlagWriteResult> {
   requireScope(access, "flags:write");
   const flag = liveFlag(ctx, access, flagId);
+  const running = runningExperiment(ctx, flag.id);
+  if (running) throw conflict(`flag ${flag.key} is measured by running experiment "${running.key}" (stop it first)`);
   const configs = flagConfigs(ctx, flag.id);
   if (configs.some((row) => row.environment === productionEnvironment && row.enabled)) requireScope(access, "flags.production");
   const now = nowIso();
@@ -241,6 +249,11 @@ export function planUpdateFlagEnvironment(
   if (input.salt !== undefined) change.salt = input.salt;
   if (input.stickiness !== undefined) change.stickiness = input.stickiness;
   if (input.variants !== undefined) change.variants = normalizeVariants(input.variants);
+  // Switching the flag off stays possible (a kill switch); its variants are what is measured.
+  const running = runningExperiment(ctx, flag.id);
+  if (running?.environment === environment && change.variants !== undefined && JSON.stringify(change.variants) !== JSON.stringify(current.variants)) {
+    throw conflict(`the variants of flag ${flag.key} in ${environment} are measured by running experiment "${running.key}" (stop it first)`);
+  }
   const row = changedEnvironment(flag, current, change, userOf(access.principal));
   // A live production configuration (enabled after this change) needs flags.production;
   // switching production off stays open to flags:write, so anyone who may edit can kill it.

@@ -10,23 +10,13 @@ import { remoteOnlyCauses } from "../../../engine/flags/local-evaluation.ts";
 import { posthogDefinitions } from "../../../engine/flags/posthog-definitions.ts";
 import { flagValue } from "../../../engine/flags/responses.ts";
 import type { EvaluationContext, FlagCondition, FlagDefinition, FlagRule } from "../../../engine/flags/types.ts";
+import { seededRandom } from "../dataset.ts";
 
 const SUBJECT_COUNT = 10_000;
 const POLLING_INTERVAL_MS = 3_600_000;
 const READY_TIMEOUT_MS = 10_000;
 const MIN_LOCALLY_ANSWERED_SHARE = 0.5;
 const GROUP_TYPES = ["company", "project"];
-
-// A small deterministic generator (mulberry32) so a failure reproduces.
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const person = (key: string, operator: FlagCondition["operator"], value?: FlagCondition["value"]): FlagCondition =>
   value === undefined ? { type: "person", key, operator } : { type: "person", key, operator, value };

@@ -2,22 +2,11 @@
 // θ ≈ 1 and the variance reduction ≈ ρ² = 4/5. Checked against a per-unit adjustment done
 // here, and the aggregate-sum path against the per-unit path.
 import { describe, expect, test } from "bun:test";
+import { seededRandom } from "../dataset.ts";
 import { compareMeans, cupedFromSums, cupedFromUnits, meanArmFromValues, StatsInputError, type CupedSums, type CupedUnits } from "../../../engine/stats/index.ts";
 
-/** mulberry32: a small seeded generator, so the data are the same on every run. */
-function seededUniform(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function seededNormal(seed: number): () => number {
-  const uniform = seededUniform(seed);
+  const uniform = seededRandom(seed);
   return () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
 }
 

@@ -9,12 +9,26 @@ import type { PartitionSnapshot } from "../storage/event-store.ts";
 import { ParquetParts } from "./parquet-parts.ts";
 import { columnBytes, decodeColumn, fromArrowData, type Decoded } from "./columns.ts";
 import { canonicalPersons } from "./persons.ts";
+import { dayMs } from "./time-zone.ts";
 
 /** One unit of stored data a query reads: a Parquet part, a sealed segment, or buffered rows. */
 export type ChunkRef =
   | { kind: "part"; id: string; path: string; rows: number; day: string }
   | { kind: "segment"; id: string; path: string; offset: number; bytes: number; rows: number }
   | { kind: "buffer"; id: string; ipc: Uint8Array; rows: number };
+
+/** The UTC day a part holds, as [start, end) epoch ms; null for segments and buffered rows, which may hold any time. */
+export function partDay(ref: ChunkRef): { start: number; end: number } | null {
+  if (ref.kind !== "part") return null;
+  const start = Date.parse(`${ref.day}T00:00:00Z`);
+  return { start, end: start + dayMs };
+}
+
+/** Whether a chunk may hold instants in [from, to): parts outside it are never opened. */
+export function mayHoldRange(ref: ChunkRef, from: number, to: number): boolean {
+  const day = partDay(ref);
+  return day === null || (day.start < to && day.end > from);
+}
 
 let bufferSnapshots = 0;
 

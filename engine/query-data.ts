@@ -5,8 +5,7 @@
 import {
   jsonAsText, nullNumberColumn, nullTextColumn, numbersAsText, valueText, type Column, type NumberColumn, type TextColumn,
 } from "./columns.ts";
-import type { ChunkRef, ChunkStore, ColumnType } from "./chunk-store.ts";
-import { dayMs } from "./time-zone.ts";
+import { mayHoldRange, type ChunkRef, type ChunkStore, type ColumnType } from "./chunk-store.ts";
 import { personSlotBytesMax } from "./person-slots.ts";
 import type { Filter, Query } from "./ir/query.ts";
 
@@ -47,6 +46,14 @@ export function propertySource(schema: Map<string, ColumnType>, key: string): Pr
   const typed = schema.get(propertyColumn(key));
   if (typed) return typed;
   return schema.has(mixedPropertyColumn(key)) ? "json" : "absent";
+}
+
+/** A property's column as one chunk stores it (mixed-type JSON read as text), or null when the chunk lacks it. */
+export function storedProperty(schema: Map<string, ColumnType>, decoded: Map<string, unknown>, key: string): Column | null {
+  const source = propertySource(schema, key);
+  if (source === "absent") return null;
+  if (source === "json") return jsonAsText(decoded.get(mixedPropertyColumn(key)) as TextColumn);
+  return decoded.get(propertyColumn(key)) as Column;
 }
 
 /** A property is a number for this query when every chunk that has it stores numbers; else text. */
@@ -147,10 +154,8 @@ export class LoadedChunk {
 
   eventProperty(key: string): Column {
     const kind = this.data.kindOf(key);
-    const source = propertySource(this.schema, key);
-    if (source === "absent") return kind === "number" ? nullNumberColumn(this.rows) : nullTextColumn(this.rows);
-    if (source === "json") return jsonAsText(this.decoded.get(mixedPropertyColumn(key)) as TextColumn);
-    const column = this.decoded.get(propertyColumn(key)) as Column;
+    const column = storedProperty(this.schema, this.decoded, key);
+    if (column === null) return kind === "number" ? nullNumberColumn(this.rows) : nullTextColumn(this.rows);
     return kind === "text" && column.kind === "number" ? numbersAsText(column) : column;
   }
 
@@ -166,12 +171,6 @@ export class LoadedChunk {
   }
 }
 
-const partOverlaps = (ref: ChunkRef, from: number, to: number) => {
-  if (ref.kind !== "part") return true;
-  const start = Date.parse(`${ref.day}T00:00:00Z`);
-  return start < to && start + dayMs > from;
-};
-
 /** The chunks, property kinds and person columns of one query run. */
 export class QueryData {
   readonly chunks: ChunkRef[];
@@ -186,7 +185,7 @@ export class QueryData {
     private readonly limits: { rowsMax: number; deadline: number; personSlotBytesMax?: number },
   ) {
     // Parts hold one UTC day each: days outside the range are never opened.
-    this.chunks = source.chunks.filter((ref) => partOverlaps(ref, query.scanFrom, query.to));
+    this.chunks = source.chunks.filter((ref) => mayHoldRange(ref, query.scanFrom, query.to));
   }
 
   /** Reads every chunk's schema and types the properties the query names; checks the rows limit. */

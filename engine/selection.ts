@@ -4,7 +4,7 @@
 import { filterMask, narrow } from "./filters.ts";
 import { groupColumn } from "../storage/event-columns.ts";
 import type { Filter, Query, Series } from "./ir/query.ts";
-import { dayMs } from "./time-zone.ts";
+import { partDay } from "./chunk-store.ts";
 import { mixedPropertyColumn, propertyColumn, type LoadedChunk } from "./query-data.ts";
 
 /** 0, 1, 2, ... shared by every chunk read whole (selections are never written to). */
@@ -23,10 +23,8 @@ const isAllRows = (chunk: LoadedChunk, selection: Uint32Array) => selection.leng
 
 /** Whether every row of the chunk is in [from, to): a part holds one UTC day. */
 function insideRange(chunk: LoadedChunk, from: number, to: number): boolean {
-  const ref = chunk.ref;
-  if (ref.kind !== "part") return false;
-  const start = Date.parse(`${ref.day}T00:00:00Z`);
-  return from <= start && start + dayMs <= to;
+  const day = partDay(chunk.ref);
+  return day !== null && from <= day.start && day.end <= to;
 }
 
 /** Rows with from <= timestamp < to that pass every global filter (`from` moves back for kinds that read earlier data). */

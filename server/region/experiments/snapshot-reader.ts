@@ -3,11 +3,10 @@
 // (merges applied, as every person count of the executor), and stop at the query time-out.
 // Properties are read per chunk, as text (to match flag keys and variants whatever type a
 // file stored them as) or as numbers (to sum a metric's property).
-import type { ChunkRef, ChunkStore, ColumnType } from "../../../engine/chunk-store.ts";
-import { jsonAsText, nullTextColumn, numbersAsText, type Column, type Decoded, type TextColumn } from "../../../engine/columns.ts";
+import { mayHoldRange, type ChunkRef, type ChunkStore, type ColumnType } from "../../../engine/chunk-store.ts";
+import { nullTextColumn, numbersAsText, type Column, type Decoded, type TextColumn } from "../../../engine/columns.ts";
 import { numericValues } from "../../../engine/numeric.ts";
-import { mixedPropertyColumn, propertyColumn, propertySource, queryRowsMax } from "../../../engine/query-data.ts";
-import { dayMs } from "../../../engine/time-zone.ts";
+import { mixedPropertyColumn, propertyColumn, queryRowsMax, storedProperty } from "../../../engine/query-data.ts";
 import { ApiError } from "../../http/errors.ts";
 
 const fixedColumns = ["timestamp", "event", "person_index"];
@@ -41,10 +40,7 @@ export class ChunkView {
   }
 
   private property(key: string): Column | null {
-    const source = propertySource(this.schema, key);
-    if (source === "absent") return null;
-    if (source === "json") return jsonAsText(this.decoded.get(mixedPropertyColumn(key)) as TextColumn);
-    return this.decoded.get(propertyColumn(key)) as Column;
+    return storedProperty(this.schema, this.decoded, key);
   }
 
   /** The property as text: numbers as JavaScript writes them, booleans as "true" / "false". */
@@ -61,13 +57,6 @@ export class ChunkView {
   }
 }
 
-/** Parts hold one UTC day: a part outside [from, to) is never opened. Segments and unsealed rows may hold any time. */
-const mayHold = (ref: ChunkRef, from: number, to: number) => {
-  if (ref.kind !== "part") return true;
-  const start = Date.parse(`${ref.day}T00:00:00Z`);
-  return start < to && start + dayMs > from;
-};
-
 export class SnapshotReader {
   constructor(
     private readonly store: ChunkStore,
@@ -79,7 +68,7 @@ export class SnapshotReader {
 
   /** The chunks that may hold events in [from, to); past the spec's rows-read limit, 422. */
   chunksIn(from: number, to: number): ChunkRef[] {
-    const chunks = this.chunks.filter((ref) => mayHold(ref, from, to));
+    const chunks = this.chunks.filter((ref) => mayHoldRange(ref, from, to));
     const rows = chunks.reduce((sum, ref) => sum + ref.rows, 0);
     if (rows > queryRowsMax) throw new ApiError(422, "query_too_large", `the analysis would read ${rows} rows; at most ${queryRowsMax} (the experiment's range is too long)`);
     return chunks;

@@ -2,15 +2,15 @@
 // docs/experiment-results.md) over the experiment's environment with a short-lived
 // experiments:read region token; the control plane keeps the answer as ExperimentResultsDto and
 // returns it while it is younger than 5 minutes (spec 1, Limits) unless `refresh` is asked.
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { minuteMs, nowIso } from "../../clock.ts";
 import { ApiError, conflict, unavailable } from "../../http/errors.ts";
 import type { ControlContext } from "../context.ts";
-import { experimentResults, flags, metrics } from "../db/schema.ts";
+import { experimentResults, flags } from "../db/schema.ts";
 import type { ProjectAccess } from "../access.ts";
 import { issueRegionToken } from "../services/region-tokens.ts";
 import { metricRef, type MetricRow } from "./metrics.ts";
-import type { ExperimentRow } from "./experiments.ts";
+import { experimentMetrics, type ExperimentRow } from "./experiments.ts";
 
 /** Spec 1, Limits: a result younger than this is returned unless refresh is set. */
 export const experimentResultsCacheMs = 5 * minuteMs;
@@ -27,8 +27,7 @@ interface StatsAnswer {
 }
 
 function metricRoles(ctx: ControlContext, row: ExperimentRow): { metric: MetricRow; role: Role; margin?: number; marginKind?: string }[] {
-  const ids = [row.primaryMetricId, ...row.secondaryMetricIds, ...row.guardrails.map((guardrail) => guardrail.metric_id)].filter((id): id is string => id !== null);
-  const byId = new Map(ctx.db.select().from(metrics).where(inArray(metrics.id, ids)).all().map((metric) => [metric.id, metric]));
+  const byId = experimentMetrics(ctx, row);
   return [
     ...(row.primaryMetricId === null ? [] : [{ metric: byId.get(row.primaryMetricId)!, role: "primary" as const }]),
     ...row.secondaryMetricIds.map((id) => ({ metric: byId.get(id)!, role: "secondary" as const })),

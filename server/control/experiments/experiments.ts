@@ -30,10 +30,19 @@ export const experimentDefaults = {
 /** Statuses in which the experiment's settings may still change. */
 const editableStatuses: ReadonlySet<ExperimentStatus> = new Set(["draft", "running", "stopped"]);
 
+/** Every metric the experiment references: primary, secondary, guardrails. */
+export const metricIdsOf = (row: ExperimentRow): string[] =>
+  [row.primaryMetricId, ...row.secondaryMetricIds, ...row.guardrails.map((guardrail) => guardrail.metric_id)].filter((id): id is string => id !== null);
+
+/** The experiment's metrics by id (archived ones too: an experiment keeps showing what it used). */
+export function experimentMetrics(ctx: ControlContext, row: ExperimentRow): Map<string, MetricRow> {
+  const ids = metricIdsOf(row);
+  return new Map(ids.length === 0 ? [] : ctx.db.select().from(metrics).where(inArray(metrics.id, ids)).all().map((metric) => [metric.id, metric]));
+}
+
 export function experimentDto(ctx: ControlContext, row: ExperimentRow) {
   const flag = ctx.db.select({ key: flags.key }).from(flags).where(eq(flags.id, row.flagId)).get();
-  const ids = [row.primaryMetricId, ...row.secondaryMetricIds, ...row.guardrails.map((guardrail) => guardrail.metric_id)].filter((id): id is string => id !== null);
-  const byId = new Map(ids.length === 0 ? [] : ctx.db.select().from(metrics).where(inArray(metrics.id, ids)).all().map((metric) => [metric.id, metric]));
+  const byId = experimentMetrics(ctx, row);
   const ref = (id: string) => metricRef(byId.get(id)!);
   return {
     id: row.id,

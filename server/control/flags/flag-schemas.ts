@@ -61,6 +61,8 @@ const Description = t.Union([t.String({ maxLength: flagDescriptionLengthMax }), 
 const Payload = t.Union([t.Record(t.String(), t.Unknown()), t.Array(t.Unknown()), t.String(), t.Number(), t.Boolean(), t.Null()]);
 const Stickiness = t.String({ minLength: 1, maxLength: 210 });
 const Salt = t.String({ maxLength: flagSaltLengthMax });
+const Rules = t.Array(FlagRule, { maxItems: flagRulesMax });
+const Variants = t.Array(FlagVariant, { maxItems: flagVariantsMax });
 
 export const FlagCreateRequest = t.Object(
   {
@@ -69,10 +71,10 @@ export const FlagCreateRequest = t.Object(
     description: t.Optional(Description),
     kind: t.Optional(t.Union([t.Literal("boolean"), t.Literal("multivariate")])),
     payload: t.Optional(Payload),
-    rules: t.Optional(t.Array(FlagRule, { maxItems: flagRulesMax })),
+    rules: t.Optional(Rules),
     stickiness: t.Optional(Stickiness),
     tags: t.Optional(Tags),
-    variants: t.Optional(t.Array(FlagVariant, { maxItems: flagVariantsMax })),
+    variants: t.Optional(Variants),
   },
   { title: "FlagCreateRequest", additionalProperties: false },
 );
@@ -91,10 +93,10 @@ export const FlagEnvironmentUpdateRequest = t.Object(
   {
     enabled: t.Optional(t.Boolean()),
     payload: t.Optional(Payload),
-    rules: t.Optional(t.Array(FlagRule, { maxItems: flagRulesMax })),
+    rules: t.Optional(Rules),
     salt: t.Optional(Salt),
     stickiness: t.Optional(Stickiness),
-    variants: t.Optional(t.Array(FlagVariant, { maxItems: flagVariantsMax })),
+    variants: t.Optional(Variants),
   },
   { title: "FlagEnvironmentUpdateRequest", additionalProperties: false },
 );

@@ -44,26 +44,26 @@ export class EnvironmentFlags {
 
 /** Adds the flag routes to the ingest app (in place, so its error handler answers their errors). */
 export function addFlagRoutes(app: Elysia, node: RegionNode, environments: EnvironmentFlags, json: Json, corsHeaders: Record<string, string>): void {
-  const flagsOf = (key: RegistryKey) => environments.of(key);
   const stored = new StoredProperties(node.store);
 
   const evaluate = async (request: Request) => {
-    const json = (await decodeIngestBody(request)).json;
-    const parsed = parseFlagRequest(json);
+    const body = (await decodeIngestBody(request)).json;
+    const parsed = parseFlagRequest(body);
     const key = authenticate(node, parsed.apiKey, request.headers.get("origin"));
-    const compiled = flagsOf(key);
+    const compiled = environments.of(key);
     const context = evaluationContext(stored, key.projectId, parsed, compiled.groupTypes);
-    return { json, compiled, results: evaluateFlags(compiled.definitions, context, parsed.keys) };
+    return { body, compiled, results: evaluateFlags(compiled.definitions, context, parsed.keys) };
   };
   const posthogOptions = (includeConfig: boolean) => ({ requestId: crypto.randomUUID(), evaluatedAtMs: Date.now(), includeConfig });
 
   const flags = async ({ request }: { request: Request }) => {
-    const version = new URL(request.url).searchParams.get("v");
+    const query = new URL(request.url).searchParams;
+    const version = query.get("v");
     if (version !== null && !flagsVersions.has(version)) throw new ApiError(400, "validation", `/flags takes v=2 (or no v); got v=${version}`);
-    const { json, compiled, results } = await evaluate(request);
-    const native = version === null && isPlainObject(json) && json.api_key !== undefined && json.token === undefined;
+    const { body, compiled, results } = await evaluate(request);
+    const native = version === null && isPlainObject(body) && body.api_key !== undefined && body.token === undefined;
     if (native) return text200(compiled.writer.native(results));
-    const includeConfig = new URL(request.url).searchParams.get("config") === "true";
+    const includeConfig = query.get("config") === "true";
     if (version === "2") return text200(compiled.writer.posthogV2(results, posthogOptions(includeConfig)));
     return json200(posthogLegacyResponse(results, posthogOptions(includeConfig)));
   };
@@ -90,7 +90,7 @@ export function addFlagRoutes(app: Elysia, node: RegionNode, environments: Envir
     if (!entry || entry.revokedAt !== null || entry.projectId !== key.projectId || entry.environment !== key.environment) {
       throw new ApiError(401, "unauthorized", "the flag secret key is unknown, revoked, or not one of this key's environment");
     }
-    const compiled = flagsOf(key);
+    const compiled = environments.of(key);
     const headers = { ETag: compiled.etag, "Cache-Control": "no-cache" };
     if (request.headers.get("if-none-match") === compiled.etag) return new Response(null, { status: 304, headers: { ...corsHeaders, ...headers } });
     return new Response(compiled.posthogBody, { status: 200, headers: { "Content-Type": "application/json", ...corsHeaders, ...headers } });

@@ -99,9 +99,14 @@ describe("@rudderstack/rudder-sdk-node", () => {
   test("gzip batches with HTTP Basic auth", async () => {
     const client = new RudderAnalytics(dedicated.key, { dataPlaneUrl: ingestUrl, flushAt: 1, gzip: true });
     const sentAt = Date.now();
-    client.identify({ userId: "rudder-user", anonymousId: "rudder-anon", traits: { plan: "team" } });
-    client.track({ userId: "rudder-user", event: "Report Exported", properties: { format: "csv" } });
-    await client.flush();
+    // Each call's callback runs once its batch was answered; flush() alone can resolve while
+    // the second batch is still in flight (each flush sends one batch of flushAt calls).
+    const delivered = (send: (done: (error?: Error) => void) => void) =>
+      new Promise<void>((resolve, reject) => send((error) => (error ? reject(error) : resolve())));
+    await Promise.all([
+      delivered((done) => client.identify({ userId: "rudder-user", anonymousId: "rudder-anon", traits: { plan: "team" } }, done)),
+      delivered((done) => client.track({ userId: "rudder-user", event: "Report Exported", properties: { format: "csv" } }, done)),
+    ]);
 
     const person = await reader.personOf("rudder-user");
     expect([...person.distinct_ids].sort()).toEqual(["rudder-anon", "rudder-user"]);

@@ -58,6 +58,13 @@ function columnType(typeName: string): ColumnType {
 
 /** Cache key suffix of a chunk's canonical persons (no file column starts with "#"). */
 const personsKey = "\u0000#persons";
+const weightsKey = "\u0000#weights";
+
+function weightsOf(rates: Float64Array): Float64Array | null {
+  let sampled = false;
+  for (let row = 0; row < rates.length && !sampled; row++) if (rates[row] !== 1) sampled = true;
+  return sampled ? rates.map((rate) => 1 / rate) : null;
+}
 
 export class ChunkStore {
   /** `basis`: for derived entries, the input they were computed from. */
@@ -145,6 +152,25 @@ export class ChunkStore {
     const persons = canonicalPersons(personIndex, canonical);
     this.remember(key, persons, canonical);
     return persons;
+  }
+
+  /**
+   * 1 / sample rate of each row, or null when every row was kept unsampled (most chunks):
+   * kept with the chunk's columns, so a query does not read every rate again to find that out.
+   */
+  weights(ref: ChunkRef, rates: Float64Array): Float64Array | null {
+    if (ref.kind === "buffer") return weightsOf(rates);
+    const key = `${ref.id}${weightsKey}`;
+    const hit = this.cache.get(key);
+    if (hit) {
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      const weights = hit.value as Float64Array;
+      return weights.length === 0 ? null : weights;
+    }
+    const weights = weightsOf(rates);
+    this.remember(key, weights ?? new Float64Array(0));
+    return weights;
   }
 
   private remember(key: string, value: Decoded, basis?: Int32Array): void {

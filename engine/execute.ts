@@ -21,6 +21,8 @@ export interface QueryLimits {
   deadline: number;
   /** Memory bound of one pass of per-person interval bitsets (default personSlotBytesMax). */
   personSlotBytesMax?: number;
+  /** Cells of one series' single pass by breakdown value in trends (default trendsValueCellsMax). */
+  trendsValueCellsMax?: number;
 }
 
 export interface Execution {

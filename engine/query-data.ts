@@ -9,6 +9,12 @@ import { mayHoldRange, type ChunkRef, type ChunkStore, type ColumnType } from ".
 import { personSlotBytesMax } from "./person-slots.ts";
 import type { Filter, Query } from "./ir/query.ts";
 
+/**
+ * Cells (8 bytes each, in a few arrays) of one series' aggregate in trends' single pass by
+ * breakdown value; a query whose values x buckets pass it ranks values in a pass of its own.
+ */
+export const trendsValueCellsMax = 1 << 21;
+
 /** Person state the executor needs from the person store. */
 export interface PersonSource {
   /** canonical[i] = the surviving person of index i. */
@@ -132,11 +138,7 @@ export class LoadedChunk {
   /** 1 / sample rate of each row, or null when every row was kept unsampled. */
   get weights(): Float64Array | null {
     const rates = (this.decoded.get("sample_rate") as NumberColumn | undefined)?.values;
-    if (!rates) return null;
-    let sampled = false;
-    for (let row = 0; row < rates.length && !sampled; row++) if (rates[row] !== 1) sampled = true;
-    if (!sampled) return null;
-    return rates.map((rate) => 1 / rate);
+    return rates ? this.data.source.store.weights(this.ref, rates) : null;
   }
 
   /** Each row's canonical person (merges applied). */
@@ -182,7 +184,7 @@ export class QueryData {
   constructor(
     readonly source: QuerySource,
     readonly query: Query,
-    private readonly limits: { rowsMax: number; deadline: number; personSlotBytesMax?: number },
+    private readonly limits: { rowsMax: number; deadline: number; personSlotBytesMax?: number; trendsValueCellsMax?: number },
   ) {
     // Parts hold one UTC day each: days outside the range are never opened.
     this.chunks = source.chunks.filter((ref) => mayHoldRange(ref, query.scanFrom, query.to));
@@ -203,6 +205,11 @@ export class QueryData {
   /** Memory bound of one pass of per-person interval bitsets (lifecycle, stickiness). */
   get personSlotBytesMax(): number {
     return this.limits.personSlotBytesMax ?? personSlotBytesMax;
+  }
+
+  /** Cells of one series' single pass by breakdown value in trends. */
+  get trendsValueCellsMax(): number {
+    return this.limits.trendsValueCellsMax ?? trendsValueCellsMax;
   }
 
   kindOf(key: string): ValueKind {

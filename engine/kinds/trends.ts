@@ -6,14 +6,13 @@
 //   min, max, p50, p90, p99   of the numeric values, unweighted (p = linear interpolation)
 // Unique counts and percentiles are not weighted by sampling: sampling keeps or drops single
 // events, so it cannot be undone for a count of distinct things.
-import { absentValue, BreakdownValues, groupSlots } from "../breakdown.ts";
-import { DistinctPairs } from "../distinct-pairs.ts";
+import { absentValue, BreakdownValues, groupSlots, type ChunkValues } from "../breakdown.ts";
 import { WordIds } from "../../storage/word-ids.ts";
-import type { Query, Series } from "../ir/query.ts";
+import type { Breakdown, Query, Series } from "../ir/query.ts";
 import { numericValues } from "../numeric.ts";
-import { quantileInPlace, ValueLists } from "../quantile.ts";
 import type { LoadedChunk, QueryData } from "../query-data.ts";
-import { baseSelection, columnsNeeded, seriesSelection } from "../selection.ts";
+import { baseSelection, columnsNeeded, instantSpan, seriesRows } from "../selection.ts";
+import { isAdditive, SeriesAggregate, type ChunkCells } from "./trends-aggregate.ts";
 import { BucketMap } from "../buckets.ts";
 import { groupColumn } from "../../storage/event-columns.ts";
 
@@ -35,58 +34,6 @@ export interface TrendsResult {
   rows: TrendsRow[];
 }
 
-const quantiles: Record<string, number> = { p50: 0.5, p90: 0.9, p99: 0.99 };
-
-/** One series' aggregate over cells (group x bucket) and totals (group). */
-class SeriesAggregate {
-  readonly sums: Float64Array;
-  readonly weights: Float64Array;
-  readonly extremes: Float64Array;
-  readonly totalSums: Float64Array;
-  readonly totalWeights: Float64Array;
-  readonly totalExtremes: Float64Array;
-  readonly distinct: DistinctPairs | null;
-  readonly totalDistinct: DistinctPairs | null;
-  /** Percentile values per cell; a group's total reads its cells' lists together. */
-  readonly lists: ValueLists | null;
-  /** Rows the series selected per group (an "other" group only some series fed is left out for the rest). */
-  readonly rowsSeen: Float64Array;
-
-  constructor(readonly series: Series, readonly groups: number, readonly buckets: number) {
-    const cells = groups * buckets;
-    const math = series.math;
-    this.sums = new Float64Array(cells);
-    this.weights = new Float64Array(cells);
-    this.totalSums = new Float64Array(groups);
-    this.totalWeights = new Float64Array(groups);
-    const start = math === "min" ? Infinity : -Infinity;
-    this.extremes = new Float64Array(cells).fill(start);
-    this.totalExtremes = new Float64Array(groups).fill(start);
-    const distinct = math.startsWith("unique_");
-    this.distinct = distinct ? new DistinctPairs(cells) : null;
-    this.totalDistinct = distinct ? new DistinctPairs(groups) : null;
-    this.lists = math in quantiles ? new ValueLists(cells) : null;
-    this.rowsSeen = new Float64Array(groups);
-  }
-
-  value(cell: number, total: boolean): number | null {
-    const math = this.series.math;
-    if (math === "total" || math === "sum") return (total ? this.totalSums : this.sums)[cell]!;
-    if (math.startsWith("unique_")) return (total ? this.totalDistinct! : this.distinct!).counts[cell]!;
-    if (math === "avg") {
-      const weight = (total ? this.totalWeights : this.weights)[cell]!;
-      return weight === 0 ? null : (total ? this.totalSums : this.sums)[cell]! / weight;
-    }
-    if (math === "min" || math === "max") {
-      const extreme = (total ? this.totalExtremes : this.extremes)[cell]!;
-      return Number.isFinite(extreme) ? extreme : null;
-    }
-    // Each list is read once per query, so selection may reorder it in place.
-    const values = total ? this.lists!.concat(cell * this.buckets, (cell + 1) * this.buckets) : this.lists!.values(cell);
-    return quantileInPlace(values, quantiles[math]!);
-  }
-}
-
 /** Distinct ids per row for a unique_* math (-1 where the row has none). */
 function distinctIds(chunk: LoadedChunk, series: Series, sessions: WordIds, groups: WordIds): Int32Array {
   if (series.math === "unique_persons") return chunk.persons;
@@ -96,6 +43,43 @@ function distinctIds(chunk: LoadedChunk, series: Series, sessions: WordIds, grou
   return Int32Array.from(column.codes, (code) => (code < 0 ? -1 : remap[code]!));
 }
 
+/** Grouping of each chunk's rows: a breakdown's groups by code (null: one group). */
+type ChunkGrouping = (chunk: LoadedChunk) => Pick<ChunkCells, "groupCodes" | "groupOfCode">;
+
+/** Adds every chunk's rows into the aggregates, grouped by `grouping`. */
+async function aggregateChunks(data: QueryData, columns: string[], buckets: BucketMap, aggregates: SeriesAggregate[], grouping: ChunkGrouping): Promise<void> {
+  const query = data.query;
+  const sessions = new WordIds();
+  const groupKeys = new WordIds();
+  // Each chunk's row buckets, one array reused from chunk to chunk.
+  let bucketScratch = new Int32Array(0);
+  for (const ref of data.chunks) {
+    const chunk = await data.load(ref, columns);
+    const base = baseSelection(chunk, query);
+    if (base.length === 0) continue;
+    const { low, high } = instantSpan(chunk);
+    if (bucketScratch.length < chunk.rows) bucketScratch = new Int32Array(chunk.rows);
+    const cells: ChunkCells = { buckets: buckets.rowBuckets(chunk.timestamps, base, low, high, bucketScratch), ...grouping(chunk) };
+    const weights = chunk.weights;
+    for (const aggregate of aggregates) {
+      const series = aggregate.series;
+      const rows = seriesRows(chunk, base, series);
+      if (rows.rows.length === 0) continue;
+      if (series.math === "total") aggregate.addTotals(cells, rows, weights);
+      else if (series.math.startsWith("unique_")) aggregate.addDistinct(cells, rows, distinctIds(chunk, series, sessions, groupKeys));
+      else aggregate.addNumbers(cells, rows, weights, numericValues(chunk.eventProperty(series.property!)));
+    }
+  }
+}
+
+/** Each chunk's breakdown codes grouped by `groupOf` (global value id to group). */
+function groupedBy(values: BreakdownValues, breakdown: Breakdown, groupOf: (value: number) => number): ChunkGrouping {
+  return (chunk) => {
+    const chunkValues: ChunkValues = values.chunkValues(chunk, breakdown);
+    return { groupCodes: chunkValues.codes, groupOfCode: values.groupsOfCodes(chunkValues, groupOf) };
+  };
+}
+
 export async function trends(data: QueryData): Promise<TrendsResult> {
   const query: Query = data.query;
   const { columns, eventProperties } = columnsNeeded(query);
@@ -103,76 +87,46 @@ export async function trends(data: QueryData): Promise<TrendsResult> {
   const buckets = new BucketMap(query);
   const breakdown = query.breakdown;
   const values = new BreakdownValues();
+  const aggregatesOf = (groups: number) => query.series.map((series) => new SeriesAggregate(series, groups, buckets.count));
 
-  let slotOf: (value: number) => number = () => 0;
+  let aggregates: SeriesAggregate[];
   let groupIds: number[] = [absentValue];
   let hasOther = false;
-  if (breakdown) {
-    for (const ref of data.chunks) {
-      const chunk = await data.load(ref, columns);
-      const base = baseSelection(chunk, query);
-      const rowValues = values.rowValues(chunk, breakdown);
-      for (const series of query.series) values.count(rowValues, seriesSelection(chunk, base, series));
+  if (!breakdown) {
+    aggregates = aggregatesOf(1);
+    await aggregateChunks(data, columns, buckets, aggregates, () => ({ groupCodes: null, groupOfCode: null }));
+  } else {
+    // The values' ids first (dictionaries only): with few values and additive maths, one pass
+    // aggregates by value and the values fold into their slots once ranked; otherwise a pass
+    // ranks the values and a second aggregates by slot.
+    const additive = query.series.every((series) => isAdditive(series.math));
+    if (additive) for (const ref of data.chunks) values.chunkValues(await data.load(ref, columns), breakdown);
+    const valueGroups = values.ids.words.length + 1;
+    const byValue = additive && valueGroups * buckets.count <= data.trendsValueCellsMax;
+    const perValue = byValue ? aggregatesOf(valueGroups) : [];
+    if (byValue) {
+      // Group of value id v: v + 1 (group 0: absent).
+      await aggregateChunks(data, columns, buckets, perValue, groupedBy(values, breakdown, (value) => value + 1));
+      for (const aggregate of perValue) values.addVolumes(aggregate.rowsSeen);
+    } else {
+      for (const ref of data.chunks) {
+        const chunk = await data.load(ref, columns);
+        const base = baseSelection(chunk, query);
+        const chunkValues = values.chunkValues(chunk, breakdown);
+        for (const series of query.series) values.count(chunkValues, seriesRows(chunk, base, series));
+      }
     }
     const ranked = values.rank(breakdown.limit);
     groupIds = ranked.top;
     hasOther = ranked.hasOther;
-    slotOf = groupSlots(ranked.top, ranked.top.length);
+    const slotOf = groupSlots(ranked.top, ranked.top.length);
+    aggregates = aggregatesOf(groupIds.length + (hasOther ? 1 : 0));
+    if (byValue) {
+      const slotOfGroup = Int32Array.from({ length: valueGroups }, (_, group) => slotOf(group - 1));
+      perValue.forEach((aggregate, index) => aggregate.foldInto(aggregates[index]!, slotOfGroup));
+    } else await aggregateChunks(data, columns, buckets, aggregates, groupedBy(values, breakdown, slotOf));
   }
   const groups = groupIds.length + (hasOther ? 1 : 0);
-  const aggregates = query.series.map((series) => new SeriesAggregate(series, groups, buckets.count));
-  const sessions = new WordIds();
-  const groupKeys = new WordIds();
-
-  for (const ref of data.chunks) {
-    const chunk = await data.load(ref, columns);
-    const base = baseSelection(chunk, query);
-    if (base.length === 0) continue;
-    const bucketOf = buckets.rowBuckets(chunk.timestamps, base);
-    const weights = chunk.weights;
-    const rowGroups = breakdown ? values.rowValues(chunk, breakdown) : null;
-    for (const aggregate of aggregates) {
-      const series = aggregate.series;
-      const selection = seriesSelection(chunk, base, series);
-      if (selection.length === 0) continue;
-      const math = series.math;
-      const numbers = series.property !== null ? numericValues(chunk.eventProperty(series.property)) : null;
-      const ids = math.startsWith("unique_") ? distinctIds(chunk, series, sessions, groupKeys) : null;
-      for (let i = 0; i < selection.length; i++) {
-        const row = selection[i]!;
-        const group = rowGroups ? slotOf(rowGroups[row]!) : 0;
-        const cell = group * buckets.count + bucketOf[row]!;
-        const weight = weights ? weights[row]! : 1;
-        aggregate.rowsSeen[group]!++;
-        if (math === "total") {
-          aggregate.sums[cell]! += weight;
-          aggregate.totalSums[group]! += weight;
-        } else if (ids) {
-          const id = ids[row]!;
-          if (id < 0) continue;
-          aggregate.distinct!.add(cell, id);
-          aggregate.totalDistinct!.add(group, id);
-        } else {
-          const value = numbers![row]!;
-          if (Number.isNaN(value)) continue;
-          if (math === "sum" || math === "avg") {
-            aggregate.sums[cell]! += value * weight;
-            aggregate.weights[cell]! += weight;
-            aggregate.totalSums[group]! += value * weight;
-            aggregate.totalWeights[group]! += weight;
-          } else if (math === "min") {
-            if (value < aggregate.extremes[cell]!) aggregate.extremes[cell] = value;
-            if (value < aggregate.totalExtremes[group]!) aggregate.totalExtremes[group] = value;
-          } else if (math === "max") {
-            if (value > aggregate.extremes[cell]!) aggregate.extremes[cell] = value;
-            if (value > aggregate.totalExtremes[group]!) aggregate.totalExtremes[group] = value;
-          } else {
-            aggregate.lists!.push(cell, value);
-          }
-        }
-      }
-    }
-  }
 
   const rows: TrendsRow[] = [];
   aggregates.forEach((aggregate, index) => {

@@ -21,7 +21,7 @@ export interface QueryLimits {
   deadline: number;
   /** Memory bound of one pass of per-person interval bitsets (default personSlotBytesMax). */
   personSlotBytesMax?: number;
-  /** Cells of one series' single pass by breakdown value in trends (default trendsValueCellsMax). */
+  /** Cells of trends' single pass by breakdown value, over all its series (default trendsValueCellsMax). */
   trendsValueCellsMax?: number;
 }
 

@@ -10,8 +10,9 @@ import { personSlotBytesMax } from "./person-slots.ts";
 import type { Filter, Query } from "./ir/query.ts";
 
 /**
- * Cells (8 bytes each, in a few arrays) of one series' aggregate in trends' single pass by
- * breakdown value; a query whose values x buckets pass it ranks values in a pass of its own.
+ * Cells (values x buckets, summed over the series) of trends' single pass by breakdown value:
+ * each cell takes three 8-byte slots (sums, weights, extremes), so 2^21 cells bound it to
+ * about 48 MB. A query past it ranks its values in a pass of its own instead.
  */
 export const trendsValueCellsMax = 1 << 21;
 
@@ -207,7 +208,7 @@ export class QueryData {
     return this.limits.personSlotBytesMax ?? personSlotBytesMax;
   }
 
-  /** Cells of one series' single pass by breakdown value in trends. */
+  /** Cells of trends' single pass by breakdown value, over all its series. */
   get trendsValueCellsMax(): number {
     return this.limits.trendsValueCellsMax ?? trendsValueCellsMax;
   }

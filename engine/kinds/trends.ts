@@ -102,7 +102,7 @@ export async function trends(data: QueryData): Promise<TrendsResult> {
     const additive = query.series.every((series) => isAdditive(series.math));
     if (additive) for (const ref of data.chunks) values.chunkValues(await data.load(ref, columns), breakdown);
     const valueGroups = values.ids.words.length + 1;
-    const byValue = additive && valueGroups * buckets.count <= data.trendsValueCellsMax;
+    const byValue = additive && valueGroups * buckets.count * query.series.length <= data.trendsValueCellsMax;
     const perValue = byValue ? aggregatesOf(valueGroups) : [];
     if (byValue) {
       // Group of value id v: v + 1 (group 0: absent).

@@ -3,7 +3,7 @@
 // columns a query needs, so a chunk is decoded only as far as the query reads.
 import { filterMask, narrow } from "./filters.ts";
 import { groupColumn } from "../storage/event-columns.ts";
-import type { Filter, Query, Series } from "./ir/query.ts";
+import type { Breakdown, Filter, Query, Series } from "./ir/query.ts";
 import { partDay } from "./chunk-store.ts";
 import { mixedPropertyColumn, propertyColumn, type LoadedChunk } from "./query-data.ts";
 
@@ -124,6 +124,15 @@ export function seriesRows(chunk: LoadedChunk, base: Uint32Array, series: Series
 
 export const seriesSelection = (chunk: LoadedChunk, base: Uint32Array, series: Series) => eventSelection(chunk, base, series.event, series.filters);
 
+/** The file columns a breakdown's values come from (none without a breakdown). */
+export function breakdownColumns(breakdown: Breakdown | null): string[] {
+  if (breakdown === null) return [];
+  if (breakdown.type === "event") return [propertyColumn(breakdown.property!), mixedPropertyColumn(breakdown.property!)];
+  if (breakdown.type === "person") return ["person_index"];
+  if (breakdown.type === "group") return [groupColumn(breakdown.groupTypeIndex!)];
+  return [breakdown.property!];
+}
+
 /** File columns and event property keys a query reads. */
 export function columnsNeeded(query: Query): { columns: string[]; eventProperties: string[] } {
   const columns = new Set(["timestamp", "event"]);
@@ -147,10 +156,8 @@ export function columnsNeeded(query: Query): { columns: string[]; eventPropertie
     if (series.math === "unique_sessions") columns.add("session_id");
     if (series.groupTypeIndex !== null) columns.add(groupColumn(series.groupTypeIndex));
   }
-  const breakdown = query.breakdown;
-  if (breakdown?.type === "event") properties.add(breakdown.property!);
-  if (breakdown?.type === "column") columns.add(breakdown.property!);
-  if (breakdown?.type === "group") columns.add(groupColumn(breakdown.groupTypeIndex!));
+  if (query.breakdown?.type === "event") properties.add(query.breakdown.property!);
+  for (const column of breakdownColumns(query.breakdown)) columns.add(column);
   if (query.kind === "paths") {
     properties.add("$current_url");
     properties.add("$pathname");

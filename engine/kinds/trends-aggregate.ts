@@ -63,7 +63,9 @@ export class SeriesAggregate {
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
       const matched = events === null ? 1 : sameBit(events[row]!, code);
-      const weight = (weights === null ? 1 : weights[row]!) * matched;
+      // Chosen, not multiplied: a row of another event with an infinite weight (a client's
+      // $sample_rate of 1e-320) must add 0, and Infinity * 0 is NaN.
+      const weight = weights === null ? matched : matched === 1 ? weights[row]! : 0;
       const group = groupOfCode === null ? 0 : groupOfCode[groupCodes![row]! + 1]!;
       sums[group * bucketCount + buckets[row]!]! += weight;
       totalSums[group]! += weight;
@@ -120,6 +122,9 @@ export class SeriesAggregate {
    */
   foldInto(target: SeriesAggregate, targetOf: Int32Array): void {
     for (let group = 0; group < this.groups; group++) {
+      // A value no row of this series had holds nothing (and without an "other" slot, a value
+      // outside the top has nowhere to go).
+      if (this.rowsSeen[group] === 0) continue;
       const into = targetOf[group]!;
       target.rowsSeen[into]! += this.rowsSeen[group]!;
       target.totalSums[into]! += this.totalSums[group]!;

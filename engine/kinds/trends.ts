@@ -11,7 +11,7 @@ import { WordIds } from "../../storage/word-ids.ts";
 import type { Breakdown, Query, Series } from "../ir/query.ts";
 import { numericValues } from "../numeric.ts";
 import type { LoadedChunk, QueryData } from "../query-data.ts";
-import { baseSelection, columnsNeeded, instantSpan, seriesRows } from "../selection.ts";
+import { baseSelection, breakdownColumns, columnsNeeded, instantSpan, seriesRows } from "../selection.ts";
 import { isAdditive, SeriesAggregate, type ChunkCells } from "./trends-aggregate.ts";
 import { BucketMap } from "../buckets.ts";
 import { groupColumn } from "../../storage/event-columns.ts";
@@ -100,7 +100,7 @@ export async function trends(data: QueryData): Promise<TrendsResult> {
     // aggregates by value and the values fold into their slots once ranked; otherwise a pass
     // ranks the values and a second aggregates by slot.
     const additive = query.series.every((series) => isAdditive(series.math));
-    if (additive) for (const ref of data.chunks) values.chunkValues(await data.load(ref, columns), breakdown);
+    if (additive) for (const ref of data.chunks) values.chunkValues(await data.load(ref, breakdownColumns(breakdown)), breakdown);
     const valueGroups = values.ids.words.length + 1;
     const byValue = additive && valueGroups * buckets.count * query.series.length <= data.trendsValueCellsMax;
     const perValue = byValue ? aggregatesOf(valueGroups) : [];

@@ -12,12 +12,20 @@ const to = Date.parse("2026-11-03T00:00:00Z");
 /** Each row's bucket the slow way: the zone's offset and calendar per instant. */
 const expectedBuckets = (map: BucketMap, instants: Float64Array) => Array.from(instants, (instant) => map.bucketOf(instant));
 
+const quarterHourMs = 15 * 60_000;
+
+/**
+ * Random instants of [low, high], its edges, and every quarter hour in it with the millisecond
+ * before and after: every zone's local midnight (and hour) falls on a quarter hour, so each
+ * bucket boundary inside the span is tested on both sides.
+ */
 function randomInstants(random: () => number, low: number, high: number, count: number): Float64Array {
-  const instants = Float64Array.from({ length: count }, () => low + Math.floor(random() * (high - low + 1)));
-  // The span's edges, exactly.
-  instants[0] = low;
-  instants[1] = high;
-  return instants;
+  const instants = [low, high];
+  for (let index = 0; index < count; index++) instants.push(low + Math.floor(random() * (high - low + 1)));
+  for (let at = Math.ceil(low / quarterHourMs) * quarterHourMs; at <= high; at += quarterHourMs) {
+    for (const instant of [at - 1, at, at + 1]) if (instant >= low && instant <= high) instants.push(instant);
+  }
+  return Float64Array.from(instants);
 }
 
 describe("row buckets of a chunk", () => {

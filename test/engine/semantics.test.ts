@@ -34,6 +34,19 @@ describe("trends", () => {
     expect(result.rows.map((row: any) => row.total)).toEqual([9, 2]);
   });
 
+  test("an event with an overflowing weight (a client's $sample_rate of 1e-320) leaves the other events' series as they are", async () => {
+    const at = Date.parse("2026-11-02T10:00:00Z");
+    const events = [event(0, "a", at), event(1, "b", at, { sample_rate: 1e-320 }), event(2, "a", at, { sample_rate: 0.5 })];
+    const result = await run(events, {
+      ir_version: 1, date_range: { from: "2026-11-02", to: "2026-11-02" },
+      insight: { kind: "trends", series: [{ event: "a" }, { event: "b" }], breakdown: { type: "event", property: "$browser" } },
+    });
+    expect(result.rows.map((row: any) => [row.event, row.breakdown_value, row.total, row.values])).toEqual([
+      ["a", null, 3, [3]],
+      ["b", null, Infinity, [Infinity]],
+    ]);
+  });
+
   test("neq keeps events without the property; eq compares text, so 5 matches \"5\"", async () => {
     const at = Date.parse("2026-11-02T10:00:00Z");
     const events = [

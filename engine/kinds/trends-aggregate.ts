@@ -63,9 +63,9 @@ export class SeriesAggregate {
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
       const matched = events === null ? 1 : sameBit(events[row]!, code);
-      // Chosen, not multiplied: a row of another event with an infinite weight (a client's
-      // $sample_rate of 1e-320) must add 0, and Infinity * 0 is NaN.
-      const weight = weights === null ? matched : matched === 1 ? weights[row]! : 0;
+      // Chosen, not multiplied, where rows are sampled: a row of another event adds 0, and an
+      // infinite weight (a client's $sample_rate of 1e-320) times 0 would be NaN.
+      const weight = weights === null ? matched * 1.0 : matched === 1 ? weights[row]! : 0;
       const group = groupOfCode === null ? 0 : groupOfCode[groupCodes![row]! + 1]!;
       sums[group * bucketCount + buckets[row]!]! += weight;
       totalSums[group]! += weight;

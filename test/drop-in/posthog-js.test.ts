@@ -88,8 +88,9 @@ test("posthog-js sends a pageview, a custom event and an identify that the servi
     const url = new URL(response.url());
     if (url.origin === serviceOrigin) serviceAnswers.push([url.pathname, response.status()]);
   });
-  // Each event is one request (request_batching off): the three answers mean all are stored.
-  const captured = waitForCaptures(tab, 3);
+  // Each event is one request (request_batching off): the six answers mean all are stored. The
+  // page reads three flags, and posthog-js reports each first read as a $feature_flag_called.
+  const captured = waitForCaptures(tab, 6);
   await tab.goto(site.url.href);
   await captured;
 
@@ -99,7 +100,14 @@ test("posthog-js sends a pageview, a custom event and an identify that the servi
   expect(person.properties.plan).toBe("pro");
   // posthog-js sends the initial pageview once `loaded` has run, so under either id; each
   // event travels alone and clock correction may swap close ones: compared by name.
-  const events = (await reader.eventsOf(person)).sort((a, b) => (a.event < b.event ? -1 : 1));
+  const stored = await reader.eventsOf(person);
+  const exposures = stored.filter(({ event }) => event === "$feature_flag_called");
+  expect(exposures.map(({ properties }) => [properties.$feature_flag, properties.$feature_flag_response]).sort()).toEqual([
+    ["new-nav", true],
+    ["pricing-test", "cheaper"],
+    ["switched-off", false],
+  ]);
+  const events = stored.filter(({ event }) => event !== "$feature_flag_called").sort((a, b) => (a.event < b.event ? -1 : 1));
   expect(events.map(({ event, lib }) => ({ event, lib: lib.name }))).toEqual([
     { event: "$identify", lib: "posthog-compat" },
     { event: "$pageview", lib: "posthog-compat" },

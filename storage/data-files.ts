@@ -1,5 +1,6 @@
 // Reading and writing the two kinds of data file: seal files of Arrow IPC segments (recent
-// data) and compacted zstd Parquet parts (one per project, environment and day).
+// data) and compacted zstd Parquet parts (one per project, environment and day), written by
+// storage/parquet/ and read back with parquet-wasm.
 //
 // A seal writes one file holding a segment per project environment, each a complete Arrow IPC
 // stream at a byte range the manifest records. One file per seal instead of one per segment:
@@ -8,8 +9,9 @@
 import { closeSync, fsyncSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { tableFromIPC, tableToIPC, type Table } from "apache-arrow";
-import { Compression, Encoding, Table as WasmTable, WriterPropertiesBuilder, readParquet, writeParquet } from "parquet-wasm";
+import { readParquet } from "parquet-wasm";
 import { fsyncDirectory, writeFileAtomic } from "./atomic-file.ts";
+import { encodeParquetFile } from "./parquet/parquet-file-writer.ts";
 
 /** Rows per Parquet row group: large enough for good compression, small enough to skip by statistics. */
 export const parquetRowGroupRows = 128 * 1024;
@@ -62,23 +64,9 @@ export function readSegmentTable(path: string, range: SegmentRange): Table {
   return tableFromIPC(bytes);
 }
 
-const deltaEncodedColumns = ["timestamp", "person_index"];
-
 /** Writes a table (rows already deduplicated and sorted) as one Parquet file; returns its size. */
 export function writeParquetPart(path: string, table: Table): number {
-  let builder = new WriterPropertiesBuilder()
-    .setCompression(Compression.ZSTD)
-    .setMaxRowGroupSize(parquetRowGroupRows)
-    .setCreatedBy("svc-analytics");
-  // Rows are sorted by (person, time): person indexes and each person's times climb in small
-  // steps, which delta encoding stores compactly. Measured on a 93k-row part: 13% smaller
-  // file, and these two columns decode 3-4x faster than with the default dictionary attempt.
-  for (const column of deltaEncodedColumns) {
-    builder = builder.setColumnDictionaryEnabled(column, false).setColumnEncoding(column, Encoding.DELTA_BINARY_PACKED);
-  }
-  const properties = builder.build();
-  const wasmTable = WasmTable.fromIPCStream(tableToIPC(table, "stream"));
-  const bytes = writeParquet(wasmTable, properties);
+  const bytes = encodeParquetFile(table, parquetRowGroupRows);
   writeFileAtomic(path, bytes);
   return bytes.byteLength;
 }

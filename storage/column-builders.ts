@@ -1,14 +1,19 @@
 // Growable Arrow columns filled value by value: the storage worker appends each event's
 // values straight from the parsed WAL record, and a seal turns the buffers into Arrow data
-// with one copy (no per-value work at seal time). `finish()` leaves a builder usable, so a
-// query can snapshot unsealed rows while more arrive.
+// without copying them (no per-value work at seal time). `finish()` leaves a builder usable,
+// so a query can snapshot unsealed rows while more arrive: the arrays it returns view the
+// builder's memory, which is safe because a builder only ever writes past its last row (a
+// bitmap's last byte gains bits past the rows the view covers, which no reader looks at), and
+// growing moves it to new memory, leaving the old for the views.
 import {
-  Bool, Dictionary, Float64, Int32, TimestampMillisecond, Utf8, makeData, makeVector, type Data, type Vector,
+  Bool, Dictionary, Float64, Int32, TimestampMillisecond, Utf8, makeData, makeVector, type Data,
 } from "apache-arrow";
 import { WordIds } from "./word-ids.ts";
 
 const initialRows = 1024;
 const initialTextBytes = 16 * 1024;
+/** A dictionary's words start small: most columns hold a handful (event names, countries). */
+const initialWordBytes = 256;
 const twoTo32 = 2 ** 32;
 
 function grown<T extends Int32Array | Float64Array | Uint8Array>(array: T, needed: number): T {
@@ -21,11 +26,11 @@ function grown<T extends Int32Array | Float64Array | Uint8Array>(array: T, neede
 }
 
 /**
- * The first `length` elements of `array` as a new array (nulls appended past the end of the
- * values written so far leave no trace in it: zeros).
+ * The first `length` elements of `array`: a view of it, or a new array when nulls appended
+ * past the end of the values written so far made the column longer than its array (zeros).
  */
 function firstElements<T extends Int32Array | Float64Array | Uint8Array>(array: T, length: number): T {
-  if (length <= array.length) return array.slice(0, length) as T;
+  if (length <= array.length) return array.subarray(0, length) as T;
   const copy = new (array.constructor as new (length: number) => T)(length);
   copy.set(array);
   return copy;
@@ -139,9 +144,15 @@ export class BoolBuilder extends ColumnBuilder {
 
 /** Strings as offsets into one UTF-8 buffer: for values that rarely repeat (uuids, JSON). */
 export class Utf8Builder extends ColumnBuilder {
-  private bytes = Buffer.alloc(initialTextBytes);
-  private offsets = new Int32Array(initialRows + 1);
+  private bytes: Buffer;
+  private offsets: Int32Array;
   private used = 0;
+
+  constructor(initialBytes = initialTextBytes, rows = initialRows) {
+    super();
+    this.bytes = Buffer.alloc(initialBytes);
+    this.offsets = new Int32Array(rows + 1);
+  }
 
   private reserve(extraBytes: number): void {
     if (this.used + extraBytes <= this.bytes.length) return;
@@ -190,30 +201,27 @@ export class Utf8Builder extends ColumnBuilder {
       type: new Utf8(),
       length: this.length,
       ...this.nulls(),
-      valueOffsets: this.offsets.slice(0, this.length + 1),
-      data: new Uint8Array(this.bytes.subarray(0, this.used)),
+      valueOffsets: this.offsets.subarray(0, this.length + 1),
+      data: new Uint8Array(this.bytes.buffer, this.bytes.byteOffset, this.used),
     });
   }
 }
 
-/** A Utf8 vector of `words`, none null (a dictionary's values). */
-export function wordsVector(words: readonly string[]): Vector<Utf8> {
-  const builder = new Utf8Builder();
-  for (const word of words) builder.append(word);
-  return makeVector(builder.finish());
-}
-
-/** Repeated strings (event names, countries, URLs, property values): Int32 codes into a dictionary. */
+/**
+ * Repeated strings (event names, countries, URLs, property values): Int32 codes into a
+ * dictionary, whose words' UTF-8 is written once, when each is first met.
+ */
 export class DictionaryBuilder extends ColumnBuilder {
   private codes = new Int32Array(initialRows);
   private readonly dictionary = new WordIds();
+  private readonly wordBytes = new Utf8Builder(initialWordBytes, 16);
 
   get words(): readonly string[] {
     return this.dictionary.words;
   }
 
   append(value: string): void {
-    this.appendCode(this.dictionary.id(value));
+    this.appendCode(this.codeOf(value));
   }
 
   /** Appends a value already in this builder's dictionary by its code. */
@@ -225,7 +233,9 @@ export class DictionaryBuilder extends ColumnBuilder {
 
   /** The code of `word`, added to the dictionary when new. */
   codeOf(word: string): number {
-    return this.dictionary.id(word);
+    const code = this.dictionary.id(word);
+    if (code === this.wordBytes.length) this.wordBytes.append(word);
+    return code;
   }
 
   valueAt(row: number): string {
@@ -233,12 +243,12 @@ export class DictionaryBuilder extends ColumnBuilder {
   }
 
   finish(): Data<Dictionary<Utf8, Int32>> {
-    return makeData({
-      type: new Dictionary(new Utf8(), new Int32()),
-      length: this.length,
-      ...this.nulls(),
-      data: firstElements(this.codes, this.length),
-      dictionary: wordsVector(this.words),
-    });
+    return this.finishWithCodes(firstElements(this.codes, this.length), this.length, this.nulls());
+  }
+
+  /** Arrow data of codes kept by the caller (compaction's gather) into this builder's words. */
+  finishWithCodes(codes: Int32Array, length: number, nulls: { nullCount: number; nullBitmap: Uint8Array | undefined }): Data<Dictionary<Utf8, Int32>> {
+    const type = new Dictionary(new Utf8(), new Int32());
+    return makeData({ type, length, ...nulls, data: codes, dictionary: makeVector(this.wordBytes.finish()) });
   }
 }

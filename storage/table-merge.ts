@@ -5,10 +5,10 @@
 // (each input dictionary's words are looked up once, when first used). Only a property whose
 // type differs between files is turned into JS values (its column becomes JSON text).
 import {
-  Bool, Dictionary, Float64, Int32, Table, TimestampMillisecond, Type, Utf8, makeData, makeVector, type Data, type Vector,
+  Bool, Float64, Int32, Table, TimestampMillisecond, Type, Utf8, makeData, makeVector, type Data, type Vector,
 } from "apache-arrow";
 import { vectorValues } from "./arrow-vectors.ts";
-import { DictionaryBuilder, Utf8Builder, wordsVector } from "./column-builders.ts";
+import { DictionaryBuilder, Utf8Builder } from "./column-builders.ts";
 import { eventsToTable } from "./event-buffer.ts";
 import {
   fixedColumnNames, mixedPropertyColumnPrefix, propertyColumnPrefix, propertyColumnsMax, tableToEvents, type PropertyKind,
@@ -318,8 +318,7 @@ function gatherDictionary(gather: Gather): Data {
     }
     codes[i] = outCode;
   }
-  const type = new Dictionary(new Utf8(), new Int32());
-  return makeData({ type, length: gather.length, ...gather.nulls(), data: codes, dictionary: wordsVector(dictionary.words) });
+  return dictionary.finishWithCodes(codes, gather.length, gather.nulls());
 }
 
 /** A property stored with different types in different files: every value as JSON text. */

@@ -95,4 +95,30 @@ describe("column builders", () => {
     expect(codes.words).toEqual(["b", "a", "c"]);
     expect(throughIpc(codes)).toEqual(["b", "a", "b", "b", null, "c"]);
   });
+
+  test("arrays finished earlier view the builder's memory and keep their values while it goes on and grows", () => {
+    const builders = {
+      numbers: [new Float64Builder(), (row: number) => row / 2],
+      integers: [new Int32Builder(), (row: number) => row - 3],
+      flags: [new BoolBuilder(), (row: number) => row % 3 === 0],
+      times: [new TimestampBuilder(), (row: number) => 2 ** 40 + row],
+      text: [new Utf8Builder(), (row: number) => `value ${row}`],
+      codes: [new DictionaryBuilder(), (row: number) => `word ${row % 5}`],
+    } as const;
+    const valueAt = (row: number, make: (row: number) => unknown) => (row % 4 === 1 ? null : make(row));
+    for (const [name, [builder, make]] of Object.entries(builders)) {
+      const append = (row: number) => {
+        const value = valueAt(row, make);
+        if (value === null) builder.appendNull();
+        else (builder.append as (value: unknown) => void)(value);
+      };
+      // 11 rows: the validity bitmap's and the flags' last byte are partly filled when finished.
+      for (let row = 0; row < 11; row++) append(row);
+      const early = builder.finish();
+      for (let row = 11; row < rows; row++) append(row);
+      const expected = (count: number): unknown[] => Array.from({ length: count }, (_, row) => valueAt(row, make));
+      expect([name, throughIpc({ finish: () => early })]).toEqual([name, expected(11)]);
+      expect([name, throughIpc(builder)]).toEqual([name, expected(rows)]);
+    }
+  });
 });

@@ -26,6 +26,11 @@ export class ByteWriter {
     this.view = new DataView(bigger.buffer);
   }
 
+  /** Empties the buffer for reuse (its memory stays). */
+  reset(): void {
+    this.length = 0;
+  }
+
   byte(value: number): void {
     this.reserve(1);
     this.bytes[this.length++] = value;
@@ -40,10 +45,27 @@ export class ByteWriter {
     return at;
   }
 
+  /** Appends bytes [from, to) of `source` (short runs in a loop: cheaper than a subarray view each). */
+  appendRange(source: Uint8Array, from: number, to: number): void {
+    const size = to - from;
+    this.reserve(size);
+    if (size <= 64) {
+      const bytes = this.bytes;
+      let at = this.length;
+      for (let i = from; i < to; i++) bytes[at++] = source[i]!;
+    } else this.bytes.set(source.subarray(from, to), this.length);
+    this.length += size;
+  }
+
   uint32(value: number): void {
     this.reserve(4);
     this.view.setUint32(this.length, value, true);
     this.length += 4;
+  }
+
+  /** Overwrites 4 bytes already written at `at` (a length known only once what follows is written). */
+  patchUint32(at: number, value: number): void {
+    this.view.setUint32(at, value, true);
   }
 
   int32(value: number): void {

@@ -100,7 +100,8 @@ function dictionaryAsPlain(data: Data, validity: Uint8Array | null, start: numbe
 function presentRows(data: Data, validity: Uint8Array | null, start: number, end: number): Int32Array {
   const rows = new Int32Array(end - start);
   let count = 0;
-  for (let row = start; row < end; row++) if (isPresent(validity, row - start)) rows[count++] = data.offset + row;
+  if (validity === null) for (let row = start; row < end; row++) rows[count++] = data.offset + row;
+  else for (let row = start; row < end; row++) if (((validity[(row - start) >> 3]! >> ((row - start) & 7)) & 1) === 1) rows[count++] = data.offset + row;
   return rows.subarray(0, count);
 }
 
@@ -149,6 +150,8 @@ export class ColumnChunkWriter {
   private uncompressed = 0;
   private compressed = 0;
   private firstDataPage = -1;
+  /** Page bodies are built here one at a time (each is compressed before the next starts). */
+  private readonly body = new ByteWriter(256 * 1024);
 
   constructor(private readonly file: ByteWriter, private readonly limits: PageLimits = defaultPageLimits) {}
 
@@ -212,9 +215,11 @@ export class ColumnChunkWriter {
     }
   }
 
-  /** A page body with the definition levels of rows [first, first + rows) of `validity` (which starts at `start`). */
+  /** The page body, emptied and holding the definition levels of rows [first, first + rows) of `validity`. */
   private levels(validity: Uint8Array | null, first: number, rows: number, valueBytes: number): ByteWriter {
-    const body = new ByteWriter(valueBytes + Math.ceil(rows / 8) + 16);
+    const body = this.body;
+    body.reset();
+    body.reserve(valueBytes + Math.ceil(rows / 8) + 16);
     encodeDefinitionLevels(validity, first, rows, body);
     return body;
   }
@@ -240,7 +245,7 @@ export class ColumnChunkWriter {
         const from = offsets[row]!;
         const to = offsets[row + 1]!;
         body.uint32(to - from);
-        body.append(bytes.subarray(from, to));
+        body.appendRange(bytes, from, to);
       }
       this.dataPage(body, pageEnd - pageStart, Encoding.plain);
       pageStart = pageEnd;
@@ -262,13 +267,15 @@ export class ColumnChunkWriter {
       const plain = dictionaryAsPlain(data, validity, start, end);
       return this.plainStrings(plain, validityOf(plain, 0, end - start), 0, end - start, nullCount);
     }
-    const page = new ByteWriter(dictionaryBytes);
+    const page = this.body;
+    page.reset();
+    page.reserve(dictionaryBytes);
     for (const words of dictionary) {
       const offsets = words.valueOffsets as Int32Array;
       const bytes = words.values as Uint8Array;
       for (let i = words.offset; i < words.offset + words.length; i++) {
         page.uint32(offsets[i + 1]! - offsets[i]!);
-        page.append(bytes.subarray(offsets[i]!, offsets[i + 1]!));
+        page.appendRange(bytes, offsets[i]!, offsets[i + 1]!);
       }
     }
     const dictionaryPageOffset = this.dictionaryPage(page.written(), entries);

@@ -63,5 +63,5 @@ export function encodeDefinitionLevels(validity: Uint8Array | null, firstRow: nu
     const tail = rows % groupValues;
     if (tail !== 0) out.raw[out.length - 1]! &= (1 << tail) - 1;
   }
-  new DataView(out.raw.buffer).setUint32(lengthAt, out.length - lengthAt - 4, true);
+  out.patchUint32(lengthAt, out.length - lengthAt - 4);
 }

@@ -16,7 +16,7 @@ import { EventBuffer } from "./event-buffer.ts";
 import { tableToEvents } from "./event-columns.ts";
 import { readBatchRecord, type BatchRecordView, type StoredEvent } from "./event-record.ts";
 import { MergeInput } from "./table-merge.ts";
-import { readManifest, writeManifest, type Manifest, type PartEntry, type SegmentEntry } from "./manifest.ts";
+import { ManifestLog, readManifest, type Manifest, type PartEntry, type SegmentEntry } from "./manifest.ts";
 import { readWalRecords, type WalPosition } from "./wal.ts";
 
 export interface StorageTuning {
@@ -114,22 +114,28 @@ export class EventStore {
   private constructor(
     readonly dataDir: string,
     private readonly onSealed: OnSealed,
-    private manifest: Manifest,
+    private readonly manifests: ManifestLog,
     readonly tuning: StorageTuning,
   ) {
-    this.addedThrough = manifest.walSealedThrough;
+    this.addedThrough = manifests.manifest.walSealedThrough;
+  }
+
+  private get manifest(): Readonly<Manifest> {
+    return this.manifests.manifest;
   }
 
   /** Opens the store: drops files the manifest does not name, then replays the unsealed WAL (read only). */
   static open(dataDir: string, walDir: string, onSealed: OnSealed, tuning: StorageTuning = defaultStorageTuning): EventStore {
-    const manifest = readManifest(dataDir);
+    mkdirSync(dataDir, { recursive: true });
+    const manifests = ManifestLog.open(dataDir);
+    const manifest = manifests.manifest;
     const live = new Set([...manifest.segments.map((s) => s.file), ...manifest.parts.map((p) => p.file)]);
     for (const file of [...listFiles(dataDir, join(dataDir, "segments")), ...listFiles(dataDir, join(dataDir, "parquet"))]) {
       if (!live.has(file) || file.includes(temporarySuffix)) rmSync(join(dataDir, file));
     }
     for (const name of readdirSync(dataDir)) if (name.includes(temporarySuffix)) rmSync(join(dataDir, name));
     mkdirSync(join(dataDir, "segments"), { recursive: true });
-    const store = new EventStore(dataDir, onSealed, manifest, tuning);
+    const store = new EventStore(dataDir, onSealed, manifests, tuning);
     for (const { payload, position } of readWalRecords(walDir, manifest.walSealedThrough)) store.add(readBatchRecord(payload), position);
     return store;
   }
@@ -178,10 +184,6 @@ export class EventStore {
     return next;
   }
 
-  private takeFileNumber(manifest: Manifest): number {
-    return manifest.nextFileNumber++;
-  }
-
   seal(): Promise<void> {
     return this.serially(async () => {
       if (this.bufferedRows === 0) return;
@@ -189,22 +191,23 @@ export class EventStore {
       const buffers = [...this.buffers.values()];
       this.buffers = new Map();
       this.bufferedRows = 0;
-      const manifest: Manifest = structuredClone(this.manifest);
-      const file = join("segments", `seal-${fileNumber(this.takeFileNumber(manifest))}.arrows`);
+      const file = join("segments", `seal-${fileNumber(this.manifests.takeFileNumber())}.arrows`);
       try {
         const ranges = writeSealFile(join(this.dataDir, file), buffers.values().map((buffer) => buffer.events.toTable()));
         const sealedAt = Date.now();
-        manifest.segments.push(...buffers.map((buffer, index): SegmentEntry => ({
-          file,
-          ...ranges[index]!,
-          projectId: buffer.projectId,
-          dataId: buffer.dataId,
-          environment: buffer.environment,
-          rows: buffer.events.rows,
-          sealedAt,
-        })));
-        manifest.walSealedThrough = sealedThrough;
-        writeManifest(this.dataDir, manifest);
+        this.manifests.commit({
+          walSealedThrough: sealedThrough,
+          nextFileNumber: this.manifest.nextFileNumber,
+          addSegments: buffers.map((buffer, index): SegmentEntry => ({
+            file,
+            ...ranges[index]!,
+            projectId: buffer.projectId,
+            dataId: buffer.dataId,
+            environment: buffer.environment,
+            rows: buffer.events.rows,
+            sealedAt,
+          })),
+        });
       } catch (error) {
         // Nothing is lost: the events are still in the WAL and go back into the buffers.
         rmSync(join(this.dataDir, file), { force: true });
@@ -212,7 +215,6 @@ export class EventStore {
         this.failure = error as Error;
         throw error;
       }
-      this.manifest = manifest;
       this.failure = null;
       await this.onSealed(sealedThrough);
     });
@@ -235,43 +237,49 @@ export class EventStore {
     return this.serially(async () => {
       const segments = this.manifest.segments.filter((s) => s.dataId === dataId && s.environment === environment);
       if (segments.length === 0) return;
-      const manifest: Manifest = structuredClone(this.manifest);
+      /** The partition's parts as this compaction goes: new ones added, merged ones taken out. */
+      let parts = this.manifest.parts.filter((p) => p.dataId === dataId && p.environment === environment);
       const replacedParts: PartEntry[] = [];
       const newParts: PartEntry[] = [];
       const writePart = (day: string, level: number, input: MergeInput, rows: ArrayLike<number>) => {
-        const file = join("parquet", String(dataId), environment, day, `part-${fileNumber(this.takeFileNumber(manifest))}.parquet`);
+        const file = join("parquet", String(dataId), environment, day, `part-${fileNumber(this.manifests.takeFileNumber())}.parquet`);
         const order = input.firstArrivalsSorted(rows);
         const bytes = writeParquetPart(join(this.dataDir, file), input.gather(order));
         const entry: PartEntry = { file, projectId: segments[0]!.projectId, dataId, environment, day, level, rows: order.length, bytes };
         newParts.push(entry);
-        manifest.parts.push(entry);
+        parts.push(entry);
       };
       try {
         const incoming = new MergeInput(segments.map((segment) => readSegmentTable(join(this.dataDir, segment.file), segment)));
         for (const [day, rows] of rowsByDay(incoming.timestamps)) {
           writePart(day, 0, incoming, rows);
           for (let level = 0; ; level++) {
-            const group = manifest.parts.filter((p) => p.dataId === dataId && p.environment === environment && p.day === day && p.level === level);
+            const group = parts.filter((p) => p.day === day && p.level === level);
             if (group.length < partsPerMerge || group.reduce((sum, part) => sum + part.rows, 0) > this.tuning.partRowsMax) break;
             const merged = new MergeInput(group.map((part) => readParquetTable(join(this.dataDir, part.file))));
             const gone = new Set(group.map((part) => part.file));
-            manifest.parts = manifest.parts.filter((part) => !gone.has(part.file));
+            parts = parts.filter((part) => !gone.has(part.file));
             replacedParts.push(...group);
             writePart(day, level + 1, merged, allRows(merged.rows));
           }
         }
-        // Other partitions' segments share the seal files: drop exactly these entries.
-        const compacted = new Set(segments.map((s) => `${s.file}@${s.offset}`));
-        manifest.segments = manifest.segments.filter((s) => !compacted.has(`${s.file}@${s.offset}`));
-        writeManifest(this.dataDir, manifest);
+        // A part written and merged away within this compaction was never in the manifest.
+        const replaced = new Set(replacedParts.map((part) => part.file));
+        const written = new Set(newParts.map((part) => part.file));
+        this.manifests.commit({
+          nextFileNumber: this.manifest.nextFileNumber,
+          // Other partitions' segments share the seal files: drop exactly these entries.
+          dropSegments: segments.map(({ file, offset }) => ({ file, offset })),
+          addParts: newParts.filter((part) => !replaced.has(part.file)),
+          dropParts: [...replaced].filter((file) => !written.has(file)),
+        });
       } catch (error) {
         for (const part of newParts) rmSync(join(this.dataDir, part.file), { force: true });
         this.failure = error as Error;
         throw error;
       }
-      this.manifest = manifest;
       this.failure = null;
-      const stillNamed = new Set(manifest.segments.map((s) => s.file));
+      const stillNamed = new Set(this.manifest.segments.map((s) => s.file));
       const unusedSealFiles = new Set(segments.map((s) => s.file).filter((file) => !stillNamed.has(file)));
       for (const file of [...replacedParts.map((p) => p.file), ...unusedSealFiles]) rmSync(join(this.dataDir, file), { force: true });
     });
@@ -332,6 +340,11 @@ export class EventStore {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.exclusive;
+  }
+
+  /** Releases the manifest log (after stop() and a last seal: nothing may change the store after this). */
+  close(): void {
+    this.manifests.close();
   }
 
   /** Why background storage work is failing, or null. */

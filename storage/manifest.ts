@@ -1,7 +1,14 @@
 // The manifest names every live data file of a region and how far the write-ahead log is
-// sealed into them. It is replaced atomically, so after a crash it describes either the
-// state before a seal or compaction, or the state after; files it does not name are removed.
-import { existsSync, readFileSync } from "node:fs";
+// sealed into them. Each seal or compaction is one change appended to `manifest.log`
+// (checksummed, fsynced), so a step costs the size of what it changes, not of everything the
+// region holds: rewriting the whole manifest at every step made compaction slower the more
+// parts a region had. Once the log is long, the whole state is written to `manifest.json` (a
+// checkpoint, replaced atomically, recording the last change it includes) and the log starts
+// again. After a crash the manifest is the checkpoint plus every whole change after it: a change
+// torn by the crash is cut off, and the files it would have named are removed as leftovers.
+//
+// Log record layout: u32 payload length | u32 CRC-32 of the payload | payload (JSON), little endian.
+import { closeSync, existsSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic-file.ts";
 import type { WalPosition } from "./wal.ts";
@@ -33,36 +40,194 @@ export interface PartEntry {
 }
 
 export interface Manifest {
-  version: typeof manifestVersion;
   walSealedThrough: WalPosition;
   nextFileNumber: number;
   segments: SegmentEntry[];
   parts: PartEntry[];
 }
 
+/** What one seal or compaction changes. */
+export interface ManifestChange {
+  walSealedThrough?: WalPosition;
+  nextFileNumber: number;
+  addSegments?: SegmentEntry[];
+  /** Segments by seal file and offset. */
+  dropSegments?: { file: string; offset: number }[];
+  addParts?: PartEntry[];
+  /** Parts by file. */
+  dropParts?: string[];
+}
+
+interface Checkpoint extends Manifest {
+  version: number;
+  /** The sequence number of the last change the checkpoint includes (0: none). */
+  lastChange?: number;
+}
+
+interface LoggedChange extends ManifestChange {
+  sequence: number;
+}
+
 export const manifestFileName = "manifest.json";
+export const manifestLogFileName = "manifest.log";
 /**
  * 2: segments share one seal file per seal and record their byte range.
  * 3: files carry `person_index` and `$group_0..4`, and parts are sorted by person index.
+ * 4: changes go to manifest.log between checkpoints (a version 3 manifest.json reads as a checkpoint).
  */
-export const manifestVersion = 3;
+export const manifestVersion = 4;
+const readableVersions = new Set([3, manifestVersion]);
 
-export const emptyManifest = (): Manifest => ({
-  version: manifestVersion,
-  walSealedThrough: { file: 0, offset: 0 },
-  nextFileNumber: 1,
-  segments: [],
-  parts: [],
-});
+/** A checkpoint is written once the log holds this many bytes of changes (it is read at every start). */
+export const manifestLogBytesMax = 4 * 1024 * 1024;
+const recordHeaderBytes = 8;
 
-export function readManifest(dataDir: string): Manifest {
-  const path = join(dataDir, manifestFileName);
-  if (!existsSync(path)) return emptyManifest();
-  const manifest = JSON.parse(readFileSync(path, "utf8")) as Manifest;
-  if (manifest.version !== manifestVersion) throw new Error(`${path}: manifest version ${manifest.version} is not ${manifestVersion}`);
-  return manifest;
+export const emptyManifest = (): Manifest => ({ walSealedThrough: { file: 0, offset: 0 }, nextFileNumber: 1, segments: [], parts: [] });
+
+const segmentKey = (segment: { file: string; offset: number }) => `${segment.file}@${segment.offset}`;
+
+/** The manifest after `change`. */
+function applied(manifest: Manifest, change: ManifestChange): Manifest {
+  const droppedSegments = new Set((change.dropSegments ?? []).map(segmentKey));
+  const droppedParts = new Set(change.dropParts ?? []);
+  return {
+    walSealedThrough: change.walSealedThrough ?? manifest.walSealedThrough,
+    nextFileNumber: Math.max(manifest.nextFileNumber, change.nextFileNumber),
+    segments: [...(droppedSegments.size > 0 ? manifest.segments.filter((s) => !droppedSegments.has(segmentKey(s))) : manifest.segments), ...(change.addSegments ?? [])],
+    parts: [...(droppedParts.size > 0 ? manifest.parts.filter((p) => !droppedParts.has(p.file)) : manifest.parts), ...(change.addParts ?? [])],
+  };
 }
 
-export function writeManifest(dataDir: string, manifest: Manifest): void {
-  writeFileAtomic(join(dataDir, manifestFileName), JSON.stringify(manifest));
+function readCheckpoint(dataDir: string): { manifest: Manifest; lastChange: number } {
+  const path = join(dataDir, manifestFileName);
+  if (!existsSync(path)) return { manifest: emptyManifest(), lastChange: 0 };
+  const { version, lastChange, walSealedThrough, nextFileNumber, segments, parts } = JSON.parse(readFileSync(path, "utf8")) as Checkpoint;
+  if (!readableVersions.has(version)) throw new Error(`${path}: manifest version ${version} is not one of ${[...readableVersions].join(", ")}`);
+  return { manifest: { walSealedThrough, nextFileNumber, segments, parts }, lastChange: lastChange ?? 0 };
+}
+
+/** The log's whole records, and where the whole part ends. */
+function readLog(dataDir: string): { changes: LoggedChange[]; validBytes: number; totalBytes: number } {
+  const path = join(dataDir, manifestLogFileName);
+  if (!existsSync(path)) return { changes: [], validBytes: 0, totalBytes: 0 };
+  const bytes = new Uint8Array(readFileSync(path));
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const decoder = new TextDecoder();
+  const changes: LoggedChange[] = [];
+  let offset = 0;
+  while (offset + recordHeaderBytes <= bytes.byteLength) {
+    const length = view.getUint32(offset, true);
+    const end = offset + recordHeaderBytes + length;
+    if (end > bytes.byteLength) break;
+    const payload = bytes.subarray(offset + recordHeaderBytes, end);
+    if (Bun.hash.crc32(payload) !== view.getUint32(offset + 4, true)) break;
+    changes.push(JSON.parse(decoder.decode(payload)) as LoggedChange);
+    offset = end;
+  }
+  return { changes, validBytes: offset, totalBytes: bytes.byteLength };
+}
+
+/** The checkpoint with the logged changes after it applied, and the last change's sequence number. */
+function replay(dataDir: string): { manifest: Manifest; lastChange: number; validBytes: number; totalBytes: number } {
+  let { manifest, lastChange } = readCheckpoint(dataDir);
+  const log = readLog(dataDir);
+  for (const change of log.changes) {
+    // Changes up to the checkpoint's are in it already (a crash came between the checkpoint and emptying the log).
+    if (change.sequence <= lastChange) continue;
+    manifest = applied(manifest, change);
+    lastChange = change.sequence;
+  }
+  return { manifest, lastChange, validBytes: log.validBytes, totalBytes: log.totalBytes };
+}
+
+/** The manifest as a crash would leave it (read only: safe next to a running writer). */
+export function readManifest(dataDir: string): Manifest {
+  return replay(dataDir).manifest;
+}
+
+/** The region's manifest, kept in memory and changed one logged change at a time. */
+export class ManifestLog {
+  private logBytes: number;
+  private broken: Error | null = null;
+
+  private constructor(
+    private readonly dataDir: string,
+    private current: Manifest,
+    private lastChange: number,
+    private fd: number,
+    validBytes: number,
+    private readonly logBytesMax: number,
+  ) {
+    this.logBytes = validBytes;
+  }
+
+  /** Reads the checkpoint and the log, cutting off a change a crash tore. */
+  static open(dataDir: string, logBytesMax = manifestLogBytesMax): ManifestLog {
+    const { manifest, lastChange, validBytes, totalBytes } = replay(dataDir);
+    const fd = openSync(join(dataDir, manifestLogFileName), "a+");
+    if (validBytes < totalBytes) {
+      ftruncateSync(fd, validBytes);
+      fdatasyncSync(fd);
+    }
+    return new ManifestLog(dataDir, manifest, lastChange, fd, validBytes, logBytesMax);
+  }
+
+  /** The manifest now. Callers must not change it: every change goes through commit(). */
+  get manifest(): Readonly<Manifest> {
+    return this.current;
+  }
+
+  /** A file number no live or future file of this manifest uses (numbers taken but never committed are skipped). */
+  takeFileNumber(): number {
+    return this.current.nextFileNumber++;
+  }
+
+  /**
+   * Makes `change` durable, then applies it. On failure nothing changes (the log is cut back to
+   * its last whole change) and the error is thrown.
+   */
+  commit(change: ManifestChange): void {
+    if (this.broken) throw new Error(`manifest log is unavailable: ${this.broken.message}`);
+    const sequence = this.lastChange + 1;
+    const payload = new TextEncoder().encode(JSON.stringify({ sequence, ...change } satisfies LoggedChange));
+    const record = new Uint8Array(recordHeaderBytes + payload.byteLength);
+    const view = new DataView(record.buffer);
+    view.setUint32(0, payload.byteLength, true);
+    view.setUint32(4, Bun.hash.crc32(payload), true);
+    record.set(payload, recordHeaderBytes);
+    try {
+      let written = 0;
+      while (written < record.byteLength) written += writeSync(this.fd, record, written, record.byteLength - written);
+      fdatasyncSync(this.fd);
+    } catch (error) {
+      try {
+        ftruncateSync(this.fd, this.logBytes);
+        fdatasyncSync(this.fd);
+      } catch {
+        this.broken = error as Error;
+      }
+      throw error;
+    }
+    this.logBytes += record.byteLength;
+    this.lastChange = sequence;
+    this.current = applied(this.current, change);
+    if (this.logBytes > this.logBytesMax) this.checkpoint();
+  }
+
+  /** Writes the whole manifest as the checkpoint and empties the log (a failure leaves the log to grow and is retried). */
+  private checkpoint(): void {
+    try {
+      const checkpoint: Checkpoint = { version: manifestVersion, lastChange: this.lastChange, ...this.current };
+      writeFileAtomic(join(this.dataDir, manifestFileName), JSON.stringify(checkpoint));
+      ftruncateSync(this.fd, 0);
+      fdatasyncSync(this.fd);
+      this.logBytes = 0;
+    } catch (error) {
+      console.error(`manifest checkpoint in ${this.dataDir} failed (the log keeps every change):`, error);
+    }
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
 }

@@ -86,6 +86,7 @@ self.onmessage = async (message: MessageEvent<WorkerRequest>) => {
     else {
       await store!.stop();
       await store!.seal();
+      store!.close();
     }
     post({ type: "result", id: request.id, error: null });
   } catch (error) {

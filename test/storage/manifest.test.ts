@@ -1,0 +1,160 @@
+// The manifest log: changes survive a restart, a change torn by a crash is cut off, a
+// checkpoint replaces the log without losing or repeating a change (even when a crash comes
+// between the two), and a manifest written before the log existed still opens.
+import { afterEach, describe, expect, test } from "bun:test";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  ManifestLog, emptyManifest, manifestFileName, manifestLogFileName, readManifest, type PartEntry, type SegmentEntry,
+} from "../../storage/manifest.ts";
+
+const dirs: string[] = [];
+const logs: ManifestLog[] = [];
+afterEach(() => {
+  for (const log of logs.splice(0)) log.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function newDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "manifest-test-"));
+  dirs.push(dir);
+  return dir;
+}
+
+function open(dir: string, logBytesMax?: number): ManifestLog {
+  const log = ManifestLog.open(dir, logBytesMax);
+  logs.push(log);
+  return log;
+}
+
+const segment = (file: string, offset: number): SegmentEntry => ({
+  file, offset, bytes: 100, projectId: "p", dataId: 1, environment: "production", rows: 10, sealedAt: 1_000,
+});
+const part = (file: string, level = 0): PartEntry => ({
+  file, projectId: "p", dataId: 1, environment: "production", day: "2026-11-20", level, rows: 10, bytes: 500,
+});
+
+/** A seal of two segments, then a compaction of one of them into a part. */
+function sealAndCompact(log: ManifestLog): void {
+  const seal = log.takeFileNumber();
+  log.commit({
+    walSealedThrough: { file: 1, offset: 400 },
+    nextFileNumber: log.manifest.nextFileNumber,
+    addSegments: [segment(`segments/seal-${seal}.arrows`, 0), segment(`segments/seal-${seal}.arrows`, 100)],
+  });
+  const partNumber = log.takeFileNumber();
+  log.commit({
+    nextFileNumber: log.manifest.nextFileNumber,
+    dropSegments: [{ file: `segments/seal-${seal}.arrows`, offset: 0 }],
+    addParts: [part(`parquet/part-${partNumber}.parquet`)],
+  });
+}
+
+describe("manifest log", () => {
+  test("a new region starts empty; committed changes are the manifest, now and after a restart", () => {
+    const dir = newDir();
+    const log = open(dir);
+    expect(log.manifest).toEqual(emptyManifest());
+    sealAndCompact(log);
+    const expected = {
+      walSealedThrough: { file: 1, offset: 400 },
+      nextFileNumber: 3,
+      segments: [segment("segments/seal-1.arrows", 100)],
+      parts: [part("parquet/part-2.parquet")],
+    };
+    expect(log.manifest).toEqual(expected);
+    expect(readManifest(dir)).toEqual(expected);
+    expect(open(dir).manifest).toEqual(expected);
+    // No checkpoint yet: the changes are in the log only.
+    expect(existsSync(join(dir, manifestFileName))).toBe(false);
+  });
+
+  test("a change torn by a crash is cut off at open; the changes before it stand", () => {
+    const dir = newDir();
+    const log = open(dir);
+    sealAndCompact(log);
+    const before = structuredClone(log.manifest);
+    const whole = statSync(join(dir, manifestLogFileName)).size;
+    // Half a record: its header promises more bytes than follow.
+    const torn = new Uint8Array(20);
+    new DataView(torn.buffer).setUint32(0, 500, true);
+    appendFileSync(join(dir, manifestLogFileName), torn);
+    expect(readManifest(dir)).toEqual(before);
+    const reopened = open(dir);
+    expect(reopened.manifest).toEqual(before);
+    expect(statSync(join(dir, manifestLogFileName)).size).toBe(whole);
+    // The log goes on from there.
+    reopened.commit({ nextFileNumber: reopened.manifest.nextFileNumber, dropParts: ["parquet/part-2.parquet"] });
+    expect(open(dir).manifest.parts).toEqual([]);
+  });
+
+  test("a record whose checksum does not match ends the log", () => {
+    const dir = newDir();
+    const log = open(dir);
+    sealAndCompact(log);
+    const bytes = readFileSync(join(dir, manifestLogFileName));
+    // Flip a byte inside the second record's payload.
+    bytes[bytes.length - 3]! ^= 0xff;
+    writeFileSync(join(dir, manifestLogFileName), bytes);
+    expect(readManifest(dir)).toEqual({
+      walSealedThrough: { file: 1, offset: 400 },
+      nextFileNumber: 2,
+      segments: [segment("segments/seal-1.arrows", 0), segment("segments/seal-1.arrows", 100)],
+      parts: [],
+    });
+  });
+
+  test("past its size bound the log becomes a checkpoint and starts again", () => {
+    const dir = newDir();
+    const log = open(dir, 1_000);
+    for (let round = 0; round < 5; round++) sealAndCompact(log);
+    expect(existsSync(join(dir, manifestFileName))).toBe(true);
+    expect(statSync(join(dir, manifestLogFileName)).size).toBeLessThan(1_000);
+    const expected = structuredClone(log.manifest);
+    expect(expected.segments).toHaveLength(5);
+    expect(expected.parts).toHaveLength(5);
+    expect(readManifest(dir)).toEqual(expected);
+    expect(open(dir).manifest).toEqual(expected);
+  });
+
+  test("a crash between writing the checkpoint and emptying the log repeats no change", () => {
+    const dir = newDir();
+    const log = open(dir, 1_000);
+    sealAndCompact(log);
+    const logBefore = readFileSync(join(dir, manifestLogFileName));
+    // Enough changes to pass the bound: the checkpoint includes them all and the log is emptied.
+    for (let round = 0; round < 4; round++) sealAndCompact(log);
+    const expected = structuredClone(log.manifest);
+    // Put back what the log held before, as if emptying it had not happened: its changes are
+    // in the checkpoint already, so replaying them again would duplicate entries.
+    writeFileSync(join(dir, manifestLogFileName), Buffer.concat([logBefore, readFileSync(join(dir, manifestLogFileName))]));
+    expect(readManifest(dir)).toEqual(expected);
+  });
+
+  test("a failed commit changes nothing and is thrown", () => {
+    const dir = newDir();
+    const log = open(dir);
+    sealAndCompact(log);
+    const before = structuredClone(log.manifest);
+    log.close();
+    logs.splice(logs.indexOf(log), 1);
+    expect(() => log.commit({ nextFileNumber: 9, dropParts: ["parquet/part-2.parquet"] })).toThrow();
+    expect(log.manifest).toEqual({ ...before });
+    expect(readManifest(dir)).toEqual(before);
+  });
+
+  test("a manifest.json of version 3 (before the log) opens as a checkpoint", () => {
+    const dir = newDir();
+    const old = { version: 3, walSealedThrough: { file: 2, offset: 80 }, nextFileNumber: 7, segments: [segment("segments/seal-5.arrows", 0)], parts: [part("parquet/part-6.parquet")] };
+    writeFileSync(join(dir, manifestFileName), JSON.stringify(old));
+    const { version: _, ...manifest } = old;
+    expect(readManifest(dir)).toEqual(manifest);
+    const log = open(dir);
+    expect(log.manifest).toEqual(manifest);
+    log.commit({ nextFileNumber: 8, addParts: [part("parquet/part-7.parquet", 1)], dropParts: ["parquet/part-6.parquet"] });
+    expect(open(dir).manifest.parts).toEqual([part("parquet/part-7.parquet", 1)]);
+    writeFileSync(join(dir, manifestFileName), JSON.stringify({ ...old, version: 2 }));
+    expect(() => readManifest(dir)).toThrow("manifest version 2 is not one of 3, 4");
+  });
+});

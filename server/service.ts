@@ -25,7 +25,8 @@ import { errorResponse, type ApiError } from "./http/errors.ts";
 import { withTimeout } from "./http/timeout.ts";
 import { recordSocketAddress } from "./http/client-meta.ts";
 
-type Handler = (request: Request) => Response | Promise<Response>;
+/** Answers a request; `path` is its URL's path (parsed once, while routing). */
+type Handler = (request: Request, path: string) => Response | Promise<Response>;
 
 interface Surface {
   handle: Handler;
@@ -90,13 +91,12 @@ export async function startService(config: Config): Promise<RunningService> {
     const region = regionApp({ prefix: `/region/${code}`, node, queries, keys, issuer, regionSecret: config.regionSecret });
     const ingest = ingestApp({ prefix: `/ingest/${code}`, node, trustProxy: config.trustProxy });
     surfaces.set(`/region/${code}`, { handle: (request) => region.handle(request), renderError: errorResponse });
-    surfaces.set(`/ingest/${code}`, { handle: (request) => ingest.handle(request), renderError: ingestErrorResponse });
+    surfaces.set(`/ingest/${code}`, { handle: ingest.handle, renderError: ingestErrorResponse });
   }
   const control = controlApp(ctx);
   const controlSurface: Surface = { handle: (request) => control.handle(request), renderError: errorResponse };
 
-  const route = (request: Request): Surface => {
-    const path = new URL(request.url).pathname;
+  const route = (path: string): Surface => {
     const match = path.match(/^\/(region|ingest)\/([a-z]{2})(?:\/|$)/);
     return (match && surfaces.get(`/${match[1]}/${match[2]}`)) || controlSurface;
   };
@@ -110,10 +110,10 @@ export async function startService(config: Config): Promise<RunningService> {
     fetch: async (request, srv) => {
       const started = performance.now();
       recordSocketAddress(request, srv.requestIP(request)?.address);
-      const surface = route(request);
-      const response = await withTimeout(Promise.resolve(surface.handle(request)), requestTimeoutMs, surface.renderError);
+      const path = new URL(request.url).pathname;
+      const surface = route(path);
+      const response = await withTimeout(Promise.resolve(surface.handle(request, path)), requestTimeoutMs, surface.renderError);
       if (config.logRequests) {
-        const path = new URL(request.url).pathname;
         console.log(`${request.method} ${path} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);
       }
       return response;

@@ -3,7 +3,7 @@
 // headers without credentials (SDKs post from any web origin).
 import { Elysia } from "elysia";
 import { toApiError } from "../http/elysia-errors.ts";
-import { logInternalError, type ApiError } from "../http/errors.ts";
+import { ApiError, logInternalError } from "../http/errors.ts";
 import type { RegionNode } from "../region/region-node.ts";
 import { authenticate, captureNative, isNativeBody } from "./capture.ts";
 import { decodeIngestBody } from "./decode-body.ts";
@@ -83,5 +83,24 @@ export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: 
   for (const [path, call] of segmentPaths) {
     app.post(`/v1/${path}`, async ({ request }) => ingestJson(200, await captureSegment(node, request, trustProxy, call)), { parse: "none" });
   }
-  return app;
+
+  // Event posts are most of the traffic: they go straight to capture, with the same answers
+  // and errors as the app's route, without Elysia's routing and per-request context (measured:
+  // a tenth of the request thread's time per batch of 100 events went there).
+  const capturePosts = new Set(capturePaths.flatMap((path) => [`${prefix}${path}`, `${prefix}${path}/`]));
+  const capturePost = async (request: Request): Promise<Response> => {
+    try {
+      return await capture({ request });
+    } catch (error) {
+      if (error instanceof ApiError) return ingestErrorResponse(error);
+      logInternalError(error);
+      return ingestJson(500, { error: "internal error" });
+    }
+  };
+  return {
+    app,
+    /** Answers a request to this surface; `path` is its URL's path. */
+    handle: (request: Request, path: string): Promise<Response> | Response =>
+      request.method === "POST" && capturePosts.has(path) ? capturePost(request) : app.handle(request),
+  };
 }

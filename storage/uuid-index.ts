@@ -9,6 +9,13 @@ export const uuidIndexGenerationSize = 1 << 20;
 class UuidTable {
   readonly slots: Uint32Array;
   count = 0;
+  /**
+   * The latest time (UUIDv7's leading 48 bits, as its high 32 and low 16) of any uuid added:
+   * a uuid stamped later cannot be in the table, so a full table is only probed for uuids at
+   * least as old as its newest (a retry, or events an SDK held back), not for every new event.
+   */
+  latestHigh = -1;
+  latestLow = -1;
   private readonly mask: number;
 
   constructor(readonly capacity: number) {
@@ -122,6 +129,9 @@ export function isUuidV7(value: unknown): value is string {
 
 const eventWords = new Uint32Array(4);
 const projectWordsCache = new Map<string, Uint32Array>();
+/** The uuid's time before the project is mixed in: its leading 32 bits and the 16 after them. */
+let keyTimeHigh = 0;
+let keyTimeLow = 0;
 
 /** One region-wide index: a uuid counts as a duplicate only within its own project. */
 function projectKey(projectId: string, uuid: string): Uint32Array {
@@ -132,12 +142,17 @@ function projectKey(projectId: string, uuid: string): Uint32Array {
     projectWordsCache.set(projectId, project);
   }
   if (!uuidWords(uuid, eventWords)) throw new Error(`${uuid} is not a uuid`);
+  keyTimeHigh = eventWords[0]!;
+  keyTimeLow = eventWords[1]! >>> 16;
   eventWords[0]! ^= project[0]!;
   eventWords[1]! ^= project[1]!;
   eventWords[2]! ^= project[2]!;
   eventWords[3]! ^= project[3]!;
   return eventWords;
 }
+
+/** Whether the uuid whose key projectKey made last may be in `table` (it is not stamped after all of the table's). */
+const mayHold = (table: UuidTable) => keyTimeHigh < table.latestHigh || (keyTimeHigh === table.latestHigh && keyTimeLow <= table.latestLow);
 
 export class RecentUuidIndex {
   private current: UuidTable;
@@ -150,19 +165,25 @@ export class RecentUuidIndex {
   has(projectId: string, uuid: string): boolean {
     const key = projectKey(projectId, uuid);
     const a = key[0]!, b = key[1]!, c = key[2]!, d = key[3]!;
-    return this.current.has(a, b, c, d) || (this.previous?.has(a, b, c, d) ?? false);
+    return this.current.has(a, b, c, d) || (this.previous !== null && mayHold(this.previous) && this.previous.has(a, b, c, d));
   }
 
   /** Adds the uuid; false if it was already known. */
   add(projectId: string, uuid: string): boolean {
     const key = projectKey(projectId, uuid);
     const a = key[0]!, b = key[1]!, c = key[2]!, d = key[3]!;
-    if (this.previous?.has(a, b, c, d)) return false;
+    if (this.previous !== null && mayHold(this.previous) && this.previous.has(a, b, c, d)) return false;
     if (this.current.count >= this.generationSize) {
       this.previous = this.current;
       this.current = new UuidTable(this.generationSize);
     }
-    return this.current.add(a, b, c, d);
+    const current = this.current;
+    if (!current.add(a, b, c, d)) return false;
+    if (keyTimeHigh > current.latestHigh || (keyTimeHigh === current.latestHigh && keyTimeLow > current.latestLow)) {
+      current.latestHigh = keyTimeHigh;
+      current.latestLow = keyTimeLow;
+    }
+    return true;
   }
 
   /** Forgets a uuid that was reserved for a write that then failed. */

@@ -33,4 +33,20 @@ describe("recent uuid index", () => {
     expect(uuids.slice(0, capacity).some((uuid) => index.has(projectA, uuid))).toBe(false);
     expect(uuids.slice(capacity).every((uuid) => index.has(projectA, uuid))).toBe(true);
   });
+
+  test("a full generation is probed only for uuids stamped no later than its newest, and those are still found", () => {
+    const capacity = 100;
+    const index = new RecentUuidIndex(capacity);
+    // UUIDv7s stamped a second apart, added out of time order; the first generation fills up.
+    const stamped = (second: number) => `${(0x019a_0000_0000 + second * 1000).toString(16).padStart(12, "0").replace(/^(.{8})/, "$1-")}-7abc-8def-0123456789ab`;
+    const older = Array.from({ length: capacity }, (_, i) => stamped(2 * ((i * 37) % capacity)));
+    for (const uuid of older) expect(index.add(projectA, uuid)).toBe(true);
+    // A new generation: the older uuids (a retry of any, the newest included) are still duplicates.
+    expect(index.add(projectA, stamped(10_000))).toBe(true);
+    for (const uuid of older) expect([uuid, index.add(projectA, uuid)]).toEqual([uuid, false]);
+    // Later stamps and stamps between the older ones are new.
+    expect(index.add(projectA, stamped(3))).toBe(true);
+    expect(index.add(projectA, stamped(2 * capacity + 1))).toBe(true);
+    expect(index.has(projectA, stamped(2 * (capacity - 1)))).toBe(true);
+  });
 });

@@ -8,6 +8,7 @@ import {
   Bool, Float64, Int32, Table, TimestampMillisecond, Type, Utf8, makeData, makeVector, type Data, type Vector,
 } from "apache-arrow";
 import { vectorValues } from "./arrow-vectors.ts";
+import { UuidTable, uuidWordsOfBytes } from "./uuid-index.ts";
 import { DictionaryBuilder, Utf8Builder } from "./column-builders.ts";
 import { eventsToTable } from "./event-buffer.ts";
 import {
@@ -92,20 +93,30 @@ export class MergeInput {
   }
 
   private firstArrivals(rows: ArrayLike<number>): Int32Array {
-    const uuidText: (string | undefined)[] = [];
-    const seen = new Set<string>();
+    // Canonical uuids are compared as 128-bit keys in a typed table (no string per row);
+    // anything else a file holds is compared as text.
+    const seen = new UuidTable(rows.length);
+    const words = new Uint32Array(4);
+    let seenText: Set<string> | null = null;
+    const uuids = this.batches.map((batch) => batch.names.get("uuid")!);
     const kept = new Int32Array(rows.length);
     let count = 0;
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
       const batch = this.batchOfRow[row]!;
-      const data = this.batches[batch]!.names.get("uuid")!;
-      // uuids are ASCII: each batch's bytes become one string, sliced per row.
-      const text = (uuidText[batch] ??= asBuffer(data.values as Uint8Array).toString("latin1"));
+      const data = uuids[batch]!;
       const local = row - this.batchStart[batch]!;
-      const uuid = text.slice(data.valueOffsets[local]!, data.valueOffsets[local + 1]!);
-      if (seen.has(uuid)) continue;
-      seen.add(uuid);
+      const bytes = data.values as Uint8Array;
+      const start = data.valueOffsets[local]!;
+      const end = data.valueOffsets[local + 1]!;
+      if (uuidWordsOfBytes(bytes, start, end, words) && (words[0]! | words[1]! | words[2]! | words[3]!) !== 0) {
+        if (!seen.add(words[0]!, words[1]!, words[2]!, words[3]!)) continue;
+      } else {
+        const text = asBuffer(bytes).toString("latin1", start, end);
+        seenText ??= new Set();
+        if (seenText.has(text)) continue;
+        seenText.add(text);
+      }
       kept[count++] = row;
     }
     return kept.subarray(0, count);

@@ -6,7 +6,8 @@
 
 export const uuidIndexGenerationSize = 1 << 20;
 
-class UuidTable {
+/** An open-addressing set of 128-bit keys in a typed array, for at most `capacity` keys. */
+export class UuidTable {
   readonly slots: Uint32Array;
   count = 0;
   /**
@@ -111,6 +112,36 @@ export function uuidWords(text: string, out: Uint32Array): boolean {
   const thirdHigh = hexRun(text, 19, 4);
   const thirdLow = hexRun(text, 24, 4);
   const fourth = hexRun(text, 28, 8);
+  if (first < 0 || secondHigh < 0 || secondLow < 0 || thirdHigh < 0 || thirdLow < 0 || fourth < 0) return false;
+  out[0] = first;
+  out[1] = (secondHigh << 16) | secondLow;
+  out[2] = (thirdHigh << 16) | thirdLow;
+  out[3] = fourth;
+  return true;
+}
+
+/** The value of the hex digits in bytes [at, at + count) (at most 8), or -1 when one is not a hex digit. */
+function hexRunOfBytes(bytes: Uint8Array, at: number, count: number): number {
+  let word = 0;
+  for (let i = at; i < at + count; i++) {
+    const code = bytes[i]!;
+    const digit = code < 128 ? hexValues[code]! : -1;
+    if (digit < 0) return -1;
+    word = (word << 4) | digit;
+  }
+  return word >>> 0;
+}
+
+/** uuidWords for a uuid's UTF-8 bytes [start, end) (compaction reads them from column buffers). */
+export function uuidWordsOfBytes(bytes: Uint8Array, start: number, end: number, out: Uint32Array): boolean {
+  if (end - start !== uuidTextLength) return false;
+  for (const at of dashPositions) if (bytes[start + at] !== 45) return false;
+  const first = hexRunOfBytes(bytes, start, 8);
+  const secondHigh = hexRunOfBytes(bytes, start + 9, 4);
+  const secondLow = hexRunOfBytes(bytes, start + 14, 4);
+  const thirdHigh = hexRunOfBytes(bytes, start + 19, 4);
+  const thirdLow = hexRunOfBytes(bytes, start + 24, 4);
+  const fourth = hexRunOfBytes(bytes, start + 28, 8);
   if (first < 0 || secondHigh < 0 || secondLow < 0 || thirdHigh < 0 || thirdLow < 0 || fourth < 0) return false;
   out[0] = first;
   out[1] = (secondHigh << 16) | secondLow;

@@ -52,6 +52,15 @@ describe("merging event files", () => {
     expect(tableToEvents(input.gather(order))).toEqual([b, c, a]);
   });
 
+  test("uuids that are not canonical (written by older versions or tools) are compared as text; many rows keep only first arrivals", () => {
+    const legacy = storedEvent({ uuid: "legacy-event-1", person_index: 1 });
+    const legacyRetry = { ...legacy, properties: { retried: true } };
+    const other = storedEvent({ uuid: "legacy-event-2", person_index: 1 });
+    const many = Array.from({ length: 3000 }, (_, i) => storedEvent({ person_index: 2, timestamp: Date.parse("2026-11-20T10:00:00Z") + i }));
+    const input = new MergeInput([eventsToTable([legacy, ...many.slice(0, 2000)]), eventsToTable([legacyRetry, other, ...many.slice(1000)])]);
+    expect(tableToEvents(input.gather(input.firstArrivalsSorted(allRows(input))))).toEqual([legacy, other, ...many]);
+  });
+
   test(`files holding more than ${propertyColumnsMax} keys together are regrouped: every value survives`, () => {
     const wide = (from: number) => storedEvent({ properties: Object.fromEntries(Array.from({ length: 300 }, (_, k) => [`k${from + k}`, from + k])) });
     const events = [wide(0), wide(300)];

@@ -184,7 +184,7 @@ class Gather {
   readonly length: number;
   readonly validity: Uint8Array;
   present = 0;
-  /** Per batch: the column's array, null when the batch lacks it. */
+  /** Per batch: the column's array, null when the batch lacks it or holds no value in it (most rows' groups, set, anon_id). */
   readonly arrays: (Data | null)[];
   /** Per batch: the validity bitmap (null when every value is present) and its bit offset. */
   private readonly bitmaps: (Uint8Array | null)[];
@@ -193,7 +193,7 @@ class Gather {
   constructor(column: ColumnInputs, readonly sourceBatch: Int32Array, readonly sourceRow: Int32Array) {
     this.length = sourceBatch.length;
     this.validity = new Uint8Array((this.length + 7) >> 3);
-    this.arrays = column;
+    this.arrays = column.map((data) => (data && data.nullCount < data.length ? data : null));
     this.bitmaps = column.map((data) => (data && data.nullCount > 0 && data.nullBitmap && data.nullBitmap.byteLength > 0 ? data.nullBitmap : null));
     this.bitOffsets = column.map((data) => data?.offset ?? 0);
   }

@@ -6,8 +6,8 @@ import { tableFromIPC, type Table } from "apache-arrow";
 import { join } from "node:path";
 import { readSegmentTable } from "../storage/data-files.ts";
 import type { PartitionSnapshot } from "../storage/event-store.ts";
-import { ParquetParts } from "./parquet-parts.ts";
 import { columnBytes, decodeColumn, fromArrowData, type Decoded } from "./columns.ts";
+import { PartReader } from "./parquet/part-reader.ts";
 import { canonicalPersons } from "./persons.ts";
 import { dayMs } from "./time-zone.ts";
 
@@ -73,7 +73,7 @@ export class ChunkStore {
   private cachedBytes = 0;
   /** Rows of buffered chunks, decoded once per query (their id names the snapshot). */
   private readonly transient = new Map<string, Table>();
-  private readonly parts = new ParquetParts();
+  private readonly parts = new PartReader();
 
   constructor(private readonly bytesMax = defaultColumnCacheBytes) {}
 
@@ -126,7 +126,7 @@ export class ChunkStore {
 
   /** Columns of a chunk decoded from its file or rows (every name is in `schema`). */
   private async decoded(ref: ChunkRef, schema: Map<string, ColumnType>, names: string[]): Promise<Map<string, Decoded>> {
-    if (ref.kind === "part") return this.parts.read(ref.path, names, (name, arrays) => decodeColumn(arrays, schema.get(name)!));
+    if (ref.kind === "part") return this.parts.read(ref.path, names, schema);
     const table = this.table(ref);
     return new Map(names.map((name) => [name, decodeColumn(table.getChild(name)!.data.map(fromArrowData), schema.get(name)!)] as const));
   }

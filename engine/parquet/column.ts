@@ -8,7 +8,8 @@ import { decodeHybrid, varint } from "./bits.ts";
 import type { LeafColumn } from "./footer.ts";
 import { chunkPages } from "./pages.ts";
 import { ParquetUnsupportedError } from "./unsupported.ts";
-import { boolWords, decodeDictionary, decodeValues, type PageDictionary } from "./values.ts";
+import type { PageDictionary } from "./dictionary.ts";
+import { boolWords, decodeDictionary, decodeValues } from "./values.ts";
 
 /** A row group's chunk of the column: its bytes from the first page, or null when statistics say every value is null. */
 export interface ChunkBytes {

@@ -3,94 +3,27 @@
 // miniblock and the miniblocks' bit-packed (delta - minimum). Storage writes `timestamp` and
 // `person_index` this way. Values are summed as JS numbers: a miniblock is decoded only when
 // none of its sums can pass 2^53 (int64 columns past that are refused); int32 sums wrap to 32
-// bits after each miniblock, as int32 arithmetic does.
-//
-// The unpacking loops are small functions of their own: JSC compiles a function with optimising
-// tiers only once enough of it has run, and one function holding every width's loop stayed in
-// its baseline tier (measured: 20-90 ns a value instead of a few).
-import { packedBitsMax, unpackNumbers, varint, zigzag, type Cursor } from "./bits.ts";
+// bits after each miniblock, as int32 arithmetic does. Each block's miniblocks are copied into
+// aligned words once (bits.ts) and unpacked from there.
+import { packedBitsMax, packedWords, unpackWide, varint, widthMask, wordBitsMax, zigzag, type Cursor } from "./bits.ts";
 import { ParquetUnsupportedError } from "./unsupported.ts";
 
-/** Block and miniblock sizes are multiples of these (the specification's rules). */
+/** Block and miniblock sizes are multiples of these (the specification's rules): miniblocks take whole words. */
 const blockValuesUnit = 128;
 const miniblockValuesUnit = 32;
-/** Miniblocks up to this width take one refill of a 32-bit accumulator per value, up to twice that two. */
-const narrowBitsMax = 16;
-
-/** Adds `take` deltas of up to 16 bits to `value`, writing each sum; returns the last. */
-function addNarrow(bytes: Uint8Array, pos: number, width: number, take: number, minDelta: number, value: number, out: Float64Array, at: number): number {
-  const mask = (1 << width) - 1;
-  let buffer = 0;
-  let bits = 0;
-  let p = pos;
-  for (let i = 0; i < take; i++) {
-    while (bits < width) {
-      buffer |= bytes[p++]! << bits;
-      bits += 8;
-    }
-    value += minDelta + (buffer & mask);
-    buffer >>>= width;
-    bits -= width;
-    out[at + i] = value;
-  }
-  return value;
-}
-
-/** Deltas of 17 to 32 bits: the low 16 bits, then the rest (fewer than 16 bits are held before each refill). */
-function addTwoPieces(bytes: Uint8Array, pos: number, width: number, take: number, minDelta: number, value: number, out: Float64Array, at: number): number {
-  const high = width - narrowBitsMax;
-  const highMask = (1 << high) - 1;
-  let buffer = 0;
-  let bits = 0;
-  let p = pos;
-  for (let i = 0; i < take; i++) {
-    while (bits < narrowBitsMax) {
-      buffer |= bytes[p++]! << bits;
-      bits += 8;
-    }
-    const low = buffer & 0xffff;
-    buffer >>>= narrowBitsMax;
-    bits -= narrowBitsMax;
-    while (bits < high) {
-      buffer |= bytes[p++]! << bits;
-      bits += 8;
-    }
-    value += minDelta + low + (buffer & highMask) * 65536;
-    buffer >>>= high;
-    bits -= high;
-    out[at + i] = value;
-  }
-  return value;
-}
 
 /**
- * Bytes a windowed read may look at past a miniblock's last value: each value is read from
- * the three (up to 16 bits) or five (up to 32) bytes where it starts, without a refill loop.
+ * Adds `take` deltas of `width` bits (at most 32) packed in `words` from word `from` to
+ * `value`, writing each sum; returns the last. (The extraction is packedValue's, inline: this
+ * loop runs while the process is cold, before JSC would inline a call.)
  */
-const windowSlackBytes = 4;
-
-/** addNarrow without the refill loop: each value from the 24 bits at its first byte (it needs at most 16 + 7). */
-function addNarrowWindowed(bytes: Uint8Array, pos: number, width: number, take: number, minDelta: number, value: number, out: Float64Array, at: number): number {
-  const mask = (1 << width) - 1;
+function addPacked(words: Int32Array, from: number, width: number, take: number, minDelta: number, value: number, out: Float64Array, at: number): number {
+  const mask = widthMask(width);
   for (let i = 0; i < take; i++) {
     const bit = i * width;
-    const b = pos + (bit >>> 3);
-    value += minDelta + (((bytes[b]! | (bytes[b + 1]! << 8) | (bytes[b + 2]! << 16)) >>> (bit & 7)) & mask);
-    out[at + i] = value;
-  }
-  return value;
-}
-
-/** addTwoPieces without the refill loops: the low 16 bits from the value's first 3 bytes, the rest from the 3 after its first 2. */
-function addTwoPiecesWindowed(bytes: Uint8Array, pos: number, width: number, take: number, minDelta: number, value: number, out: Float64Array, at: number): number {
-  const highMask = (1 << (width - narrowBitsMax)) - 1;
-  for (let i = 0; i < take; i++) {
-    const bit = i * width;
-    const b = pos + (bit >>> 3);
-    const shift = bit & 7;
-    const low = ((bytes[b]! | (bytes[b + 1]! << 8) | (bytes[b + 2]! << 16)) >>> shift) & 0xffff;
-    const high = ((bytes[b + 2]! | (bytes[b + 3]! << 8) | (bytes[b + 4]! << 16)) >>> shift) & highMask;
-    value += minDelta + low + high * 65536;
+    const word = from + (bit >>> 5);
+    const shift = bit & 31;
+    value += minDelta + ((((words[word]! >>> shift) | ((words[word + 1]! << 1) << (31 - shift))) & mask) >>> 0);
     out[at + i] = value;
   }
   return value;
@@ -98,16 +31,16 @@ function addTwoPiecesWindowed(bytes: Uint8Array, pos: number, width: number, tak
 
 let wide = new Float64Array(0);
 
-/** Deltas wider than 32 bits (up to packedBitsMax). */
+/** Deltas wider than 32 bits (up to packedBitsMax), read from bytes. */
 function addWide(bytes: Uint8Array, pos: number, width: number, take: number, minDelta: number, value: number, out: Float64Array, at: number): number {
   if (wide.length < take) wide = new Float64Array(take);
   const packed = wide;
-  unpackNumbers(bytes, pos, width, take, packed, 0);
+  unpackWide(bytes, pos, width, take, packed);
   for (let i = 0; i < take; i++) out[at + i] = value += minDelta + packed[i]!;
   return value;
 }
 
-/** Reads a zigzag varint at `cursor.pos` without bounds checks (a read past the end gives NaN, which the caller's checks catch). */
+/** Reads a zigzag varint at `cursor.pos` without bounds checks (a read past the end stops it, and the caller's end check catches that). */
 function leanZigzag(bytes: Uint8Array, cursor: { pos: number }): number {
   let value = 0;
   let scale = 1;
@@ -124,7 +57,7 @@ function leanZigzag(bytes: Uint8Array, cursor: { pos: number }): number {
  * The blocks after the header: `count` - 1 values after `first`. Returns the position after
  * the last miniblock read, or -1 when a sum might have passed 2^53 or a width is past
  * packedBitsMax. It has no error paths of its own: JSC optimises a function only once most of
- * its code has run, and throws that never run kept it in its baseline tier.
+ * its code has run, and throws that never run kept it in its baseline tier (measured).
  */
 function deltaBlocks(bytes: Uint8Array, pos: number, miniblocks: number, miniblockValues: number, count: number, first: number, out: Float64Array, at: number, int32: boolean): number {
   const cursor = { pos };
@@ -135,23 +68,25 @@ function deltaBlocks(bytes: Uint8Array, pos: number, miniblocks: number, miniblo
     const minDelta = leanZigzag(bytes, cursor);
     const widthsAt = cursor.pos;
     cursor.pos += miniblocks;
+    let blockBytes = 0;
+    for (let miniblock = 0; miniblock < miniblocks; miniblock++) blockBytes += (miniblockValues * bytes[widthsAt + miniblock]!) / 8;
+    // The last block may end early (its unused miniblocks, and the last one's padding, need not be written).
+    const words = packedWords(bytes, cursor.pos, Math.min(cursor.pos + blockBytes, bytes.length));
+    let word = 0;
+    let used = 0;
     for (let miniblock = 0; miniblock < miniblocks && done < count; miniblock++) {
       const width = bytes[widthsAt + miniblock]!;
       const take = Math.min(miniblockValues, count - done);
       reach = Math.max(reach, Math.abs(value) + take * (Math.abs(minDelta) + 2 ** width), width > packedBitsMax ? Infinity : 0);
-      // Windowed reads while the bytes they may look at are in the page (all but its end).
-      const windowed = cursor.pos + Math.ceil((take * width) / 8) + windowSlackBytes <= bytes.length;
-      if (width <= narrowBitsMax) {
-        value = windowed ? addNarrowWindowed(bytes, cursor.pos, width, take, minDelta, value, out, at + done) : addNarrow(bytes, cursor.pos, width, take, minDelta, value, out, at + done);
-      } else if (width <= 2 * narrowBitsMax) {
-        value = windowed ? addTwoPiecesWindowed(bytes, cursor.pos, width, take, minDelta, value, out, at + done) : addTwoPieces(bytes, cursor.pos, width, take, minDelta, value, out, at + done);
-      }
-      else value = addWide(bytes, cursor.pos, Math.min(width, packedBitsMax), take, minDelta, value, out, at + done);
+      if (width <= wordBitsMax) value = addPacked(words, word, width, take, minDelta, value, out, at + done);
+      else value = addWide(bytes, cursor.pos + 4 * word, Math.min(width, packedBitsMax), take, minDelta, value, out, at + done);
       if (int32) value |= 0;
-      // The last miniblock need not be padded to its full size: it ends after its values.
-      cursor.pos += done + take < count ? (miniblockValues * width) / 8 : Math.ceil((take * width) / 8);
+      word += (miniblockValues * width) / 32;
+      // The page's last miniblock ends after its values.
+      used += done + take < count ? (miniblockValues * width) / 8 : Math.ceil((take * width) / 8);
       done += take;
     }
+    cursor.pos += used;
   }
   return reach <= Number.MAX_SAFE_INTEGER ? cursor.pos : -1;
 }

@@ -4,15 +4,13 @@
 // DELTA_BINARY_PACKED for integers and RLE booleans. Text is written as codes of a WordIds
 // dictionary shared by the part's row groups; numbers, int32 values and timestamps as they are.
 import { WordIds } from "../../storage/word-ids.ts";
-import { decodeHybrid, unpackInts } from "./bits.ts";
+import { decodeHybrid, packedWords, unpackWords } from "./bits.ts";
+import { dictionaryValues, pageDictionary, type PageDictionary } from "./dictionary.ts";
 import { decodeDelta } from "./delta.ts";
 import { Encoding, PhysicalType } from "./footer.ts";
 import { ParquetUnsupportedError } from "./unsupported.ts";
 
 const decoder = new TextDecoder();
-
-/** A row group's dictionary: numbers (doubles, int64 as numbers), int32 values, or the shared codes of its words. */
-export type PageDictionary = Float64Array | Int32Array;
 
 /** Bool columns read as text: these codes, in a dictionary that starts with these words (as engine/columns.ts reads Arrow booleans). */
 export const boolWords = ["false", "true"];
@@ -80,64 +78,26 @@ function sameBytes(bytes: Uint8Array, start: number, end: number, otherStart: nu
   return true;
 }
 
-/** A dictionary page's values (PLAIN) in the form data pages' indices look up. */
+/** A dictionary page's values (PLAIN) in the form data pages' indices look up: numbers (doubles, int64 as numbers), int32 values, or codes of words. */
 export function decodeDictionary(physical: number, data: Uint8Array, count: number, words: WordIds): PageDictionary {
   if (physical === PhysicalType.byteArray) {
     const codes = new Int32Array(count);
     plainText(data, count, words, codes, 0);
-    return codes;
+    return pageDictionary(codes);
   }
   if (physical === PhysicalType.int32) {
     const values = new Int32Array(count);
     copyFixed(data, count, values, 0);
-    return values;
+    return pageDictionary(values);
   }
   const values = new Float64Array(count);
   if (physical === PhysicalType.double) copyFixed(data, count, values, 0);
   else if (physical === PhysicalType.int64) plainInt64(data, count, values, 0);
   else throw new ParquetUnsupportedError(`dictionaries of physical type ${physical} are not read`);
-  return values;
+  return pageDictionary(values);
 }
 
-let indices = new Int32Array(0);
 let deltaInts = new Float64Array(0);
-
-/** A page's dictionary indices (a bit width byte, then the RLE hybrid) into `indices`. */
-function dictionaryIndices(data: Uint8Array, count: number, dictionary: PageDictionary | null): void {
-  if (dictionary === null) throw new ParquetUnsupportedError("a dictionary-encoded page comes without a dictionary page");
-  if (indices.length < count) indices = new Int32Array(count);
-  if (count > 0) decodeHybrid({ bytes: data, pos: 1 }, data.byteLength, data[0]!, count, indices, 0);
-}
-
-const outsideDictionary = () => new ParquetUnsupportedError("a dictionary index passes its dictionary");
-
-// Two copies of the lookup, one per array type: an element access that sees both Int32Array
-// and Float64Array is compiled for either, several times slower (measured on a cold query).
-// The comparisons are unsigned, so indices of 32 bits read as negative fail them too.
-function lookupInts(count: number, dictionary: Int32Array, out: Int32Array, at: number): void {
-  const size = dictionary.length;
-  for (let i = 0; i < count; i++) {
-    const index = indices[i]!;
-    if (index >>> 0 >= size) throw outsideDictionary();
-    out[at + i] = dictionary[index]!;
-  }
-}
-
-function lookupNumbers(count: number, dictionary: Float64Array, out: Float64Array, at: number): void {
-  const size = dictionary.length;
-  for (let i = 0; i < count; i++) {
-    const index = indices[i]!;
-    if (index >>> 0 >= size) throw outsideDictionary();
-    out[at + i] = dictionary[index]!;
-  }
-}
-
-function dictionaryValues(data: Uint8Array, count: number, dictionary: PageDictionary | null, out: Float64Array | Int32Array, at: number): void {
-  dictionaryIndices(data, count, dictionary);
-  if (out instanceof Int32Array && dictionary instanceof Int32Array) lookupInts(count, dictionary, out, at);
-  else if (out instanceof Float64Array && dictionary instanceof Float64Array) lookupNumbers(count, dictionary, out, at);
-  else throw new Error("a dictionary's values and its column's are of different array types");
-}
 
 /**
  * Decodes a data page's `count` non-null values into `out` from `at`: text and bools as
@@ -153,7 +113,7 @@ export function decodeValues(
     if (physical === PhysicalType.double || physical === PhysicalType.int32) return copyFixed(data, count, out, at);
     if (physical === PhysicalType.boolean) {
       if (data.byteLength * 8 < count) throw new ParquetUnsupportedError("PLAIN booleans end early");
-      return unpackInts(data, 0, 1, count, out as Int32Array, at);
+      return unpackWords(packedWords(data, 0, Math.ceil(count / 8)), 0, 1, count, out as Int32Array, at);
     }
   }
   if (encoding === Encoding.deltaBinaryPacked && physical === PhysicalType.int64) return decodeDelta({ bytes: data, pos: 0 }, data.byteLength, count, out as Float64Array, at, false);

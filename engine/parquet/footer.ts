@@ -80,33 +80,41 @@ interface SchemaElement {
   logical: { kind: number; unit?: number; bitWidth?: number; signed?: boolean } | null;
 }
 
+/** A union: a struct with one field set, whose id names the member; returns that id (0 for none), the member read by `member`. */
+function union(reader: ThriftReader, member: (id: number, type: number) => void): number {
+  let found = 0;
+  for (let field = reader.field(0); field !== 0; field = reader.field(field)) {
+    found = field >> 4;
+    member(found, field & 0x0f);
+  }
+  return found;
+}
+
 function logicalType(reader: ThriftReader): SchemaElement["logical"] {
-  let logical: SchemaElement["logical"] = null;
-  // A union is a struct with one field set: its id names the member.
-  reader.struct((kind, type) => {
-    if (type !== ThriftType.struct) return reader.skip(type);
-    logical = { kind };
-    if (kind === logicalTimestamp) {
-      const found = logical;
-      reader.struct((id, fieldType) => {
-        if (id === 2 && fieldType === ThriftType.struct) reader.struct((unit, unitType) => ((found.unit = unit), reader.skip(unitType)));
+  const logical: NonNullable<SchemaElement["logical"]> = { kind: 0 };
+  logical.kind = union(reader, (kind, type) => {
+    if (kind === logicalTimestamp && type === ThriftType.struct) {
+      for (let field = reader.field(0); field !== 0; field = reader.field(field)) {
+        if (field >> 4 === 2 && (field & 0x0f) === ThriftType.struct) logical.unit = union(reader, (_, unitType) => reader.skip(unitType));
+        else reader.skip(field & 0x0f);
+      }
+    } else if (kind === logicalInteger && type === ThriftType.struct) {
+      for (let field = reader.field(0); field !== 0; field = reader.field(field)) {
+        const [id, fieldType] = [field >> 4, field & 0x0f];
+        if (id === 1 && fieldType === ThriftType.i8) logical.bitWidth = reader.i8();
+        else if (id === 2) logical.signed = fieldType === ThriftType.boolTrue;
         else reader.skip(fieldType);
-      });
-    } else if (kind === logicalInteger) {
-      const found = logical;
-      reader.struct((id, fieldType) => {
-        if (id === 1 && fieldType === ThriftType.i8) found.bitWidth = reader.i8();
-        else if (id === 2) found.signed = fieldType === ThriftType.boolTrue;
-        else reader.skip(fieldType);
-      });
+      }
     } else reader.skip(type);
   });
-  return logical;
+  return logical.kind === 0 ? null : logical;
 }
 
 function schemaElement(reader: ThriftReader): SchemaElement {
   const element: SchemaElement = { name: "", physical: null, repetition: null, children: 0, converted: null, logical: null };
-  reader.struct((id, type) => {
+  for (let field = reader.field(0); field !== 0; field = reader.field(field)) {
+    const id = field >> 4;
+    const type = field & 0x0f;
     if (id === 1 && type === ThriftType.i32) element.physical = reader.int();
     else if (id === 3 && type === ThriftType.i32) element.repetition = reader.int();
     else if (id === 4 && type === ThriftType.binary) element.name = reader.string();
@@ -114,7 +122,7 @@ function schemaElement(reader: ThriftReader): SchemaElement {
     else if (id === 6 && type === ThriftType.i32) element.converted = reader.int();
     else if (id === 10 && type === ThriftType.struct) element.logical = logicalType(reader);
     else reader.skip(type);
-  });
+  }
   return element;
 }
 
@@ -151,10 +159,10 @@ function leafColumns(elements: SchemaElement[]): LeafColumn[] {
 
 function statisticsNullCount(reader: ThriftReader): number | null {
   let nullCount: number | null = null;
-  reader.struct((id, type) => {
-    if (id === 3 && type === ThriftType.i64) nullCount = reader.int();
-    else reader.skip(type);
-  });
+  for (let field = reader.field(0); field !== 0; field = reader.field(field)) {
+    if (field >> 4 === 3 && (field & 0x0f) === ThriftType.i64) nullCount = reader.int();
+    else reader.skip(field & 0x0f);
+  }
   return nullCount;
 }
 
@@ -162,7 +170,9 @@ function columnMetaData(reader: ThriftReader): ColumnChunkMeta & { path: string[
   const meta = { physical: -1, encodings: [] as number[], path: [] as string[], codec: -1, values: 0, start: 0, compressedBytes: 0, nullCount: null as number | null };
   let dataPageOffset = -1;
   let dictionaryPageOffset = -1;
-  reader.struct((id, type) => {
+  for (let field = reader.field(0); field !== 0; field = reader.field(field)) {
+    const id = field >> 4;
+    const type = field & 0x0f;
     if (id === 1 && type === ThriftType.i32) meta.physical = reader.int();
     else if (id === 2 && type === ThriftType.list) meta.encodings = reader.list((r) => r.int());
     else if (id === 3 && type === ThriftType.list) meta.path = reader.list((r) => r.string());
@@ -173,7 +183,7 @@ function columnMetaData(reader: ThriftReader): ColumnChunkMeta & { path: string[
     else if (id === 11 && type === ThriftType.i64) dictionaryPageOffset = reader.int();
     else if (id === 12 && type === ThriftType.struct) meta.nullCount = statisticsNullCount(reader);
     else reader.skip(type);
-  });
+  }
   if (dataPageOffset < 0) throw new ParquetUnsupportedError("a column chunk has no data page offset");
   // Some writers put the dictionary offset at 0 to mean "none": a dictionary page comes before the data pages.
   meta.start = dictionaryPageOffset > 0 && dictionaryPageOffset < dataPageOffset ? dictionaryPageOffset : dataPageOffset;
@@ -182,12 +192,14 @@ function columnMetaData(reader: ThriftReader): ColumnChunkMeta & { path: string[
 
 function columnChunk(reader: ThriftReader): ColumnChunkMeta & { path: string[] } {
   let meta: (ColumnChunkMeta & { path: string[] }) | null = null;
-  reader.struct((id, type) => {
+  for (let field = reader.field(0); field !== 0; field = reader.field(field)) {
+    const id = field >> 4;
+    const type = field & 0x0f;
     if (id === 1) throw new ParquetUnsupportedError("a column chunk is stored in another file");
+    if (id === 8 || id === 9) throw new ParquetUnsupportedError("the file is encrypted");
     if (id === 3 && type === ThriftType.struct) meta = columnMetaData(reader);
-    else if (id === 8 || id === 9) throw new ParquetUnsupportedError("the file is encrypted");
     else reader.skip(type);
-  });
+  }
   if (!meta) throw new ParquetUnsupportedError("a column chunk has no metadata");
   return meta;
 }
@@ -195,11 +207,13 @@ function columnChunk(reader: ThriftReader): ColumnChunkMeta & { path: string[] }
 function rowGroup(reader: ThriftReader, columns: LeafColumn[]): RowGroupMeta {
   let rows = -1;
   let chunks: (ColumnChunkMeta & { path: string[] })[] = [];
-  reader.struct((id, type) => {
+  for (let field = reader.field(0); field !== 0; field = reader.field(field)) {
+    const id = field >> 4;
+    const type = field & 0x0f;
     if (id === 1 && type === ThriftType.list) chunks = reader.list(columnChunk);
     else if (id === 3 && type === ThriftType.i64) rows = reader.int();
     else reader.skip(type);
-  });
+  }
   if (chunks.length !== columns.length) throw new ParquetUnsupportedError("a row group does not have one chunk per column");
   chunks.forEach((chunk, index) => {
     const column = columns[index]!;
@@ -216,16 +230,18 @@ export function parseFooter(bytes: Uint8Array): Footer {
   let rows = -1;
   let elements: SchemaElement[] = [];
   let groupsAt = -1;
-  reader.struct((id, type) => {
+  for (let field = reader.field(0); field !== 0; field = reader.field(field)) {
+    const id = field >> 4;
+    const type = field & 0x0f;
+    if (id === 8) throw new ParquetUnsupportedError("the file is encrypted");
     if (id === 2 && type === ThriftType.list) elements = reader.list(schemaElement);
     else if (id === 3 && type === ThriftType.i64) rows = reader.int();
     else if (id === 4 && type === ThriftType.list) {
       // Row groups are read once the schema is known (fields may come in any order).
       groupsAt = reader.pos;
       reader.skip(type);
-    } else if (id === 8) throw new ParquetUnsupportedError("the file is encrypted");
-    else reader.skip(type);
-  });
+    } else reader.skip(type);
+  }
   const columns = leafColumns(elements);
   const rowGroups = groupsAt < 0 ? [] : new ThriftReader(bytes, groupsAt).list((r) => rowGroup(r, columns));
   if (rowGroups.reduce((sum, group) => sum + group.rows, 0) !== rows) throw new ParquetUnsupportedError("the row groups do not add up to the file's rows");

@@ -41,42 +41,32 @@ interface Header {
 
 function pageHeader(reader: ThriftReader): Header {
   const header: Header = { type: -1, uncompressed: -1, compressed: -1, values: -1, encoding: -1, levelEncoding: Encoding.rle, levelBytes: 0, repetitionBytes: 0, compressedValues: true };
-  const fields = (read: (id: number, type: number) => boolean) => reader.struct((id, type) => {
-    if (!read(id, type)) reader.skip(type);
-  });
-  reader.struct((id, type) => {
+  for (let field = reader.field(0); field !== 0; field = reader.field(field)) {
+    const id = field >> 4;
+    const type = field & 0x0f;
     if (id === 1 && type === ThriftType.i32) header.type = reader.int();
     else if (id === 2 && type === ThriftType.i32) header.uncompressed = reader.int();
     else if (id === 3 && type === ThriftType.i32) header.compressed = reader.int();
-    else if (id === 5 && type === ThriftType.struct) {
-      fields((field, fieldType) => {
-        if (field === 1 && fieldType === ThriftType.i32) header.values = reader.int();
-        else if (field === 2 && fieldType === ThriftType.i32) header.encoding = reader.int();
-        else if (field === 3 && fieldType === ThriftType.i32) header.levelEncoding = reader.int();
-        else return false;
-        return true;
-      });
-    } else if (id === 7 && type === ThriftType.struct) {
-      fields((field, fieldType) => {
-        if (field === 1 && fieldType === ThriftType.i32) header.values = reader.int();
-        else if (field === 2 && fieldType === ThriftType.i32) header.encoding = reader.int();
-        else return false;
-        return true;
-      });
-    } else if (id === 8 && type === ThriftType.struct) {
-      fields((field, fieldType) => {
-        if (field === 1 && fieldType === ThriftType.i32) header.values = reader.int();
-        else if (field === 4 && fieldType === ThriftType.i32) header.encoding = reader.int();
-        else if (field === 5 && fieldType === ThriftType.i32) header.levelBytes = reader.int();
-        else if (field === 6 && fieldType === ThriftType.i32) header.repetitionBytes = reader.int();
-        else if (field === 7) header.compressedValues = fieldType === ThriftType.boolTrue;
-        else return false;
-        return true;
-      });
-    } else reader.skip(type);
-  });
+    else if ((id === 5 || id === 7 || id === 8) && type === ThriftType.struct) pageTypeHeader(reader, id, header);
+    else reader.skip(type);
+  }
   if (header.compressed < 0 || header.uncompressed < 0) throw new ParquetUnsupportedError("a page header has no sizes");
   return header;
+}
+
+/** The fields of a data page (5), dictionary page (7) or data page v2 (8) header that are read. */
+function pageTypeHeader(reader: ThriftReader, kind: number, header: Header): void {
+  for (let field = reader.field(0); field !== 0; field = reader.field(field)) {
+    const id = field >> 4;
+    const type = field & 0x0f;
+    if (id === 1 && type === ThriftType.i32) header.values = reader.int();
+    else if (((kind !== 8 && id === 2) || (kind === 8 && id === 4)) && type === ThriftType.i32) header.encoding = reader.int();
+    else if (kind === 5 && id === 3 && type === ThriftType.i32) header.levelEncoding = reader.int();
+    else if (kind === 8 && id === 5 && type === ThriftType.i32) header.levelBytes = reader.int();
+    else if (kind === 8 && id === 6 && type === ThriftType.i32) header.repetitionBytes = reader.int();
+    else if (kind === 8 && id === 7) header.compressedValues = type === ThriftType.boolTrue;
+    else reader.skip(type);
+  }
 }
 
 function decompress(body: Uint8Array, codec: number, size: number): Uint8Array {

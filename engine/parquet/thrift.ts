@@ -96,20 +96,19 @@ export class ThriftReader {
   }
 
   /**
-   * Reads a struct's fields up to its stop field: `field` is called with each field's id and
-   * type, and reads the value (or calls `skip`). A bool field's value is its type (boolTrue or
-   * boolFalse) and takes no bytes.
+   * The next field header of a struct, as `id * 16 + type`, or 0 at the struct's stop field;
+   * `previous` is the struct's last field so read (0 before the first). A bool field's value is
+   * its type (boolTrue or boolFalse) and takes no bytes; any other value is read next (or
+   * skipped). A loop over fields takes no callback, which kept footer parsing in JSC's slower
+   * tiers (measured: 40 ms for 106 footers while cold).
    */
-  struct(field: (id: number, type: number) => void): void {
-    let id = 0;
-    for (;;) {
-      const header = this.byte();
-      const type = header & 0x0f;
-      if (type === 0) return;
-      const delta = header >> 4;
-      id = delta === 0 ? this.int() : id + delta;
-      field(id, type);
-    }
+  field(previous: number): number {
+    const header = this.byte();
+    const type = header & 0x0f;
+    if (type === 0) return 0;
+    const delta = header >> 4;
+    const id = delta === 0 ? this.int() : (previous >> 4) + delta;
+    return id * 16 + type;
   }
 
   /** Skips an element of a list, set or map: bools there take one byte each (1 true, 0 false). */
@@ -159,7 +158,7 @@ export class ThriftReader {
         return;
       }
       case ThriftType.struct:
-        this.struct((_, fieldType) => this.skip(fieldType, depth + 1));
+        for (let field = this.field(0); field !== 0; field = this.field(field)) this.skip(field & 0x0f, depth + 1);
         return;
       default:
         throw new ParquetUnsupportedError(`unknown thrift type ${type}`);

@@ -53,16 +53,25 @@ function leanZigzag(bytes: Uint8Array, cursor: { pos: number }): number {
   return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
 }
 
+/** What deltaBlocks found wrong, if anything. */
+const sumsPassExactness = -1;
+const valuesPassEnd = -2;
+
 /**
  * The blocks after the header: `count` - 1 values after `first`. Returns the position after
- * the last miniblock read, or -1 when a sum might have passed 2^53 or a width is past
- * packedBitsMax. It has no error paths of its own: JSC optimises a function only once most of
- * its code has run, and throws that never run kept it in its baseline tier (measured).
+ * the last miniblock (padded to its full size, as the specification has writers do), or
+ * sumsPassExactness when a sum might pass 2^53 or a width packedBitsMax, or valuesPassEnd when
+ * the values read pass `end` (a last miniblock without its padding is accepted). It has no
+ * error paths of its own: JSC optimises a function only once most of its code has run, and
+ * throws that never ran kept it in its baseline tier (measured).
  */
-function deltaBlocks(bytes: Uint8Array, pos: number, miniblocks: number, miniblockValues: number, count: number, first: number, out: Float64Array, at: number, int32: boolean): number {
+function deltaBlocks(
+  bytes: Uint8Array, pos: number, end: number, miniblocks: number, miniblockValues: number, count: number, first: number, out: Float64Array, at: number, int32: boolean,
+): number {
   const cursor = { pos };
   let value = first;
   let reach = 0;
+  let read = pos;
   let done = 1;
   while (done < count) {
     const minDelta = leanZigzag(bytes, cursor);
@@ -73,7 +82,6 @@ function deltaBlocks(bytes: Uint8Array, pos: number, miniblocks: number, miniblo
     // The last block may end early (its unused miniblocks, and the last one's padding, need not be written).
     const words = packedWords(bytes, cursor.pos, Math.min(cursor.pos + blockBytes, bytes.length));
     let word = 0;
-    let used = 0;
     for (let miniblock = 0; miniblock < miniblocks && done < count; miniblock++) {
       const width = bytes[widthsAt + miniblock]!;
       const take = Math.min(miniblockValues, count - done);
@@ -81,17 +89,20 @@ function deltaBlocks(bytes: Uint8Array, pos: number, miniblocks: number, miniblo
       if (width <= wordBitsMax) value = addPacked(words, word, width, take, minDelta, value, out, at + done);
       else value = addWide(bytes, cursor.pos + 4 * word, Math.min(width, packedBitsMax), take, minDelta, value, out, at + done);
       if (int32) value |= 0;
+      read = cursor.pos + 4 * word + Math.ceil((take * width) / 8);
       word += (miniblockValues * width) / 32;
-      // The page's last miniblock ends after its values.
-      used += done + take < count ? (miniblockValues * width) / 8 : Math.ceil((take * width) / 8);
       done += take;
     }
-    cursor.pos += used;
+    cursor.pos += 4 * word;
   }
-  return reach <= Number.MAX_SAFE_INTEGER ? cursor.pos : -1;
+  if (reach > Number.MAX_SAFE_INTEGER) return sumsPassExactness;
+  return read > end ? valuesPassEnd : cursor.pos;
 }
 
-/** Decodes `count` values from `cursor` (which must not pass `end`) into `out` from `at` (int32 columns: as int32 sums). */
+/**
+ * Decodes `count` values from `cursor` (which must not pass `end`) into `out` from `at` (int32
+ * columns: as int32 sums), leaving the cursor after them (what follows in DELTA_LENGTH_BYTE_ARRAY).
+ */
 export function decodeDelta(cursor: Cursor, end: number, count: number, out: Float64Array, at: number, int32: boolean): void {
   const blockValues = varint(cursor);
   const miniblocks = varint(cursor);
@@ -104,8 +115,8 @@ export function decodeDelta(cursor: Cursor, end: number, count: number, out: Flo
   if (total !== count) throw new ParquetUnsupportedError(`delta data holds ${total} values where ${count} are expected`);
   if (count === 0) return;
   out[at] = first;
-  const after = deltaBlocks(cursor.bytes, cursor.pos, miniblocks, miniblockValues, count, first, out, at, int32);
-  if (after < 0) throw new ParquetUnsupportedError("delta values may pass 2^53");
-  if (after > end) throw new ParquetUnsupportedError("delta data passes its page");
-  cursor.pos = after;
+  const after = deltaBlocks(cursor.bytes, cursor.pos, end, miniblocks, miniblockValues, count, first, out, at, int32);
+  if (after === sumsPassExactness) throw new ParquetUnsupportedError("delta values may pass 2^53");
+  if (after === valuesPassEnd) throw new ParquetUnsupportedError("delta data passes its page");
+  cursor.pos = Math.min(after, end);
 }

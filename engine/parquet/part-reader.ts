@@ -20,7 +20,7 @@ import { ParquetUnsupportedError } from "./unsupported.ts";
 const footersMax = 1024;
 
 /** The named columns of a part with a supported footer; throws ParquetUnsupportedError before reading anything it cannot decode. */
-function readColumns(path: string, footer: Footer, names: string[]): Map<string, Decoded> {
+export function readPartColumns(path: string, footer: Footer, names: string[]): Map<string, Decoded> {
   const columns = names.map((name) => {
     const index = footer.columns.findIndex((column) => column.name === name);
     if (index < 0) throw new Error(`column "${name}" is not in ${path}`);
@@ -60,7 +60,7 @@ export class PartReader {
     const footer = this.footer(path);
     if (footer !== null) {
       try {
-        return readColumns(path, footer, names);
+        return readPartColumns(path, footer, names);
       } catch (error) {
         if (!(error instanceof ParquetUnsupportedError)) throw error;
       }

@@ -1,12 +1,14 @@
 // A data page's non-null values, decoded densely into the executor's typed arrays: PLAIN
 // (parquet-format, Encodings.md: fixed-width little endian, booleans bit-packed, byte arrays
-// each after a 4-byte length), dictionary indices (a bit width byte, then the RLE hybrid),
-// DELTA_BINARY_PACKED for integers and RLE booleans. Text is written as codes of a WordIds
-// dictionary shared by the part's row groups; numbers, int32 values and timestamps as they are.
+// each after a 4-byte length), dictionary indices (dictionary.ts), DELTA_BINARY_PACKED for
+// integers, the delta encodings of byte arrays (delta-text.ts) and RLE booleans. Text is written
+// as codes of a WordIds dictionary shared by the part's row groups; numbers, int32 values and
+// timestamps as they are.
 import { WordIds } from "../../storage/word-ids.ts";
 import { decodeHybrid, packedWords, unpackWords } from "./bits.ts";
 import { dictionaryValues, pageDictionary, type PageDictionary } from "./dictionary.ts";
 import { decodeDelta } from "./delta.ts";
+import { deltaLengthText, deltaText } from "./delta-text.ts";
 import { Encoding, PhysicalType } from "./footer.ts";
 import { ParquetUnsupportedError } from "./unsupported.ts";
 
@@ -123,6 +125,8 @@ export function decodeValues(
     decodeDelta({ bytes: data, pos: 0 }, data.byteLength, count, deltaInts, 0, true);
     return (out as Int32Array).set(deltaInts.subarray(0, count), at);
   }
+  if (encoding === Encoding.deltaLengthByteArray && physical === PhysicalType.byteArray) return deltaLengthText(data, count, words, out as Int32Array, at);
+  if (encoding === Encoding.deltaByteArray && physical === PhysicalType.byteArray) return deltaText(data, count, words, out as Int32Array, at);
   if (encoding === Encoding.rle && physical === PhysicalType.boolean) {
     // RLE booleans: a 4-byte length, then the hybrid at one bit per value.
     if (data.byteLength < 4) throw new ParquetUnsupportedError("RLE booleans end early");

@@ -49,6 +49,8 @@ export interface ColumnChunkMeta {
   compressedBytes: number;
   /** From the chunk's statistics; null when not written. */
   nullCount: number | null;
+  /** Whether every data page is dictionary-encoded, by the chunk's page encoding statistics (false when not written). */
+  dictionaryOnly: boolean;
 }
 
 export interface RowGroupMeta {
@@ -166,8 +168,31 @@ function statisticsNullCount(reader: ThriftReader): number | null {
   return nullCount;
 }
 
+const pageData = 0;
+const pageDataV2 = 3;
+
+/** Whether a chunk's PageEncodingStats list has data pages only in dictionary encodings. */
+function dataPagesDictionaryEncoded(reader: ThriftReader): boolean {
+  let dictionaryOnly = true;
+  reader.list((element) => {
+    let pageType = -1;
+    let encoding = -1;
+    for (let field = element.field(0); field !== 0; field = element.field(field)) {
+      const id = field >> 4;
+      if (id === 1 && (field & 0x0f) === ThriftType.i32) pageType = element.int();
+      else if (id === 2 && (field & 0x0f) === ThriftType.i32) encoding = element.int();
+      else element.skip(field & 0x0f);
+    }
+    const dataPage = pageType === pageData || pageType === pageDataV2;
+    if (dataPage && encoding !== Encoding.rleDictionary && encoding !== Encoding.plainDictionary) dictionaryOnly = false;
+  });
+  return dictionaryOnly;
+}
+
 function columnMetaData(reader: ThriftReader): ColumnChunkMeta & { path: string[] } {
-  const meta = { physical: -1, encodings: [] as number[], path: [] as string[], codec: -1, values: 0, start: 0, compressedBytes: 0, nullCount: null as number | null };
+  const meta = {
+    physical: -1, encodings: [] as number[], path: [] as string[], codec: -1, values: 0, start: 0, compressedBytes: 0, nullCount: null as number | null, dictionaryOnly: false,
+  };
   let dataPageOffset = -1;
   let dictionaryPageOffset = -1;
   for (let field = reader.field(0); field !== 0; field = reader.field(field)) {
@@ -182,6 +207,7 @@ function columnMetaData(reader: ThriftReader): ColumnChunkMeta & { path: string[
     else if (id === 9 && type === ThriftType.i64) dataPageOffset = reader.int();
     else if (id === 11 && type === ThriftType.i64) dictionaryPageOffset = reader.int();
     else if (id === 12 && type === ThriftType.struct) meta.nullCount = statisticsNullCount(reader);
+    else if (id === 13 && type === ThriftType.list) meta.dictionaryOnly = dataPagesDictionaryEncoded(reader);
     else reader.skip(type);
   }
   if (dataPageOffset < 0) throw new ParquetUnsupportedError("a column chunk has no data page offset");

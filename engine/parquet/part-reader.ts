@@ -9,6 +9,7 @@ import type { ColumnType } from "../chunk-store.ts";
 import { decodeColumn as decodeArrow, type Decoded } from "../columns.ts";
 import { ParquetParts } from "../parquet-parts.ts";
 import { decodeColumn, type ChunkBytes } from "./column.ts";
+import { constantNumber } from "./constant.ts";
 import { readAt, readFooter, type Footer } from "./footer.ts";
 import { ParquetUnsupportedError } from "./unsupported.ts";
 
@@ -66,6 +67,18 @@ export class PartReader {
       }
     }
     return this.wasm.read(path, names, (name, arrays) => decodeArrow(arrays, schema.get(name)!));
+  }
+
+  /** The value of every row of a number column of a part, when its footer and dictionaries show it has one (else null). */
+  constantNumber(path: string, name: string): number | null {
+    const footer = this.footer(path);
+    if (footer === null) return null;
+    try {
+      return constantNumber(path, footer, name);
+    } catch (error) {
+      if (!(error instanceof ParquetUnsupportedError)) throw error;
+      return null;
+    }
   }
 
   /** Forgets what was kept for a column read that is not coming (or has been done). */

@@ -11,11 +11,14 @@ import { ParquetUnsupportedError } from "./unsupported.ts";
 import type { PageDictionary } from "./dictionary.ts";
 import { boolWords, decodeDictionary, decodeValues } from "./values.ts";
 
-/** A row group's chunk of the column: its bytes from the first page, or null when statistics say every value is null. */
+/**
+ * A row group's chunk of the column: how to read its bytes from the first page (valid until the
+ * next chunk is read), or null when statistics say every value is null.
+ */
 export interface ChunkBytes {
   rows: number;
   codec: number;
-  bytes: Uint8Array | null;
+  read: (() => Uint8Array) | null;
 }
 
 let levels = new Int32Array(0);
@@ -92,14 +95,14 @@ export function decodeColumn(column: LeafColumn, chunks: ChunkBytes[]): Decoded 
   };
   for (const chunk of chunks) {
     const end = at + chunk.rows;
-    if (chunk.bytes === null) {
+    if (chunk.read === null) {
       out.fill(nullValue, at, end);
       markPresent(at, chunk.rows, "none");
       at = end;
       continue;
     }
     let dictionary: PageDictionary | null = null;
-    for (const page of chunkPages(chunk.bytes, chunk.codec, column.optional)) {
+    for (const page of chunkPages(chunk.read(), chunk.codec, column.optional)) {
       if (page.kind === "dictionary") {
         dictionary = decodeDictionary(column.physical, page.data, page.values, words);
         continue;

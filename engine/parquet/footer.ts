@@ -36,7 +36,7 @@ const repetitionOptional = 1;
 const trailerBytes = 8;
 const magic = "PAR1";
 /** Bytes read from a file's end at first: the trailer and, for parts as storage writes them (about 13 KB), the whole footer. */
-const tailBytes = 64 * 1024;
+const tailBytes = 32 * 1024;
 
 export interface ColumnChunkMeta {
   physical: number;
@@ -274,16 +274,27 @@ export function parseFooter(bytes: Uint8Array): Footer {
   return { rows, columns, rowGroups };
 }
 
-/** Bytes [start, start + length) of an open file. */
-export function readAt(fd: number, start: number, length: number): Uint8Array {
-  const bytes = new Uint8Array(length);
+/** Bytes [start, start + length) of an open file, into `bytes` (a new array by default). */
+export function readAt(fd: number, start: number, length: number, bytes = new Uint8Array(length)): Uint8Array {
   let read = 0;
   while (read < length) {
     const got = readSync(fd, bytes, read, length - read, start + read);
     if (got === 0) throw new ParquetUnsupportedError(`the file ends before byte ${start + length}`);
     read += got;
   }
-  return bytes;
+  return bytes.subarray(0, length);
+}
+
+let shared = new Uint8Array(0);
+
+/**
+ * readAt into one buffer reused from call to call (valid until the next call): column chunks are
+ * decoded one at a time, and fresh memory for each cost page faults that took longer than
+ * reading (measured on a cold query: about 0.5 ms per MB on this machine).
+ */
+export function readShared(fd: number, start: number, length: number): Uint8Array {
+  if (shared.length < length) shared = new Uint8Array(Math.max(length, 2 * shared.length));
+  return readAt(fd, start, length, shared);
 }
 
 /** Reads and parses a part's footer. */

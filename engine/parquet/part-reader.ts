@@ -10,7 +10,7 @@ import { decodeColumn as decodeArrow, type Decoded } from "../columns.ts";
 import { ParquetParts } from "../parquet-parts.ts";
 import { decodeColumn, type ChunkBytes } from "./column.ts";
 import { constantNumber } from "./constant.ts";
-import { readAt, readFooter, type Footer } from "./footer.ts";
+import { readFooter, readShared, type Footer } from "./footer.ts";
 import { ParquetUnsupportedError } from "./unsupported.ts";
 
 /**
@@ -34,7 +34,7 @@ export function readPartColumns(path: string, footer: Footer, names: string[]): 
       const chunks: ChunkBytes[] = footer.rowGroups.map((group) => {
         const chunk = group.chunks[index]!;
         const allNull = column.optional && chunk.nullCount === chunk.values && chunk.values === group.rows;
-        return { rows: group.rows, codec: chunk.codec, bytes: allNull ? null : readAt(fd, chunk.start, chunk.compressedBytes) };
+        return { rows: group.rows, codec: chunk.codec, read: allNull ? null : () => readShared(fd, chunk.start, chunk.compressedBytes) };
       });
       decoded.set(column.name, decodeColumn(column, chunks));
     }

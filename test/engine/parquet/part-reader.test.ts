@@ -52,6 +52,8 @@ function events(count: number, seed: number): StoredEvent[] {
         mixed: i % 2 === 0 ? i : `text-${i}`,
         note: random() < 0.3 ? `note ${random().toString(36)} ✓` : null,
         only_null: null,
+        // Absent from the whole first row group of storage's parts: a chunk its statistics show to be all null.
+        late: i >= parquetRowGroupRows ? random() : null,
       },
     });
   });
@@ -92,6 +94,8 @@ test("parts written by storage's writer read as parquet-wasm reads them: two row
   writeParquetPart(path, eventsToTable(rows));
   const footer = readFooter(path);
   expect(footer.rowGroups.map((group) => group.rows)).toEqual([parquetRowGroupRows, 9_000]);
+  const late = footer.columns.findIndex((column) => column.name === "p_late");
+  expect(footer.rowGroups.map((group) => group.chunks[late]!.nullCount)).toEqual([parquetRowGroupRows, 0]);
   await expectSameAsWasm(path);
   // Same values, also through the executor's form: timestamps and persons as written.
   const columns = readPartColumns(path, footer, ["timestamp", "person_index", "uuid"]);

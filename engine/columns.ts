@@ -54,7 +54,8 @@ export interface NumberColumn {
 
 export type Column = TextColumn | NumberColumn;
 
-const decoder = new TextDecoder();
+// A leading U+FEFF is part of a value, not a byte order mark to drop.
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 const hasNulls = (chunk: ArrowData) => chunk.nullBitmap !== null && chunk.nullCount > 0;
 

@@ -45,7 +45,7 @@ export function packedWords(bytes: Uint8Array, start: number, end: number): Int3
  * 32-bit value with its top bit set reads negative). `(next << 1) << (31 - shift)` is `next <<
  * (32 - shift)` that is 0 when shift is 0, where a shift of 32 would be a shift of 0.
  */
-export function packedValue(words: Int32Array, from: number, width: number, mask: number, i: number): number {
+function packedValue(words: Int32Array, from: number, width: number, mask: number, i: number): number {
   const bit = i * width;
   const word = from + (bit >>> 5);
   const shift = bit & 31;

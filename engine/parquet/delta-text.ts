@@ -8,7 +8,8 @@ import type { Cursor } from "./bits.ts";
 import { decodeDelta } from "./delta.ts";
 import { ParquetUnsupportedError } from "./unsupported.ts";
 
-const decoder = new TextDecoder();
+// A leading U+FEFF is part of a value, not a byte order mark to drop.
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 let lengths: Float64Array = new Float64Array(0);
 let prefixes: Float64Array = new Float64Array(0);

@@ -23,7 +23,8 @@ export const ThriftType = {
   uuid: 13,
 } as const;
 
-const decoder = new TextDecoder();
+// A leading U+FEFF is part of a value, not a byte order mark to drop.
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** Deepest nesting of structs and containers skipped (the Parquet structs nest a few levels; anything deeper is not ours). */
 const skipDepthMax = 32;

@@ -12,7 +12,8 @@ import { deltaLengthText, deltaText } from "./delta-text.ts";
 import { Encoding, PhysicalType } from "./footer.ts";
 import { ParquetUnsupportedError } from "./unsupported.ts";
 
-const decoder = new TextDecoder();
+// A leading U+FEFF is part of a value, not a byte order mark to drop.
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** Bool columns read as text: these codes, in a dictionary that starts with these words (as engine/columns.ts reads Arrow booleans). */
 export const boolWords = ["false", "true"];

@@ -26,7 +26,7 @@ import { pick, seededRandom } from "../dataset.ts";
 const dir = mkdtempSync(join(tmpdir(), "parquet-reader-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const browsers = ["Firefox", "Chrome", "Safari", "Édge ✓", "", null];
+const browsers = ["Firefox", "Chrome", "Safari", "Édge ✓", "\uFEFFbom first", "", null];
 
 /** Seeded events covering what parts hold: nulls, repeats, unique and non-ASCII text, booleans, mixed types, wide integers. */
 function events(count: number, seed: number): StoredEvent[] {

@@ -1,11 +1,13 @@
 // The pages of one column chunk (parquet.thrift PageHeader): each header, then its body,
-// decompressed (zstd through Bun's native zstd, or stored uncompressed). Data pages v1 hold
-// their levels inside the compressed body, each level run prefixed by its byte length; v2
-// pages keep the levels uncompressed ahead of the (maybe compressed) values. Columns are flat
-// and at most optional, so there are no repetition levels and definition levels are 0 or 1.
+// decompressed (zstd through Bun's native zstd unless the frame stores it raw, zstd-frame.ts;
+// or stored uncompressed). Data pages v1 hold their levels inside the compressed body, each
+// level run prefixed by its byte length; v2 pages keep the levels uncompressed ahead of the
+// (maybe compressed) values. Columns are flat and at most optional, so there are no repetition
+// levels and definition levels are 0 or 1.
 import { Codec, Encoding } from "./footer.ts";
 import { ThriftReader, ThriftType } from "./thrift.ts";
 import { ParquetUnsupportedError } from "./unsupported.ts";
+import { rawFrameContent } from "./zstd-frame.ts";
 
 const pageData = 0;
 const pageIndex = 1;
@@ -71,7 +73,7 @@ function pageTypeHeader(reader: ThriftReader, kind: number, header: Header): voi
 
 function decompress(body: Uint8Array, codec: number, size: number): Uint8Array {
   if (codec === Codec.uncompressed) return body;
-  const out = Bun.zstdDecompressSync(body);
+  const out = rawFrameContent(body) ?? Bun.zstdDecompressSync(body);
   if (out.byteLength !== size) throw new ParquetUnsupportedError(`a page decompressed to ${out.byteLength} bytes, not ${size}`);
   return out;
 }

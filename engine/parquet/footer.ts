@@ -8,13 +8,11 @@ import type { ColumnType } from "../chunk-store.ts";
 import { ThriftReader, ThriftType } from "./thrift.ts";
 import { ParquetUnsupportedError } from "./unsupported.ts";
 
-/** Physical types (parquet.thrift `Type`). */
-export const PhysicalType = { boolean: 0, int32: 1, int64: 2, int96: 3, float: 4, double: 5, byteArray: 6, fixedLenByteArray: 7 } as const;
+/** The physical types the reader decodes (parquet.thrift `Type`). */
+export const PhysicalType = { boolean: 0, int32: 1, int64: 2, double: 5, byteArray: 6 } as const;
 
-/** Encodings (parquet.thrift `Encoding`). */
-export const Encoding = {
-  plain: 0, plainDictionary: 2, rle: 3, bitPacked: 4, deltaBinaryPacked: 5, deltaLengthByteArray: 6, deltaByteArray: 7, rleDictionary: 8, byteStreamSplit: 9,
-} as const;
+/** The encodings the reader decodes (parquet.thrift `Encoding`). */
+export const Encoding = { plain: 0, plainDictionary: 2, rle: 3, deltaBinaryPacked: 5, deltaLengthByteArray: 6, deltaByteArray: 7, rleDictionary: 8 } as const;
 
 /** Compression codecs (parquet.thrift `CompressionCodec`). */
 export const Codec = { uncompressed: 0, zstd: 6 } as const;

@@ -6,8 +6,8 @@ import { tableFromIPC, type Table } from "apache-arrow";
 import { join } from "node:path";
 import { readSegmentTable } from "../storage/data-files.ts";
 import type { PartitionSnapshot } from "../storage/event-store.ts";
-import { ParquetParts } from "./parquet-parts.ts";
-import { columnBytes, decodeColumn, fromArrowData, type Decoded } from "./columns.ts";
+import { columnBytes, decodeColumn, fromArrowData, type Decoded, type NumberColumn } from "./columns.ts";
+import { PartReader } from "./parquet/part-reader.ts";
 import { canonicalPersons } from "./persons.ts";
 import { dayMs } from "./time-zone.ts";
 
@@ -59,6 +59,8 @@ function columnType(typeName: string): ColumnType {
 /** Cache key suffix of a chunk's canonical persons (no file column starts with "#"). */
 const personsKey = "\u0000#persons";
 const weightsKey = "\u0000#weights";
+/** The column of each row's sample rate (storage/event-columns.ts). */
+export const sampleRateColumn = "sample_rate";
 
 function weightsOf(rates: Float64Array): Float64Array | null {
   let sampled = false;
@@ -73,7 +75,7 @@ export class ChunkStore {
   private cachedBytes = 0;
   /** Rows of buffered chunks, decoded once per query (their id names the snapshot). */
   private readonly transient = new Map<string, Table>();
-  private readonly parts = new ParquetParts();
+  private readonly parts = new PartReader();
 
   constructor(private readonly bytesMax = defaultColumnCacheBytes) {}
 
@@ -126,7 +128,7 @@ export class ChunkStore {
 
   /** Columns of a chunk decoded from its file or rows (every name is in `schema`). */
   private async decoded(ref: ChunkRef, schema: Map<string, ColumnType>, names: string[]): Promise<Map<string, Decoded>> {
-    if (ref.kind === "part") return this.parts.read(ref.path, names, (name, arrays) => decodeColumn(arrays, schema.get(name)!));
+    if (ref.kind === "part") return this.parts.read(ref.path, names, schema);
     const table = this.table(ref);
     return new Map(names.map((name) => [name, decodeColumn(table.getChild(name)!.data.map(fromArrowData), schema.get(name)!)] as const));
   }
@@ -157,9 +159,14 @@ export class ChunkStore {
   /**
    * 1 / sample rate of each row, or null when every row was kept unsampled (most chunks):
    * kept with the chunk's columns, so a query does not read every rate again to find that out.
+   * A part whose rates are one value throughout (its footer and dictionaries say so) is not
+   * decoded at all, and the rates themselves are not kept.
    */
-  weights(ref: ChunkRef, rates: Float64Array): Float64Array | null {
-    if (ref.kind === "buffer") return weightsOf(rates);
+  async weights(ref: ChunkRef): Promise<Float64Array | null> {
+    const schema = await this.schema(ref);
+    if (!schema.has(sampleRateColumn)) return null;
+    const rates = async () => ((await this.decoded(ref, schema, [sampleRateColumn])).get(sampleRateColumn) as NumberColumn).values;
+    if (ref.kind === "buffer") return weightsOf(await rates());
     const key = `${ref.id}${weightsKey}`;
     const hit = this.cache.get(key);
     if (hit) {
@@ -168,7 +175,8 @@ export class ChunkStore {
       const weights = hit.value as Float64Array;
       return weights.length === 0 ? null : weights;
     }
-    const weights = weightsOf(rates);
+    const constant = ref.kind === "part" ? this.parts.constantNumber(ref.path, sampleRateColumn) : null;
+    const weights = constant === null ? weightsOf(await rates()) : constant === 1 ? null : new Float64Array(ref.rows).fill(1 / constant);
     this.remember(key, weights ?? new Float64Array(0));
     return weights;
   }

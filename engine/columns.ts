@@ -1,9 +1,10 @@
 // Decoded columns as the executor reads them: typed arrays, strings dictionary-encoded.
 //   TextColumn    codes[row] indexes `words`, -1 where the value is absent
 //   NumberColumn  values[row], present[row] = 1 where set (null: every row is set)
-// Arrow data from Parquet parts (read in parquet-wasm's memory, arrow-ffi.ts), segments and
-// buffered rows (apache-arrow) is turned into these once per file and column (the ChunkStore
-// keeps them), reading Arrow's buffers directly: no row proxies, no BigInt per value.
+// Parquet parts are decoded into these by parquet/ (the ChunkStore keeps them); Arrow data from
+// segments and buffered rows (apache-arrow), and from parts parquet/ leaves to parquet-wasm
+// (arrow-ffi.ts), is turned into them once per file and column, reading Arrow's buffers
+// directly: no row proxies, no BigInt per value.
 import { Type, type Data } from "apache-arrow";
 import type { ColumnType } from "./chunk-store.ts";
 import { WordIds } from "../storage/word-ids.ts";
@@ -53,7 +54,8 @@ export interface NumberColumn {
 
 export type Column = TextColumn | NumberColumn;
 
-const decoder = new TextDecoder();
+// A leading U+FEFF is part of a value, not a byte order mark to drop.
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 const hasNulls = (chunk: ArrowData) => chunk.nullBitmap !== null && chunk.nullCount > 0;
 

@@ -1,4 +1,5 @@
-// Parquet parts as the ChunkStore reads them. Measured on a cold query over 76 parts (warm
+// Parquet parts through parquet-wasm: what parquet/part-reader.ts falls back to for a part or
+// column its own reader does not decode. Measured on a cold query over 76 parts (warm
 // page cache): parquet-wasm's reader over a Bun file Blob pays an async round trip per
 // `Blob.slice().arrayBuffer()` (the top self-time item), and reading whole files instead
 // copies mostly columns the query does not read. So parquet-wasm gets a Blob look-alike whose

@@ -3,9 +3,9 @@
 // as number or text, person properties gathered onto events). Chunks are loaded one at a
 // time through the ChunkStore, so memory follows the cache, not the range.
 import {
-  jsonAsText, nullNumberColumn, nullTextColumn, numbersAsText, valueText, type Column, type NumberColumn, type TextColumn,
+  jsonAsText, nullNumberColumn, nullTextColumn, numbersAsText, valueText, type Column, type TextColumn,
 } from "./columns.ts";
-import { mayHoldRange, type ChunkRef, type ChunkStore, type ColumnType } from "./chunk-store.ts";
+import { mayHoldRange, sampleRateColumn, type ChunkRef, type ChunkStore, type ColumnType } from "./chunk-store.ts";
 import { personSlotBytesMax } from "./person-slots.ts";
 import type { Filter, Query } from "./ir/query.ts";
 
@@ -126,6 +126,8 @@ export class LoadedChunk {
     private readonly data: QueryData,
     private readonly decoded: Map<string, unknown>,
     private readonly schema: Map<string, ColumnType>,
+    /** 1 / sample rate of each row, or null when every row was kept unsampled (or the query does not weight rows). */
+    readonly weights: Float64Array | null,
   ) {}
 
   get rows(): number {
@@ -136,11 +138,6 @@ export class LoadedChunk {
     return this.decoded.get("timestamp") as Float64Array;
   }
 
-  /** 1 / sample rate of each row, or null when every row was kept unsampled. */
-  get weights(): Float64Array | null {
-    const rates = (this.decoded.get("sample_rate") as NumberColumn | undefined)?.values;
-    return rates ? this.data.source.store.weights(this.ref, rates) : null;
-  }
 
   /** Each row's canonical person (merges applied). */
   get persons(): Int32Array {
@@ -233,11 +230,16 @@ export class QueryData {
     return found;
   }
 
-  /** Loads a chunk's columns (`names` are file column names; absent ones are skipped). */
+  /**
+   * Loads a chunk's columns (`names` are file column names; absent ones are skipped). The
+   * sample rate column stands for the rows' weights, which the store may know without decoding it.
+   */
   async load(ref: ChunkRef, names: string[]): Promise<LoadedChunk> {
     if (Date.now() > this.limits.deadline) throw new QueryLimitError("timeout", "the query ran past its time limit");
     this.rowsRead += ref.rows;
-    const decoded = await this.source.store.columns(ref, names);
-    return new LoadedChunk(ref, this, decoded, this.schemaOf(ref));
+    const weighted = names.includes(sampleRateColumn);
+    const decoded = await this.source.store.columns(ref, weighted ? names.filter((name) => name !== sampleRateColumn) : names);
+    const weights = weighted ? await this.source.store.weights(ref) : null;
+    return new LoadedChunk(ref, this, decoded, this.schemaOf(ref), weights);
   }
 }

@@ -4,7 +4,7 @@
 import { filterMask, narrow } from "./filters.ts";
 import { groupColumn } from "../storage/event-columns.ts";
 import type { Breakdown, Filter, Query, Series } from "./ir/query.ts";
-import { partDay } from "./chunk-store.ts";
+import { partDay, sampleRateColumn } from "./chunk-store.ts";
 import { mixedPropertyColumn, propertyColumn, type LoadedChunk } from "./query-data.ts";
 
 /** 0, 1, 2, ... shared by every chunk read whole (selections are never written to). */
@@ -142,9 +142,10 @@ export function columnsNeeded(query: Query): { columns: string[]; eventPropertie
     if (filter.type === "event") properties.add(filter.key);
     else if (filter.type === "column") columns.add(filter.key);
   }
-  // Only trends and revenue weight rows by sampling; persons are read by the person-centric
-  // kinds and by whatever names a person (unique persons, person filters and breakdowns).
-  if (query.kind === "trends" || query.kind === "revenue") columns.add("sample_rate");
+  // Only trends and revenue weight rows by sampling (the sample rate column stands for the
+  // weights, QueryData.load); persons are read by the person-centric kinds and by whatever
+  // names a person (unique persons, person filters and breakdowns).
+  if (query.kind === "trends" || query.kind === "revenue") columns.add(sampleRateColumn);
   const readsPersons = !(query.kind === "trends" || query.kind === "revenue")
     || query.series.some((series) => series.math === "unique_persons")
     || filters.some((filter) => filter.type === "person")

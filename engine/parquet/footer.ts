@@ -47,6 +47,9 @@ export interface ColumnChunkMeta {
   compressedBytes: number;
   /** From the chunk's statistics; null when not written. */
   nullCount: number | null;
+  /** The statistics' min_value and max_value as PLAIN bytes (copied); null when not written. */
+  min: Uint8Array | null;
+  max: Uint8Array | null;
   /** Whether every data page is dictionary-encoded, by the chunk's page encoding statistics (false when not written). */
   dictionaryOnly: boolean;
 }
@@ -157,13 +160,16 @@ function leafColumns(elements: SchemaElement[]): LeafColumn[] {
   });
 }
 
-function statisticsNullCount(reader: ThriftReader): number | null {
-  let nullCount: number | null = null;
+function statistics(reader: ThriftReader): Pick<ColumnChunkMeta, "nullCount" | "min" | "max"> {
+  const found: Pick<ColumnChunkMeta, "nullCount" | "min" | "max"> = { nullCount: null, min: null, max: null };
   for (let field = reader.field(0); field !== 0; field = reader.field(field)) {
-    if (field >> 4 === 3 && (field & 0x0f) === ThriftType.i64) nullCount = reader.int();
-    else reader.skip(field & 0x0f);
+    const [id, type] = [field >> 4, field & 0x0f];
+    if (id === 3 && type === ThriftType.i64) found.nullCount = reader.int();
+    else if (id === 5 && type === ThriftType.binary) found.max = reader.binary().slice();
+    else if (id === 6 && type === ThriftType.binary) found.min = reader.binary().slice();
+    else reader.skip(type);
   }
-  return nullCount;
+  return found;
 }
 
 const pageData = 0;
@@ -189,7 +195,8 @@ function dataPagesDictionaryEncoded(reader: ThriftReader): boolean {
 
 function columnMetaData(reader: ThriftReader): ColumnChunkMeta & { path: string[] } {
   const meta = {
-    physical: -1, encodings: [] as number[], path: [] as string[], codec: -1, values: 0, start: 0, compressedBytes: 0, nullCount: null as number | null, dictionaryOnly: false,
+    physical: -1, encodings: [] as number[], path: [] as string[], codec: -1, values: 0, start: 0, compressedBytes: 0,
+    nullCount: null as number | null, min: null as Uint8Array | null, max: null as Uint8Array | null, dictionaryOnly: false,
   };
   let dataPageOffset = -1;
   let dictionaryPageOffset = -1;
@@ -204,7 +211,7 @@ function columnMetaData(reader: ThriftReader): ColumnChunkMeta & { path: string[
     else if (id === 7 && type === ThriftType.i64) meta.compressedBytes = reader.int();
     else if (id === 9 && type === ThriftType.i64) dataPageOffset = reader.int();
     else if (id === 11 && type === ThriftType.i64) dictionaryPageOffset = reader.int();
-    else if (id === 12 && type === ThriftType.struct) meta.nullCount = statisticsNullCount(reader);
+    else if (id === 12 && type === ThriftType.struct) Object.assign(meta, statistics(reader));
     else if (id === 13 && type === ThriftType.list) meta.dictionaryOnly = dataPagesDictionaryEncoded(reader);
     else reader.skip(type);
   }

@@ -2,7 +2,8 @@
 // per-value getters cost most of the storage worker's time when measured).
 import { Type, type Data, type Int32, type Vector } from "apache-arrow";
 
-const decoder = new TextDecoder();
+// ignoreBOM: a value may begin with U+FEFF, which is part of it (the default would drop it as a byte order mark).
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 export type ColumnValue = string | number | boolean | null;
 

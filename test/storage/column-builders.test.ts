@@ -76,7 +76,7 @@ describe("column builders", () => {
 
   test("text: non-ASCII values, empty strings, nulls and copied bytes", () => {
     const text = new Utf8Builder();
-    const values = ["", "plain", "café ☕", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", null, "x".repeat(40_000)];
+    const values = ["", "plain", "café ☕", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", null, "\uFEFFa leading U+FEFF is part of the value", "x".repeat(40_000)];
     for (const value of values) if (value === null) text.appendNull(); else text.append(value);
     const bytes = new TextEncoder().encode("..ünïcode..");
     text.appendBytes(bytes, 2, bytes.byteLength - 2);

@@ -46,8 +46,8 @@ export function addFlagRoutes(app: Elysia, node: RegionNode, environments: Envir
   const stored = new StoredProperties(node.store);
 
   // The outcomes are the evaluator's buffers: each route writes its answer before it next awaits.
-  const evaluate = async (request: Request) => {
-    const body = (await decodeIngestBody(request)).json;
+  const evaluate = async (request: Request, url: URL) => {
+    const body = (await decodeIngestBody(request, url)).json;
     const parsed = parseFlagRequest(body);
     const key = authenticate(node, parsed.apiKey, request.headers.get("origin"));
     const compiled = environments.of(key);
@@ -58,23 +58,26 @@ export function addFlagRoutes(app: Elysia, node: RegionNode, environments: Envir
   const posthogOptions = (includeConfig: boolean) => ({ requestId: crypto.randomUUID(), evaluatedAtMs: Date.now(), includeConfig });
 
   const flags = async ({ request }: { request: Request }) => {
-    const query = new URL(request.url).searchParams;
-    const version = query.get("v");
+    const url = new URL(request.url);
+    const version = url.searchParams.get("v");
     if (version !== null && !flagsVersions.has(version)) throw new ApiError(400, "validation", `/flags takes v=2 (or no v); got v=${version}`);
-    const { body, compiled, outcomes } = await evaluate(request);
+    const { body, compiled, outcomes } = await evaluate(request, url);
     const native = version === null && isPlainObject(body) && body.api_key !== undefined && body.token === undefined;
     if (native) return text200(compiled.writer.native(outcomes));
-    const includeConfig = query.get("config") === "true";
+    const includeConfig = url.searchParams.get("config") === "true";
     if (version === "2") return text200(compiled.writer.posthogV2(outcomes, posthogOptions(includeConfig)));
     return json200(posthogLegacyResponse(compiled.evaluator.resultsOf(outcomes), posthogOptions(includeConfig)));
   };
   const json200 = (body: unknown) => json(200, body);
-  const text200 = (body: string) => new Response(body, { status: 200, headers: { "Content-Type": "application/json", ...corsHeaders } });
+  // One init for every answer (a Response copies its headers).
+  const answerInit = { status: 200, headers: new Headers({ "Content-Type": "application/json", ...corsHeaders }) };
+  const text200 = (body: string) => new Response(body, answerInit);
 
   const decide = async ({ request }: { request: Request }) => {
-    const version = new URL(request.url).searchParams.get("v") ?? "1";
+    const url = new URL(request.url);
+    const version = url.searchParams.get("v") ?? "1";
     if (!decideVersions.has(version)) throw new ApiError(400, "validation", `/decide takes v=1 to 4; got v=${version}`);
-    const { compiled, outcomes } = await evaluate(request);
+    const { compiled, outcomes } = await evaluate(request, url);
     const options = posthogOptions(true);
     if (version === "4") return text200(compiled.writer.posthogV2(outcomes, options));
     const results = compiled.evaluator.resultsOf(outcomes);

@@ -203,3 +203,28 @@ test("remote config says hasFeatureFlags when the key's environment has an enabl
   const development = dedicated.publicKeys.find((key: any) => key.environment === "development").key;
   expect(await config(development)).toBe(false);
 });
+
+// Last in the file: the flag it creates would change the whole answers the tests above expect.
+test("group conditions read the group store's properties, overridden by the request's; a $groupidentify is seen by the next request", async () => {
+  await createFlag(
+    { key: "enterprise-companies", name: "Enterprise", stickiness: "group:company", rules: [{ properties: [{ type: "group", group_type: "company", key: "tier", operator: "eq", value: "enterprise" }] }] },
+    { production: { enabled: true } },
+  );
+  const identify = (tier: string) =>
+    sendAccepted(dedicated.service.url, production, [
+      nativeEvent({ event: "$groupidentify", distinct_id: "admin", properties: { $group_type: "company", $group_key: "acme", $group_set: { tier } } }),
+    ]);
+  const ask = async (body: Record<string, unknown>) =>
+    (await postIngest(dedicated.service.url, { api_key: production, distinct_id: "member", flag_keys: ["enterprise-companies"], ...body }, { path: "/flags" })).body.flags["enterprise-companies"];
+  const on = { enabled: true, variant: null, payload: null, reason: matched };
+  const off = { enabled: false, variant: null, payload: null, reason: notMatched };
+
+  await identify("enterprise");
+  expect(await ask({ groups: { company: "acme" } })).toEqual(on);
+  expect(await ask({ groups: { company: "acme" }, group_properties: { company: { tier: "free" } } })).toEqual(off);
+  expect(await ask({ groups: { company: "globex" } })).toEqual(off);
+  expect(await ask({})).toEqual({ enabled: false, variant: null, payload: null, reason: reason("no_group_type", null, "No group type") });
+  await identify("free");
+  expect(await ask({ groups: { company: "acme" } })).toEqual(off);
+  expect(await ask({ groups: { company: "acme" }, group_properties: { company: { tier: "enterprise" } } })).toEqual(on);
+});

@@ -78,23 +78,21 @@ export interface FlagOutcomes {
   codes: Float64Array;
 }
 
-/** A compiled flag set. Its outcome buffers are reused: read them before evaluating again. */
+/** A compiled flag set. */
 export class FlagEvaluator {
   private readonly compiled: CompiledFlag[];
   private readonly reader: SlotReader;
-  private readonly outcomes: FlagOutcomes;
 
   constructor(readonly flags: readonly FlagDefinition[]) {
     const slots = new PropertySlots();
     this.compiled = flags.map((flag) => compileFlag(flag, slots));
     this.reader = new SlotReader(slots.slots);
-    this.outcomes = { count: 0, flagIndexes: new Int32Array(flags.length), codes: new Float64Array(flags.length) };
   }
 
   /** Evaluates every flag (only those named in `keys`, when given) in their order. */
   evaluate(subject: FlagSubject, keys?: readonly string[]): FlagOutcomes {
     const wanted = keys === undefined ? undefined : new Set(keys);
-    const outcomes = this.outcomes;
+    const outcomes: FlagOutcomes = { count: 0, flagIndexes: new Int32Array(this.compiled.length), codes: new Float64Array(this.compiled.length) };
     this.reader.start(subject);
     let count = 0;
     for (let index = 0; index < this.compiled.length; index++) {

@@ -84,6 +84,16 @@ describe("POST /flags (native)", () => {
     expect(await ask()).toBe(false);
   });
 
+  test("concurrent requests each get their own subject's answer", async () => {
+    const ask = (index: number) =>
+      postIngest(dedicated.service.url, { api_key: production, distinct_id: `concurrent-${index}`, person_properties: { plan: index % 3 === 0 ? "pro" : "free" } }, { path: "/flags" });
+    const replies = await Promise.all(Array.from({ length: 300 }, (_, index) => ask(index)));
+    const oneAtATime: unknown[] = [];
+    for (let index = 0; index < 300; index++) oneAtATime.push((await ask(index)).body);
+    expect(replies.map((reply) => reply.body)).toEqual(oneAtATime);
+    expect(replies.map((reply) => reply.body.flags["pro-only"].enabled)).toEqual(Array.from({ length: 300 }, (_, index) => index % 3 === 0));
+  });
+
   test("another environment's key gets that environment's configuration", async () => {
     const reply = await postIngest(dedicated.service.url, { api_key: staging, distinct_id: "stored-user" }, { path: "/flags" });
     expect(Object.fromEntries(Object.entries(reply.body.flags).map(([key, value]: [string, any]) => [key, value.enabled]))).toEqual({

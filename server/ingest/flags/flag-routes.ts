@@ -45,7 +45,6 @@ export class EnvironmentFlags {
 export function addFlagRoutes(app: Elysia, node: RegionNode, environments: EnvironmentFlags, json: Json, corsHeaders: Record<string, string>): void {
   const stored = new StoredProperties(node.store);
 
-  // The outcomes are the evaluator's buffers: each route writes its answer before it next awaits.
   const evaluate = async (request: Request, url: URL) => {
     const body = (await decodeIngestBody(request, url)).json;
     const parsed = parseFlagRequest(body);

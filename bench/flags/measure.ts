@@ -1,6 +1,7 @@
 // One measurement of one server: start it, pace the load at the target rate (with warm-up)
 // while sampling its RSS, then optionally find the highest rate it answers, and stop it.
 import { readFileSync } from "node:fs";
+import { cpuMeter, type CpuShares } from "./cpu-usage.ts";
 import { paced, unpaced, type PacedResult, type UnpacedResult } from "./load.ts";
 import type { ServiceProcess } from "../../test/helpers/process.ts";
 
@@ -19,6 +20,8 @@ export interface Measurement {
   paced: PacedResult;
   /** Peak resident memory of the server process during the paced load. */
   peakRssBytes: number;
+  /** CPU used during the paced load (warm-up included). */
+  cpu: CpuShares;
   ceiling: UnpacedResult | null;
 }
 
@@ -35,10 +38,12 @@ export async function measure(server: ServiceProcess, url: string, bodies: strin
   let peakRssBytes = rssBytes(server.child.pid);
   const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, rssBytes(server.child.pid))), rssSampleMs);
   try {
+    const cpuSince = cpuMeter(server.child.pid);
     const result = await paced({ url, bodies, ...settings });
+    const cpu = cpuSince();
     clearInterval(sampler);
     const ceiling = settings.ceilingSeconds > 0 ? await unpaced(url, bodies, settings.ceilingConnections, settings.ceilingSeconds) : null;
-    return { paced: result, peakRssBytes, ceiling };
+    return { paced: result, peakRssBytes, cpu, ceiling };
   } finally {
     clearInterval(sampler);
     server.child.kill("SIGKILL");

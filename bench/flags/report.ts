@@ -47,7 +47,8 @@ function ceilingLine(runs: RunFigures[], settings: LoadSettings): string {
 function runLine(run: RunFigures, index: number): string {
   const one = (name: string, m: Measurement) =>
     `${name} ${fmt(m.paced.achievedRate)}/s, p50 ${fmt(m.paced.p50Ms, 2)} / p90 ${fmt(m.paced.p90Ms, 2)} / p99 ${fmt(m.paced.p99Ms, 2)} / max ${fmt(m.paced.maxMs, 1)} ms, ` +
-    `sent late p99 ${fmt(m.paced.sendLateP99Ms, 2)} ms, errors ${m.paced.errors}${m.paced.errors > 0 ? ` ${JSON.stringify(m.paced.errorStatuses)}` : ""}, RSS ${mib(m.peakRssBytes)}` +
+    `sent late p99 ${fmt(m.paced.sendLateP99Ms, 2)} ms, errors ${m.paced.errors}${m.paced.errors > 0 ? ` ${JSON.stringify(m.paced.errorStatuses)}` : ""}, RSS ${mib(m.peakRssBytes)}, ` +
+    `CPU ${fmt(m.cpu.server, 2)} / ${fmt(m.cpu.driver, 2)} / ${fmt(m.cpu.others, 2)} cores` +
     (m.ceiling ? `, ceiling ${fmt(m.ceiling.rate)}/s` : "");
   return `- run ${index + 1}: ${one("service", run.service)}; ${one("baseline", run.baseline)}`;
 }
@@ -82,7 +83,8 @@ Target (issue 7): p99 under ${targetP99Ms} ms at ${fmt(targetRate)} requests/s: 
 For scale, PostHog's rewritten Rust flags service reports p99 85 ms (p50 11.8 ms) in production, network included.
 ${ceilingLine(runs, settings)}
 Per run ("sent late": how long after its due time the driver sent a request, from its own timer and from waiting
-while ${settings.maxInFlight} requests were in flight; part of every latency above):
+while ${settings.maxInFlight} requests were in flight, part of every latency above; "CPU": cores used by the server, the
+driver and every other process on the machine during the paced load, from /proc):
 ${runs.map(runLine).join("\n")}
 `;
 }

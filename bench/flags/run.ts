@@ -69,7 +69,8 @@ try {
     for (const [name, m] of [["service", serviceFigures], ["baseline", baselineFigures]] as const) {
       console.log(
         `run ${run} ${name}: ${fmt(m.paced.achievedRate)}/s, p50 ${fmt(m.paced.p50Ms, 2)} p90 ${fmt(m.paced.p90Ms, 2)} p99 ${fmt(m.paced.p99Ms, 2)} max ${fmt(m.paced.maxMs, 1)} ms, ` +
-          `errors ${m.paced.errors}, RSS ${fmt(m.peakRssBytes / 2 ** 20)} MiB${m.ceiling ? `, ceiling ${fmt(m.ceiling.rate)}/s` : ""}`,
+          `errors ${m.paced.errors}, RSS ${fmt(m.peakRssBytes / 2 ** 20)} MiB, CPU server ${fmt(m.cpu.server, 2)} driver ${fmt(m.cpu.driver, 2)} others ${fmt(m.cpu.others, 2)}` +
+          `${m.ceiling ? `, ceiling ${fmt(m.ceiling.rate)}/s` : ""}`,
       );
     }
   }

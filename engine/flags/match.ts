@@ -12,8 +12,9 @@
 // - an empty list: `in []` never matches and `not_in []` always does (PostHog would compare by
 //   truthiness there; such flags are published for server-side evaluation only).
 
-import type { FlagCondition, FlagOperator } from "./types.ts";
+import type { FlagCondition, FlagConditionScalar, FlagOperator } from "./types.ts";
 import { asciiLowercase, equalityText, isTruthyLike, isTruthyOrFalsyLike } from "./property-values.ts";
+import { SlotReader } from "./property-slots.ts";
 
 /** What each operator answers when the property is absent from the subject's properties. */
 export const MATCHES_WHEN_PROPERTY_ABSENT: Readonly<Record<FlagOperator, boolean>> = {
@@ -33,120 +34,126 @@ export const MATCHES_WHEN_PROPERTY_ABSENT: Readonly<Record<FlagOperator, boolean
   is_not_set: true,
 };
 
-/** Whether `condition` holds for a subject whose properties are `properties`. */
-export function conditionMatches(
-  condition: FlagCondition,
-  properties: Readonly<Record<string, unknown>>,
-): boolean {
-  const { operator, value: target } = condition;
-  // Own properties only: a property named "constructor" or "toString" is absent unless set.
-  const actual = Object.hasOwn(properties, condition.key) ? properties[condition.key] : undefined;
-  const present = actual !== undefined;
-  if (operator === "is_set") return present;
-  if (operator === "is_not_set") return !present;
-  if (target === undefined || target === null) return false;
-  if (!present) return MATCHES_WHEN_PROPERTY_ABSENT[operator];
+/** Tests a compiled condition against the subject a reader is on. */
+export type ConditionTest = (reader: SlotReader) => boolean;
 
+const never: ConditionTest = () => false;
+
+/**
+ * The test of `condition` on the property in `slot`, with the condition's value worked out once:
+ * definitions live as long as their snapshot, and the same conditions run for every request.
+ */
+export function compileCondition(condition: FlagCondition, slot: number): ConditionTest {
+  const { operator, value: target } = condition;
+  if (operator === "is_set") return (reader) => reader.value(slot) !== undefined;
+  if (operator === "is_not_set") return (reader) => reader.value(slot) === undefined;
+  if (target === undefined || target === null) return never;
+  const whenAbsent = MATCHES_WHEN_PROPERTY_ABSENT[operator];
+  const whenPresent = presentTest(operator, target, slot);
+  return (reader) => (reader.value(slot) === undefined ? whenAbsent : whenPresent(reader));
+}
+
+const negated = (test: ConditionTest): ConditionTest => (reader) => !test(reader);
+
+// The test for a present property (not undefined; null is present).
+function presentTest(operator: Exclude<FlagOperator, "is_set" | "is_not_set">, target: FlagConditionScalar | FlagConditionScalar[], slot: number): ConditionTest {
   switch (operator) {
     case "eq":
     case "in":
-      return equals(targetOf(condition), actual);
+      return equalityTest(target, slot);
     case "neq":
     case "not_in":
-      return !equals(targetOf(condition), actual);
+      return negated(equalityTest(target, slot));
     case "contains":
-      return asciiLowercase(String(actual)).includes(targetOf(condition).needle);
-    case "not_contains":
-      return !asciiLowercase(String(actual)).includes(targetOf(condition).needle);
+    case "not_contains": {
+      const needle = asciiLowercase(String(target));
+      const contains: ConditionTest = (reader) => reader.substringText(slot).includes(needle);
+      return operator === "contains" ? contains : negated(contains);
+    }
     case "regex":
     case "not_regex": {
-      const matched = regexMatches(String(target), String(actual));
       // An invalid pattern matches nothing, for regex and not_regex alike.
-      if (matched === null) return false;
-      return operator === "regex" ? matched : !matched;
+      const pattern = compiledPattern(String(target));
+      if (pattern === null) return never;
+      const matches: ConditionTest = (reader) => pattern.test(String(reader.value(slot)));
+      return operator === "regex" ? matches : negated(matches);
     }
     case "gt":
     case "gte":
     case "lt":
-    case "lte":
+    case "lte": {
       // Only the text operators read null (as "null"); an ordering against null is false.
-      return actual !== null && ordered(operator, actual, target);
+      const order = orderingOf(operator, target);
+      return (reader) => {
+        const actual = reader.value(slot);
+        return actual !== null && order(actual);
+      };
+    }
   }
 }
 
-/**
- * The condition's value in the forms matching compares, worked out once per condition object:
- * definitions live as long as their snapshot, and the same conditions run for every request.
- */
-interface ConditionTarget {
-  /** An empty list: equality never matches. */
-  empty: boolean;
-  /** Compares by truthiness (PostHog's boolean handling), with this truthiness. */
-  truthy: boolean | null;
-  /** Lowercased equality texts of the value (each item of a list). */
-  texts: ReadonlySet<string>;
-  /** ASCII-lowercased text for the substring operators. */
-  needle: string;
-}
-
-const targets = new WeakMap<FlagCondition, ConditionTarget>();
-
-function targetOf(condition: FlagCondition): ConditionTarget {
-  let target = targets.get(condition);
-  if (target === undefined) {
-    const value = condition.value;
-    const items = Array.isArray(value) ? value : [value];
-    target = {
-      empty: Array.isArray(value) && value.length === 0,
-      truthy: isTruthyOrFalsyLike(value) ? isTruthyLike(value) : null,
-      texts: new Set(items.map((item) => equalityText(item).toLowerCase())),
-      needle: asciiLowercase(String(value)),
-    };
-    targets.set(condition, target);
+// PostHog's equality: by truthiness when the value is true/false-like, otherwise by lowercased
+// text (each item of a list); an empty list never matches.
+function equalityTest(target: FlagConditionScalar | FlagConditionScalar[], slot: number): ConditionTest {
+  if (Array.isArray(target) && target.length === 0) return never;
+  if (isTruthyOrFalsyLike(target)) {
+    const truthy = isTruthyLike(target);
+    return (reader) => isTruthyLike(reader.value(slot)) === truthy;
   }
-  return target;
-}
-
-function equals(target: ConditionTarget, actual: unknown): boolean {
-  if (target.empty) return false;
-  if (target.truthy !== null) return target.truthy === isTruthyLike(actual);
-  return target.texts.has(equalityText(actual).toLowerCase());
+  const texts = new Set((Array.isArray(target) ? target : [target]).map((item) => equalityText(item).toLowerCase()));
+  if (texts.size === 1) {
+    const [text] = texts;
+    return (reader) => reader.equalityText(slot) === text;
+  }
+  return (reader) => texts.has(reader.equalityText(slot));
 }
 
 // Numbers when both sides read as finite numbers (parseFloat, so "12abc" reads as 12, as in the
 // SDK), otherwise their texts in UTF-16 order.
-function ordered(operator: "gt" | "gte" | "lt" | "lte", actual: unknown, target: unknown): boolean {
+function orderingOf(operator: "gt" | "gte" | "lt" | "lte", target: FlagConditionScalar | FlagConditionScalar[]): (actual: unknown) => boolean {
   const targetNumber = typeof target === "number" ? target : parseFloat(String(target));
-  const actualNumber = typeof actual === "number" ? actual : parseFloat(String(actual));
-  const bothNumeric = Number.isFinite(targetNumber) && Number.isFinite(actualNumber);
-  const left = bothNumeric ? actualNumber : String(actual);
-  const right = bothNumeric ? targetNumber : String(target);
-  switch (operator) {
-    case "gt":
-      return left > right;
-    case "gte":
-      return left >= right;
-    case "lt":
-      return left < right;
-    case "lte":
-      return left <= right;
-  }
+  const targetText = String(target);
+  const compare = comparisons[operator];
+  return (actual) => {
+    const actualNumber = typeof actual === "number" ? actual : parseFloat(String(actual));
+    return Number.isFinite(targetNumber) && Number.isFinite(actualNumber) ? compare(actualNumber, targetNumber) : compare(String(actual), targetText);
+  };
 }
 
-// Compiled patterns are reused across requests; flags change rarely, so a bounded map that is
-// emptied when full keeps the hit rate high without tracking recency.
+const comparisons: Record<"gt" | "gte" | "lt" | "lte", <T extends number | string>(left: T, right: T) => boolean> = {
+  gt: (left, right) => left > right,
+  gte: (left, right) => left >= right,
+  lt: (left, right) => left < right,
+  lte: (left, right) => left <= right,
+};
+
+/** Whether `condition` holds for a subject whose properties are `properties`. */
+export function conditionMatches(condition: FlagCondition, properties: Readonly<Record<string, unknown>>): boolean {
+  const reader = new SlotReader([{ groupTypeIndex: null, key: condition.key }]);
+  reader.start({
+    distinctId: "",
+    // Own properties only: a property named "constructor" or "toString" is absent unless set.
+    personProperty: (key) => (Object.hasOwn(properties, key) ? properties[key] : undefined),
+    groupKey: () => undefined,
+    groupProperty: () => undefined,
+  });
+  return compileCondition(condition, 0)(reader);
+}
+
+// Compiled patterns are shared by every compiled set; flags change rarely, so a bounded map
+// that is emptied when full keeps the hit rate high without tracking recency.
 const REGEX_CACHE_MAX_ENTRIES = 1024;
 const compiledPatterns = new Map<string, RegExp | null>();
 
 /** JavaScript regex semantics without flags; null when the pattern does not compile. */
-function regexMatches(pattern: string, text: string): boolean | null {
+function compiledPattern(pattern: string): RegExp | null {
   let compiled = compiledPatterns.get(pattern);
   if (compiled === undefined) {
     compiled = compilePattern(pattern);
     if (compiledPatterns.size >= REGEX_CACHE_MAX_ENTRIES) compiledPatterns.clear();
     compiledPatterns.set(pattern, compiled);
   }
-  return compiled === null ? null : compiled.test(text);
+  return compiled;
 }
 
 function compilePattern(pattern: string): RegExp | null {

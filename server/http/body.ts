@@ -4,9 +4,10 @@ import { payloadTooLarge, validation } from "./errors.ts";
 export async function readBodyLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > maxBytes) throw payloadTooLarge(maxBytes);
-  if (!request.body) return new Uint8Array(0);
-  // With a declared length the HTTP layer reads exactly that many bytes: one buffer, no copy.
+  // With a declared length the HTTP layer reads exactly that many bytes: one buffer, no copy,
+  // and no stream object (reading request.body makes one).
   if (Number.isFinite(declared)) return await request.bytes();
+  if (!request.body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let total = 0;
   const reader = request.body.getReader();

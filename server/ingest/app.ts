@@ -55,10 +55,13 @@ export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: 
     return remoteConfig(key.key, environments.of(key).definitions.some((flag) => flag.enabled));
   };
   const app = new Elysia({ name: `ingest-${node.code}`, prefix })
-    .onError((context) => {
-      const apiError = toApiError(context);
+    // Destructured on purpose: Elysia reads which context fields the hooks use from their source,
+    // and a hook taking the whole context made every ingest route parse cookies and rebuild each
+    // answer around a stream of its body (measured on flag requests).
+    .onError(({ code, error }) => {
+      const apiError = toApiError({ code, error });
       if (!apiError) {
-        logInternalError(context.error);
+        logInternalError(error);
         return ingestJson(500, { error: "internal error" });
       }
       return ingestErrorResponse(apiError);

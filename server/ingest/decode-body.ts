@@ -16,6 +16,8 @@ type Compression = "gzip" | "zstd" | "base64" | "lz64" | null;
 const isGzip = (bytes: Uint8Array) => bytes[0] === 0x1f && bytes[1] === 0x8b;
 const isZstd = (bytes: Uint8Array) => bytes[0] === 0x28 && bytes[1] === 0xb5 && bytes[2] === 0x2f && bytes[3] === 0xfd;
 const base64Text = /^[A-Za-z0-9+/_-]+={0,2}$/;
+/** Decoding without `stream` keeps no state between calls, so one decoder serves every request. */
+const utf8 = new TextDecoder();
 
 /** A compression as SDKs name it in the `compression` query or form field. */
 function compressionNamed(name: string | null | undefined): Compression {
@@ -119,10 +121,10 @@ async function requestBytes(request: Request): Promise<Uint8Array> {
  * The JSON of an ingest request, however the SDK sent it. Compression hints are read in
  * PostHog's order (the `compression` query parameter, a form's `compression` field, then
  * Content-Encoding), and gzip and zstd are recognised by their magic bytes whatever the labels
- * say. A GET carries its payload in the `data` query parameter.
+ * say. A GET carries its payload in the `data` query parameter. `url` is the request's, when the
+ * caller has already parsed it.
  */
-export async function decodeIngestBody(request: Request): Promise<DecodedBody> {
-  const url = new URL(request.url);
+export async function decodeIngestBody(request: Request, url = new URL(request.url)): Promise<DecodedBody> {
   const queryCompression = compressionNamed(url.searchParams.get("compression"));
   let bytes: Uint8Array;
   if (request.method === "GET") {
@@ -137,7 +139,7 @@ export async function decodeIngestBody(request: Request): Promise<DecodedBody> {
     // JSON starts with { or [, a whole body may be base64 or lz-string, a sendBeacon form
     // body carries a data= field.
     if (!startsLikeJson(bytes)) {
-      const text = new TextDecoder().decode(bytes);
+      const text = utf8.decode(bytes);
       const form = new URLSearchParams(text);
       // A form names its data field; base64 has no "data=" key, so it cannot be mistaken for one.
       const wholeBodyEncoded = !form.has("data") && (queryCompression === "base64" || queryCompression === "lz64" || base64Text.test(text.trim()));
@@ -146,7 +148,7 @@ export async function decodeIngestBody(request: Request): Promise<DecodedBody> {
   }
   if (bytes.byteLength > requestBytesMax) throw ingestTooLarge();
   try {
-    return { json: JSON.parse(new TextDecoder().decode(bytes)), bytes };
+    return { json: JSON.parse(utf8.decode(bytes)), bytes };
   } catch {
     throw ingestMalformed("body is not valid JSON");
   }

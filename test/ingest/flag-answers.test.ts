@@ -1,9 +1,10 @@
 // The flag answers written from cached pieces (server/ingest/flags/answer-writer.ts) must be
-// exactly the pure builders' answers (engine/flags/responses.ts), for every kind of result and
-// when the same pieces are reused across requests.
+// exactly the pure builders' answers (engine/flags/responses.ts) for the same outcomes, for every
+// kind of result and when the same pieces are reused across requests.
 import { expect, test } from "bun:test";
-import { evaluateFlags } from "../../engine/flags/evaluate.ts";
+import { evaluateFlags, FlagEvaluator } from "../../engine/flags/evaluate.ts";
 import { nativeFlagsResponse, posthogFlagsV2Response } from "../../engine/flags/responses.ts";
+import { contextSubject } from "../../engine/flags/subject.ts";
 import type { EvaluationContext, FlagDefinition } from "../../engine/flags/types.ts";
 import { FlagAnswerWriter } from "../../server/ingest/flags/answer-writer.ts";
 
@@ -26,16 +27,19 @@ const flags: FlagDefinition[] = [
 ];
 
 test("pieces joined equal the builders' answers, across 500 subjects and repeated results", () => {
-  const writer = new FlagAnswerWriter(flags);
+  const evaluator = new FlagEvaluator(flags);
+  const writer = new FlagAnswerWriter(evaluator);
   for (let i = 0; i < 500; i++) {
     const context: EvaluationContext = {
       distinct_id: `user-${i}`, person_properties: i % 3 === 0 ? { plan: "pro" } : {}, groups: i % 2 === 0 ? { company: `c${i % 7}` } : {},
       group_properties: {}, group_types: ["company"],
     };
     const keys = i % 5 === 0 ? ["pro", "variants"] : undefined;
-    const results = evaluateFlags(flags, context, keys);
+    const outcomes = evaluator.evaluate(contextSubject(context), keys);
+    const results = evaluator.resultsOf(outcomes);
+    expect(results).toEqual(evaluateFlags(flags, context, keys));
     const options = { requestId: crypto.randomUUID(), evaluatedAtMs: 1_700_000_000_000 + i, includeConfig: i % 2 === 0 };
-    expect(JSON.parse(writer.posthogV2(results, options))).toEqual(posthogFlagsV2Response(results, flags, options));
-    expect(JSON.parse(writer.native(results))).toEqual(nativeFlagsResponse(results));
+    expect(JSON.parse(writer.posthogV2(outcomes, options))).toEqual(posthogFlagsV2Response(results, flags, options));
+    expect(JSON.parse(writer.native(outcomes))).toEqual(nativeFlagsResponse(results));
   }
 });

@@ -84,6 +84,16 @@ describe("POST /flags (native)", () => {
     expect(await ask()).toBe(false);
   });
 
+  test("concurrent requests each get their own subject's answer", async () => {
+    const ask = (index: number) =>
+      postIngest(dedicated.service.url, { api_key: production, distinct_id: `concurrent-${index}`, person_properties: { plan: index % 3 === 0 ? "pro" : "free" } }, { path: "/flags" });
+    const replies = await Promise.all(Array.from({ length: 300 }, (_, index) => ask(index)));
+    const oneAtATime: unknown[] = [];
+    for (let index = 0; index < 300; index++) oneAtATime.push((await ask(index)).body);
+    expect(replies.map((reply) => reply.body)).toEqual(oneAtATime);
+    expect(replies.map((reply) => reply.body.flags["pro-only"].enabled)).toEqual(Array.from({ length: 300 }, (_, index) => index % 3 === 0));
+  });
+
   test("another environment's key gets that environment's configuration", async () => {
     const reply = await postIngest(dedicated.service.url, { api_key: staging, distinct_id: "stored-user" }, { path: "/flags" });
     expect(Object.fromEntries(Object.entries(reply.body.flags).map(([key, value]: [string, any]) => [key, value.enabled]))).toEqual({
@@ -202,4 +212,29 @@ test("remote config says hasFeatureFlags when the key's environment has an enabl
   expect([await config(production), await config(staging)]).toEqual([true, true]);
   const development = dedicated.publicKeys.find((key: any) => key.environment === "development").key;
   expect(await config(development)).toBe(false);
+});
+
+// Last in the file: the flag it creates would change the whole answers the tests above expect.
+test("group conditions read the group store's properties, overridden by the request's; a $groupidentify is seen by the next request", async () => {
+  await createFlag(
+    { key: "enterprise-companies", name: "Enterprise", stickiness: "group:company", rules: [{ properties: [{ type: "group", group_type: "company", key: "tier", operator: "eq", value: "enterprise" }] }] },
+    { production: { enabled: true } },
+  );
+  const identify = (tier: string) =>
+    sendAccepted(dedicated.service.url, production, [
+      nativeEvent({ event: "$groupidentify", distinct_id: "admin", properties: { $group_type: "company", $group_key: "acme", $group_set: { tier } } }),
+    ]);
+  const ask = async (body: Record<string, unknown>) =>
+    (await postIngest(dedicated.service.url, { api_key: production, distinct_id: "member", flag_keys: ["enterprise-companies"], ...body }, { path: "/flags" })).body.flags["enterprise-companies"];
+  const on = { enabled: true, variant: null, payload: null, reason: matched };
+  const off = { enabled: false, variant: null, payload: null, reason: notMatched };
+
+  await identify("enterprise");
+  expect(await ask({ groups: { company: "acme" } })).toEqual(on);
+  expect(await ask({ groups: { company: "acme" }, group_properties: { company: { tier: "free" } } })).toEqual(off);
+  expect(await ask({ groups: { company: "globex" } })).toEqual(off);
+  expect(await ask({})).toEqual({ enabled: false, variant: null, payload: null, reason: reason("no_group_type", null, "No group type") });
+  await identify("free");
+  expect(await ask({ groups: { company: "acme" } })).toEqual(off);
+  expect(await ask({ groups: { company: "acme" }, group_properties: { company: { tier: "enterprise" } } })).toEqual(on);
 });

@@ -1,58 +1,63 @@
 // Flag answers written as text from cached pieces. An answer for 50 flags is ~13 KB of JSON,
 // and serialising it was the largest single cost of a flag request (measured: JSON.stringify
-// ~19% of the service's CPU at full load). Each flag's piece depends only on its result
-// (enabled, variant, reason), so it is built once with the pure builders of
-// engine/flags/responses.ts and reused; the answer is the pieces joined inside the envelope.
+// ~19% of the service's CPU at full load). Each flag's piece depends only on its outcome code
+// (engine/flags/evaluate.ts: reason, rule, variant), so it is built once with the pure builders
+// of engine/flags/responses.ts and reused; the answer is the pieces joined inside the envelope.
 import { nativeFlagsResponse, NO_REPLAY_CONFIG_FIELDS, posthogFlagsV2Response, type PosthogResponseOptions } from "../../../engine/flags/responses.ts";
-import type { FlagDefinition, FlagResult } from "../../../engine/flags/types.ts";
-import { FLAG_REASON } from "../../../engine/flags/evaluate.ts";
+import type { FlagEvaluator, FlagOutcomes } from "../../../engine/flags/evaluate.ts";
+import type { FlagResult } from "../../../engine/flags/types.ts";
 
 const configFieldsText = JSON.stringify(NO_REPLAY_CONFIG_FIELDS).slice(1, -1);
+/** A flag's piece does not depend on the envelope's fields. */
+const pieceOptions: PosthogResponseOptions = { requestId: "", evaluatedAtMs: 0, includeConfig: false };
 
-const reasonCodes: readonly string[] = Object.values(FLAG_REASON);
-
-/** One flag's cached pieces, keyed by a number made of the result's parts (no string per lookup). */
-interface FlagPieces {
-  variantIndex: Map<string, number>;
-  v2: Map<number, string>;
-  native: Map<number, string>;
-}
+const nativeDetail = (result: FlagResult) => nativeFlagsResponse([result]).flags[result.key];
 
 export class FlagAnswerWriter {
-  private readonly byKey: Map<string, FlagDefinition>;
-  private readonly pieces = new Map<string, FlagPieces>();
+  /** Per flag (by index), its pieces by outcome code. */
+  private readonly v2Pieces: Map<number, string>[];
+  private readonly nativePieces: Map<number, string>[];
+  /** Reused for each answer's pieces: answers are written synchronously, one at a time. */
+  private readonly parts: string[] = [];
 
-  constructor(definitions: readonly FlagDefinition[]) {
-    this.byKey = new Map(definitions.map((flag) => [flag.key, flag]));
-    for (const flag of definitions) {
-      this.pieces.set(flag.key, { variantIndex: new Map(flag.variants.map((variant, index) => [variant.key, index])), v2: new Map(), native: new Map() });
-    }
+  constructor(private readonly evaluator: FlagEvaluator) {
+    this.v2Pieces = evaluator.flags.map(() => new Map());
+    this.nativePieces = evaluator.flags.map(() => new Map());
   }
 
-  private piece(kind: "v2" | "native", result: FlagResult, build: (result: FlagResult) => unknown): string {
-    const flagPieces = this.pieces.get(result.key)!;
-    const variant = result.variant === null ? 0 : flagPieces.variantIndex.get(result.variant)! + 1;
-    const key = (((variant * reasonCodes.length + reasonCodes.indexOf(result.reason.code)) * 2 + (result.enabled ? 1 : 0)) * 1024) + (result.reason.condition_index ?? -1) + 1;
-    const cache = flagPieces[kind];
-    let text = cache.get(key);
-    if (text === undefined) {
-      text = `${JSON.stringify(result.key)}:${JSON.stringify(build(result))}`;
-      cache.set(key, text);
+  private readonly v2Detail = (result: FlagResult, flagIndex: number) => posthogFlagsV2Response([result], [this.evaluator.flags[flagIndex]!], pieceOptions).flags[result.key];
+
+  // The envelope and the pieces joined in one go: one flat string, no intermediate ones.
+  private written(head: string, outcomes: FlagOutcomes, pieces: Map<number, string>[], build: (result: FlagResult, flagIndex: number) => unknown, tail: string): string {
+    const parts = this.parts;
+    parts.length = 0;
+    parts.push(head);
+    for (let at = 0; at < outcomes.count; at++) {
+      const flagIndex = outcomes.flagIndexes[at]!;
+      const code = outcomes.codes[at]!;
+      const cache = pieces[flagIndex]!;
+      let text = cache.get(code);
+      if (text === undefined) {
+        const result = this.evaluator.result(flagIndex, code);
+        text = `${JSON.stringify(result.key)}:${JSON.stringify(build(result, flagIndex))}`;
+        cache.set(code, text);
+      }
+      if (at > 0) parts.push(",");
+      parts.push(text);
     }
-    return text;
+    parts.push(tail);
+    return parts.join("");
   }
 
-  /** /flags?v=2 and /decide?v=4: the text of posthogFlagsV2Response(results, definitions, options). */
-  posthogV2(results: readonly FlagResult[], options: PosthogResponseOptions): string {
-    const pieces = results.map((result) =>
-      this.piece("v2", result, (one) => posthogFlagsV2Response([one], [this.byKey.get(one.key)!], options).flags[one.key]),
-    );
+  /** /flags?v=2 and /decide?v=4: the text of posthogFlagsV2Response(results, flags, options). */
+  posthogV2(outcomes: FlagOutcomes, options: PosthogResponseOptions): string {
     const config = options.includeConfig ? `,${configFieldsText}` : "";
-    return `{"errorsWhileComputingFlags":false,"flags":{${pieces.join(",")}},"requestId":${JSON.stringify(options.requestId)},"evaluatedAt":${options.evaluatedAtMs}${config}}`;
+    const tail = `},"requestId":${JSON.stringify(options.requestId)},"evaluatedAt":${options.evaluatedAtMs}${config}}`;
+    return this.written(`{"errorsWhileComputingFlags":false,"flags":{`, outcomes, this.v2Pieces, this.v2Detail, tail);
   }
 
   /** Our own POST /flags: the text of nativeFlagsResponse(results). */
-  native(results: readonly FlagResult[]): string {
-    return `{"flags":{${results.map((result) => this.piece("native", result, (one) => nativeFlagsResponse([one]).flags[one.key])).join(",")}}}`;
+  native(outcomes: FlagOutcomes): string {
+    return this.written(`{"flags":{`, outcomes, this.nativePieces, nativeDetail, "}}");
   }
 }

@@ -2,6 +2,7 @@
 // and stickiness become the project's group type indexes. Compiled once per snapshot and
 // group-type list, not per request; the PostHog local-evaluation document and its ETag are
 // kept the same way.
+import { FlagEvaluator } from "../../../engine/flags/evaluate.ts";
 import { posthogDefinitions } from "../../../engine/flags/posthog-definitions.ts";
 import type { FlagCondition, FlagDefinition, FlagOperator } from "../../../engine/flags/types.ts";
 import { sha256Hex } from "../../crypto.ts";
@@ -17,6 +18,8 @@ export interface CompiledFlags {
   snapshot: FlagSnapshot;
   groupTypes: string[];
   definitions: FlagDefinition[];
+  /** The definitions compiled for evaluation. */
+  evaluator: FlagEvaluator;
   /** PostHog's local-evaluation document as sent, and its ETag. */
   posthogBody: string;
   etag: string;
@@ -57,7 +60,8 @@ export function compileFlags(snapshot: FlagSnapshot, groupTypes: string[]): Comp
   };
   const definitions = snapshot.flags.map((flag) => compileFlag(flag, groupIndex));
   const posthogBody = JSON.stringify(posthogDefinitions(definitions, groupTypes));
-  return { snapshot, groupTypes, definitions, posthogBody, etag: `"${sha256Hex(posthogBody).slice(0, 32)}"`, writer: new FlagAnswerWriter(definitions) };
+  const evaluator = new FlagEvaluator(definitions);
+  return { snapshot, groupTypes, definitions, evaluator, posthogBody, etag: `"${sha256Hex(posthogBody).slice(0, 32)}"`, writer: new FlagAnswerWriter(evaluator) };
 }
 
 /** Compiled flags per project environment, recompiled when the snapshot or the group types change. */

@@ -1,9 +1,9 @@
 // What a flag evaluation request asks, whichever SDK sent it: the key (`api_key` natively,
 // `token` from PostHog's SDKs), the distinct id, groups, properties sent along, and which
-// flags. The evaluation context overlays those properties on the ones the person and group
-// stores hold (spec 2: rules on person properties come from the person store, overridable by
-// properties sent in the request).
-import type { EvaluationContext } from "../../../engine/flags/types.ts";
+// flags. The subject overlays those properties on the ones the person and group stores hold
+// (spec 2: rules on person properties come from the person store, overridable by properties
+// sent in the request).
+import { GROUP_DEFAULT_PROPERTY, layeredProperty, NO_PROPERTIES, PERSON_DEFAULT_PROPERTY, type FlagSubject } from "../../../engine/flags/subject.ts";
 import { ApiError } from "../../http/errors.ts";
 import type { RegionNode } from "../../region/region-node.ts";
 import { idText, isPlainObject, type JsonObject } from "../json-values.ts";
@@ -58,21 +58,49 @@ export function parseFlagRequest(json: unknown): FlagRequest {
   };
 }
 
-/** The evaluation context: stored person and group properties, then what the request sent. */
-export function evaluationContext(stored: StoredProperties, projectId: string, request: FlagRequest, groupTypes: string[]): EvaluationContext {
-  const groupProperties: Record<string, Record<string, unknown>> = {};
-  for (const [type, key] of Object.entries(request.groups)) {
-    const index = groupTypes.indexOf(type);
-    groupProperties[type] = { ...(index < 0 ? {} : stored.group(projectId, index, key)), ...(request.groupProperties[type] ?? {}) };
+/**
+ * The subject of a flag request: the properties it sends, over the ones the person and group
+ * stores hold, read through both on demand (engine/flags/subject.ts). Each stored property set
+ * is fetched once per request, and only when a condition reads it.
+ */
+export class RequestSubject implements FlagSubject {
+  readonly distinctId: string;
+  private storedPerson: JsonObject | undefined;
+  private readonly storedGroups: (JsonObject | undefined)[] = [];
+
+  constructor(
+    private readonly stored: StoredProperties,
+    private readonly projectId: string,
+    private readonly request: FlagRequest,
+    private readonly groupTypes: readonly string[],
+  ) {
+    this.distinctId = request.distinctId;
   }
-  for (const [type, properties] of Object.entries(request.groupProperties)) groupProperties[type] ??= properties;
-  return {
-    distinct_id: request.distinctId,
-    person_properties: { ...stored.person(projectId, request.distinctId), ...request.personProperties },
-    groups: request.groups,
-    group_properties: groupProperties,
-    group_types: groupTypes,
-  };
+
+  personProperty(key: string): unknown {
+    this.storedPerson ??= this.stored.person(this.projectId, this.distinctId);
+    return layeredProperty(this.request.personProperties, this.storedPerson, key, PERSON_DEFAULT_PROPERTY, this.distinctId);
+  }
+
+  private groupTypeOf(groupTypeIndex: number): string | undefined {
+    const groupType = this.groupTypes[groupTypeIndex];
+    return groupType !== undefined && Object.hasOwn(this.request.groups, groupType) ? groupType : undefined;
+  }
+
+  groupKey(groupTypeIndex: number): string | undefined {
+    const groupType = this.groupTypeOf(groupTypeIndex);
+    return groupType === undefined ? undefined : this.request.groups[groupType];
+  }
+
+  groupProperty(groupTypeIndex: number, key: string): unknown {
+    const groupType = this.groupTypeOf(groupTypeIndex)!;
+    const groupKey = this.request.groups[groupType]!;
+    // The stored group is the one of the type's first index (group types without a name all read as "").
+    const storedIndex = this.groupTypes.indexOf(groupType);
+    const stored = (this.storedGroups[storedIndex] ??= this.stored.group(this.projectId, storedIndex, groupKey));
+    const sent = Object.hasOwn(this.request.groupProperties, groupType) ? this.request.groupProperties[groupType]! : NO_PROPERTIES;
+    return layeredProperty(sent, stored, key, GROUP_DEFAULT_PROPERTY, groupKey);
+  }
 }
 
 /** The project's group types by index (index -> name), from the person store's cache. */

@@ -4,7 +4,6 @@
 // key, answered 304 when the SDK's ETag is current. A request is PostHog's when it names a
 // version or sends `token`; ours sends `api_key` and no version.
 import type { Elysia } from "elysia";
-import { evaluateFlags } from "../../../engine/flags/evaluate.ts";
 import { posthogDecideV1Response, posthogDecideV2Response, posthogLegacyResponse } from "../../../engine/flags/responses.ts";
 import { ApiError } from "../../http/errors.ts";
 import { sha256Hex } from "../../crypto.ts";
@@ -15,7 +14,7 @@ import { authenticate } from "../capture.ts";
 import { decodeIngestBody } from "../decode-body.ts";
 import { isPlainObject } from "../json-values.ts";
 import { CompiledFlagCache, type CompiledFlags } from "./flag-definitions.ts";
-import { evaluationContext, parseFlagRequest, projectGroupTypes } from "./flag-request.ts";
+import { parseFlagRequest, projectGroupTypes, RequestSubject } from "./flag-request.ts";
 import { StoredProperties } from "./stored-properties.ts";
 
 type Json = (status: number, body: unknown, headers?: Record<string, string>) => Response;
@@ -46,36 +45,41 @@ export class EnvironmentFlags {
 export function addFlagRoutes(app: Elysia, node: RegionNode, environments: EnvironmentFlags, json: Json, corsHeaders: Record<string, string>): void {
   const stored = new StoredProperties(node.store);
 
-  const evaluate = async (request: Request) => {
-    const body = (await decodeIngestBody(request)).json;
+  const evaluate = async (request: Request, url: URL) => {
+    const body = (await decodeIngestBody(request, url)).json;
     const parsed = parseFlagRequest(body);
     const key = authenticate(node, parsed.apiKey, request.headers.get("origin"));
     const compiled = environments.of(key);
-    const context = evaluationContext(stored, key.projectId, parsed, compiled.groupTypes);
-    return { body, compiled, results: evaluateFlags(compiled.definitions, context, parsed.keys) };
+    const subject = new RequestSubject(stored, key.projectId, parsed, compiled.groupTypes);
+    return { body, compiled, outcomes: compiled.evaluator.evaluate(subject, parsed.keys) };
   };
+
   const posthogOptions = (includeConfig: boolean) => ({ requestId: crypto.randomUUID(), evaluatedAtMs: Date.now(), includeConfig });
 
   const flags = async ({ request }: { request: Request }) => {
-    const query = new URL(request.url).searchParams;
-    const version = query.get("v");
+    const url = new URL(request.url);
+    const version = url.searchParams.get("v");
     if (version !== null && !flagsVersions.has(version)) throw new ApiError(400, "validation", `/flags takes v=2 (or no v); got v=${version}`);
-    const { body, compiled, results } = await evaluate(request);
+    const { body, compiled, outcomes } = await evaluate(request, url);
     const native = version === null && isPlainObject(body) && body.api_key !== undefined && body.token === undefined;
-    if (native) return text200(compiled.writer.native(results));
-    const includeConfig = query.get("config") === "true";
-    if (version === "2") return text200(compiled.writer.posthogV2(results, posthogOptions(includeConfig)));
-    return json200(posthogLegacyResponse(results, posthogOptions(includeConfig)));
+    if (native) return text200(compiled.writer.native(outcomes));
+    const includeConfig = url.searchParams.get("config") === "true";
+    if (version === "2") return text200(compiled.writer.posthogV2(outcomes, posthogOptions(includeConfig)));
+    return json200(posthogLegacyResponse(compiled.evaluator.resultsOf(outcomes), posthogOptions(includeConfig)));
   };
   const json200 = (body: unknown) => json(200, body);
-  const text200 = (body: string) => new Response(body, { status: 200, headers: { "Content-Type": "application/json", ...corsHeaders } });
+  // One init for every answer (a Response copies its headers).
+  const answerInit = { status: 200, headers: new Headers({ "Content-Type": "application/json", ...corsHeaders }) };
+  const text200 = (body: string) => new Response(body, answerInit);
 
   const decide = async ({ request }: { request: Request }) => {
-    const version = new URL(request.url).searchParams.get("v") ?? "1";
+    const url = new URL(request.url);
+    const version = url.searchParams.get("v") ?? "1";
     if (!decideVersions.has(version)) throw new ApiError(400, "validation", `/decide takes v=1 to 4; got v=${version}`);
-    const { compiled, results } = await evaluate(request);
+    const { compiled, outcomes } = await evaluate(request, url);
     const options = posthogOptions(true);
-    if (version === "4") return text200(compiled.writer.posthogV2(results, options));
+    if (version === "4") return text200(compiled.writer.posthogV2(outcomes, options));
+    const results = compiled.evaluator.resultsOf(outcomes);
     if (version === "3") return json200(posthogLegacyResponse(results, options));
     if (version === "2") return json200(posthogDecideV2Response(results, options));
     return json200(posthogDecideV1Response(results, options));

@@ -1,0 +1,46 @@
+// CPU time during a measurement, from /proc: the server's, the driver's, and everything else's on
+// the machine. The driver and the server share two cores with whatever else runs, so a run's
+// latencies mean little without knowing how busy the machine was.
+import { readFileSync } from "node:fs";
+
+/** Linux reports CPU time in clock ticks of 1/100 s (USER_HZ). */
+const tickMs = 10;
+
+/** Busy time of all cores together: every /proc/stat column but idle and iowait. */
+function machineBusyMs(): number {
+  const columns = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal (guest time is already counted in user).
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = columns;
+  return (user + nice + system + irq + softirq + steal) * tickMs;
+}
+
+/** User and system time of a process, all its threads. */
+function processMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // Fields 14 and 15 of /proc/<pid>/stat (utime, stime); the split starts at field 3.
+  return (Number(fields[11]) + Number(fields[12])) * tickMs;
+}
+
+export interface CpuShares {
+  /** Cores' worth of CPU (1 = one core busy the whole time). */
+  server: number;
+  driver: number;
+  /** Every other process on the machine. */
+  others: number;
+}
+
+/** Starts measuring; the returned function gives the shares since. */
+export function cpuMeter(serverPid: number): () => CpuShares {
+  const startedAt = performance.now();
+  const machine = machineBusyMs();
+  const server = processMs(serverPid);
+  const driver = processMs(process.pid);
+  return () => {
+    const wallMs = performance.now() - startedAt;
+    const serverMs = processMs(serverPid) - server;
+    const driverMs = processMs(process.pid) - driver;
+    const othersMs = Math.max(0, machineBusyMs() - machine - serverMs - driverMs);
+    return { server: serverMs / wallMs, driver: driverMs / wallMs, others: othersMs / wallMs };
+  };
+}

@@ -1,4 +1,4 @@
-// Load drivers for flag requests over keep-alive HTTP (http-client.ts: prepared request bytes
+// Load drivers for flag requests over keep-alive HTTP (../http-client.ts: prepared request bytes
 // over a pool of connections, as lean as the driver can be, since it shares the machine).
 // `paced` is open loop: request i is due at start + i / rate whatever the answers, and its
 // latency runs from that due time, so a stalled server is charged for every request it held
@@ -39,7 +39,7 @@ export interface PacedResult extends LatencySummary {
   sendLateP99Ms: number;
 }
 
-import { HttpPool, postRequestBytes } from "./http-client.ts";
+import { HttpPool, postRequestBytes } from "../http-client.ts";
 
 const headers = { "Content-Type": "application/json" };
 /**

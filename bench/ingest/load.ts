@@ -1,9 +1,9 @@
 // Load driver: `connections` concurrent senders posting 100-event batches over keep-alive
 // HTTP for a fixed time, closed loop (as fast as answers come) or paced to a target rate.
-// Bodies are built as bytes and sent over plain HTTP/1.1 connections (http-client.ts), so the
-// driver takes as little as it can of the CPU the server it measures needs.
+// Bodies are built as bytes and sent over plain HTTP/1.1 connections (../http-client.ts), so
+// the driver takes as little as it can of the CPU the server it measures needs.
 import { BatchBodies } from "./generator.ts";
-import { HttpConnection } from "./http-client.ts";
+import { HttpPool, postRequestHead } from "../http-client.ts";
 
 export interface LoadOptions {
   url: string;
@@ -45,14 +45,16 @@ export async function drive(options: LoadOptions): Promise<LoadResult> {
   let cursor = 0;
   let requestNumber = 0;
   const bodies = new BatchBodies(options.templates);
+  const url = new URL(options.url);
   const headers = { "Content-Type": "application/json" };
+  // One connection per sender: each sends its next batch once the last is answered.
+  const pool = HttpPool.forUrl(url, options.connections);
   const started = performance.now();
   const deadline = started + options.seconds * 1000;
   const interval = options.targetRate ? (options.batchSize * options.connections * 1000) / options.targetRate : 0;
 
   const connection = async (index: number) => {
     let nextAt = started + (interval * index) / options.connections;
-    let http: HttpConnection | null = null;
     while (performance.now() < deadline) {
       if (interval > 0) {
         const wait = nextAt - performance.now();
@@ -60,26 +62,18 @@ export async function drive(options: LoadOptions): Promise<LoadResult> {
         nextAt += interval;
       }
       const apiKey = options.apiKeys[requestNumber++ % options.apiKeys.length]!;
-      const body = bodies.body(apiKey, new Date().toISOString(), cursor, options.batchSize);
+      const request = bodies.body(apiKey, new Date().toISOString(), cursor, options.batchSize, (bodyBytes) => postRequestHead(url, headers, bodyBytes));
       cursor += options.batchSize;
       const sent = performance.now();
-      try {
-        http ??= await HttpConnection.open(options.url, headers);
-        const answer = await http.post(body);
-        if (answer.status === 200) {
-          events += (JSON.parse(answer.body) as { accepted?: number }).accepted ?? 0;
-          latencies.push(performance.now() - sent);
-        } else fail(answer.status);
-      } catch {
-        // A broken connection is replaced for the next request.
-        http?.close();
-        http = null;
-        fail(0);
-      }
+      const answer = await pool.exchange(request);
+      if (answer.status === 200) {
+        events += (JSON.parse(answer.body!) as { accepted?: number }).accepted ?? 0;
+        latencies.push(performance.now() - sent);
+      } else fail(answer.status);
     }
-    http?.close();
   };
   await Promise.all(Array.from({ length: options.connections }, (_, index) => connection(index)));
+  pool.close();
   const elapsed = (performance.now() - started) / 1000;
   const sorted = Float64Array.from(latencies).sort();
   return {

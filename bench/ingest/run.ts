@@ -5,7 +5,7 @@
 // latency at half the sustained rate (a fresh service), bytes per event on disk after
 // compaction, the server's peak RSS, and durable ingest again without person resolution
 // (bench/ingest/without-persons.ts), for its cost. Writes its section of bench/RESULTS.md.
-//   bun bench/ingest/run.ts            (BENCH_SECONDS=60 BENCH_RUNS=3 BENCH_CONNECTIONS=32)
+//   bun bench/ingest/run.ts            (BENCH_SECONDS=60 BENCH_RUNS=3 BENCH_CONNECTIONS=32 BENCH_PROJECTS=100)
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";

@@ -1,9 +1,9 @@
-// The flag benchmark's HTTP client (bench/flags/http-client.ts) resolves each request with its
-// answer's status only once the whole answer is read: bodies framed by Content-Length (split
-// across many reads) or chunked, over fewer connections than requests, and 0 when the server
-// cannot be reached.
+// The load drivers' HTTP client (bench/http-client.ts) resolves each request with its answer's
+// status (and, asked for, its body) only once the whole answer is read: bodies framed by
+// Content-Length (split across many reads) or chunked, over fewer connections than requests,
+// and 0 when the server cannot be reached.
 import { afterAll, expect, test } from "bun:test";
-import { HttpPool, postRequestBytes } from "../../../bench/flags/http-client.ts";
+import { HttpPool, postRequestBytes } from "../../bench/http-client.ts";
 
 const large = "x".repeat(300_000);
 const received: string[] = [];
@@ -45,6 +45,23 @@ test("answers framed by Content-Length, large or small, and chunked ones resolve
   pool.close();
   expect(statuses).toEqual([200, 200, 404, 200, 200, 200, 200, 404, 200, 200]);
   expect(received.sort()).toEqual(paths.map((_, index) => `{"n":${index}}`).sort());
+});
+
+test("exchange() gives the body too, whole and decoded, whatever its framing; bodies of bytes are sent as they are", async () => {
+  const pool = new HttpPool("127.0.0.1", server.port!, 2);
+  const answers = await Promise.all([
+    pool.exchange(request("/large", "{}")),
+    pool.exchange(request("/chunked", "{}")),
+    pool.exchange(request("/missing", "{}")),
+    pool.exchange(postRequestBytes(new URL(`${base}/echo`), {}, new TextEncoder().encode("{\"ünï\":1}"))),
+  ]);
+  pool.close();
+  expect(answers).toEqual([
+    { status: 200, body: large },
+    { status: 200, body: "first second third" },
+    { status: 404, body: "no" },
+    { status: 200, body: 'echo {"ünï":1}' },
+  ]);
 });
 
 test("a connection keeps serving requests one after another", async () => {

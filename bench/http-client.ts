@@ -1,17 +1,23 @@
-// The load driver's HTTP/1.1 client: requests written as prepared bytes over a pool of
-// keep-alive connections (Bun.connect), one request at a time per connection, each answer read
-// to its last byte by Content-Length or chunked framing. The driver shares the machine's two
-// cores with the server it measures, so what it spends per request is taken from the server:
-// with Bun's fetch it used 1.1 cores at 5,000 requests/s, more than the service it drove
+// The load drivers' HTTP/1.1 client (bench/flags, bench/ingest): requests written as prepared
+// bytes over a pool of keep-alive connections (Bun.connect), one request at a time per
+// connection, each answer read to its last byte by Content-Length or chunked framing. A driver
+// shares the machine's two cores with the server it measures, so what it spends per request is
+// taken from the server: with Bun's fetch the flags driver used 1.1 cores at 5,000 requests/s,
+// more than the service it drove, and the ingest driver about 70 us per 100-event batch
 // (measured; bench/README.md). An answer is complete, as with fetch and arrayBuffer(), when its
-// whole body has been read.
+// whole body has been read; its body is kept only when asked for (exchange()).
 import type { Socket } from "bun";
 
+/** The head of a POST request with a body of `bodyBytes` bytes (Host and Content-Length included). */
+export function postRequestHead(url: URL, headers: Record<string, string>, bodyBytes: number): Uint8Array {
+  const head = [`POST ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), `Content-Length: ${bodyBytes}`, "", ""].join("\r\n");
+  return new TextEncoder().encode(head);
+}
+
 /** A whole POST request as bytes, with Host and Content-Length, ready to write. */
-export function postRequestBytes(url: URL, headers: Record<string, string>, body: string): Uint8Array {
-  const bodyBytes = new TextEncoder().encode(body);
-  const head = [`POST ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), `Content-Length: ${bodyBytes.length}`, "", ""].join("\r\n");
-  const headBytes = new TextEncoder().encode(head);
+export function postRequestBytes(url: URL, headers: Record<string, string>, body: string | Uint8Array): Uint8Array {
+  const bodyBytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
+  const headBytes = postRequestHead(url, headers, bodyBytes.length);
   const bytes = new Uint8Array(headBytes.length + bodyBytes.length);
   bytes.set(headBytes);
   bytes.set(bodyBytes, headBytes.length);
@@ -38,13 +44,32 @@ const Phase = {
 type Phase = (typeof Phase)[keyof typeof Phase];
 
 const endsWithLine = (bytes: number[]) => bytes.length >= 2 && bytes[bytes.length - 2] === CR && bytes[bytes.length - 1] === LF;
-const endsWithBlankLine = (bytes: number[]) => bytes.length >= 4 && bytes[bytes.length - 4] === CR && bytes[bytes.length - 3] === LF && endsWithLine(bytes);
+/** What ends an answer head. */
+const headEnd = [CR, LF, CR, LF];
+const latin1 = new TextDecoder("latin1");
+
+/** An answer's status (0 when the exchange failed) and, when it was asked for, its body. */
+export interface HttpAnswer {
+  status: number;
+  body: string | null;
+}
 
 interface Exchange {
-  resolve: (status: number) => void;
+  resolve: (answer: HttpAnswer) => void;
   /** Bytes of the request not yet written (the socket took only part). */
   unwritten: Uint8Array | null;
+  /** The answer's body as read so far, when it is wanted. */
+  body: Uint8Array[] | null;
 }
+
+interface Waiting {
+  bytes: Uint8Array;
+  keepBody: boolean;
+  resolve: (answer: HttpAnswer) => void;
+}
+
+const decoder = new TextDecoder();
+const failed: HttpAnswer = { status: 0, body: null };
 
 interface Connection {
   socket: Socket<Connection> | null;
@@ -52,7 +77,11 @@ interface Connection {
   phase: Phase;
   status: number;
   remaining: number;
-  /** The answer head, or the current chunk-size or trailer line, as read so far. */
+  /** The answer head as read so far (headBytes of it), and how much of its closing CRLF CRLF the last bytes were. */
+  head: Uint8Array;
+  headBytes: number;
+  headEndMatched: number;
+  /** The current chunk-size or trailer line, as read so far. */
   line: number[];
   closeAfter: boolean;
 }
@@ -81,7 +110,7 @@ function parseHead(text: string): { status: number; length: number | null; chunk
 export class HttpPool {
   private readonly idle: Connection[] = [];
   private readonly all = new Set<Connection>();
-  private readonly waiting: { bytes: Uint8Array; resolve: (status: number) => void }[] = [];
+  private readonly waiting: Waiting[] = [];
   private opening = 0;
   private closed = false;
 
@@ -96,26 +125,38 @@ export class HttpPool {
   }
 
   /** Sends `bytes` (a whole request) and resolves with the answer's status once it is read; 0 when it failed. */
-  send(bytes: Uint8Array): Promise<number> {
+  async send(bytes: Uint8Array): Promise<number> {
+    return (await this.request({ bytes, keepBody: false })).status;
+  }
+
+  /** Sends `bytes` (a whole request) and resolves with the answer's status and body once it is read. */
+  exchange(bytes: Uint8Array): Promise<HttpAnswer> {
+    return this.request({ bytes, keepBody: true });
+  }
+
+  private request(request: Omit<Waiting, "resolve">): Promise<HttpAnswer> {
     return new Promise((resolve) => {
-      if (this.closed) return resolve(0);
+      if (this.closed) return resolve(failed);
+      const waiting = { ...request, resolve };
       const connection = this.idle.pop();
-      if (connection) this.start(connection, bytes, resolve);
-      else if (this.all.size + this.opening < this.connections) void this.open(bytes, resolve);
-      else this.waiting.push({ bytes, resolve });
+      if (connection) this.start(connection, waiting);
+      else if (this.all.size + this.opening < this.connections) void this.open(waiting);
+      else this.waiting.push(waiting);
     });
   }
 
   /** Closes every connection; exchanges in progress resolve 0. */
   close(): void {
     this.closed = true;
-    for (const { resolve } of this.waiting.splice(0)) resolve(0);
+    for (const { resolve } of this.waiting.splice(0)) resolve(failed);
     for (const connection of this.all) connection.socket?.end();
   }
 
-  private async open(bytes: Uint8Array, resolve: (status: number) => void): Promise<void> {
+  private async open(request: Waiting): Promise<void> {
     this.opening++;
-    const connection: Connection = { socket: null, exchange: null, phase: Phase.head, status: 0, remaining: 0, line: [], closeAfter: false };
+    const connection: Connection = {
+      socket: null, exchange: null, phase: Phase.head, status: 0, remaining: 0, head: new Uint8Array(headBytesMax), headBytes: 0, headEndMatched: 0, line: [], closeAfter: false,
+    };
     try {
       connection.socket = await Bun.connect<Connection>({
         hostname: this.hostname,
@@ -130,19 +171,21 @@ export class HttpPool {
       });
     } catch {
       this.opening--;
-      resolve(0);
+      request.resolve(failed);
       this.next();
       return;
     }
     this.opening--;
     this.all.add(connection);
-    this.start(connection, bytes, resolve);
+    this.start(connection, request);
   }
 
-  private start(connection: Connection, bytes: Uint8Array, resolve: (status: number) => void): void {
-    connection.exchange = { resolve, unwritten: bytes };
+  private start(connection: Connection, { bytes, keepBody, resolve }: Waiting): void {
+    connection.exchange = { resolve, unwritten: bytes, body: keepBody ? [] : null };
     connection.phase = Phase.head;
     connection.line.length = 0;
+    connection.headBytes = 0;
+    connection.headEndMatched = 0;
     this.write(connection);
   }
 
@@ -161,7 +204,10 @@ export class HttpPool {
       connection.socket?.end();
       connection.socket = null;
     } else this.idle.push(connection);
-    exchange?.resolve(status);
+    if (exchange) {
+      const body = exchange.body === null || status === 0 ? null : decoder.decode(Buffer.concat(exchange.body));
+      exchange.resolve({ status, body });
+    }
     this.next();
   }
 
@@ -169,10 +215,10 @@ export class HttpPool {
   private next(): void {
     if (this.waiting.length === 0) return;
     const connection = this.idle.pop();
-    const { bytes, resolve } = this.waiting.shift()!;
-    if (connection) this.start(connection, bytes, resolve);
-    else if (this.all.size + this.opening < this.connections) void this.open(bytes, resolve);
-    else this.waiting.unshift({ bytes, resolve });
+    const waiting = this.waiting.shift()!;
+    if (connection) this.start(connection, waiting);
+    else if (this.all.size + this.opening < this.connections) void this.open(waiting);
+    else this.waiting.unshift(waiting);
   }
 
   private lost(connection: Connection): void {
@@ -189,15 +235,19 @@ export class HttpPool {
     while (at < chunk.length && connection.exchange) {
       switch (connection.phase) {
         case Phase.head: {
-          // The head ends with an empty line (CRLF CRLF).
-          const line = connection.line;
-          while (at < chunk.length && !endsWithBlankLine(line)) {
-            line.push(chunk[at++]!);
-            if (line.length > headBytesMax) return this.finish(connection, 0);
+          // The head ends with an empty line (CRLF CRLF); its bytes are copied as they are scanned.
+          let matched = connection.headEndMatched;
+          const from = at;
+          while (at < chunk.length && matched < headEnd.length) {
+            const byte = chunk[at++]!;
+            matched = byte === headEnd[matched] ? matched + 1 : byte === CR ? 1 : 0;
           }
-          if (!endsWithBlankLine(line)) break;
-          const head = parseHead(String.fromCharCode(...line));
-          line.length = 0;
+          connection.headEndMatched = matched;
+          if (connection.headBytes + at - from > headBytesMax) return this.finish(connection, 0);
+          connection.head.set(chunk.subarray(from, at), connection.headBytes);
+          connection.headBytes += at - from;
+          if (matched < headEnd.length) break;
+          const head = parseHead(latin1.decode(connection.head.subarray(0, connection.headBytes)));
           if (!head || (!head.chunked && head.length === null)) return this.finish(connection, 0);
           connection.status = head.status;
           connection.closeAfter = head.close;
@@ -211,6 +261,7 @@ export class HttpPool {
         }
         case Phase.body: {
           const take = Math.min(connection.remaining, chunk.length - at);
+          connection.exchange.body?.push(chunk.slice(at, at + take));
           at += take;
           connection.remaining -= take;
           if (connection.remaining === 0) return this.finish(connection, connection.status);
@@ -238,6 +289,9 @@ export class HttpPool {
         }
         case Phase.chunkData: {
           const take = Math.min(connection.remaining, chunk.length - at);
+          // The chunk's data, without the CRLF that ends it (its last 2 of `remaining`).
+          const data = Math.max(0, Math.min(take, connection.remaining - 2));
+          connection.exchange.body?.push(chunk.slice(at, at + data));
           at += take;
           connection.remaining -= take;
           if (connection.remaining === 0) connection.phase = Phase.chunkSize;

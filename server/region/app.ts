@@ -68,9 +68,12 @@ const KeySyncRequest = t.Object({
 /** The catalog's personal-data property names of a project (the control plane pushes them). */
 const PiiPropertiesRequest = t.Object({ names: t.Array(t.String({ minLength: 1, maxLength: 200 }), { maxItems: 10_000 }) }, { additionalProperties: false });
 
-function regionErrorHandler(context: { code: string | number; error: unknown }): Response {
-  const error = toApiError(context);
-  if (!error) return internalErrorResponse(context.error);
+// Takes its fields destructured: Elysia reads from a hook's source which context fields it
+// uses, and a hook taking the whole context makes every route parse cookies and rebuild each
+// answer around a stream of its body (measured on the ingest app's flag requests).
+function regionErrorHandler({ code, error: thrown }: { code: string | number; error: unknown }): Response {
+  const error = toApiError({ code, error: thrown });
+  if (!error) return internalErrorResponse(thrown);
   return errorResponse(error.code === "validation" ? new ApiError(400, "bad_request", error.message) : error);
 }
 

@@ -120,6 +120,9 @@ export function uuidWords(text: string, out: Uint32Array): boolean {
   return true;
 }
 
+// The byte twins of hexRun and uuidWords stay separate: one reader over `string | Uint8Array`
+// measured 20-100% slower per uuid (50 ns here) on both ingest's and compaction's paths.
+
 /** The value of the hex digits in bytes [at, at + count) (at most 8), or -1 when one is not a hex digit. */
 function hexRunOfBytes(bytes: Uint8Array, at: number, count: number): number {
   let word = 0;

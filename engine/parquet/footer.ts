@@ -5,34 +5,15 @@
 // column chunks in other files) are refused as a whole: parquet-wasm reads those.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { ColumnType } from "../chunk-store.ts";
-import { ThriftReader, ThriftType } from "./thrift.ts";
+import {
+  ConvertedType, Encoding, LogicalTypeField, PageType, PhysicalType, Repetition, TimeUnitField, parquetMagic,
+} from "../../storage/parquet/parquet-format.ts";
+import { ThriftType } from "../../storage/parquet/thrift-compact.ts";
+import { ThriftReader } from "./thrift.ts";
 import { ParquetUnsupportedError } from "./unsupported.ts";
-
-/** The physical types the reader decodes (parquet.thrift `Type`). */
-export const PhysicalType = { boolean: 0, int32: 1, int64: 2, double: 5, byteArray: 6 } as const;
-
-/** The encodings the reader decodes (parquet.thrift `Encoding`). */
-export const Encoding = { plain: 0, plainDictionary: 2, rle: 3, deltaBinaryPacked: 5, deltaLengthByteArray: 6, deltaByteArray: 7, rleDictionary: 8 } as const;
-
-/** Compression codecs (parquet.thrift `CompressionCodec`). */
-export const Codec = { uncompressed: 0, zstd: 6 } as const;
-
-/** ConvertedType values the reader accepts. */
-const convertedUtf8 = 0;
-const convertedTimestampMillis = 9;
-const convertedInt32 = 17;
-/** LogicalType union members the reader accepts. */
-const logicalString = 1;
-const logicalTimestamp = 8;
-const logicalInteger = 10;
-const timeUnitMillis = 1;
-
-const repetitionRequired = 0;
-const repetitionOptional = 1;
 
 /** The trailer: footer length (4 bytes, little endian) and the magic "PAR1". */
 const trailerBytes = 8;
-const magic = "PAR1";
 /** Bytes read from a file's end at first: the trailer and, for parts as storage writes them (about 13 KB), the whole footer. */
 const tailBytes = 32 * 1024;
 
@@ -96,12 +77,12 @@ function union(reader: ThriftReader, member: (id: number, type: number) => void)
 function logicalType(reader: ThriftReader): SchemaElement["logical"] {
   const logical: NonNullable<SchemaElement["logical"]> = { kind: 0 };
   logical.kind = union(reader, (kind, type) => {
-    if (kind === logicalTimestamp && type === ThriftType.struct) {
+    if (kind === LogicalTypeField.timestamp && type === ThriftType.struct) {
       for (let field = reader.field(0); field !== 0; field = reader.field(field)) {
         if (field >> 4 === 2 && (field & 0x0f) === ThriftType.struct) logical.unit = union(reader, (_, unitType) => reader.skip(unitType));
         else reader.skip(field & 0x0f);
       }
-    } else if (kind === logicalInteger && type === ThriftType.struct) {
+    } else if (kind === LogicalTypeField.integer && type === ThriftType.struct) {
       for (let field = reader.field(0); field !== 0; field = reader.field(field)) {
         const [id, fieldType] = [field >> 4, field & 0x0f];
         if (id === 1 && fieldType === ThriftType.i8) logical.bitWidth = reader.i8();
@@ -135,15 +116,15 @@ function columnTypeOf(element: SchemaElement): ColumnType | null {
   if (physical === PhysicalType.boolean) return converted === null && logical === null ? "bool" : null;
   if (physical === PhysicalType.double) return converted === null && logical === null ? "number" : null;
   if (physical === PhysicalType.int32) {
-    const plainInt = logical === null || (logical.kind === logicalInteger && logical.bitWidth === 32 && logical.signed === true);
-    return plainInt && (converted === null || converted === convertedInt32) ? "int32" : null;
+    const plainInt = logical === null || (logical.kind === LogicalTypeField.integer && logical.bitWidth === 32 && logical.signed === true);
+    return plainInt && (converted === null || converted === ConvertedType.int32) ? "int32" : null;
   }
   if (physical === PhysicalType.int64) {
-    const millis = logical === null ? converted === convertedTimestampMillis : logical.kind === logicalTimestamp && logical.unit === timeUnitMillis;
+    const millis = logical === null ? converted === ConvertedType.timestampMillis : logical.kind === LogicalTypeField.timestamp && logical.unit === TimeUnitField.millis;
     return millis ? "timestamp" : null;
   }
   if (physical === PhysicalType.byteArray) {
-    return (logical === null ? converted === convertedUtf8 : logical.kind === logicalString) ? "text" : null;
+    return (logical === null ? converted === ConvertedType.utf8 : logical.kind === LogicalTypeField.string) ? "text" : null;
   }
   return null;
 }
@@ -154,9 +135,9 @@ function leafColumns(elements: SchemaElement[]): LeafColumn[] {
   return leaves.map((element) => {
     const type = columnTypeOf(element);
     if (element.children !== 0 || element.physical === null) throw new ParquetUnsupportedError(`column "${element.name}" is nested`);
-    if (element.repetition !== repetitionRequired && element.repetition !== repetitionOptional) throw new ParquetUnsupportedError(`column "${element.name}" is repeated`);
+    if (element.repetition !== Repetition.required && element.repetition !== Repetition.optional) throw new ParquetUnsupportedError(`column "${element.name}" is repeated`);
     if (type === null) throw new ParquetUnsupportedError(`column "${element.name}" has a type the reader does not decode`);
-    return { name: element.name, physical: element.physical, optional: element.repetition === repetitionOptional, type };
+    return { name: element.name, physical: element.physical, optional: element.repetition === Repetition.optional, type };
   });
 }
 
@@ -172,9 +153,6 @@ function statistics(reader: ThriftReader): Pick<ColumnChunkMeta, "nullCount" | "
   return found;
 }
 
-const pageData = 0;
-const pageDataV2 = 3;
-
 /** Whether a chunk's PageEncodingStats list has data pages only in dictionary encodings. */
 function dataPagesDictionaryEncoded(reader: ThriftReader): boolean {
   let dictionaryOnly = true;
@@ -187,7 +165,7 @@ function dataPagesDictionaryEncoded(reader: ThriftReader): boolean {
       else if (id === 2 && (field & 0x0f) === ThriftType.i32) encoding = element.int();
       else element.skip(field & 0x0f);
     }
-    const dataPage = pageType === pageData || pageType === pageDataV2;
+    const dataPage = pageType === PageType.dataPage || pageType === PageType.dataPageV2;
     if (dataPage && encoding !== Encoding.rleDictionary && encoding !== Encoding.plainDictionary) dictionaryOnly = false;
   });
   return dictionaryOnly;
@@ -311,7 +289,7 @@ export function readFooter(path: string): Footer {
     const tailStart = Math.max(0, size - tailBytes);
     let tail = readAt(fd, tailStart, size - tailStart);
     const trailer = new DataView(tail.buffer, tail.byteLength - trailerBytes, trailerBytes);
-    if (String.fromCharCode(...tail.subarray(tail.byteLength - 4)) !== magic) throw new ParquetUnsupportedError("the file does not end in PAR1 (not Parquet, or encrypted)");
+    if (!parquetMagic.every((byte, i) => tail[tail.byteLength - 4 + i] === byte)) throw new ParquetUnsupportedError("the file does not end in PAR1 (not Parquet, or encrypted)");
     const footerBytes = trailer.getUint32(0, true);
     const footerStart = size - trailerBytes - footerBytes;
     if (footerStart < 4) throw new ParquetUnsupportedError("the footer length is past the file's start");

@@ -4,15 +4,11 @@
 // level run prefixed by its byte length; v2 pages keep the levels uncompressed ahead of the
 // (maybe compressed) values. Columns are flat and at most optional, so there are no repetition
 // levels and definition levels are 0 or 1.
-import { Codec, Encoding } from "./footer.ts";
-import { ThriftReader, ThriftType } from "./thrift.ts";
+import { CompressionCodec, Encoding, PageType } from "../../storage/parquet/parquet-format.ts";
+import { ThriftType } from "../../storage/parquet/thrift-compact.ts";
+import { ThriftReader } from "./thrift.ts";
 import { ParquetUnsupportedError } from "./unsupported.ts";
 import { rawFrameContent } from "./zstd-frame.ts";
-
-const pageData = 0;
-const pageIndex = 1;
-const pageDictionary = 2;
-const pageDataV2 = 3;
 
 /** A data page: `values` slots (nulls included); `levels` its definition levels (RLE hybrid, 1 bit) or null when the column is required. */
 export interface DataPage {
@@ -72,7 +68,7 @@ function pageTypeHeader(reader: ThriftReader, kind: number, header: Header): voi
 }
 
 function decompress(body: Uint8Array, codec: number, size: number): Uint8Array {
-  if (codec === Codec.uncompressed) return body;
+  if (codec === CompressionCodec.uncompressed) return body;
   const out = rawFrameContent(body) ?? Bun.zstdDecompressSync(body);
   if (out.byteLength !== size) throw new ParquetUnsupportedError(`a page decompressed to ${out.byteLength} bytes, not ${size}`);
   return out;
@@ -80,7 +76,7 @@ function decompress(body: Uint8Array, codec: number, size: number): Uint8Array {
 
 /** Every page of a column chunk (`bytes` from its first page to its end), in order. */
 export function* chunkPages(bytes: Uint8Array, codec: number, optional: boolean): Generator<DataPage | DictionaryPage> {
-  if (codec !== Codec.uncompressed && codec !== Codec.zstd) throw new ParquetUnsupportedError(`compression codec ${codec} is not read`);
+  if (codec !== CompressionCodec.uncompressed && codec !== CompressionCodec.zstd) throw new ParquetUnsupportedError(`compression codec ${codec} is not read`);
   const reader = new ThriftReader(bytes);
   while (reader.pos < bytes.length) {
     const header = pageHeader(reader);
@@ -89,10 +85,10 @@ export function* chunkPages(bytes: Uint8Array, codec: number, optional: boolean)
     if (end > bytes.length) throw new ParquetUnsupportedError("a page passes its column chunk");
     reader.pos = end;
     const body = bytes.subarray(start, end);
-    if (header.type === pageIndex) continue;
-    if (header.type === pageDictionary) {
+    if (header.type === PageType.indexPage) continue;
+    if (header.type === PageType.dictionaryPage) {
       yield { kind: "dictionary", values: header.values, data: decompress(body, codec, header.uncompressed) };
-    } else if (header.type === pageData) {
+    } else if (header.type === PageType.dataPage) {
       const page = decompress(body, codec, header.uncompressed);
       if (!optional) {
         yield { kind: "data", values: header.values, encoding: header.encoding, levels: null, data: page };
@@ -103,7 +99,7 @@ export function* chunkPages(bytes: Uint8Array, codec: number, optional: boolean)
       const levelBytes = new DataView(page.buffer, page.byteOffset, 4).getUint32(0, true);
       if (4 + levelBytes > page.byteLength) throw new ParquetUnsupportedError("a data page's levels pass its end");
       yield { kind: "data", values: header.values, encoding: header.encoding, levels: page.subarray(4, 4 + levelBytes), data: page.subarray(4 + levelBytes) };
-    } else if (header.type === pageDataV2) {
+    } else if (header.type === PageType.dataPageV2) {
       if (header.repetitionBytes !== 0) throw new ParquetUnsupportedError("a flat column's page has repetition levels");
       const levels = body.subarray(0, header.levelBytes);
       const values = body.subarray(header.levelBytes);

@@ -4,24 +4,8 @@
 // type nibble, integers are zigzag varints, booleans of fields sit in the type nibble.
 // Integers come back as JS numbers: every i64 Parquet stores for us (sizes, offsets, counts)
 // is far below 2^53, and a larger one is refused rather than rounded.
+import { ThriftType } from "../../storage/parquet/thrift-compact.ts";
 import { ParquetUnsupportedError } from "./unsupported.ts";
-
-/** Compact protocol type ids (field types; elements of lists use the same ids, with 2 for bool). */
-export const ThriftType = {
-  boolTrue: 1,
-  boolFalse: 2,
-  i8: 3,
-  i16: 4,
-  i32: 5,
-  i64: 6,
-  double: 7,
-  binary: 8,
-  list: 9,
-  set: 10,
-  map: 11,
-  struct: 12,
-  uuid: 13,
-} as const;
 
 // A leading U+FEFF is part of a value, not a byte order mark to drop.
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });

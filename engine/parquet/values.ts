@@ -9,7 +9,7 @@ import { decodeHybrid, packedWords, unpackWords } from "./bits.ts";
 import { dictionaryValues, pageDictionary, type PageDictionary } from "./dictionary.ts";
 import { decodeDelta } from "./delta.ts";
 import { deltaLengthText, deltaText } from "./delta-text.ts";
-import { Encoding, PhysicalType } from "./footer.ts";
+import { Encoding, PhysicalType } from "../../storage/parquet/parquet-format.ts";
 import { ParquetUnsupportedError } from "./unsupported.ts";
 
 // A leading U+FEFF is part of a value, not a byte order mark to drop.

@@ -4,15 +4,24 @@
 // one byte) when the delta fits; structs end with a stop byte.
 import { ByteWriter } from "./byte-writer.ts";
 
-/** Compact protocol type ids. */
+/**
+ * Compact protocol type ids (field types; elements of lists use the same ids, with 2 for bool).
+ * engine/parquet/thrift.ts reads with the same ids.
+ */
 export const ThriftType = {
-  booleanTrue: 1,
-  booleanFalse: 2,
+  boolTrue: 1,
+  boolFalse: 2,
+  i8: 3,
+  i16: 4,
   i32: 5,
   i64: 6,
+  double: 7,
   binary: 8,
   list: 9,
+  set: 10,
+  map: 11,
   struct: 12,
+  uuid: 13,
 } as const;
 
 const textEncoder = new TextEncoder();
@@ -50,7 +59,7 @@ export class ThriftWriter {
   }
 
   bool(id: number, value: boolean): this {
-    this.fieldHeader(id, value ? ThriftType.booleanTrue : ThriftType.booleanFalse);
+    this.fieldHeader(id, value ? ThriftType.boolTrue : ThriftType.boolFalse);
     return this;
   }
 

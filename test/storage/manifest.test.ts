@@ -40,12 +40,10 @@ function sealAndCompact(log: ManifestLog): void {
   const seal = log.takeFileNumber();
   log.commit({
     walSealedThrough: { file: 1, offset: 400 },
-    nextFileNumber: log.manifest.nextFileNumber,
     addSegments: [segment(`segments/seal-${seal}.arrows`, 0), segment(`segments/seal-${seal}.arrows`, 100)],
   });
   const partNumber = log.takeFileNumber();
   log.commit({
-    nextFileNumber: log.manifest.nextFileNumber,
     dropSegments: [{ file: `segments/seal-${seal}.arrows`, offset: 0 }],
     addParts: [part(`parquet/part-${partNumber}.parquet`)],
   });
@@ -85,7 +83,7 @@ describe("manifest log", () => {
     expect(reopened.manifest).toEqual(before);
     expect(statSync(join(dir, manifestLogFileName)).size).toBe(whole);
     // The log goes on from there.
-    reopened.commit({ nextFileNumber: reopened.manifest.nextFileNumber, dropParts: ["parquet/part-2.parquet"] });
+    reopened.commit({ dropParts: ["parquet/part-2.parquet"] });
     expect(open(dir).manifest.parts).toEqual([]);
   });
 
@@ -139,7 +137,7 @@ describe("manifest log", () => {
     const before = structuredClone(log.manifest);
     log.close();
     logs.splice(logs.indexOf(log), 1);
-    expect(() => log.commit({ nextFileNumber: 9, dropParts: ["parquet/part-2.parquet"] })).toThrow();
+    expect(() => log.commit({ dropParts: ["parquet/part-2.parquet"] })).toThrow();
     expect(log.manifest).toEqual({ ...before });
     expect(readManifest(dir)).toEqual(before);
   });
@@ -152,7 +150,7 @@ describe("manifest log", () => {
     expect(readManifest(dir)).toEqual(manifest);
     const log = open(dir);
     expect(log.manifest).toEqual(manifest);
-    log.commit({ nextFileNumber: 8, addParts: [part("parquet/part-7.parquet", 1)], dropParts: ["parquet/part-6.parquet"] });
+    log.commit({ addParts: [part("parquet/part-7.parquet", 1)], dropParts: ["parquet/part-6.parquet"] });
     expect(open(dir).manifest.parts).toEqual([part("parquet/part-7.parquet", 1)]);
     writeFileSync(join(dir, manifestFileName), JSON.stringify({ ...old, version: 2 }));
     expect(() => readManifest(dir)).toThrow("manifest version 2 is not one of 3, 4");

@@ -7,6 +7,15 @@ const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 export type ColumnValue = string | number | boolean | null;
 
+const twoTo32 = 2 ** 32;
+
+/** The first `length` values of a 64-bit integer array as pairs of 32-bit words, low first: read without a BigInt per value. */
+export const int64Words = (values: BigInt64Array, length = values.length): Int32Array =>
+  new Int32Array(values.buffer, values.byteOffset, 2 * length);
+
+/** Value `index` of int64Words' pairs (exact for safe integers, such as epoch milliseconds). */
+export const int64At = (words: Int32Array, index: number): number => (words[2 * index]! >>> 0) + words[2 * index + 1]! * twoTo32;
+
 const isValid = (chunk: Data, row: number): boolean => {
   const bitmap = chunk.nullBitmap;
   if (!bitmap || bitmap.byteLength === 0 || chunk.nullCount === 0) return true;

@@ -7,7 +7,7 @@
 import {
   Bool, Float64, Int32, Table, TimestampMillisecond, Type, Utf8, makeData, makeVector, type Data, type Vector,
 } from "apache-arrow";
-import { vectorValues } from "./arrow-vectors.ts";
+import { int64At, int64Words, vectorValues } from "./arrow-vectors.ts";
 import { UuidTable, uuidWordsOfBytes } from "./uuid-index.ts";
 import { DictionaryBuilder, Utf8Builder } from "./column-builders.ts";
 import { eventsToTable } from "./event-buffer.ts";
@@ -15,7 +15,6 @@ import {
   fixedColumnNames, mixedPropertyColumnPrefix, propertyColumnPrefix, propertyColumnsMax, tableToEvents, type PropertyKind,
 } from "./event-columns.ts";
 
-const twoTo32 = 2 ** 32;
 /** Counting sort by person needs an array as long as the largest person index: past this (relative to the rows), sort by comparison. */
 const countingSortSpread = 8;
 /** Person runs up to this long are put in time order by insertion (they are short and nearly sorted). */
@@ -24,11 +23,8 @@ const insertionRunMax = 32;
 /** One column's arrays, one per input batch (null where a batch lacks the column). */
 type ColumnInputs = (Data | null)[];
 
-/** The 64-bit words of a timestamp array as pairs of 32-bit halves (no BigInt per value). */
-const timestampWords = (data: Data): Int32Array => {
-  const values = data.values as BigInt64Array;
-  return new Int32Array(values.buffer, values.byteOffset, 2 * data.length);
-};
+/** A timestamp array's values as word pairs (int64Words). */
+const timestampWords = (data: Data): Int32Array => int64Words(data.values as BigInt64Array, data.length);
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
@@ -74,7 +70,7 @@ export class MergeInput {
       const persons = batch.names.get("person_index")!.values as Int32Array;
       for (let row = 0; row < persons.length; row++) {
         this.batchOfRow[start + row] = index;
-        this.timestamps[start + row] = (words[2 * row]! >>> 0) + words[2 * row + 1]! * twoTo32;
+        this.timestamps[start + row] = int64At(words, row);
         this.persons[start + row] = persons[row]!;
       }
       for (const [name, data] of batch.names) {

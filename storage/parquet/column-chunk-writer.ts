@@ -5,6 +5,7 @@
 // doubles and booleans PLAIN, int32 and timestamps DELTA_BINARY_PACKED (the rows are sorted
 // by person and time, so person indexes and each person's times climb in small steps).
 import { Type, Utf8, makeData, type Data } from "apache-arrow";
+import { int64At, int64Words } from "../arrow-vectors.ts";
 import { bitWidthOf, BitPacker } from "./bit-packing.ts";
 import { ByteWriter } from "./byte-writer.ts";
 import { encodeDeltaBinaryPacked } from "./delta-binary-packed.ts";
@@ -18,8 +19,6 @@ export const dataPageBytesTarget = 1024 * 1024;
 export const dictionaryPageBytesMax = 8 * 1024 * 1024;
 /** zstd level: on event columns level 1 compressed as well as 3 and 40% faster (measured). */
 export const zstdLevel = 1;
-
-const twoTo32 = 2 ** 32;
 
 export interface ColumnStatistics {
   nullCount: number;
@@ -323,10 +322,8 @@ export class ColumnChunkWriter {
       const source = data.values as Int32Array;
       for (let i = 0; i < present.length; i++) values[i] = source[present[i]!]!;
     } else {
-      // 64-bit values as pairs of 32-bit words: no BigInt per value.
-      const source = data.values as BigInt64Array;
-      const words = new Int32Array(source.buffer, source.byteOffset, 2 * source.length);
-      for (let i = 0; i < present.length; i++) values[i] = (words[2 * present[i]!]! >>> 0) + words[2 * present[i]! + 1]! * twoTo32;
+      const words = int64Words(data.values as BigInt64Array);
+      for (let i = 0; i < present.length; i++) values[i] = int64At(words, present[i]!);
     }
     const body = this.levels(validity, 0, end - start, 8 * values.length);
     encodeDeltaBinaryPacked(values, values.length, physical, body);

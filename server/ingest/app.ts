@@ -3,7 +3,7 @@
 // headers without credentials (SDKs post from any web origin).
 import { Elysia } from "elysia";
 import { toApiError } from "../http/elysia-errors.ts";
-import { ApiError, logInternalError } from "../http/errors.ts";
+import { logInternalError, type ApiError } from "../http/errors.ts";
 import type { RegionNode } from "../region/region-node.ts";
 import { authenticate, captureNative, isNativeBody } from "./capture.ts";
 import { decodeIngestBody } from "./decode-body.ts";
@@ -39,6 +39,14 @@ const ingestJson = (status: number, body: unknown, headers: Record<string, strin
 /** An operating error in the ingest shape: {error: "<message>"} with CORS headers. */
 export const ingestErrorResponse = (error: ApiError) => ingestJson(error.status, { error: error.message }, error.headers);
 
+/** Whatever a request ended with, in the ingest shape; an unexpected error is logged and answered 500. */
+function ingestErrorAnswer(context: { code: string | number; error: unknown }): Response {
+  const apiError = toApiError(context);
+  if (apiError) return ingestErrorResponse(apiError);
+  logInternalError(context.error);
+  return ingestJson(500, { error: "internal error" });
+}
+
 export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: RegionNode; trustProxy: boolean }) {
   // The body decides the format: a native batch (every event has `lib`) or PostHog's.
   const capture = async ({ request }: { request: Request }) => {
@@ -58,14 +66,7 @@ export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: 
     // Destructured on purpose: Elysia reads which context fields the hooks use from their source,
     // and a hook taking the whole context made every ingest route parse cookies and rebuild each
     // answer around a stream of its body (measured on flag requests).
-    .onError(({ code, error }) => {
-      const apiError = toApiError({ code, error });
-      if (!apiError) {
-        logInternalError(error);
-        return ingestJson(500, { error: "internal error" });
-      }
-      return ingestErrorResponse(apiError);
-    })
+    .onError(({ code, error }) => ingestErrorAnswer({ code, error }))
     .options("/*", () => new Response(null, { status: 204, headers: corsHeaders }))
     .get("/array/:token/config", ({ params, request }) => ingestJson(200, configOf(params.token, request)))
     .get("/array/:token/config.js", ({ params, request }) =>
@@ -95,9 +96,8 @@ export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: 
     try {
       return await capture({ request });
     } catch (error) {
-      if (error instanceof ApiError) return ingestErrorResponse(error);
-      logInternalError(error);
-      return ingestJson(500, { error: "internal error" });
+      // What Elysia would call it: an error of the handler, not of routing or parsing.
+      return ingestErrorAnswer({ code: "UNKNOWN", error });
     }
   };
   return {

@@ -117,13 +117,13 @@ export class FlagEvaluator {
     if (reason !== CONDITION_MATCH) {
       return { key: flag.key, enabled: false, variant: null, payload: null, reason: { code: REASON_CODES[reason]!, condition_index: ruleIndex < 0 ? null : ruleIndex, description: REASON_DESCRIPTIONS[reason]! } };
     }
-    const variant = variantIndex < 0 ? null : flag.variants[variantIndex]!.key;
+    const variant = variantIndex < 0 ? null : flag.variants[variantIndex]!;
     // A multivariate flag on without a variant has no payload: its payloads belong to variants.
-    const payload = flag.kind === "multivariate" ? (flag.variants.find((candidate) => candidate.key === variant)?.payload ?? null) : (flag.payload ?? null);
+    const payload = flag.kind === "multivariate" ? (variant?.payload ?? null) : (flag.payload ?? null);
     return {
       key: flag.key,
       enabled: true,
-      variant,
+      variant: variant?.key ?? null,
       payload,
       reason: { code: FLAG_REASON.conditionMatch, condition_index: ruleIndex, description: `Matched condition set ${ruleIndex + 1}` },
     };

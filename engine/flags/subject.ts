@@ -35,12 +35,15 @@ export function layeredProperty(top: Properties, bottom: Properties, key: string
   return key === fallbackKey ? fallback : undefined;
 }
 
+/** The name of group type `groupTypeIndex` when `groups` (type -> key) has a group of it, else undefined. */
+export function presentGroupType(groupTypes: readonly string[], groups: Readonly<Record<string, unknown>>, groupTypeIndex: number): string | undefined {
+  const groupType = groupTypes[groupTypeIndex];
+  return groupType !== undefined && Object.hasOwn(groups, groupType) ? groupType : undefined;
+}
+
 /** The subject an EvaluationContext describes. */
 export function contextSubject(context: EvaluationContext): FlagSubject {
-  const typeOf = (groupTypeIndex: number): string | undefined => {
-    const groupType = context.group_types[groupTypeIndex];
-    return groupType !== undefined && Object.hasOwn(context.groups, groupType) ? groupType : undefined;
-  };
+  const typeOf = (groupTypeIndex: number) => presentGroupType(context.group_types, context.groups, groupTypeIndex);
   return {
     distinctId: context.distinct_id,
     personProperty: (key) => layeredProperty(context.person_properties, NO_PROPERTIES, key, PERSON_DEFAULT_PROPERTY, context.distinct_id),

@@ -3,7 +3,7 @@
 // flags. The subject overlays those properties on the ones the person and group stores hold
 // (spec 2: rules on person properties come from the person store, overridable by properties
 // sent in the request).
-import { GROUP_DEFAULT_PROPERTY, layeredProperty, NO_PROPERTIES, PERSON_DEFAULT_PROPERTY, type FlagSubject } from "../../../engine/flags/subject.ts";
+import { GROUP_DEFAULT_PROPERTY, layeredProperty, NO_PROPERTIES, PERSON_DEFAULT_PROPERTY, presentGroupType, type FlagSubject } from "../../../engine/flags/subject.ts";
 import { ApiError } from "../../http/errors.ts";
 import type { RegionNode } from "../../region/region-node.ts";
 import { idText, isPlainObject, type JsonObject } from "../json-values.ts";
@@ -83,8 +83,7 @@ export class RequestSubject implements FlagSubject {
   }
 
   private groupTypeOf(groupTypeIndex: number): string | undefined {
-    const groupType = this.groupTypes[groupTypeIndex];
-    return groupType !== undefined && Object.hasOwn(this.request.groups, groupType) ? groupType : undefined;
+    return presentGroupType(this.groupTypes, this.request.groups, groupTypeIndex);
   }
 
   groupKey(groupTypeIndex: number): string | undefined {

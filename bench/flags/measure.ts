@@ -1,7 +1,6 @@
 // One measurement of one server: start it, pace the load at the target rate (with warm-up)
 // while sampling its RSS, then optionally find the highest rate it answers, and stop it.
-import { readFileSync } from "node:fs";
-import { cpuMeter, type CpuShares } from "./cpu-usage.ts";
+import { cpuMeter, rssBytes, type CpuShares } from "../process-usage.ts";
 import { paced, unpaced, type PacedResult, type UnpacedResult } from "./load.ts";
 import type { ServiceProcess } from "../../test/helpers/process.ts";
 
@@ -27,11 +26,6 @@ export interface Measurement {
 
 /** How often the server's RSS is read from /proc during the load. */
 const rssSampleMs = 250;
-
-export function rssBytes(pid: number): number {
-  const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
-  return match ? Number(match[1]) * 1024 : 0;
-}
 
 /** Measures `server` (already started and ready at `url`) and kills it afterwards. */
 export async function measure(server: ServiceProcess, url: string, bodies: string[], settings: LoadSettings): Promise<Measurement> {

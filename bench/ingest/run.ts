@@ -6,11 +6,12 @@
 // compaction, the server's peak RSS, and durable ingest again without person resolution
 // (bench/ingest/without-persons.ts), for its cost. Writes its section of bench/RESULTS.md.
 //   bun bench/ingest/run.ts            (BENCH_SECONDS=60 BENCH_RUNS=3 BENCH_CONNECTIONS=32 BENCH_PROJECTS=100)
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { eventTemplates } from "./generator.ts";
 import { drive, type LoadResult } from "./load.ts";
+import { rssBytes } from "../process-usage.ts";
 import { writeResultsSection } from "../results.ts";
 import { spawnService } from "../../test/helpers/process.ts";
 
@@ -24,11 +25,6 @@ const seed = 42;
 const users = 100_000;
 const templates = eventTemplates({ seed, users }, 20_000, new Date().toISOString());
 const bytesPerTemplate = templates.reduce((sum, template) => sum + template.length, 0) / templates.length;
-
-function rssBytes(pid: number): number {
-  const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
-  return match ? Number(match[1]) * 1024 : 0;
-}
 
 async function measureCeiling(): Promise<LoadResult> {
   const server = await spawnService({}, ["bench/ingest/parse-only-server.ts"], "plain");

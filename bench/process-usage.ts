@@ -1,7 +1,14 @@
-// CPU time during a measurement, from /proc: the server's, the driver's, and everything else's on
-// the machine. The driver and the server share two cores with whatever else runs, so a run's
-// latencies mean little without knowing how busy the machine was.
+// What a benchmarked process uses, from /proc: its resident memory, and CPU time during a
+// measurement (the server's, the driver's, and everything else's on the machine). The driver and
+// the server share two cores with whatever else runs, so a run's latencies mean little without
+// knowing how busy the machine was.
 import { readFileSync } from "node:fs";
+
+/** Resident memory of a process (0 when /proc reports none, as for a process that has exited but not been reaped). */
+export function rssBytes(pid: number): number {
+  const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
+  return match ? Number(match[1]) * 1024 : 0;
+}
 
 /** Linux reports CPU time in clock ticks of 1/100 s (USER_HZ). */
 const tickMs = 10;

@@ -6,11 +6,11 @@
 // stream at a byte range the manifest records. One file per seal instead of one per segment:
 // with a hundred busy projects, creating, syncing and naming a hundred small files per seal
 // cost the storage worker more than building the segments (measured).
-import { closeSync, fsyncSync, openSync, readFileSync, readSync, writevSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readFileSync, readSync } from "node:fs";
 import { dirname } from "node:path";
 import { AsyncByteQueue, RecordBatchStreamWriter, tableFromIPC, type Table } from "apache-arrow";
 import { readParquet } from "parquet-wasm";
-import { fsyncDirectory, writeFileAtomic } from "./atomic-file.ts";
+import { fsyncDirectory, writeAll, writeFileAtomic } from "./atomic-file.ts";
 import { encodeParquetFile } from "./parquet/parquet-file-writer.ts";
 
 /** Rows per Parquet row group: large enough for good compression, small enough to skip by statistics. */
@@ -21,9 +21,6 @@ export interface SegmentRange {
   offset: number;
   bytes: number;
 }
-
-/** Buffers per writev call: Linux's IOV_MAX. */
-const writevBuffersMax = 1024;
 
 /**
  * An Arrow IPC writer's output kept as the chunks it writes (messages, padding, each column's
@@ -52,21 +49,6 @@ function ipcStreamChunks(table: Table): ChunkSink {
   return sink;
 }
 
-/** What is left of `chunks` once their first `written` bytes are written. */
-export function afterWritten(chunks: Uint8Array[], written: number): Uint8Array[] {
-  let whole = 0;
-  while (whole < chunks.length && written >= chunks[whole]!.byteLength) written -= chunks[whole++]!.byteLength;
-  const rest = chunks.slice(whole);
-  if (written > 0) rest[0] = rest[0]!.subarray(written);
-  return rest;
-}
-
-/** Writes every byte of `chunks` at the file's current position, however the kernel splits the writes. */
-function writeChunks(fd: number, chunks: Uint8Array[]): void {
-  let pending = chunks;
-  while (pending.length > 0) pending = afterWritten(pending, writevSync(fd, pending.slice(0, writevBuffersMax)));
-}
-
 /**
  * Writes the tables one after the other as Arrow IPC streams into a new file and syncs it and
  * its directory. Tables are taken one at a time, so only one segment's stream is in memory
@@ -80,7 +62,7 @@ export function writeSealFile(path: string, tables: Iterable<Table>): SegmentRan
     let offset = 0;
     for (const table of tables) {
       const stream = ipcStreamChunks(table);
-      writeChunks(fd, stream.chunks);
+      writeAll(fd, stream.chunks);
       ranges.push({ offset, bytes: stream.bytes });
       offset += stream.bytes;
     }

@@ -8,9 +8,9 @@
 // torn by the crash is cut off, and the files it would have named are removed as leftovers.
 //
 // Log record layout: u32 payload length | u32 CRC-32 of the payload | payload (JSON), little endian.
-import { closeSync, existsSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fdatasyncSync, ftruncateSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "./atomic-file.ts";
+import { writeAll, writeFileAtomic } from "./atomic-file.ts";
 import type { WalPosition } from "./wal.ts";
 
 export interface SegmentEntry {
@@ -197,8 +197,7 @@ export class ManifestLog {
     view.setUint32(4, Bun.hash.crc32(payload), true);
     record.set(payload, recordHeaderBytes);
     try {
-      let written = 0;
-      while (written < record.byteLength) written += writeSync(this.fd, record, written, record.byteLength - written);
+      writeAll(this.fd, [record]);
       fdatasyncSync(this.fd);
     } catch (error) {
       try {

@@ -12,6 +12,7 @@
 import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { open, unlink, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
+import { writevBuffersMax } from "./atomic-file.ts";
 
 export const walFileBytesMax = 64 * 1024 * 1024;
 export const walRecordBytesMax = 32 * 1024 * 1024;
@@ -55,9 +56,6 @@ function frame(parts: readonly Uint8Array[], payloadBytes: number): Uint8Array[]
   view.setUint32(4, checksum, true);
   return [header, ...parts];
 }
-
-/** More buffers than one writev may take (IOV_MAX is 1024 on Linux) are joined first. */
-const writevBuffersMax = 1024;
 
 /** Every valid record of one file, and where the valid part ends. */
 function scanFile(path: string): { records: { payload: Uint8Array; end: number }[]; validBytes: number; totalBytes: number } {
@@ -202,7 +200,8 @@ export class WriteAheadLog {
     const handle = this.handle!;
     const start = this.fileBytes;
     try {
-      // A full disk can show up as a short write rather than an error.
+      // A full disk can show up as a short write rather than an error. More buffers than one
+      // writev takes are joined first.
       const chunks = batch.flatMap((pending) => pending.chunks);
       const { bytesWritten } = await handle.writev(chunks.length > writevBuffersMax ? [Buffer.concat(chunks, batchBytes)] : chunks);
       if (bytesWritten !== batchBytes) throw new Error(`short write: ${bytesWritten} of ${batchBytes} bytes (disk full?)`);

@@ -1,12 +1,11 @@
 // Seal files: each table is written as a complete Arrow IPC stream at the range returned for
-// it, whatever the number of chunks the writer produced, and a write the kernel cut short
-// resumes at the right byte.
+// it, whatever the number of chunks the writer produced.
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tableToIPC } from "apache-arrow";
-import { afterWritten, readSegmentTable, writeSealFile } from "../../storage/data-files.ts";
+import { readSegmentTable, writeSealFile } from "../../storage/data-files.ts";
 import { eventsToTable } from "../../storage/event-buffer.ts";
 import { tableToEvents } from "../../storage/event-columns.ts";
 import { storedEvent } from "./fixtures.ts";
@@ -41,27 +40,5 @@ describe("writeSealFile", () => {
     expect(new Uint8Array(readFileSync(path))).toEqual(new Uint8Array(Buffer.concat(streams)));
     expect(tableToEvents(readSegmentTable(path, ranges[0]!))).toEqual(first);
     expect(tableToEvents(readSegmentTable(path, ranges[1]!))).toEqual(second);
-  });
-});
-
-describe("afterWritten", () => {
-  const chunks = () => [Uint8Array.of(1, 2, 3), Uint8Array.of(4, 5), Uint8Array.of(6, 7, 8, 9)];
-
-  test("nothing written leaves every chunk", () => {
-    expect(afterWritten(chunks(), 0)).toEqual(chunks());
-  });
-
-  test("a write ending inside a chunk leaves that chunk's rest and the chunks after it", () => {
-    expect(afterWritten(chunks(), 1)).toEqual([Uint8Array.of(2, 3), Uint8Array.of(4, 5), Uint8Array.of(6, 7, 8, 9)]);
-    expect(afterWritten(chunks(), 4)).toEqual([Uint8Array.of(5), Uint8Array.of(6, 7, 8, 9)]);
-  });
-
-  test("a write ending on a chunk boundary leaves the whole chunks after it", () => {
-    expect(afterWritten(chunks(), 3)).toEqual([Uint8Array.of(4, 5), Uint8Array.of(6, 7, 8, 9)]);
-    expect(afterWritten(chunks(), 5)).toEqual([Uint8Array.of(6, 7, 8, 9)]);
-  });
-
-  test("everything written leaves nothing", () => {
-    expect(afterWritten(chunks(), 9)).toEqual([]);
   });
 });

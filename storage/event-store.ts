@@ -4,18 +4,21 @@
 //             and how far the WAL is sealed, and the WAL is truncated up to there;
 //   compact() a partition's segments are merged into one zstd Parquet file per UTC day,
 //             deduplicated by uuid (first arrival wins) and sorted by (person, timestamp).
-// Seal and compaction run one at a time. Every step writes new files first and switches the
-// manifest last, so a crash at any point loses nothing acknowledged and duplicates nothing.
+// Seals run one at a time, and so do compactions, but a compaction's work (reading, sorting,
+// encoding: partition-compaction.ts) runs on its compactor's thread while seals go on; only
+// naming and writing its parts and committing them happen here. Every step writes new files
+// first and switches the manifest last, so a crash at any point loses nothing acknowledged and
+// duplicates nothing.
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
-import { temporarySuffix } from "./atomic-file.ts";
 import { tableToIPC, type Table } from "apache-arrow";
 import { vectorValues } from "./arrow-vectors.ts";
-import { parquetRowGroupRows, readParquetTable, readSegmentTable, writeParquetPart, writeSealFile } from "./data-files.ts";
+import { temporarySuffix, writeFileAtomic } from "./atomic-file.ts";
+import { parquetRowGroupRows, readParquetTable, readSegmentTable, writeSealFile } from "./data-files.ts";
+import { compactInPlace, type Compactor } from "./compaction-thread.ts";
 import { EventBuffer } from "./event-buffer.ts";
 import { tableToEvents } from "./event-columns.ts";
 import { readBatchRecord, type BatchRecordView, type StoredEvent } from "./event-record.ts";
-import { MergeInput } from "./table-merge.ts";
 import { ManifestLog, readManifest, type Manifest, type PartEntry, type SegmentEntry } from "./manifest.ts";
 import { readWalRecords, type WalPosition } from "./wal.ts";
 
@@ -31,9 +34,6 @@ export interface StorageTuning {
   /** A merge of parts that would give more rows than this does not happen. */
   partRowsMax: number;
 }
-
-/** This many Parquet parts of one level for one day merge into one part of the next level. */
-export const partsPerMerge = 8;
 
 /** Called once segments up to `position` are named in the manifest: the WAL may drop them. */
 export type OnSealed = (position: WalPosition) => Promise<void> | void;
@@ -84,8 +84,6 @@ export interface EventCursor {
 }
 
 const partitionKey = (dataId: number, environment: string) => `${dataId}/${environment}`;
-export const utcDay = (timestamp: number) => new Date(timestamp).toISOString().slice(0, 10);
-const dayMs = 86_400_000;
 const fileNumber = (n: number) => String(n).padStart(8, "0");
 
 /** Every file under `dir`, relative to `root`. */
@@ -102,7 +100,9 @@ export class EventStore {
   private bufferedRows = 0;
   /** End of the newest WAL record whose events are in the buffers. */
   private addedThrough: WalPosition;
-  private exclusive: Promise<unknown> = Promise.resolve();
+  /** The last seal asked for, and the last compaction: each kind runs one at a time. */
+  private sealing: Promise<unknown> = Promise.resolve();
+  private compacting: Promise<unknown> = Promise.resolve();
   private timer: ReturnType<typeof setInterval> | null = null;
   private failure: Error | null = null;
   /** A seal asked for by add() and not yet run: one is enough, it takes everything buffered when it runs. */
@@ -117,6 +117,7 @@ export class EventStore {
     private readonly onSealed: OnSealed,
     private readonly manifests: ManifestLog,
     readonly tuning: StorageTuning,
+    private readonly compactor: Compactor,
   ) {
     this.addedThrough = manifests.manifest.walSealedThrough;
   }
@@ -125,8 +126,11 @@ export class EventStore {
     return this.manifests.manifest;
   }
 
-  /** Opens the store: drops files the manifest does not name, then replays the unsealed WAL (read only). */
-  static open(dataDir: string, walDir: string, onSealed: OnSealed, tuning: StorageTuning = defaultStorageTuning): EventStore {
+  /**
+   * Opens the store: drops files the manifest does not name, then replays the unsealed WAL (read
+   * only). The store owns `compactor` from here and closes it in close().
+   */
+  static open(dataDir: string, walDir: string, onSealed: OnSealed, tuning: StorageTuning = defaultStorageTuning, compactor: Compactor = compactInPlace): EventStore {
     mkdirSync(dataDir, { recursive: true });
     const manifests = ManifestLog.open(dataDir);
     const manifest = manifests.manifest;
@@ -136,7 +140,7 @@ export class EventStore {
     }
     for (const name of readdirSync(dataDir)) if (name.includes(temporarySuffix)) rmSync(join(dataDir, name));
     mkdirSync(join(dataDir, "segments"), { recursive: true });
-    const store = new EventStore(dataDir, onSealed, manifests, tuning);
+    const store = new EventStore(dataDir, onSealed, manifests, tuning, compactor);
     for (const { payload, position } of readWalRecords(walDir, manifest.walSealedThrough)) store.add(readBatchRecord(payload), position);
     return store;
   }
@@ -176,17 +180,17 @@ export class EventStore {
     }
   }
 
-  /** Runs `work` after every earlier seal or compaction has finished. */
-  private serially<T>(work: () => Promise<T> | T): Promise<T> {
+  /** Runs `work` after every earlier step of its kind (seals, or compactions) has finished. */
+  private serially<T>(kind: "sealing" | "compacting", work: () => Promise<T> | T): Promise<T> {
     // Each step starts on a fresh task, so records handed over meanwhile are taken between
-    // steps: a long run of compactions must not stop the worker from draining its backlog.
-    const next = this.exclusive.then(nextTask).then(work);
-    this.exclusive = next.catch(() => {}).then(() => this.afterStep(this.segmentRows()));
+    // steps: a long run of seals must not stop the worker from draining its backlog.
+    const next = this[kind].then(nextTask).then(work);
+    this[kind] = next.catch(() => {}).then(() => this.afterStep(this.segmentRows()));
     return next;
   }
 
   seal(): Promise<void> {
-    return this.serially(async () => {
+    return this.serially("sealing", async () => {
       if (this.bufferedRows === 0) return;
       const sealedThrough = this.addedThrough;
       const buffers = [...this.buffers.values()];
@@ -227,60 +231,40 @@ export class EventStore {
   }
 
   /**
-   * Turns a partition's sealed segments into Parquet: one new part per UTC day holding only the
-   * new rows (deduplicated, sorted), so the cost follows new data, not the size of the day.
-   * Parts then merge in tiers: once a day has partsPerMerge parts of one level, they become
-   * one part of the next level, unless that part would pass `tuning.partRowsMax` rows. Each row
-   * is rewritten about log8(rows) times, and no merge holds more than that many rows in memory.
+   * Turns a partition's sealed segments into Parquet (partition-compaction.ts) on the compactor,
+   * then names and writes the new parts and commits them in place of the segments and of the
+   * parts they merged. Seals meanwhile add segments the commit leaves alone.
    */
   compact(dataId: number, environment: string): Promise<void> {
-    return this.serially(async () => {
+    return this.serially("compacting", async () => {
       const segments = this.manifest.segments.filter((s) => s.dataId === dataId && s.environment === environment);
       if (segments.length === 0) return;
-      /** The partition's parts as this compaction goes: new ones added, merged ones taken out. */
-      let parts = this.manifest.parts.filter((p) => p.dataId === dataId && p.environment === environment);
-      const replacedParts: PartEntry[] = [];
-      const newParts: PartEntry[] = [];
-      const writePart = (day: string, level: number, input: MergeInput, rows: ArrayLike<number>) => {
-        const file = join("parquet", String(dataId), environment, day, `part-${fileNumber(this.manifests.takeFileNumber())}.parquet`);
-        const order = input.firstArrivalsSorted(rows);
-        const bytes = writeParquetPart(join(this.dataDir, file), input.gather(order));
-        const entry: PartEntry = { file, projectId: segments[0]!.projectId, dataId, environment, day, level, rows: order.length, bytes };
-        newParts.push(entry);
-        parts.push(entry);
-      };
+      const parts = this.manifest.parts.filter((p) => p.dataId === dataId && p.environment === environment);
+      const written: PartEntry[] = [];
+      let replaced: string[] = [];
       try {
-        const incoming = new MergeInput(segments.map((segment) => readSegmentTable(join(this.dataDir, segment.file), segment)));
-        for (const [day, rows] of rowsByDay(incoming.timestamps)) {
-          writePart(day, 0, incoming, rows);
-          for (let level = 0; ; level++) {
-            const group = parts.filter((p) => p.day === day && p.level === level);
-            if (group.length < partsPerMerge || group.reduce((sum, part) => sum + part.rows, 0) > this.tuning.partRowsMax) break;
-            const merged = new MergeInput(group.map((part) => readParquetTable(join(this.dataDir, part.file))));
-            const gone = new Set(group.map((part) => part.file));
-            parts = parts.filter((part) => !gone.has(part.file));
-            replacedParts.push(...group);
-            writePart(day, level + 1, merged, allRows(merged.rows));
-          }
+        const outcome = await this.compactor.run({ dataDir: this.dataDir, segments, parts, partRowsMax: this.tuning.partRowsMax });
+        replaced = outcome.replaced;
+        for (const { day, level, rows, parquet } of outcome.written) {
+          const file = join("parquet", String(dataId), environment, day, `part-${fileNumber(this.manifests.takeFileNumber())}.parquet`);
+          writeFileAtomic(join(this.dataDir, file), parquet);
+          written.push({ file, projectId: segments[0]!.projectId, dataId, environment, day, level, rows, bytes: parquet.byteLength });
         }
-        // A part written and merged away within this compaction was never in the manifest.
-        const replaced = new Set(replacedParts.map((part) => part.file));
-        const written = new Set(newParts.map((part) => part.file));
         this.manifests.commit({
           // Other partitions' segments share the seal files: drop exactly these entries.
           dropSegments: segments.map(({ file, offset }) => ({ file, offset })),
-          addParts: newParts.filter((part) => !replaced.has(part.file)),
-          dropParts: [...replaced].filter((file) => !written.has(file)),
+          addParts: written,
+          dropParts: replaced,
         });
       } catch (error) {
-        for (const part of newParts) rmSync(join(this.dataDir, part.file), { force: true });
+        for (const part of written) rmSync(join(this.dataDir, part.file), { force: true });
         this.failure = error as Error;
         throw error;
       }
       this.failure = null;
       const stillNamed = new Set(this.manifest.segments.map((s) => s.file));
       const unusedSealFiles = new Set(segments.map((s) => s.file).filter((file) => !stillNamed.has(file)));
-      for (const file of [...replacedParts.map((p) => p.file), ...unusedSealFiles]) rmSync(join(this.dataDir, file), { force: true });
+      for (const file of [...replaced, ...unusedSealFiles]) rmSync(join(this.dataDir, file), { force: true });
     });
   }
 
@@ -338,11 +322,12 @@ export class EventStore {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.exclusive;
+    await Promise.all([this.sealing, this.compacting]);
   }
 
   /** Releases the manifest log (after stop() and a last seal: nothing may change the store after this). */
   close(): void {
+    this.compactor.close();
     this.manifests.close();
   }
 
@@ -422,20 +407,6 @@ export class EventStore {
   liveFiles(): { segments: SegmentEntry[]; parts: PartEntry[] } {
     return { segments: [...this.manifest.segments], parts: [...this.manifest.parts] };
   }
-}
-
-const allRows = (length: number) => Int32Array.from({ length }, (_, row) => row);
-
-/** Row numbers per UTC day of their timestamps, in row order. */
-function rowsByDay(timestamps: Float64Array): Map<string, number[]> {
-  const byDayNumber = new Map<number, number[]>();
-  for (let row = 0; row < timestamps.length; row++) {
-    const dayNumber = Math.floor(timestamps[row]! / dayMs);
-    const rows = byDayNumber.get(dayNumber);
-    if (rows) rows.push(row);
-    else byDayNumber.set(dayNumber, [row]);
-  }
-  return new Map([...byDayNumber].map(([dayNumber, rows]) => [utcDay(dayNumber * dayMs), rows]));
 }
 
 /**

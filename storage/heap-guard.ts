@@ -18,7 +18,7 @@ import { heapSize } from "bun:jsc";
 export const heapCheckIntervalMs = 1000;
 /** Request thread: about 190 MB above what it holds at rest (geo data, password list, uuid index). */
 export const heapBytesSoftMax = 400 * 1024 * 1024;
-/** Storage worker: above its buffers and a merge of partRowsMax rows. */
+/** Storage worker: above its buffers; compaction thread: above a merge of partRowsMax rows. */
 export const workerHeapBytesSoftMax = 160 * 1024 * 1024;
 
 export interface HeapGuardOptions {

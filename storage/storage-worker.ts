@@ -1,6 +1,8 @@
-// The event store's thread: buffering, sealing and compaction run here so the thread that
-// answers ingest requests only validates and appends to the WAL. Protocol: see storage-client.ts.
+// The event store's thread: buffering and sealing run here, and compaction is driven from here
+// (its work runs on a thread of its own, compaction-thread.ts), so the thread that answers
+// ingest requests only validates and appends to the WAL. Protocol: see storage-client.ts.
 import { EventStore, type EventCursor, type StorageTuning } from "./event-store.ts";
+import { CompactionThread } from "./compaction-thread.ts";
 import { readBatchRecord } from "./event-record.ts";
 import type { WalPosition } from "./wal.ts";
 import { startHeapGuard, workerHeapBytesSoftMax } from "./heap-guard.ts";
@@ -43,14 +45,16 @@ function reportStatus(): void {
 self.onmessage = async (message: MessageEvent<WorkerRequest>) => {
   const request = message.data;
   if (request.type === "open") {
+    const compactor = new CompactionThread();
     try {
-      store = EventStore.open(request.dataDir, request.walDir, (position) => post({ type: "sealed", position }), request.tuning);
+      store = EventStore.open(request.dataDir, request.walDir, (position) => post({ type: "sealed", position }), request.tuning, compactor);
       store.startBackground(reportStatus, (rows) => {
         post({ type: "segments", rows });
         heapGuard.check();
       });
       post({ type: "opened" });
     } catch (error) {
+      compactor.close();
       post({ type: "open-failed", message: (error as Error).message });
     }
     return;

@@ -1,0 +1,91 @@
+// The work of one compaction, apart from the store that commits it: a partition's sealed
+// segments become one level-0 Parquet part per UTC day (deduplicated, sorted), and parts then
+// merge in tiers. It reads files and returns the new parts' bytes; it writes nothing and
+// changes no manifest, so it can run on another thread (compaction-thread.ts) while the store
+// goes on sealing, and the store alone names, writes and commits what it returns.
+import { join } from "node:path";
+import { tableFromIPC, type Table } from "apache-arrow";
+import { readParquet } from "parquet-wasm";
+import { parquetRowGroupRows, readParquetTable, readSegmentTable } from "./data-files.ts";
+import { encodeParquetFile } from "./parquet/parquet-file-writer.ts";
+import { MergeInput } from "./table-merge.ts";
+import type { PartEntry, SegmentEntry } from "./manifest.ts";
+
+/** This many Parquet parts of one level for one day merge into one part of the next level. */
+export const partsPerMerge = 8;
+
+const dayMs = 86_400_000;
+export const utcDay = (timestamp: number) => new Date(timestamp).toISOString().slice(0, 10);
+
+export interface CompactionJob {
+  dataDir: string;
+  /** The partition's sealed segments, all of which this compaction takes. */
+  segments: SegmentEntry[];
+  /** The partition's parts in the manifest now. */
+  parts: PartEntry[];
+  /** A merge of parts that would give more rows than this does not happen. */
+  partRowsMax: number;
+}
+
+/** A part to write: its Parquet bytes, for the store to name and write. */
+export interface CompactedPart {
+  day: string;
+  level: number;
+  rows: number;
+  parquet: Uint8Array;
+}
+
+export interface CompactionOutcome {
+  /** New parts, in the order they were made (a part made and merged away within the job is not here). */
+  written: CompactedPart[];
+  /** Files of the job's `parts` that merged into a new part: they leave the manifest. */
+  replaced: string[];
+}
+
+/** A part during the job: one in the manifest (its file) or one made by this job (its bytes). */
+type WorkingPart = { day: string; level: number; rows: number } & ({ file: string } | { made: CompactedPart });
+
+const allRows = (length: number) => Int32Array.from({ length }, (_, row) => row);
+
+/** Row numbers per UTC day of their timestamps, in row order. */
+function rowsByDay(timestamps: Float64Array): Map<string, number[]> {
+  const byDayNumber = new Map<number, number[]>();
+  for (let row = 0; row < timestamps.length; row++) {
+    const dayNumber = Math.floor(timestamps[row]! / dayMs);
+    const rows = byDayNumber.get(dayNumber);
+    if (rows) rows.push(row);
+    else byDayNumber.set(dayNumber, [row]);
+  }
+  return new Map([...byDayNumber].map(([dayNumber, rows]) => [utcDay(dayNumber * dayMs), rows]));
+}
+
+const readMadePart = (part: CompactedPart): Table => tableFromIPC(readParquet(part.parquet).intoIPCStream());
+
+/**
+ * One new level-0 part per UTC day of the segments' rows (so the cost follows new data, not
+ * the size of the day); then, once a day has partsPerMerge parts of one level, they become one
+ * part of the next level, unless that part would pass `partRowsMax` rows. Each row is
+ * rewritten about log8(rows) times, and no merge holds more than that many rows in memory.
+ */
+export function compactPartition({ dataDir, segments, parts: currentParts, partRowsMax }: CompactionJob): CompactionOutcome {
+  let parts: WorkingPart[] = currentParts.map(({ day, level, rows, file }) => ({ day, level, rows, file }));
+  const replaced: string[] = [];
+  const make = (day: string, level: number, input: MergeInput, rows: ArrayLike<number>) => {
+    const order = input.firstArrivalsSorted(rows);
+    const made: CompactedPart = { day, level, rows: order.length, parquet: encodeParquetFile(input.gather(order), parquetRowGroupRows) };
+    parts.push({ day, level, rows: made.rows, made });
+  };
+  const incoming = new MergeInput(segments.map((segment) => readSegmentTable(join(dataDir, segment.file), segment)));
+  for (const [day, rows] of rowsByDay(incoming.timestamps)) {
+    make(day, 0, incoming, rows);
+    for (let level = 0; ; level++) {
+      const group = parts.filter((part) => part.day === day && part.level === level);
+      if (group.length < partsPerMerge || group.reduce((sum, part) => sum + part.rows, 0) > partRowsMax) break;
+      const merged = new MergeInput(group.map((part) => ("file" in part ? readParquetTable(join(dataDir, part.file)) : readMadePart(part.made))));
+      parts = parts.filter((part) => !group.includes(part));
+      for (const part of group) if ("file" in part) replaced.push(part.file);
+      make(day, level + 1, merged, allRows(merged.rows));
+    }
+  }
+  return { written: parts.flatMap((part) => ("made" in part ? [part.made] : [])), replaced };
+}

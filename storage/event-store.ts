@@ -107,8 +107,11 @@ export class EventStore {
   private failure: Error | null = null;
   /** A seal asked for by add() and not yet run: one is enough, it takes everything buffered when it runs. */
   private sealAsked = false;
-  /** A background tick is running: the next one skips instead of queueing the same work again. */
-  private ticking = false;
+  /**
+   * The background tick running, if one is: the next one skips instead of queueing the same
+   * work again, and stop() waits for it (it may still queue a compaction).
+   */
+  private ticking: Promise<void> | null = null;
   /** Told the rows in sealed segments (not yet compacted) after every seal and compaction. */
   private afterStep: (segmentRows: number) => void = () => {};
 
@@ -290,11 +293,10 @@ export class EventStore {
     this.afterStep = afterStep;
     this.timer = setInterval(() => {
       if (this.ticking) return;
-      this.ticking = true;
-      void this.tick()
+      this.ticking = this.tick()
         .catch((error) => console.error("storage background work failed:", error))
         .finally(() => {
-          this.ticking = false;
+          this.ticking = null;
           afterTick();
         });
     }, backgroundTickMs);
@@ -322,6 +324,7 @@ export class EventStore {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.ticking;
     await Promise.all([this.sealing, this.compacting]);
   }
 

@@ -215,6 +215,31 @@ describe("event store", () => {
     await second.wal.close();
   });
 
+  test("stop() waits for a background tick under way, and for the compaction it queues after stop() was called", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "store-test-"));
+    dirs.push(dataDir);
+    const wal = await WriteAheadLog.open(join(dataDir, "wal"));
+    openLogs.push(wal);
+    let sealStarted = () => {};
+    const sealing = new Promise<void>((resolve) => (sealStarted = resolve));
+    let finishSeal = () => {};
+    const sealMayFinish = new Promise<void>((resolve) => (finishSeal = resolve));
+    const store = EventStore.open(dataDir, join(dataDir, "wal"), async (position) => {
+      sealStarted();
+      await sealMayFinish;
+      wal.truncateUpTo(position);
+    }, { ...quiet, sealAgeMs: 0, compactRows: 1 });
+    await ingest(wal, store, [storedEvent()]);
+    store.startBackground();
+    await sealing;
+    // The tick is inside its seal: the compaction it goes on to is not queued yet.
+    const stopping = store.stop();
+    finishSeal();
+    await stopping;
+    expect({ segments: store.liveFiles().segments, rows: store.liveFiles().parts.map((part) => part.rows) }).toEqual({ segments: [], rows: [1] });
+    store.close();
+  });
+
   test("the background tick seals buffers past their age and compacts partitions past their row count", async () => {
     const tick = (store: EventStore) => (store as unknown as { tick(): Promise<void> }).tick();
     const young = await openStore(undefined, { ...quiet, compactRows: 1 });

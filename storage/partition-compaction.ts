@@ -4,9 +4,7 @@
 // changes no manifest, so it can run on another thread (compaction-thread.ts) while the store
 // goes on sealing, and the store alone names, writes and commits what it returns.
 import { join } from "node:path";
-import { tableFromIPC, type Table } from "apache-arrow";
-import { readParquet } from "parquet-wasm";
-import { parquetRowGroupRows, readParquetTable, readSegmentTable } from "./data-files.ts";
+import { parquetRowGroupRows, parquetTable, readParquetTable, readSegmentTable } from "./data-files.ts";
 import { encodeParquetFile } from "./parquet/parquet-file-writer.ts";
 import { MergeInput } from "./table-merge.ts";
 import type { PartEntry, SegmentEntry } from "./manifest.ts";
@@ -15,7 +13,7 @@ import type { PartEntry, SegmentEntry } from "./manifest.ts";
 export const partsPerMerge = 8;
 
 const dayMs = 86_400_000;
-export const utcDay = (timestamp: number) => new Date(timestamp).toISOString().slice(0, 10);
+const utcDay = (timestamp: number) => new Date(timestamp).toISOString().slice(0, 10);
 
 export interface CompactionJob {
   dataDir: string;
@@ -59,8 +57,6 @@ function rowsByDay(timestamps: Float64Array): Map<string, number[]> {
   return new Map([...byDayNumber].map(([dayNumber, rows]) => [utcDay(dayNumber * dayMs), rows]));
 }
 
-const readMadePart = (part: CompactedPart): Table => tableFromIPC(readParquet(part.parquet).intoIPCStream());
-
 /**
  * One new level-0 part per UTC day of the segments' rows (so the cost follows new data, not
  * the size of the day); then, once a day has partsPerMerge parts of one level, they become one
@@ -81,7 +77,7 @@ export function compactPartition({ dataDir, segments, parts: currentParts, partR
     for (let level = 0; ; level++) {
       const group = parts.filter((part) => part.day === day && part.level === level);
       if (group.length < partsPerMerge || group.reduce((sum, part) => sum + part.rows, 0) > partRowsMax) break;
-      const merged = new MergeInput(group.map((part) => ("file" in part ? readParquetTable(join(dataDir, part.file)) : readMadePart(part.made))));
+      const merged = new MergeInput(group.map((part) => ("file" in part ? readParquetTable(join(dataDir, part.file)) : parquetTable(part.made.parquet))));
       parts = parts.filter((part) => !group.includes(part));
       for (const part of group) if ("file" in part) replaced.push(part.file);
       make(day, level + 1, merged, allRows(merged.rows));

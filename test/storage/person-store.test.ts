@@ -190,6 +190,34 @@ describe("person store", () => {
     ]);
   });
 
+  test("a batch of known ids without identity effects gets their persons and writes nothing", () => {
+    const { path, persons } = openRegion();
+    expect(persons.attribute(project, [event("a"), event("b")])).toEqual([0, 1]);
+    const state = dump(path);
+    // Out of time order, and with an anon_id equal to the distinct id (no link).
+    const late = event("b");
+    expect(persons.attribute(project, [late, event("a", { anonId: "a" }), { ...event("a"), timestamp: late.timestamp - 60_000 }])).toEqual([1, 0, 0]);
+    expect(dump(path)).toEqual(state);
+  });
+
+  test("a batch of known ids still applies every kind of identity effect", () => {
+    const effects: [string, Partial<IdentityEvent>, (directory: ReturnType<typeof openRegion>["directory"]) => unknown, unknown][] = [
+      ["$identify", { event: "$identify" }, (d) => d.personOf(project, "a")!.isIdentified, true],
+      ["anon_id", { anonId: "b" }, (d) => d.personOf(project, "b")!.index === d.personOf(project, "a")!.index, true],
+      ["$create_alias", { event: "$create_alias", properties: { alias: "b" } }, (d) => d.personOf(project, "b")!.index === d.personOf(project, "a")!.index, true],
+      ["$set", { set: { plan: "pro" } }, (d) => d.personOf(project, "a")!.properties, { plan: "pro" }],
+      ["$set_once", { setOnce: { source: "ad" } }, (d) => d.personOf(project, "a")!.properties, { source: "ad" }],
+      ["groups", { groups: { company: "acme" } }, (d) => d.group(project, 0, "acme")?.key, "acme"],
+      ["$groupidentify", { event: "$groupidentify", properties: { $group_type: "company", $group_key: "acme", $group_set: { seats: 5 } } }, (d) => d.group(project, 0, "acme")?.properties, { seats: 5 }],
+    ];
+    for (const [name, effect, read, expected] of effects) {
+      const { persons, directory } = openRegion();
+      persons.attribute(project, [event("a"), event("b")]);
+      persons.attribute(project, [event("b"), event("a", effect)]);
+      expect([name, read(directory)]).toEqual([name, expected]);
+    }
+  });
+
   test("projects are separate: the same distinct id is a different person in each", () => {
     const { persons, directory } = openRegion();
     persons.attribute(project, [event("shared")]);

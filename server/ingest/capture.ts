@@ -102,7 +102,12 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
   const keepRatio = node.keepRatio(key.projectId);
   const checkSizes = body.byteLength > eventBytesMax;
   const response: IngestResponse = { accepted: 0, rejected: [], quota_limited: keepRatio < 1 ? ["events"] : [] };
-  const seenInBatch = new Set<string>();
+  // A valid event whose uuid an earlier valid event of the batch had is dropped without a word.
+  // Found without a set per batch (hashing every uuid once more): the uuid index refuses such a
+  // uuid anyway, so the batch's uuids are searched only then; a crawler's uuid, which the
+  // index never sees, is remembered apart.
+  const validUuids: string[] = [];
+  let crawlerUuids: Set<string> | null = null;
   const accepted: ValidEvent[] = [];
   /** Per accepted event: what the WAL record says of it when sampling keeps it (its person comes later). */
   const decisions: (AcceptedEvent | null)[] = [];
@@ -120,12 +125,16 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
       continue;
     }
     const event = verdict.event;
-    if (seenInBatch.has(event.uuid)) continue;
-    seenInBatch.add(event.uuid);
+    validUuids.push(event.uuid);
+    if (crawlerUuids?.has(event.uuid)) continue;
     const userAgent = eventUserAgent(event.properties, meta.userAgent);
-    if (isSelfDeclaredCrawler(userAgent)) continue;
+    if (isSelfDeclaredCrawler(userAgent)) {
+      (crawlerUuids ??= new Set()).add(event.uuid);
+      continue;
+    }
     if (!node.uuids.add(key.projectId, event.uuid)) {
-      response.rejected.push({ uuid: event.uuid, reason: "duplicate" });
+      const inBatchBefore = validUuids.indexOf(event.uuid) < validUuids.length - 1;
+      if (!inBatchBefore) response.rejected.push({ uuid: event.uuid, reason: "duplicate" });
       continue;
     }
     accepted.push(event);

@@ -142,6 +142,19 @@ export class BoolBuilder extends ColumnBuilder {
   }
 }
 
+/** Up to this many UTF-16 units, ASCII text is copied in a loop (uuids, ids): cheaper than a native Buffer.write call. */
+const shortTextLength = 64;
+
+/** Writes `text` as UTF-8 at `at` (room for 3 bytes per unit is reserved) and returns the bytes written. */
+function writeShortText(bytes: Buffer, at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) return bytes.write(text, at, "utf8");
+    bytes[at + i] = code;
+  }
+  return text.length;
+}
+
 /** Strings as offsets into one UTF-8 buffer: for values that rarely repeat (uuids, JSON). */
 export class Utf8Builder extends ColumnBuilder {
   private bytes: Buffer;
@@ -170,7 +183,7 @@ export class Utf8Builder extends ColumnBuilder {
   append(value: string): void {
     // Up to 3 bytes per UTF-16 unit: Buffer.write truncates rather than overflows.
     this.reserve(3 * value.length);
-    this.used += this.bytes.write(value, this.used, "utf8");
+    this.used += value.length <= shortTextLength ? writeShortText(this.bytes, this.used, value) : this.bytes.write(value, this.used, "utf8");
     this.endRow();
     this.markPresent();
   }

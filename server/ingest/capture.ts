@@ -9,7 +9,7 @@ import type { RegistryKey } from "../../storage/region-store.ts";
 import type { RegionNode } from "../region/region-node.ts";
 import { ingestMalformed, ingestTooLarge, type DecodedBody } from "./decode-body.ts";
 import { isPlainObject } from "./json-values.ts";
-import { eventUserAgent, isHeadlessBrowser, isSelfDeclaredCrawler, keptBySampling, locate } from "./event-effects.ts";
+import { eventUserAgent, keptBySampling, locate, UserAgentKinds } from "./event-effects.ts";
 import { batchEventsMax, batchEventsMin, eventBytesMax } from "./limits.ts";
 import { parseRfc3339 } from "./rfc3339.ts";
 import { validateEvent, type RejectReason, type ValidEvent } from "./validate-event.ts";
@@ -108,6 +108,7 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
   // index never sees, is remembered apart.
   const validUuids: string[] = [];
   let crawlerUuids: Set<string> | null = null;
+  const agents = new UserAgentKinds();
   const accepted: ValidEvent[] = [];
   /** Per accepted event: what the WAL record says of it when sampling keeps it (its person comes later). */
   const decisions: (AcceptedEvent | null)[] = [];
@@ -127,8 +128,8 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
     const event = verdict.event;
     validUuids.push(event.uuid);
     if (crawlerUuids?.has(event.uuid)) continue;
-    const userAgent = eventUserAgent(event.properties, meta.userAgent);
-    if (isSelfDeclaredCrawler(userAgent)) {
+    const agent = agents.of(eventUserAgent(event.properties, meta.userAgent));
+    if (agent.crawler) {
       (crawlerUuids ??= new Set()).add(event.uuid);
       continue;
     }
@@ -139,7 +140,7 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
     }
     accepted.push(event);
     decisions.push(keptBySampling(event.uuid, keepRatio)
-      ? { index, timestamp: event.timestamp, sampleRate: sampleRate(event.properties, keepRatio), isSuspect: fromDatacenter || isHeadlessBrowser(userAgent), personIndex: 0 }
+      ? { index, timestamp: event.timestamp, sampleRate: sampleRate(event.properties, keepRatio), isSuspect: fromDatacenter || agent.headless, personIndex: 0 }
       : null);
   }
   response.accepted = accepted.length;

@@ -29,16 +29,38 @@ export function eventUserAgent(properties: Record<string, unknown>, requestUserA
 const selfDeclaration = /bot\b|bot\/|crawl|spider|slurp|archiv|scrap|fetcher|facebookexternalhit|preview/i;
 const headless = /headless|phantomjs|puppeteer|playwright|selenium|webdriver/i;
 
-/**
- * A crawler that says so: isbot recognises it and the agent names itself a bot, crawler or
- * spider. Server SDKs (`posthog-node/5.1.0`) and command-line clients also match isbot's
- * patterns, but they carry real events, so they are not dropped.
- */
-export const isSelfDeclaredCrawler = (userAgent: string | null): boolean =>
-  userAgent !== null && selfDeclaration.test(userAgent) && isbot(userAgent);
+/** What ingest makes of an event's user agent. */
+export interface AgentKind {
+  /**
+   * A crawler that says so (dropped): isbot recognises it and the agent names itself a bot,
+   * crawler or spider. Server SDKs (`posthog-node/5.1.0`) and command-line clients also match
+   * isbot's patterns, but they carry real events, so they are not dropped.
+   */
+  crawler: boolean;
+  /** A headless or automated browser: stored, but marked suspect. */
+  headless: boolean;
+}
 
-/** Headless or automated browsers: stored, but marked suspect. */
-export const isHeadlessBrowser = (userAgent: string | null): boolean => userAgent !== null && headless.test(userAgent);
+const noAgent: AgentKind = { crawler: false, headless: false };
+
+/**
+ * Classifies the user agents of one request's events, remembering the last: a batch's events
+ * mostly carry one agent (the request's, or the same `$raw_user_agent` on each), and on a
+ * browser's agent the patterns cost about 0.3 us per event (measured), a string comparison far less.
+ */
+export class UserAgentKinds {
+  private lastAgent: string | null = null;
+  private lastKind: AgentKind = noAgent;
+
+  of(userAgent: string | null): AgentKind {
+    if (userAgent === null) return noAgent;
+    if (userAgent !== this.lastAgent) {
+      this.lastAgent = userAgent;
+      this.lastKind = { crawler: selfDeclaration.test(userAgent) && isbot(userAgent), headless: headless.test(userAgent) };
+    }
+    return this.lastKind;
+  }
+}
 
 /** Deterministic per uuid, so a retried event gets the same sampling decision. */
 export function keptBySampling(uuid: string, keepRatio: number): boolean {

@@ -205,6 +205,7 @@ export class PersonStore {
     const { distinctId, timestamp: at, uuid } = event;
     // Most events only need their person (a cache hit); the rest of this is for the few that do more.
     let personIndex = this.resolve(projectId, distinctId, at);
+    if (onlyLooksUp(event)) return personIndex;
     const anonymous = event.anonId ?? (event.event === "$identify" ? stringProperty(event.properties, "$anon_distinct_id") : null);
     const links = anonymous !== null && anonymous !== distinctId;
     if (event.event === "$identify" || links) this.markIdentified(projectId, personIndex);
@@ -421,7 +422,11 @@ export class PersonStore {
   }
 }
 
-/** Whether apply() does nothing for the event but resolve its distinct id: every case in which it does more is excluded here. */
+/**
+ * Whether the event has no identity effect: apply() then only resolves its distinct id (it
+ * returns right after), and knownPersons() may take the person from the cache. The one list
+ * of what makes an event do more: an effect apply() handles must be excluded here.
+ */
 function onlyLooksUp(event: IdentityEvent): boolean {
   return (
     event.event !== "$identify" && event.event !== "$create_alias" && event.event !== "$groupidentify" &&

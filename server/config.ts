@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import { defaultColumnCacheBytes } from "../engine/chunk-store.ts";
 import { queryRowsMax } from "../engine/query-data.ts";
-import { defaultStorageTuning, type StorageTuning } from "../storage/event-store.ts";
+import { defaultStorageTuning, segmentRowsMax, type StorageTuning } from "../storage/event-store.ts";
 import { DatacenterRangesError, loadDatacenterRanges, type DatacenterRanges } from "./ingest/datacenter-ip.ts";
 
 export const knownRegions = {
@@ -122,6 +122,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sealAgeMs: parseInteger("STORAGE_SEAL_AGE_MS", env.STORAGE_SEAL_AGE_MS, defaultStorageTuning.sealAgeMs, 1, 3_600_000),
       compactRows: parseInteger("STORAGE_COMPACT_ROWS", env.STORAGE_COMPACT_ROWS, defaultStorageTuning.compactRows, 1, 10_000_000),
       compactAgeMs: parseInteger("STORAGE_COMPACT_AGE_MS", env.STORAGE_COMPACT_AGE_MS, defaultStorageTuning.compactAgeMs, 1, 86_400_000),
+      compactBacklogRows: parseInteger("STORAGE_COMPACT_BACKLOG_ROWS", env.STORAGE_COMPACT_BACKLOG_ROWS, defaultStorageTuning.compactBacklogRows, 1, segmentRowsMax),
       partRowsMax: parseInteger("STORAGE_PART_ROWS_MAX", env.STORAGE_PART_ROWS_MAX, defaultStorageTuning.partRowsMax, 1, 100_000_000),
     },
   };

@@ -29,14 +29,27 @@ export interface StorageTuning {
   sealAgeMs: number;
   /** Compact a partition once its segments hold this many events ... */
   compactRows: number;
-  /** ... or once its oldest segment is this old. */
+  /** ... or once its oldest segment is this old ... */
   compactAgeMs: number;
+  /**
+   * ... or, biggest first, whatever its rows and age while more than this many rows wait in
+   * segments in all: below the bound at which ingest waits for compaction (segmentRowsMax),
+   * or many partitions each short of compactRows would hold ingest until they reach their age.
+   */
+  compactBacklogRows: number;
   /** A merge of parts that would give more rows than this does not happen. */
   partRowsMax: number;
 }
 
 /** Called once segments up to `position` are named in the manifest: the WAL may drop them. */
 export type OnSealed = (position: WalPosition) => Promise<void> | void;
+
+/**
+ * Rows in sealed segments not yet compacted (about 250 bytes each on disk): past 4M, about
+ * 1 GB, ingest waits for compaction (storage-client.ts) instead of filling the disk. A hundred
+ * busy project environments hold 16k rows each between compactions; more means compaction is behind.
+ */
+export const segmentRowsMax = 4_000_000;
 
 export const defaultStorageTuning: StorageTuning = {
   // A seal writes one segment per busy project environment, and each costs about the same
@@ -51,6 +64,7 @@ export const defaultStorageTuning: StorageTuning = {
   // times, gave a quarter less throughput).
   compactRows: 16 * 1024,
   compactAgeMs: 5 * 60_000,
+  compactBacklogRows: segmentRowsMax / 2,
   // Bounds a merge's memory (one row group, about 2 MB of Parquet for typical events): at
   // twice this, merges held the worker long enough to delay ingest answers (p99) and grew
   // its heap past 400 MB.
@@ -313,10 +327,14 @@ export class EventStore {
       if (segments) segments.push(segment);
       else byPartition.set(key, [segment]);
     }
-    for (const segments of byPartition.values()) {
-      const oldestSealed = Math.min(...segments.map((s) => s.sealedAt));
-      if (segments.reduce((sum, s) => sum + s.rows, 0) >= this.tuning.compactRows || now - oldestSealed >= this.tuning.compactAgeMs) {
+    const partitions = [...byPartition.values()]
+      .map((segments) => ({ segments, rows: segments.reduce((sum, s) => sum + s.rows, 0), oldestSealed: Math.min(...segments.map((s) => s.sealedAt)) }))
+      .sort((a, b) => b.rows - a.rows);
+    let waitingRows = partitions.reduce((sum, partition) => sum + partition.rows, 0);
+    for (const { segments, rows, oldestSealed } of partitions) {
+      if (rows >= this.tuning.compactRows || now - oldestSealed >= this.tuning.compactAgeMs || waitingRows > this.tuning.compactBacklogRows) {
         await this.compact(segments[0]!.dataId, segments[0]!.environment);
+        waitingRows -= rows;
       }
     }
   }

@@ -6,19 +6,13 @@
 // when compaction falls behind: past `segmentRowsMax` rows waiting in segments, callers wait
 // until compaction brings them back, so ingest runs at the speed storage sustains instead of
 // filling the disk with uncompacted segments.
-import type { EventCursor, PartitionSnapshot, StorageTuning } from "./event-store.ts";
+import { segmentRowsMax, type EventCursor, type PartitionSnapshot, type StorageTuning } from "./event-store.ts";
 import type { StoredEvent } from "./event-record.ts";
 import type { WalPosition } from "./wal.ts";
 import type { WorkerReply, WorkerRequest } from "./storage-worker.ts";
 
 /** About half a second of the worker's work at full ingest speed. */
 export const workerBacklogBytesMax = 32 * 1024 * 1024;
-/**
- * Rows in sealed segments not yet compacted (about 250 bytes each on disk): at most 4M, about
- * 1 GB. A hundred busy project environments hold 16k rows each between compactions; more than
- * that means compaction is behind.
- */
-export const segmentRowsMax = 4_000_000;
 
 export class StorageClient {
   private nextCallId = 1;

@@ -253,4 +253,31 @@ describe("event store", () => {
     expect(old.store.liveFiles().segments).toEqual([]);
     expect(old.store.liveFiles().parts).toHaveLength(1);
   });
+
+  test("while more rows than compactBacklogRows wait in segments, the tick compacts the biggest partitions, short of their row count and age, until no more do", async () => {
+    const tick = (store: EventStore) => (store as unknown as { tick(): Promise<void> }).tick();
+    const partitionsOf = (files: { environment: string; rows: number }[]) => files.map(({ environment, rows }) => ({ environment, rows }));
+    const fill = async (compactBacklogRows: number) => {
+      const { wal, store } = await openStore(undefined, { ...quiet, compactRows: 1000, compactBacklogRows });
+      await ingest(wal, store, [storedEvent()], "c");
+      await ingest(wal, store, [storedEvent(), storedEvent(), storedEvent()], "a");
+      await ingest(wal, store, [storedEvent(), storedEvent()], "b");
+      await store.seal();
+      await tick(store);
+      return store.liveFiles();
+    };
+
+    const atBound = await fill(6);
+    expect({ segments: partitionsOf(atBound.segments), parts: atBound.parts }).toEqual({
+      segments: [{ environment: "c", rows: 1 }, { environment: "a", rows: 3 }, { environment: "b", rows: 2 }],
+      parts: [],
+    });
+
+    // 6 rows wait: a (3) leaves 3 waiting, still past 2; b (2) leaves 1, within it; c stays.
+    const pastBound = await fill(2);
+    expect({ segments: partitionsOf(pastBound.segments), parts: partitionsOf(pastBound.parts) }).toEqual({
+      segments: [{ environment: "c", rows: 1 }],
+      parts: [{ environment: "a", rows: 3 }, { environment: "b", rows: 2 }],
+    });
+  });
 });

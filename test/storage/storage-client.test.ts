@@ -62,3 +62,30 @@ test("past its limit of rows waiting in segments the client makes callers wait u
     await wal.close();
   }
 });
+
+test("callers past the segment limit are released by the background compaction of partitions each short of compactRows and compactAgeMs", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "storage-client-"));
+  dirs.push(dataDir);
+  const wal = await WriteAheadLog.open(join(dataDir, "wal"));
+  const tuning = { ...quiet, compactRows: 1000, compactBacklogRows: 2 };
+  const client = await StorageClient.start(dataDir, join(dataDir, "wal"), tuning, () => {}, 1 << 30, 4);
+  try {
+    for (const [environment, rows] of [["a", 3], ["b", 2]] as const) {
+      const [head, body] = encodeBatchRecord(acceptedBatchOf(projectId, 7, environment, Array.from({ length: rows }, () => storedEvent())));
+      client.add(head, body, await wal.append([head, body]));
+    }
+    await client.seal();
+    await client.snapshot(7, "a");
+    let released = false;
+    const waiting = client.backlogWithinLimit().then(() => (released = true));
+    await client.snapshot(7, "a");
+    expect(released).toBe(false);
+    // No flush: only the background tick can bring the 5 waiting rows under the limit.
+    await waiting;
+    const [a, b] = [await client.snapshot(7, "a"), await client.snapshot(7, "b")];
+    expect([a.parts.map((part) => part.rows), a.segments, b.parts, b.segments.map((segment) => segment.rows)]).toEqual([[3], [], [], [2]]);
+  } finally {
+    await client.stop();
+    await wal.close();
+  }
+});

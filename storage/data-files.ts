@@ -9,7 +9,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, readSync } from "node:fs";
 import { dirname } from "node:path";
 import { AsyncByteQueue, RecordBatchStreamWriter, tableFromIPC, type Table } from "apache-arrow";
-import { readParquet } from "parquet-wasm";
+import { ParquetFile, readParquet } from "parquet-wasm";
 import { fsyncDirectory, writeAll, writeFileAtomic } from "./atomic-file.ts";
 import { encodeParquetFile } from "./parquet/parquet-file-writer.ts";
 
@@ -104,3 +104,16 @@ const readBatchRows = 1 << 20;
 export const parquetTable = (bytes: Uint8Array): Table => tableFromIPC(readParquet(bytes, { batchSize: readBatchRows }).intoIPCStream());
 
 export const readParquetTable = (path: string): Table => parquetTable(readFileSync(path));
+
+/**
+ * One column of a Parquet part (readParquet decodes every column whatever it is asked; the
+ * file reader decodes only the one: about a third of the time for a part's uuids).
+ */
+export async function readParquetColumn(path: string, column: string): Promise<Table> {
+  const file = await ParquetFile.fromFile(new Blob([readFileSync(path)]));
+  try {
+    return tableFromIPC((await file.read({ columns: [column], batchSize: readBatchRows })).intoIPCStream());
+  } finally {
+    file.free();
+  }
+}

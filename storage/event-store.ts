@@ -14,7 +14,7 @@ import { join, relative } from "node:path";
 import { tableToIPC, type Table } from "apache-arrow";
 import { vectorValues } from "./arrow-vectors.ts";
 import { temporarySuffix, writeFileAtomic } from "./atomic-file.ts";
-import { parquetRowGroupRows, readParquetTable, readSegmentTable, writeSealFile } from "./data-files.ts";
+import { parquetRowGroupRows, readParquetColumn, readParquetTable, readSegmentTable, writeSealFile } from "./data-files.ts";
 import { compactInPlace, type Compactor } from "./compaction-thread.ts";
 import { EventBuffer } from "./event-buffer.ts";
 import { tableToEvents } from "./event-columns.ts";
@@ -430,12 +430,30 @@ export class EventStore {
   }
 }
 
+/** The write order of a part: the file number in its name. */
+const partNumber = (part: PartEntry) => Number(/part-(\d+)\.parquet$/.exec(part.file)![1]);
+
 /**
- * uuids of the recent events on disk, per project: sealed segments plus everything still in
- * the WAL. Read at start-up (before the storage worker runs) to rebuild the duplicate index.
+ * uuids of the recent events on disk, per project, oldest first: those of the newest Parquet
+ * parts (by write order) holding up to `partRowsMax` rows, then sealed segments, then
+ * everything still in the WAL. Read at start-up (before the storage worker runs) to rebuild
+ * the duplicate index, so a retry of an event compacted before a restart is still refused.
  */
-export function* recentUuidsOnDisk(dataDir: string, walDir: string): Generator<{ projectId: string; uuid: string }> {
-  for (const segment of readManifest(dataDir).segments) {
+export async function* recentUuidsOnDisk(dataDir: string, walDir: string, partRowsMax: number): AsyncGenerator<{ projectId: string; uuid: string }> {
+  const manifest = readManifest(dataDir);
+  const newestParts: PartEntry[] = [];
+  let partRows = 0;
+  for (const part of [...manifest.parts].sort((a, b) => partNumber(b) - partNumber(a))) {
+    if (partRows + part.rows > partRowsMax) break;
+    newestParts.unshift(part);
+    partRows += part.rows;
+  }
+  for (const part of newestParts) {
+    for (const uuid of vectorValues((await readParquetColumn(join(dataDir, part.file), "uuid")).getChild("uuid")!)) {
+      yield { projectId: part.projectId, uuid: uuid as string };
+    }
+  }
+  for (const segment of manifest.segments) {
     for (const uuid of vectorValues(readSegmentTable(join(dataDir, segment.file), segment).getChild("uuid")!)) {
       yield { projectId: segment.projectId, uuid: uuid as string };
     }

@@ -5,6 +5,8 @@
 // deduplicates by uuid, so forgetting never stores an event twice in the compacted files.
 
 export const uuidIndexGenerationSize = 1 << 20;
+/** The most uuids the index remembers: two generations. */
+export const uuidIndexCapacity = 2 * uuidIndexGenerationSize;
 
 /** An open-addressing set of 128-bit keys in a typed array, for at most `capacity` keys. */
 export class UuidTable {

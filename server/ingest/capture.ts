@@ -108,6 +108,8 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
   // index never sees, is remembered apart.
   const validUuids: string[] = [];
   let crawlerUuids: Set<string> | null = null;
+  /** Uuids an earlier request had (rejected as `duplicate`): the writes holding them must turn out durable. */
+  let known: string[] | null = null;
   const agents = new UserAgentKinds();
   const accepted: ValidEvent[] = [];
   /** Per accepted event: what the WAL record says of it when sampling keeps it (its person comes later). */
@@ -135,7 +137,10 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
     }
     if (!node.uuids.add(key.projectId, event.uuid)) {
       const inBatchBefore = validUuids.indexOf(event.uuid) < validUuids.length - 1;
-      if (!inBatchBefore) response.rejected.push({ uuid: event.uuid, reason: "duplicate" });
+      if (!inBatchBefore) {
+        response.rejected.push({ uuid: event.uuid, reason: "duplicate" });
+        (known ??= []).push(event.uuid);
+      }
       continue;
     }
     accepted.push(event);
@@ -144,8 +149,25 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
       : null);
   }
   response.accepted = accepted.length;
-  if (accepted.length === 0) return response;
+  // Their writes may still be under way: found now, before this request's own write joins them.
+  const racedWrites = known ? node.writesInFlight.holding(key.projectId, known) : [];
+  if (accepted.length > 0) await writeAccepted(node, key, accepted, decisions, body, receivedAt, meta);
+  if (racedWrites.length > 0 && !(await Promise.all(racedWrites)).every(Boolean)) throw storageUnavailable();
+  if (accepted.length > 0) {
+    // Durable already; waiting here only slows clients down while the storage worker catches up.
+    await node.events.backlogWithinLimit();
+  }
+  return response;
+}
 
+const storageUnavailable = () =>
+  new ApiError(503, "unavailable", "storage cannot accept writes right now", { "Retry-After": String(storageRetryAfterSeconds) });
+
+/** Persons, the WAL record and its append for the accepted events; resolves once they are durable. */
+async function writeAccepted(
+  node: RegionNode, key: RegistryKey, accepted: ValidEvent[], decisions: (AcceptedEvent | null)[], body: Uint8Array, receivedAt: number, meta: RequestMeta,
+): Promise<void> {
+  const inFlight = node.writesInFlight.begin(key.projectId, accepted);
   try {
     // Identity effects apply to every accepted event, sampled out or not: a merge or a $set
     // is a fact about the person, whatever share of their events is kept.
@@ -170,15 +192,12 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
       const position = await node.wal.append(record);
       node.events.add(...record, position);
     }
+    inFlight.settle(true);
   } catch (error) {
     for (const event of accepted) node.uuids.remove(key.projectId, event.uuid);
-    if (error instanceof WalUnavailableError || error instanceof SQLiteError) {
-      throw new ApiError(503, "unavailable", "storage cannot accept writes right now", { "Retry-After": String(storageRetryAfterSeconds) });
-    }
+    inFlight.settle(false);
+    if (error instanceof WalUnavailableError || error instanceof SQLiteError) throw storageUnavailable();
     if (error instanceof RangeError) throw ingestTooLarge();
     throw error;
   }
-  // Durable already; waiting here only slows clients down while the storage worker catches up.
-  await node.events.backlogWithinLimit();
-  return response;
 }

@@ -7,14 +7,17 @@ import { join } from "node:path";
 import type { RegionCode } from "../config.ts";
 import { RegionStore } from "../../storage/region-store.ts";
 import { WriteAheadLog } from "../../storage/wal.ts";
-import { RecentUuidIndex } from "../../storage/uuid-index.ts";
+import { RecentUuidIndex, uuidIndexCapacity } from "../../storage/uuid-index.ts";
 import { recentUuidsOnDisk, type StorageTuning } from "../../storage/event-store.ts";
 import { StorageClient } from "../../storage/storage-client.ts";
 import { ProjectRateLimiter } from "../ingest/project-rate.ts";
+import { WritesInFlight } from "../ingest/writes-in-flight.ts";
 import type { DatacenterRanges } from "../ingest/datacenter-ip.ts";
 
 export class RegionNode {
   readonly rates = new ProjectRateLimiter();
+  /** Accepted events whose WAL write is under way (a retry racing one waits for its outcome). */
+  readonly writesInFlight = new WritesInFlight();
   private readonly keepRatios = new Map<string, number>();
 
   private constructor(
@@ -38,7 +41,7 @@ export class RegionNode {
     // Events carry person indexes, so the person store's journal is synced with each record.
     const wal = await WriteAheadLog.open(walDir, [{ path: store.journalPath, changes: () => store.changes() }]);
     const uuids = new RecentUuidIndex();
-    for (const { projectId, uuid } of recentUuidsOnDisk(dataDir, walDir)) uuids.add(projectId, uuid);
+    for await (const { projectId, uuid } of recentUuidsOnDisk(dataDir, walDir, uuidIndexCapacity)) uuids.add(projectId, uuid);
     const events = await StorageClient.start(dataDir, walDir, tuning, (position) => {
       wal.truncateUpTo(position).catch((error) => console.error(`region ${code}: WAL truncation failed (harmless, retried at the next seal):`, error));
     });

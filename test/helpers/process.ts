@@ -32,8 +32,8 @@ export interface ServiceProcess {
   child: Subprocess<"ignore", "pipe", "inherit">;
 }
 
-/** Starts `entry` (the service by default) and waits for its "listening on" line. */
 /**
+ * Starts `entry` (the service by default) and waits for its "listening on" line.
  * `runtime: "npm start"` (the default) runs `entry` under npm start's JavaScriptCore setting;
  * "plain" leaves Bun's defaults, for a benchmark's bare baseline server.
  */

@@ -22,3 +22,16 @@ export async function readStored(dataDir: string, region = "eu"): Promise<EventB
     await wal.close();
   }
 }
+
+/** Seals and compacts everything a stopped service's region holds, as its storage worker would in time. */
+export async function compactStored(dataDir: string, region = "eu"): Promise<void> {
+  const regionDir = join(dataDir, region);
+  const wal = await WriteAheadLog.open(join(regionDir, "wal"));
+  try {
+    const store = EventStore.open(regionDir, join(regionDir, "wal"), (position) => wal.truncateUpTo(position));
+    await store.flush();
+    store.close();
+  } finally {
+    await wal.close();
+  }
+}

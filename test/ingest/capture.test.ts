@@ -10,7 +10,7 @@ import { startTestService, type TestService } from "../helpers/service.ts";
 import { createProject, signUp, type SignedUpUser } from "../helpers/accounts.ts";
 import { call, isoPattern } from "../helpers/client.ts";
 import { canMountTinyFs, fillDisk, tinyFsSkipReason, withTinyFs } from "../helpers/tiny-fs.ts";
-import { readStored } from "../helpers/stored-events.ts";
+import { compactStored, readStored } from "../helpers/stored-events.ts";
 import {
   daysAgo, eventOfSize, expectCors, nativeBody, nativeEvent, nativeEvents, ok, postIngest, rfc3339, startDedicatedService,
   storedEvents, type NativeEvent,
@@ -873,6 +873,21 @@ describe("stored events (write-ahead log of a stopped service)", () => {
       await restarted.stop();
       restarted = undefined;
       expect(storedEvents(await readStored(dedicated.service.dataDir), dedicated.project.id).map((event) => event.uuid)).toEqual([a.uuid, b.uuid, c.uuid, d.uuid]);
+
+      // Once the events are compacted into Parquet parts, a restart still refuses their retries.
+      await compactStored(dedicated.service.dataDir);
+      restarted = await startTestService({}, { dataDir: dedicated.service.dataDir });
+      const afterCompaction = await postIngest(restarted.url, nativeBody(dedicated.key, [a, c, d]));
+      expect([afterCompaction.status, afterCompaction.body]).toEqual([200, ok(0, [
+        { uuid: a.uuid, reason: "duplicate" },
+        { uuid: c.uuid, reason: "duplicate" },
+        { uuid: d.uuid, reason: "duplicate" },
+      ])]);
+      await restarted.stop();
+      restarted = undefined;
+      const compacted = await readStored(dedicated.service.dataDir);
+      expect(compacted.map((record) => record.events.length)).toEqual([4, 1]);
+      expect(storedEvents(compacted, dedicated.project.id).map((event) => event.uuid).sort()).toEqual([a.uuid, b.uuid, c.uuid, d.uuid].sort());
     } finally {
       await restarted?.stop();
       await dedicated.dispose();

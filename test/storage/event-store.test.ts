@@ -192,8 +192,32 @@ describe("event store", () => {
 
     const second = await openStore(first.dataDir);
     expect(uuids(second.store.scan(7, "production"))).toEqual(uuids([...sealed, ...unsealed]));
-    expect([...recentUuidsOnDisk(first.dataDir, join(first.dataDir, "wal"))].map((entry) => entry.uuid)).toEqual(uuids([...sealed, ...unsealed]));
+    expect((await Array.fromAsync(recentUuidsOnDisk(first.dataDir, join(first.dataDir, "wal"), 0))).map((entry) => entry.uuid)).toEqual(uuids([...sealed, ...unsealed]));
     await second.wal.close();
+  });
+
+  test("the uuids a restart rebuilds the duplicate index from: the newest parts up to a row bound, oldest first, then segments, then the WAL", async () => {
+    const { dataDir, wal, store } = await openStore();
+    const oldestPart = [storedEvent(), storedEvent()];
+    const middlePart = [storedEvent()];
+    const newestPart = [storedEvent(), storedEvent(), storedEvent()];
+    for (const [events, environment] of [[oldestPart, "a"], [middlePart, "b"], [newestPart, "a"]] as const) {
+      await ingest(wal, store, events, environment);
+      await store.seal();
+      await store.compact(7, environment);
+    }
+    const sealed = [storedEvent()];
+    await ingest(wal, store, sealed);
+    await store.seal();
+    const unsealed = [storedEvent()];
+    await ingest(wal, store, unsealed);
+    expect(store.liveFiles().parts.map((part) => part.rows)).toEqual([2, 1, 3]);
+
+    const recent = async (partRowsMax: number) => (await Array.fromAsync(recentUuidsOnDisk(dataDir, join(dataDir, "wal"), partRowsMax))).map((entry) => entry.uuid);
+    expect(await recent(4)).toEqual(uuids([...middlePart, ...newestPart, ...sealed, ...unsealed]));
+    expect(await recent(5)).toEqual(uuids([...middlePart, ...newestPart, ...sealed, ...unsealed]));
+    expect(await recent(6)).toEqual(uuids([...oldestPart, ...middlePart, ...newestPart, ...sealed, ...unsealed]));
+    expect(await recent(2)).toEqual(uuids([...sealed, ...unsealed]));
   });
 
   test("a crash between writing files and switching the manifest leaves nothing behind and loses nothing", async () => {

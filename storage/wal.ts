@@ -12,7 +12,7 @@
 import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { open, unlink, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
-import { writevBuffersMax } from "./atomic-file.ts";
+import { fsyncDirectory, writevBuffersMax } from "./atomic-file.ts";
 
 export const walFileBytesMax = 64 * 1024 * 1024;
 export const walRecordBytesMax = 32 * 1024 * 1024;
@@ -152,8 +152,10 @@ export class WriteAheadLog {
 
   private async openActive(): Promise<void> {
     const path = join(this.dir, fileName(this.fileSequence));
+    const created = !existsSync(path);
     this.handle = await open(path, "a");
-    this.fileBytes = existsSync(path) ? statSync(path).size : 0;
+    this.fileBytes = created ? 0 : statSync(path).size;
+    if (created) fsyncDirectory(this.dir);
   }
 
   /**
@@ -243,10 +245,25 @@ export class WriteAheadLog {
     }
   }
 
+  /**
+   * Moves writing to a new file. The new file is created (and its name synced, so a crash
+   * cannot lose a file that acknowledged records are in) before the current one is let go: if
+   * it cannot be (a full disk, no file handles left), writing goes on in the current file and
+   * the next rotation tries again.
+   */
   private async rotate(): Promise<void> {
+    const next = this.fileSequence + 1;
+    const handle = await open(join(this.dir, fileName(next)), "a");
+    try {
+      fsyncDirectory(this.dir);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
     await this.handle?.close();
-    this.fileSequence++;
-    await this.openActive();
+    this.handle = handle;
+    this.fileSequence = next;
+    this.fileBytes = 0;
   }
 
   /** Every record after `after` (exclusive), oldest first, with its end position. */

@@ -8,9 +8,11 @@ import { join } from "node:path";
 export const canMountTinyFs = process.getuid?.() === 0 && process.platform === "linux";
 export const tinyFsSkipReason = "mounting a tmpfs needs root on Linux";
 
-export async function withTinyFs<T>(sizeKiB: number, work: (dir: string) => Promise<T>): Promise<T> {
+/** Runs `work` in a tmpfs of `sizeKiB`, holding at most `inodes` files and directories when given. */
+export async function withTinyFs<T>(sizeKiB: number, work: (dir: string) => Promise<T>, inodes?: number): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), "tinyfs-"));
-  const mount = Bun.spawnSync(["mount", "-t", "tmpfs", "-o", `size=${sizeKiB}k`, "tmpfs", dir]);
+  const options = inodes === undefined ? `size=${sizeKiB}k` : `size=${sizeKiB}k,nr_inodes=${inodes}`;
+  const mount = Bun.spawnSync(["mount", "-t", "tmpfs", "-o", options, "tmpfs", dir]);
   if (mount.exitCode !== 0) throw new Error(`mount failed: ${mount.stderr.toString()}`);
   try {
     return await work(dir);

@@ -99,6 +99,37 @@ describe("write-ahead log", () => {
     await wal.close();
   });
 
+  test.skipIf(!canMountTinyFs)(`a rotation that cannot create the next file leaves writing in the current one, and a later rotation succeeds (${tinyFsSkipReason})`, async () => {
+    await withTinyFs(1024, async (dir) => {
+      const walDir = join(dir, "wal");
+      const wal = await WriteAheadLog.open(walDir);
+      const first = await wal.append(text("first"));
+      // Take every file the filesystem has left: the next log file cannot be created.
+      const ballast: string[] = [];
+      const noSpace = (() => {
+        for (;;) {
+          const path = join(dir, `ballast-${ballast.length}`);
+          try {
+            writeFileSync(path, "");
+          } catch (error) {
+            return (error as NodeJS.ErrnoException).code;
+          }
+          ballast.push(path);
+        }
+      })();
+      expect(noSpace).toBe("ENOSPC");
+      expect(await wal.truncateUpTo(first).then(() => "rotated", (error: NodeJS.ErrnoException) => error.code)).toBe("ENOSPC");
+      const second = await wal.append(text("second"));
+      expect([second, wal.unavailableReason(), readdirSync(walDir)]).toEqual([{ file: 1, offset: first.offset + 8 + "second".length }, null, ["wal-0000000000000001.log"]]);
+
+      rmSync(ballast.pop()!);
+      await wal.truncateUpTo(second);
+      const third = await wal.append(text("third"));
+      expect([third, payloads(wal), readdirSync(walDir)]).toEqual([{ file: 2, offset: 8 + "third".length }, ["third"], ["wal-0000000000000002.log"]]);
+      await wal.close();
+    }, 64);
+  });
+
   test("appends racing a truncation that rotates the active file all succeed", async () => {
     const wal = await WriteAheadLog.open(freshDir());
     for (let round = 0; round < 20; round++) {

@@ -20,7 +20,7 @@ import { EventBuffer } from "./event-buffer.ts";
 import { tableToEvents } from "./event-columns.ts";
 import { readBatchRecord, type BatchRecordView, type StoredEvent } from "./event-record.ts";
 import { ManifestLog, readManifest, type Manifest, type PartEntry, type SegmentEntry } from "./manifest.ts";
-import { readWalRecords, type WalPosition } from "./wal.ts";
+import { comparePositions, readWalRecords, type WalPosition } from "./wal.ts";
 
 export interface StorageTuning {
   /** Seal when this many events are buffered in the region. */
@@ -147,7 +147,15 @@ export class EventStore {
    * Opens the store: drops files the manifest does not name, then replays the unsealed WAL (read
    * only). The store owns `compactor` from here and closes it in close().
    */
-  static open(dataDir: string, walDir: string, onSealed: OnSealed, tuning: StorageTuning = defaultStorageTuning, compactor: Compactor = compactInPlace): EventStore {
+  /**
+   * Opens the store and buffers the WAL's records past the last seal: all of them, or those up
+   * to `replayUpTo` (a store reopened while ingest goes on replays what is durable, and is
+   * handed what comes after: see replayedThrough).
+   */
+  static open(
+    dataDir: string, walDir: string, onSealed: OnSealed, tuning: StorageTuning = defaultStorageTuning, compactor: Compactor = compactInPlace,
+    replayUpTo?: WalPosition,
+  ): EventStore {
     mkdirSync(dataDir, { recursive: true });
     const manifests = ManifestLog.open(dataDir);
     const manifest = manifests.manifest;
@@ -158,8 +166,16 @@ export class EventStore {
     for (const name of readdirSync(dataDir)) if (name.includes(temporarySuffix)) rmSync(join(dataDir, name));
     mkdirSync(join(dataDir, "segments"), { recursive: true });
     const store = new EventStore(dataDir, onSealed, manifests, tuning, compactor);
-    for (const { payload, position } of readWalRecords(walDir, manifest.walSealedThrough)) store.add(readBatchRecord(payload), position);
+    for (const { payload, position } of readWalRecords(walDir, manifest.walSealedThrough)) {
+      if (replayUpTo && comparePositions(position, replayUpTo) > 0) break;
+      store.add(readBatchRecord(payload), position);
+    }
     return store;
+  }
+
+  /** The WAL position of the last record the store holds (sealed or buffered). */
+  replayedThrough(): WalPosition {
+    return this.addedThrough;
   }
 
   /** Takes a WAL record's events; `position` is the record's end in the WAL (already durable). */

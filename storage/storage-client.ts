@@ -8,12 +8,63 @@
 // filling the disk with uncompacted segments.
 import { segmentRowsMax, type EventCursor, type PartitionSnapshot, type StorageTuning } from "./event-store.ts";
 import type { StoredEvent } from "./event-record.ts";
-import type { WalPosition } from "./wal.ts";
+import { comparePositions, type WalPosition } from "./wal.ts";
 import type { WorkerReply, WorkerRequest } from "./storage-worker.ts";
 
 /** About half a second of the worker's work at full ingest speed. */
 export const workerBacklogBytesMax = 32 * 1024 * 1024;
+/**
+ * A storage worker that dies (an uncaught error) is restarted at most this many times within
+ * workerRestartWindowMs; past that the client gives up (see StorageClient).
+ */
+export const workerRestartsMax = 3;
+export const workerRestartWindowMs = 10 * 60_000;
 
+export interface StorageClientOptions {
+  dataDir: string;
+  walDir: string;
+  tuning: StorageTuning;
+  /** Called with each WAL position up to which records are sealed (the WAL may drop them). */
+  onSealed: (position: WalPosition) => void;
+  /** The end of what is durable in the WAL: a restarted worker replays up to it. */
+  durableHead: () => WalPosition;
+  backlogBytesMax?: number;
+  segmentRowsMax?: number;
+}
+
+interface QueuedRecord {
+  head: Uint8Array;
+  body: Uint8Array;
+  position: WalPosition;
+}
+
+/** An uncaught error's own message: Bun reports a worker's as a source excerpt, the message and a trace. */
+const uncaughtMessage = (report: string) => /^error: (.+)$/m.exec(report)?.[1] ?? report.split("\n")[0]!;
+
+/** A storage worker that has opened the store and replayed the WAL (up to `replayUpTo`). */
+function startWorker({ dataDir, walDir, tuning }: StorageClientOptions, replayUpTo?: WalPosition): Promise<{ worker: Worker; replayedThrough: WalPosition }> {
+  const worker = new Worker(new URL("./storage-worker.ts", import.meta.url).href);
+  return new Promise((resolve, reject) => {
+    worker.onmessage = (message: MessageEvent<WorkerReply>) => {
+      if (message.data.type === "opened") resolve({ worker, replayedThrough: message.data.replayedThrough });
+      else if (message.data.type === "open-failed") {
+        worker.terminate();
+        reject(new Error(`storage worker could not open ${dataDir}: ${message.data.message}`));
+      }
+    };
+    worker.onerror = (event) => reject(new Error(`storage worker failed to start: ${event.message}`));
+    worker.postMessage({ type: "open", dataDir, walDir, tuning, replayUpTo } satisfies WorkerRequest);
+  });
+}
+
+/**
+ * If the worker dies, whatever it held unsealed is still in the WAL: a new worker replays the
+ * WAL up to its durable end, and records added meanwhile are queued and handed over once it
+ * is open (those it replayed already are not). Calls under way when it died fail; calls made
+ * while it is replaced wait for the new one. Past workerRestartsMax restarts the client gives
+ * up: it reports the problem, no caller waits for the backlog any more, calls fail, and
+ * records stay in the WAL for the next start.
+ */
 export class StorageClient {
   private nextCallId = 1;
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
@@ -22,18 +73,77 @@ export class StorageClient {
   private backlogBytes = 0;
   private segmentRows = 0;
   private backlogWaiters: (() => void)[] = [];
+  /** The live worker; null while a failed one is being replaced, or once the client gave up. */
+  private worker: Worker | null = null;
+  private lastWorkerError: string | null = null;
+  /** Records added while a new worker opens. */
+  private queued: QueuedRecord[] = [];
+  /** Settles once a failed worker's replacement is open (or the client gave up). */
+  private restarting: Promise<void> | null = null;
+  private restartTimes: number[] = [];
+  /** Why the client gave up on the worker, or null. */
+  private gaveUp: string | null = null;
+  private readonly backlogBytesMax: number;
+  private readonly segmentRowsMax: number;
 
-  private constructor(
-    private readonly worker: Worker,
-    private readonly onSealed: (position: WalPosition) => void,
-    private readonly backlogBytesMax: number,
-    private readonly segmentRowsMax: number,
-  ) {
+  private constructor(private readonly options: StorageClientOptions, worker: Worker) {
+    this.backlogBytesMax = options.backlogBytesMax ?? workerBacklogBytesMax;
+    this.segmentRowsMax = options.segmentRowsMax ?? segmentRowsMax;
+    this.attach(worker);
+  }
+
+  static async start(options: StorageClientOptions): Promise<StorageClient> {
+    const { worker } = await startWorker(options);
+    return new StorageClient(options, worker);
+  }
+
+  private attach(worker: Worker): void {
+    this.worker = worker;
     worker.onmessage = (message: MessageEvent<WorkerReply>) => this.receive(message.data);
     worker.onerror = (event) => {
-      this.lastProblem = `storage worker failed: ${event.message}`;
-      this.failPending(this.lastProblem);
+      console.error("storage worker failed:", event.message);
+      this.lastWorkerError = uncaughtMessage(event.message);
     };
+    worker.addEventListener("close", () => this.workerGone(worker));
+  }
+
+  private workerGone(worker: Worker): void {
+    if (worker !== this.worker || this.stopped) return;
+    const reason = `storage worker failed: ${this.lastWorkerError ?? "it exited"}`;
+    this.worker = null;
+    this.lastWorkerError = null;
+    this.backlogBytes = 0;
+    this.failPending(reason);
+    const now = Date.now();
+    this.restartTimes = this.restartTimes.filter((time) => now - time < workerRestartWindowMs);
+    if (this.restartTimes.length >= workerRestartsMax) {
+      this.giveUp(`${reason} (restarted ${workerRestartsMax} times within ${workerRestartWindowMs / 60_000} minutes; restart the service)`);
+      return;
+    }
+    this.restartTimes.push(now);
+    this.lastProblem = `${reason}; restarting it`;
+    this.restarting = startWorker(this.options, this.options.durableHead()).then(
+      ({ worker: next, replayedThrough }) => {
+        if (this.stopped) {
+          next.terminate();
+          return;
+        }
+        this.attach(next);
+        this.lastProblem = null;
+        for (const record of this.queued.splice(0)) {
+          if (comparePositions(record.position, replayedThrough) > 0) this.post(record);
+        }
+        if (this.withinLimits()) this.releaseBacklogWaiters();
+      },
+      (error: Error) => this.giveUp(`${reason}; its restart failed: ${error.message}`),
+    ).finally(() => (this.restarting = null));
+  }
+
+  private giveUp(reason: string): void {
+    this.gaveUp = reason;
+    this.lastProblem = reason;
+    this.queued = [];
+    this.failPending(reason);
   }
 
   private failPending(reason: string): void {
@@ -47,28 +157,6 @@ export class StorageClient {
     for (const release of this.backlogWaiters.splice(0)) release();
   }
 
-  static start(
-    dataDir: string,
-    walDir: string,
-    tuning: StorageTuning,
-    onSealed: (position: WalPosition) => void,
-    backlogBytesMax = workerBacklogBytesMax,
-    segmentRowsLimit = segmentRowsMax,
-  ): Promise<StorageClient> {
-    const worker = new Worker(new URL("./storage-worker.ts", import.meta.url).href);
-    return new Promise((resolve, reject) => {
-      worker.onmessage = (message: MessageEvent<WorkerReply>) => {
-        if (message.data.type === "opened") resolve(new StorageClient(worker, onSealed, backlogBytesMax, segmentRowsLimit));
-        else if (message.data.type === "open-failed") {
-          worker.terminate();
-          reject(new Error(`storage worker could not open ${dataDir}: ${message.data.message}`));
-        }
-      };
-      worker.onerror = (event) => reject(new Error(`storage worker failed to start: ${event.message}`));
-      worker.postMessage({ type: "open", dataDir, walDir, tuning } satisfies WorkerRequest);
-    });
-  }
-
   private receive(reply: WorkerReply): void {
     if (reply.type === "added") {
       this.backlogBytes -= reply.bytes;
@@ -76,7 +164,7 @@ export class StorageClient {
     } else if (reply.type === "segments") {
       this.segmentRows = reply.rows;
       if (this.withinLimits()) this.releaseBacklogWaiters();
-    } else if (reply.type === "sealed") this.onSealed(reply.position);
+    } else if (reply.type === "sealed") this.options.onSealed(reply.position);
     else if (reply.type === "status") {
       this.lastProblem = reply.problem;
       if (this.withinLimits()) this.releaseBacklogWaiters();
@@ -95,22 +183,33 @@ export class StorageClient {
    * is copied first, so no one else's bytes are taken away); the caller must not use them again.
    */
   add(head: Uint8Array, body: Uint8Array, position: WalPosition): void {
+    // Given up: the record is durable in the WAL, and the next start replays it.
+    if (this.gaveUp) return;
+    if (!this.worker) {
+      this.queued.push({ head, body, position });
+      return;
+    }
+    this.post({ head, body, position });
+  }
+
+  private post({ head, body, position }: QueuedRecord): void {
     const [ownHead, ownBody] = [head, body].map((part) =>
       part.byteOffset === 0 && part.byteLength === part.buffer.byteLength ? part : part.slice(),
     ) as [Uint8Array, Uint8Array];
     const transfer = [ownHead.buffer as ArrayBuffer];
     if (ownBody.buffer !== ownHead.buffer) transfer.push(ownBody.buffer as ArrayBuffer);
     this.backlogBytes += ownHead.byteLength + ownBody.byteLength;
-    this.worker.postMessage({ type: "add", head: ownHead, body: ownBody, position } satisfies WorkerRequest, transfer);
+    this.worker!.postMessage({ type: "add", head: ownHead, body: ownBody, position } satisfies WorkerRequest, transfer);
   }
 
   /**
    * Whether callers may go on: the backlog is within its bound and so are the segments waiting
    * for compaction, unless compaction is failing (then waiting would only stall ingest; the
-   * problem shows in /health and writes fail on their own when storage cannot take them).
+   * problem shows in /health and writes fail on their own when storage cannot take them) or
+   * the client gave up on the worker.
    */
   private withinLimits(): boolean {
-    if (this.stopped) return true;
+    if (this.stopped || this.gaveUp) return true;
     return this.backlogBytes <= this.backlogBytesMax && (this.segmentRows <= this.segmentRowsMax || this.lastProblem !== null);
   }
 
@@ -122,9 +221,13 @@ export class StorageClient {
 
   private ask<T>(request: WorkerRequest & { id: number }): Promise<T> {
     if (this.stopped) return Promise.reject(new Error("storage worker is stopped"));
+    const worker = this.worker;
+    // A call made while a failed worker is replaced goes to the new one.
+    if (!worker && this.restarting) return this.restarting.then(() => this.ask<T>(request));
+    if (!worker) return Promise.reject(new Error(this.gaveUp ?? "storage worker is not running"));
     return new Promise((resolve, reject) => {
       this.pending.set(request.id, { resolve: resolve as (value: unknown) => void, reject });
-      this.worker.postMessage(request);
+      worker.postMessage(request);
     });
   }
 
@@ -151,9 +254,11 @@ export class StorageClient {
   /** Stops background work, seals what is buffered, and ends the worker (once; later calls wait for the same stop). */
   stop(): Promise<void> {
     if (!this.stopped) {
-      const stopping = this.call("stop");
+      const worker = this.worker;
+      // Without a worker there is nothing to seal: what it would have held is in the WAL.
+      const stopping = worker ? this.call("stop") : Promise.resolve();
       this.stopped = stopping.finally(() => {
-        this.worker.terminate();
+        worker?.terminate();
         this.failPending("storage worker is stopped");
       });
       this.releaseBacklogWaiters();

@@ -10,14 +10,16 @@ import { startHeapGuard, workerHeapBytesSoftMax } from "./heap-guard.ts";
 declare const self: Worker;
 
 export type WorkerRequest =
-  | { type: "open"; dataDir: string; walDir: string; tuning: StorageTuning }
+  /** `replayUpTo`: replay the WAL only so far (a restart while ingest goes on; see EventStore.open). */
+  | { type: "open"; dataDir: string; walDir: string; tuning: StorageTuning; replayUpTo?: WalPosition }
   | { type: "add"; head: Uint8Array; body: Uint8Array; position: WalPosition }
   | { type: "call"; id: number; method: "seal" | "flush" | "stop" }
   | { type: "person-events"; id: number; dataId: number; environment: string; personIndexes: number[]; before: EventCursor | null; limit: number }
   | { type: "snapshot"; id: number; dataId: number; environment: string };
 
 export type WorkerReply =
-  | { type: "opened" }
+  /** `replayedThrough`: the last WAL record the store holds; records after it must be added. */
+  | { type: "opened"; replayedThrough: WalPosition }
   | { type: "open-failed"; message: string }
   | { type: "sealed"; position: WalPosition }
   /** An added record is in the buffers; `bytes` is its size as it was handed over. */
@@ -47,12 +49,12 @@ self.onmessage = async (message: MessageEvent<WorkerRequest>) => {
   if (request.type === "open") {
     const compactor = new CompactionThread();
     try {
-      store = EventStore.open(request.dataDir, request.walDir, (position) => post({ type: "sealed", position }), request.tuning, compactor);
+      store = EventStore.open(request.dataDir, request.walDir, (position) => post({ type: "sealed", position }), request.tuning, compactor, request.replayUpTo);
       store.startBackground(reportStatus, (rows) => {
         post({ type: "segments", rows });
         heapGuard.check();
       });
-      post({ type: "opened" });
+      post({ type: "opened", replayedThrough: store.replayedThrough() });
     } catch (error) {
       compactor.close();
       post({ type: "open-failed", message: (error as Error).message });

@@ -92,7 +92,14 @@ export function* readWalRecords(dir: string, after: WalPosition = { file: 0, off
   if (!existsSync(dir)) return;
   for (const sequence of walFileSequences(dir)) {
     if (sequence < after.file) continue;
-    const { records } = scanFile(join(dir, fileName(sequence)));
+    let records: ReturnType<typeof scanFile>["records"];
+    try {
+      records = scanFile(join(dir, fileName(sequence))).records;
+    } catch (error) {
+      // A file dropped since the listing held only sealed records (truncateUpTo drops no other).
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+      throw error;
+    }
     for (const record of records) {
       const position = { file: sequence, offset: record.end };
       if (comparePositions(position, after) > 0) yield { payload: record.payload, position };

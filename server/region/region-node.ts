@@ -42,8 +42,14 @@ export class RegionNode {
     const wal = await WriteAheadLog.open(walDir, [{ path: store.journalPath, changes: () => store.changes() }]);
     const uuids = new RecentUuidIndex();
     for await (const { projectId, uuid } of recentUuidsOnDisk(dataDir, walDir, uuidIndexCapacity)) uuids.add(projectId, uuid);
-    const events = await StorageClient.start(dataDir, walDir, tuning, (position) => {
-      wal.truncateUpTo(position).catch((error) => console.error(`region ${code}: WAL truncation failed (harmless, retried at the next seal):`, error));
+    const events = await StorageClient.start({
+      dataDir,
+      walDir,
+      tuning,
+      onSealed: (position) => {
+        wal.truncateUpTo(position).catch((error) => console.error(`region ${code}: WAL truncation failed (harmless, retried at the next seal):`, error));
+      },
+      durableHead: () => wal.head(),
     });
     return new RegionNode(code, dataDir, store, wal, events, uuids, datacenterRanges);
   }

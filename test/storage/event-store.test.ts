@@ -8,6 +8,7 @@ import { EventStore, defaultStorageTuning, recentUuidsOnDisk, type StorageTuning
 import { partsPerMerge } from "../../storage/partition-compaction.ts";
 import { encodeBatchRecord, readBatchRecord, type StoredEvent } from "../../storage/event-record.ts";
 import { readManifest } from "../../storage/manifest.ts";
+import type { WalPosition } from "../../storage/wal.ts";
 import { acceptedBatchOf, storedEvent } from "./fixtures.ts";
 
 const dirs: string[] = [];
@@ -218,6 +219,22 @@ describe("event store", () => {
     expect(await recent(5)).toEqual(uuids([...middlePart, ...newestPart, ...sealed, ...unsealed]));
     expect(await recent(6)).toEqual(uuids([...oldestPart, ...middlePart, ...newestPart, ...sealed, ...unsealed]));
     expect(await recent(2)).toEqual(uuids([...sealed, ...unsealed]));
+  });
+
+  test("open replays the WAL up to replayUpTo when given (a restart while ingest goes on) and says how far it replayed", async () => {
+    const first = await openStore();
+    const [a, b, c] = [[storedEvent()], [storedEvent(), storedEvent()], [storedEvent()]];
+    await ingest(first.wal, first.store, a);
+    await first.store.seal();
+    for (const rows of [b, c]) await ingest(first.wal, first.store, rows);
+    // The seal truncated the WAL: it holds b's record and c's.
+    const [afterB, afterC] = [...first.wal.records()].map((record) => record.position) as [WalPosition, WalPosition];
+    const reopen = (replayUpTo?: WalPosition) => EventStore.open(first.dataDir, join(first.dataDir, "wal"), () => {}, quiet, undefined, replayUpTo);
+
+    const partial = reopen(afterB);
+    expect([uuids(partial.scan(7, "production")), partial.replayedThrough()]).toEqual([uuids([...a, ...b]), afterB]);
+    const whole = reopen();
+    expect([uuids(whole.scan(7, "production")), whole.replayedThrough()]).toEqual([uuids([...a, ...b, ...c]), afterC]);
   });
 
   test("a crash between writing files and switching the manifest leaves nothing behind and loses nothing", async () => {

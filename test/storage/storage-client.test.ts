@@ -2,10 +2,12 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { StorageClient } from "../../storage/storage-client.ts";
-import { defaultStorageTuning } from "../../storage/event-store.ts";
+import { tableFromIPC } from "apache-arrow";
+import { StorageClient, workerRestartsMax } from "../../storage/storage-client.ts";
+import { defaultStorageTuning, type PartitionSnapshot } from "../../storage/event-store.ts";
+import { vectorValues } from "../../storage/arrow-vectors.ts";
 import { WriteAheadLog } from "../../storage/wal.ts";
-import { encodeBatchRecord } from "../../storage/event-record.ts";
+import { encodeBatchRecord, type StoredEvent } from "../../storage/event-record.ts";
 import { acceptedBatchOf, storedEvent } from "./fixtures.ts";
 
 const dirs: string[] = [];
@@ -13,12 +15,14 @@ afterEach(() => { for (const dir of dirs.splice(0)) rmSync(dir, { recursive: tru
 
 const projectId = "6f1c1a52-1d6b-4c55-9a7c-0d3c1f2b9e01";
 const quiet = { ...defaultStorageTuning, sealRows: 1_000_000, sealAgeMs: 3_600_000 };
+const clientOptions = (dataDir: string, wal: WriteAheadLog) =>
+  ({ dataDir, walDir: join(dataDir, "wal"), tuning: quiet, onSealed: () => {}, durableHead: () => wal.head() });
 
 test("past its backlog limit the client makes callers wait until the worker has taken the records", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "storage-client-"));
   dirs.push(dataDir);
   const wal = await WriteAheadLog.open(join(dataDir, "wal"));
-  const client = await StorageClient.start(dataDir, join(dataDir, "wal"), quiet, () => {}, 1);
+  const client = await StorageClient.start({ ...clientOptions(dataDir, wal), backlogBytesMax: 1 });
   try {
     let released = false;
     await client.backlogWithinLimit();
@@ -43,7 +47,7 @@ test("past its limit of rows waiting in segments the client makes callers wait u
   const dataDir = mkdtempSync(join(tmpdir(), "storage-client-"));
   dirs.push(dataDir);
   const wal = await WriteAheadLog.open(join(dataDir, "wal"));
-  const client = await StorageClient.start(dataDir, join(dataDir, "wal"), quiet, () => {}, 1 << 30, 2);
+  const client = await StorageClient.start({ ...clientOptions(dataDir, wal), segmentRowsMax: 2 });
   try {
     const [head, body] = encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", [storedEvent(), storedEvent(), storedEvent()]));
     client.add(head, body, await wal.append([head, body]));
@@ -68,7 +72,7 @@ test("callers past the segment limit are released by the background compaction o
   dirs.push(dataDir);
   const wal = await WriteAheadLog.open(join(dataDir, "wal"));
   const tuning = { ...quiet, compactRows: 1000, compactBacklogRows: 2 };
-  const client = await StorageClient.start(dataDir, join(dataDir, "wal"), tuning, () => {}, 1 << 30, 4);
+  const client = await StorageClient.start({ ...clientOptions(dataDir, wal), tuning, segmentRowsMax: 4 });
   try {
     for (const [environment, rows] of [["a", 3], ["b", 2]] as const) {
       const [head, body] = encodeBatchRecord(acceptedBatchOf(projectId, 7, environment, Array.from({ length: rows }, () => storedEvent())));
@@ -87,5 +91,92 @@ test("callers past the segment limit are released by the background compaction o
   } finally {
     await client.stop();
     await wal.close();
+  }
+});
+
+/** A record the worker cannot read: it throws, uncaught, and the worker dies (a bug or a fault stands in for it). */
+function poisonRecord(): [Uint8Array, Uint8Array] {
+  const [head, body] = encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", [storedEvent()]));
+  head[0] = 99;
+  return [head, body];
+}
+
+const failure = "storage worker failed: WAL record format 99 is not known (expected 3)";
+
+/** How a call ended: "answered", or the message it failed with. */
+const message = (call: Promise<unknown>) => call.then(() => "answered", (error: Error) => error.message);
+
+const bufferedUuids = (snapshot: PartitionSnapshot) => (snapshot.buffered ? vectorValues(tableFromIPC(snapshot.buffered).getChild("uuid")!) : []);
+
+test("a worker that dies is replaced: it replays the WAL's durable records, takes the records added meanwhile once, and calls made meanwhile wait for it", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "storage-client-"));
+  dirs.push(dataDir);
+  const wal = await WriteAheadLog.open(join(dataDir, "wal"));
+  const client = await StorageClient.start(clientOptions(dataDir, wal));
+  try {
+    const events = Array.from({ length: 4 }, () => storedEvent());
+    const record = (rows: StoredEvent[]) => encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", rows));
+    const first = record(events.slice(0, 2));
+    client.add(...first, await wal.append(first));
+    // Durable, but not handed over yet when the worker dies (the request's turn to add it comes later).
+    const second = record([events[2]!]);
+    const secondPosition = await wal.append(second);
+
+    client.add(...poisonRecord(), wal.head());
+    const underWay = client.snapshot(7, "production");
+    expect(await message(underWay)).toBe(failure);
+    client.add(...second, secondPosition);
+    const third = record([events[3]!]);
+    client.add(...third, await wal.append(third));
+
+    expect(bufferedUuids(await client.snapshot(7, "production"))).toEqual(events.map((event) => event.uuid));
+    expect(client.problem()).toBeNull();
+    await client.backlogWithinLimit();
+  } finally {
+    await client.stop();
+    await wal.close();
+  }
+});
+
+test(`past ${workerRestartsMax} restarts, or when a restart fails, the client gives up: calls fail, nobody waits for the backlog, and the WAL keeps the records`, async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "storage-client-"));
+  dirs.push(dataDir);
+  const wal = await WriteAheadLog.open(join(dataDir, "wal"));
+  const client = await StorageClient.start({ ...clientOptions(dataDir, wal), backlogBytesMax: 1 });
+  try {
+    for (let restart = 1; restart <= workerRestartsMax; restart++) {
+      client.add(...poisonRecord(), wal.head());
+      expect(await message(client.snapshot(7, "production"))).toBe(failure);
+      // The next call waits for the replacement.
+      expect(bufferedUuids(await client.snapshot(7, "production"))).toEqual([]);
+    }
+    client.add(...poisonRecord(), wal.head());
+    expect(await message(client.snapshot(7, "production"))).toBe(failure);
+    const givenUp = `${failure} (restarted ${workerRestartsMax} times within 10 minutes; restart the service)`;
+    expect([await message(client.snapshot(7, "production")), client.problem()]).toEqual([givenUp, givenUp]);
+
+    const kept = encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", [storedEvent()]));
+    client.add(...kept, await wal.append(kept));
+    await client.backlogWithinLimit();
+    expect([...wal.records()]).toHaveLength(1);
+  } finally {
+    await client.stop();
+    await wal.close();
+  }
+
+  // A restart that cannot open the store (here: a record in the WAL it cannot read) gives up at once.
+  const poisoned = mkdtempSync(join(tmpdir(), "storage-client-"));
+  dirs.push(poisoned);
+  const poisonedWal = await WriteAheadLog.open(join(poisoned, "wal"));
+  const failing = await StorageClient.start(clientOptions(poisoned, poisonedWal));
+  try {
+    const poison = poisonRecord();
+    failing.add(...poison, await poisonedWal.append(poison));
+    expect(await message(failing.snapshot(7, "production"))).toBe(failure);
+    const restartFailed = `${failure}; its restart failed: storage worker could not open ${poisoned}: WAL record format 99 is not known (expected 3)`;
+    expect([await message(failing.snapshot(7, "production")), failing.problem()]).toEqual([restartFailed, restartFailed]);
+  } finally {
+    await failing.stop();
+    await poisonedWal.close();
   }
 });

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { WalCorruptError, WalUnavailableError, WriteAheadLog, walFileBytesMax } from "../../storage/wal.ts";
+import { WalCorruptError, WalUnavailableError, WriteAheadLog, readWalRecords, walFileBytesMax } from "../../storage/wal.ts";
 import { canMountTinyFs, fillDisk, tinyFsSkipReason, withTinyFs } from "../helpers/tiny-fs.ts";
 
 const dirs: string[] = [];
@@ -128,6 +128,18 @@ describe("write-ahead log", () => {
       expect([third, payloads(wal), readdirSync(walDir)]).toEqual([{ file: 2, offset: 8 + "third".length }, ["third"], ["wal-0000000000000002.log"]]);
       await wal.close();
     }, 64);
+  });
+
+  test("reading the log skips a file dropped after the listing (it held only sealed records)", async () => {
+    const dir = freshDir();
+    const wal = await WriteAheadLog.open(dir);
+    await wal.append(text("in file 1"));
+    await wal.close();
+    copyFileSync(join(dir, "wal-0000000000000001.log"), join(dir, "wal-0000000000000002.log"));
+    const reading = readWalRecords(dir);
+    expect(reading.next().value).toEqual({ payload: text("in file 1"), position: { file: 1, offset: 8 + "in file 1".length } });
+    rmSync(join(dir, "wal-0000000000000002.log"));
+    expect([...reading]).toEqual([]);
   });
 
   test("appends racing a truncation that rotates the active file all succeed", async () => {

@@ -1,7 +1,10 @@
 import { errorResponse, unavailable, type ApiError } from "./errors.ts";
 
+/** When a client whose request timed out should try again (a 503 always says when: spec 2, Errors). */
+export const timedOutRetryAfterSeconds = 5;
+
 /**
- * Answers 503 `unavailable` when the handler has not answered within `timeoutMs`; `render`
+ * Answers 503 `unavailable`, with Retry-After, when the handler has not answered within `timeoutMs`; `render`
  * shapes the error as the surface does (ingest uses its own body and CORS headers).
  */
 export async function withTimeout(
@@ -11,7 +14,7 @@ export async function withTimeout(
 ): Promise<Response> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<Response>((resolve) => {
-    timer = setTimeout(() => resolve(render(unavailable(`request timed out after ${Math.round(timeoutMs / 1000)} s`))), timeoutMs);
+    timer = setTimeout(() => resolve(render(unavailable(`request timed out after ${Math.round(timeoutMs / 1000)} s`, timedOutRetryAfterSeconds))), timeoutMs);
   });
   try {
     return await Promise.race([work, timedOut]);

@@ -1,7 +1,8 @@
 // Ingest limits (spec 2, Limits), as named constants next to the code that enforces them.
 export const batchEventsMin = 1;
 export const batchEventsMax = 1000;
-export const requestBytesMax = 20 * 1024 * 1024;
+/** "20 MB" (spec 2, Limits), decimal: the same table gives the event size in KiB. */
+export const requestBytesMax = 20_000_000;
 export const eventBytesMax = 900 * 1024;
 export const distinctIdLengthMax = 200;
 export const groupTypesPerEventMax = 5;

@@ -47,8 +47,22 @@ const currencyCodes = new Set(Intl.supportedValuesOf("currency"));
 const moneyProperties = ["revenue", "amount", "price"] as const;
 const consentValues: ReadonlySet<string> = new Set(["granted", "pending", "cookieless"]);
 
+/** Unicode code points in `text`: the spec's "characters" (an emoji is one, not two UTF-16 units). */
+function codePointCount(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++, count++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+  }
+  return count;
+}
+
+/** 1 to `max` characters, not only white space. Counted in code points only when UTF-16 units pass `max` (never fewer). */
 const isBoundedString = (value: unknown, max: number): value is string =>
-  typeof value === "string" && value.length >= 1 && value.length <= max && value.trim().length > 0;
+  typeof value === "string" && value.length >= 1 && (value.length <= max || codePointCount(value) <= max) && value.trim().length > 0;
 
 /**
  * A phone number: 7-15 digits written as a phone number is written (a leading + or

@@ -11,6 +11,7 @@ import { createProject, signUp, type SignedUpUser } from "../helpers/accounts.ts
 import { call, isoPattern } from "../helpers/client.ts";
 import { canMountTinyFs, fillDisk, tinyFsSkipReason, withTinyFs } from "../helpers/tiny-fs.ts";
 import { compactStored, readStored } from "../helpers/stored-events.ts";
+import { requestBytesMax } from "../../server/ingest/limits.ts";
 import {
   daysAgo, eventOfSize, expectCors, nativeBody, nativeEvent, nativeEvents, ok, postIngest, rfc3339, startDedicatedService,
   storedEvents, type NativeEvent,
@@ -31,7 +32,7 @@ const knownReservedNames = [
   "$identify", "$create_alias", "$groupidentify", "$set", "$pageview", "$screen",
   "$pageleave", "$autocapture", "$exception", "$feature_flag_called", "$rageclick", "$opt_in",
 ];
-const tooLargeMessage = "request body exceeds 20971520 bytes after decompression";
+const tooLargeMessage = "request body exceeds 20000000 bytes after decompression";
 
 let service: TestService;
 let owner: SignedUpUser;
@@ -271,23 +272,36 @@ describe("request body", () => {
     expect([withValue.status, withValue.body]).toEqual([200, ok(1)]);
   });
 
-  test("a body over 20 MB answers 413", async () => {
-    const raw = bodyText(nativeEvents(1), { padding: "x".repeat(21 * MiB) });
-    const reply = await post(undefined, { raw });
-    expect([reply.status, reply.body]).toEqual([413, { error: tooLargeMessage }]);
+  /** A native body of exactly `size` bytes (its padding member makes up the rest). */
+  const bodyOfSize = (size: number) => {
+    const events = nativeEvents(1);
+    const padding = size - bodyText(events, { padding: "" }).length;
+    return bodyText(events, { padding: "x".repeat(padding) });
+  };
+
+  test("a body of 20 MB (20,000,000 bytes) is accepted; one byte more answers 413", async () => {
+    expect(requestBytesMax).toBe(20_000_000);
+    const atLimit = await post(undefined, { raw: bodyOfSize(requestBytesMax) });
+    expect([atLimit.status, atLimit.body]).toEqual([200, ok(1)]);
+    const past = await post(undefined, { raw: bodyOfSize(requestBytesMax + 1) });
+    expect([past.status, past.body]).toEqual([413, { error: tooLargeMessage }]);
   });
 
-  test("a gzip body that inflates past 20 MB answers 413", async () => {
-    const raw = Bun.gzipSync(bytes(bodyText(nativeEvents(1), { padding: "x".repeat(21 * MiB) })));
-    expect(raw.byteLength).toBeLessThan(MiB);
-    const reply = await post(undefined, { raw, headers: { "content-encoding": "gzip" } });
-    expect([reply.status, reply.body]).toEqual([413, { error: tooLargeMessage }]);
+  test("a gzip body that inflates to 20 MB is accepted; one that inflates one byte past it answers 413", async () => {
+    const atLimit = Bun.gzipSync(bytes(bodyOfSize(requestBytesMax)));
+    expect(atLimit.byteLength).toBeLessThan(MiB);
+    const accepted = await post(undefined, { raw: atLimit, headers: { "content-encoding": "gzip" } });
+    expect([accepted.status, accepted.body]).toEqual([200, ok(1)]);
+    const past = await post(undefined, { raw: Bun.gzipSync(bytes(bodyOfSize(requestBytesMax + 1))), headers: { "content-encoding": "gzip" } });
+    expect([past.status, past.body]).toEqual([413, { error: tooLargeMessage }]);
   });
 
-  test("a zstd body that inflates past 20 MB answers 413", async () => {
-    const raw = new Uint8Array(zstdCompressSync(bytes(bodyText(nativeEvents(1), { padding: "x".repeat(21 * MiB) }))));
-    const reply = await post(undefined, { raw, headers: { "content-encoding": "zstd" } });
-    expect([reply.status, reply.body]).toEqual([413, { error: tooLargeMessage }]);
+  test("a zstd body that inflates to 20 MB is accepted; one that inflates one byte past it answers 413", async () => {
+    const compress = (size: number) => new Uint8Array(zstdCompressSync(bytes(bodyOfSize(size))));
+    const accepted = await post(undefined, { raw: compress(requestBytesMax), headers: { "content-encoding": "zstd" } });
+    expect([accepted.status, accepted.body]).toEqual([200, ok(1)]);
+    const past = await post(undefined, { raw: compress(requestBytesMax + 1), headers: { "content-encoding": "zstd" } });
+    expect([past.status, past.body]).toEqual([413, { error: tooLargeMessage }]);
   });
 
   test("a body past the HTTP server's own cap (33 MB) also answers 413 in the ingest shape, with CORS", async () => {
@@ -413,6 +427,8 @@ const invalidEvents: EventCase[] = [
   { name: "distinct_id is empty", event: () => nativeEvent({ distinct_id: "" }) },
   { name: "distinct_id is only spaces", event: () => nativeEvent({ distinct_id: "   " }) },
   { name: "distinct_id is 201 characters", event: () => nativeEvent({ distinct_id: string201 }) },
+  { name: "distinct_id is 201 characters outside the BMP (402 UTF-16 units)", event: () => nativeEvent({ distinct_id: "😀".repeat(201) }) },
+  { name: "anon_id is 201 characters", event: () => nativeEvent({ anon_id: string201 }) },
   { name: "distinct_id is a number", event: () => nativeEvent({ distinct_id: 1234567890 }) },
   { name: "distinct_id is an email address", event: () => nativeEvent({ distinct_id: "jane@example.com" }) },
   { name: "distinct_id is a mixed-case email address", event: () => nativeEvent({ distinct_id: "Jane.Doe+news@Example.CO.UK" }) },
@@ -470,6 +486,8 @@ const acceptedEvents: EventCase[] = [
   { name: "a timestamp in the future (clamped, not rejected)", event: () => nativeEvent({ timestamp: rfc3339(Date.now() + 3_600_000) }) },
   { name: "a bare digit string as distinct_id (a numeric user id)", event: () => nativeEvent({ distinct_id: "1234567890" }) },
   { name: "a distinct_id of 200 characters", event: () => nativeEvent({ distinct_id: "u".repeat(200) }) },
+  { name: "a distinct_id of 200 characters outside the BMP (400 UTF-16 units: characters are code points)", event: () => nativeEvent({ distinct_id: "😀".repeat(200) }) },
+  { name: "an anon_id of 200 characters", event: () => nativeEvent({ anon_id: "d".repeat(200) }) },
   { name: "a uuid as distinct_id", event: () => nativeEvent({ distinct_id: crypto.randomUUID() }) },
   { name: "a distinct_id of one character", event: () => nativeEvent({ distinct_id: "7" }) },
   { name: "empty properties", event: () => nativeEvent({ properties: {} }) },

@@ -119,6 +119,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     queryRowsMax: parseInteger("QUERY_ROWS_MAX", env.QUERY_ROWS_MAX, queryRowsMax, 1, queryRowsMax),
     storage: {
       sealRows: parseInteger("STORAGE_SEAL_ROWS", env.STORAGE_SEAL_ROWS, defaultStorageTuning.sealRows, 1, 10_000_000),
+      sealBytes: parseInteger("STORAGE_SEAL_BYTES", env.STORAGE_SEAL_BYTES, defaultStorageTuning.sealBytes, 1, 1024 * 1024 * 1024),
       sealAgeMs: parseInteger("STORAGE_SEAL_AGE_MS", env.STORAGE_SEAL_AGE_MS, defaultStorageTuning.sealAgeMs, 1, 3_600_000),
       compactRows: parseInteger("STORAGE_COMPACT_ROWS", env.STORAGE_COMPACT_ROWS, defaultStorageTuning.compactRows, 1, 10_000_000),
       compactAgeMs: parseInteger("STORAGE_COMPACT_AGE_MS", env.STORAGE_COMPACT_AGE_MS, defaultStorageTuning.compactAgeMs, 1, 86_400_000),

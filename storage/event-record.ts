@@ -133,6 +133,8 @@ export interface BatchRecordView {
   /** One per accepted event; `index` points into `batch`. */
   accepted: AcceptedEvent[];
   batch: Record<string, unknown>[];
+  /** Size of the request's JSON text: about what its events take in column buffers. */
+  bodyBytes: number;
 }
 
 /** Reads a record: its whole payload as read from the WAL, or the two parts encodeBatchRecord gave. */
@@ -158,5 +160,5 @@ export function readBatchRecord(payload: Uint8Array, separateBody?: Uint8Array):
       personIndex: view.getUint32(offset + 21, true),
     };
   }
-  return { header, accepted, batch };
+  return { header, accepted, batch, bodyBytes: body.byteLength };
 }

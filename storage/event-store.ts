@@ -23,8 +23,10 @@ import { ManifestLog, readManifest, type Manifest, type PartEntry, type SegmentE
 import { comparePositions, readWalRecords, type WalPosition } from "./wal.ts";
 
 export interface StorageTuning {
-  /** Seal when this many events are buffered in the region. */
+  /** Seal when this many events are buffered in the region ... */
   sealRows: number;
+  /** ... or when their requests' JSON passes this many bytes (large events fill memory long before sealRows) ... */
+  sealBytes: number;
   /** Seal when the oldest buffered event has waited this long. */
   sealAgeMs: number;
   /** Compact a partition once its segments hold this many events ... */
@@ -58,6 +60,9 @@ export const defaultStorageTuning: StorageTuning = {
   // 200k about 1.2 us, 400k about 0.9 us (measured; at full ingest sustained 118k -> 140k
   // events/s, peak RSS 767 -> 803 MiB). The buffers hold about 250 bytes per row: 100 MB.
   sealRows: 400_000,
+  // The benchmark's 400k events hold about 160 MB of JSON; this bounds buffers of large events
+  // (and keeps every text column far below Arrow's 2 GiB of 32-bit offsets).
+  sealBytes: 256 * 1024 * 1024,
   sealAgeMs: 10_000,
   // Level-0 parts of 16k rows: 8 of them merge into one part of partRowsMax, so each event is
   // written to Parquet twice (measured in the service: 4k-row level-0 parts, written three
@@ -112,6 +117,8 @@ function listFiles(root: string, dir: string): string[] {
 export class EventStore {
   private buffers = new Map<string, Buffer>();
   private bufferedRows = 0;
+  /** JSON bytes of the requests whose events are buffered. */
+  private bufferedBytes = 0;
   /** End of the newest WAL record whose events are in the buffers. */
   private addedThrough: WalPosition;
   /** The last seal asked for, and the last compaction: each kind runs one at a time. */
@@ -182,14 +189,14 @@ export class EventStore {
   add(record: BatchRecordView, position: WalPosition): void {
     const { project_id: projectId, data_id: dataId, environment } = record.header;
     this.bufferOf(projectId, dataId, environment).appendRecord(record);
-    this.added(record.accepted.length, position);
+    this.added(record.accepted.length, record.bodyBytes, position);
   }
 
   /** Takes stored events as they are (benchmarks and tests that generate rows rather than requests). */
   addRows(projectId: string, dataId: number, environment: string, rows: readonly StoredEvent[], position: WalPosition): void {
     const buffer = this.bufferOf(projectId, dataId, environment);
     for (const row of rows) buffer.appendStored(row);
-    this.added(rows.length, position);
+    this.added(rows.length, 0, position);
   }
 
   private bufferOf(projectId: string, dataId: number, environment: string): EventBuffer {
@@ -202,10 +209,11 @@ export class EventStore {
     return buffer.events;
   }
 
-  private added(rows: number, position: WalPosition): void {
+  private added(rows: number, bytes: number, position: WalPosition): void {
     this.bufferedRows += rows;
+    this.bufferedBytes += bytes;
     this.addedThrough = position;
-    if (this.bufferedRows >= this.tuning.sealRows && !this.sealAsked) {
+    if ((this.bufferedRows >= this.tuning.sealRows || this.bufferedBytes >= this.tuning.sealBytes) && !this.sealAsked) {
       // Records keep arriving while the seal waits its turn: asking again for each would queue
       // thousands of seals of a few rows each, ahead of every compaction.
       this.sealAsked = true;
@@ -227,8 +235,10 @@ export class EventStore {
       if (this.bufferedRows === 0) return;
       const sealedThrough = this.addedThrough;
       const buffers = [...this.buffers.values()];
+      const bufferedBytes = this.bufferedBytes;
       this.buffers = new Map();
       this.bufferedRows = 0;
+      this.bufferedBytes = 0;
       const file = join("segments", `seal-${fileNumber(this.manifests.takeFileNumber())}.arrows`);
       try {
         const ranges = writeSealFile(join(this.dataDir, file), buffers.values().map((buffer) => buffer.events.toTable()));
@@ -249,6 +259,7 @@ export class EventStore {
         // Nothing is lost: the events are still in the WAL and go back into the buffers.
         rmSync(join(this.dataDir, file), { force: true });
         this.restoreBuffers(buffers);
+        this.bufferedBytes = bufferedBytes;
         this.failure = error as Error;
         throw error;
       }

@@ -295,6 +295,22 @@ describe("event store", () => {
     expect(old.store.liveFiles().parts).toHaveLength(1);
   });
 
+  test("a seal starts by itself once sealRows events are buffered, or once their requests' JSON passes sealBytes", async () => {
+    const sealedRows = async (tuning: StorageTuning, batches: StoredEvent[][]) => {
+      const { wal, store } = await openStore(undefined, tuning);
+      for (const batch of batches) await ingest(wal, store, batch);
+      await store.stop();
+      return store.liveFiles().segments.map((segment) => segment.rows);
+    };
+    const batches = () => [[storedEvent(), storedEvent()], [storedEvent()]];
+    expect(await sealedRows({ ...quiet, sealRows: 3 }, batches())).toEqual([3]);
+    expect(await sealedRows({ ...quiet, sealRows: 4 }, batches())).toEqual([]);
+
+    const firstBytes = readBatchRecord(...encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", batches()[0]!))).bodyBytes;
+    expect(await sealedRows({ ...quiet, sealBytes: firstBytes }, batches())).toEqual([2]);
+    expect(await sealedRows({ ...quiet, sealBytes: firstBytes + 1 }, batches())).toEqual([3]);
+  });
+
   test("while more rows than compactBacklogRows wait in segments, the tick compacts the biggest partitions, short of their row count and age, until no more do", async () => {
     const tick = (store: EventStore) => (store as unknown as { tick(): Promise<void> }).tick();
     const partitionsOf = (files: { environment: string; rows: number }[]) => files.map(({ environment, rows }) => ({ environment, rows }));

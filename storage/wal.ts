@@ -12,7 +12,7 @@
 import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { open, unlink, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
-import { fsyncDirectory, writevBuffersMax } from "./atomic-file.ts";
+import { writevBuffersMax } from "./atomic-file.ts";
 
 export const walFileBytesMax = 64 * 1024 * 1024;
 export const walRecordBytesMax = 32 * 1024 * 1024;
@@ -35,6 +35,19 @@ export interface WalCompanion {
 }
 
 export const comparePositions = (a: WalPosition, b: WalPosition) => a.file - b.file || a.offset - b.offset;
+
+/**
+ * Syncs a directory's entries off the event loop: under full ingest a rotation comes about every
+ * second, and a directory sync then waits behind the disk's other writes.
+ */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
 
 const fileName = (sequence: number) => `wal-${String(sequence).padStart(16, "0")}.log`;
 
@@ -112,6 +125,10 @@ export class WriteAheadLog {
   private fileSequence = 0;
   private fileBytes = 0;
   private queue: PendingAppend[] = [];
+  /** Appends queued so far, and how many of them have resolved or rejected (see settled). */
+  private appendsQueued = 0;
+  private appendsSettled = 0;
+  private settledWaiters: { through: number; resolve: () => void }[] = [];
   private flushing: Promise<void> | null = null;
   /** Writes and rotations of the active file run one at a time, in order. */
   private fileWork: Promise<unknown> = Promise.resolve();
@@ -162,7 +179,7 @@ export class WriteAheadLog {
     const created = !existsSync(path);
     this.handle = await open(path, "a");
     this.fileBytes = created ? 0 : statSync(path).size;
-    if (created) fsyncDirectory(this.dir);
+    if (created) await syncDirectory(this.dir);
   }
 
   /**
@@ -179,6 +196,7 @@ export class WriteAheadLog {
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ chunks: frame(parts, payloadBytes), bytes: headerBytes + payloadBytes, resolve, reject });
+      this.appendsQueued++;
       if (!this.flushing) this.flushing = this.flushLoop();
     });
   }
@@ -199,8 +217,22 @@ export class WriteAheadLog {
         const failure = new WalUnavailableError(`write-ahead log write failed: ${(error as Error).message}`);
         for (const pending of batch) pending.reject(failure);
       }
+      // After the batch's own answers, so whoever waits on settled() sees what they did.
+      this.appendsSettled += batch.length;
+      const settled = this.settledWaiters.filter((waiter) => waiter.through <= this.appendsSettled);
+      this.settledWaiters = this.settledWaiters.filter((waiter) => waiter.through > this.appendsSettled);
+      for (const waiter of settled) waiter.resolve();
     }
     this.flushing = null;
+  }
+
+  /**
+   * Resolves once every append made before this call has resolved or rejected (and the code
+   * awaiting each has run its next step), however long later appends keep the log busy.
+   */
+  settled(): Promise<void> {
+    if (this.appendsSettled >= this.appendsQueued) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push({ through: this.appendsQueued, resolve }));
   }
 
   private async writeBatch(batch: PendingAppend[]): Promise<void> {
@@ -262,7 +294,7 @@ export class WriteAheadLog {
     const next = this.fileSequence + 1;
     const handle = await open(join(this.dir, fileName(next)), "a");
     try {
-      fsyncDirectory(this.dir);
+      await syncDirectory(this.dir);
     } catch (error) {
       await handle.close();
       throw error;

@@ -11,13 +11,10 @@ import { RecentUuidIndex, uuidIndexCapacity } from "../../storage/uuid-index.ts"
 import { recentUuidsOnDisk, type StorageTuning } from "../../storage/event-store.ts";
 import { StorageClient } from "../../storage/storage-client.ts";
 import { ProjectRateLimiter } from "../ingest/project-rate.ts";
-import { WritesInFlight } from "../ingest/writes-in-flight.ts";
 import type { DatacenterRanges } from "../ingest/datacenter-ip.ts";
 
 export class RegionNode {
   readonly rates = new ProjectRateLimiter();
-  /** Accepted events whose WAL write is under way (a retry racing one waits for its outcome). */
-  readonly writesInFlight = new WritesInFlight();
   private readonly keepRatios = new Map<string, number>();
 
   private constructor(

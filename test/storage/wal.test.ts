@@ -142,6 +142,19 @@ describe("write-ahead log", () => {
     expect([...reading]).toEqual([]);
   });
 
+  test("settled() waits for the appends made before it, and for the code awaiting them, not for later ones", async () => {
+    const wal = await WriteAheadLog.open(freshDir());
+    await wal.settled();
+    const steps: string[] = [];
+    const first = wal.append(text("first")).then(() => steps.push("first answered"));
+    const settled = wal.settled().then(() => steps.push("settled"));
+    const later = wal.append(text("later")).then(() => steps.push("later answered"));
+    await Promise.all([first, settled, later]);
+    expect(steps[0]).toBe("first answered");
+    expect(steps.slice(1).sort()).toEqual(["later answered", "settled"]);
+    await wal.close();
+  });
+
   test("appends racing a truncation that rotates the active file all succeed", async () => {
     const wal = await WriteAheadLog.open(freshDir());
     for (let round = 0; round < 20; round++) {

@@ -5,7 +5,6 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { WritesInFlight } from "../../server/ingest/writes-in-flight.ts";
 import { ingestEvents, type IngestResponse } from "../../server/ingest/capture.ts";
 import { RegionNode } from "../../server/region/region-node.ts";
 import { DatacenterRanges } from "../../server/ingest/datacenter-ip.ts";
@@ -15,28 +14,6 @@ import type { RegistryKey } from "../../storage/region-store.ts";
 import { canMountTinyFs, fillDisk, tinyFsSkipReason, withTinyFs } from "../helpers/tiny-fs.ts";
 import { readStored } from "../helpers/stored-events.ts";
 import { nativeEvent, nativeEvents, ok, storedEvents, type NativeEvent } from "./helpers.ts";
-
-describe("WritesInFlight", () => {
-  test("holding: the outcomes of the project's writes that hold any of the uuids (either case), until they settle", async () => {
-    const writes = new WritesInFlight();
-    const [u1, u2, u3] = [Bun.randomUUIDv7(), Bun.randomUUIDv7(), Bun.randomUUIDv7()];
-    const first = writes.begin("p", [{ uuid: u1 }, { uuid: u2.toUpperCase() }]);
-    const second = writes.begin("p", [{ uuid: u3 }]);
-    const elsewhere = writes.begin("q", [{ uuid: u1 }]);
-    expect(writes.holding("p", [u2]).length).toBe(1);
-    expect(writes.holding("p", [u1.toUpperCase(), u3]).length).toBe(2);
-    expect(writes.holding("p", [Bun.randomUUIDv7()])).toEqual([]);
-    expect(writes.holding("r", [u1])).toEqual([]);
-
-    const outcomes = writes.holding("p", [u1, u3]);
-    first.settle(true);
-    second.settle(false);
-    expect(await Promise.all(outcomes)).toEqual([true, false]);
-    expect(writes.holding("p", [u1, u2, u3])).toEqual([]);
-    elsewhere.settle(true);
-    expect(writes.holding("q", [u1])).toEqual([]);
-  });
-});
 
 describe("a retry racing its original", () => {
   const dirs: string[] = [];

@@ -108,10 +108,15 @@ export class StorageClient {
   }
 
   private workerGone(worker: Worker): void {
-    if (worker !== this.worker || this.stopped) return;
+    if (worker !== this.worker) return;
     const reason = `storage worker failed: ${this.lastWorkerError ?? "it exited"}`;
     this.worker = null;
     this.lastWorkerError = null;
+    // Stopping: no restart, but the stop call itself must not wait for an answer that never comes.
+    if (this.stopped) {
+      this.failPending(reason);
+      return;
+    }
     this.backlogBytes = 0;
     this.failPending(reason);
     const now = Date.now();
@@ -255,8 +260,9 @@ export class StorageClient {
   stop(): Promise<void> {
     if (!this.stopped) {
       const worker = this.worker;
-      // Without a worker there is nothing to seal: what it would have held is in the WAL.
-      const stopping = worker ? this.call("stop") : Promise.resolve();
+      // Without a worker there is nothing to seal: what it would have held is in the WAL. A
+      // replacement being opened is ended before the stop is over (it sees `stopped`).
+      const stopping = worker ? this.call("stop") : (this.restarting ?? Promise.resolve());
       this.stopped = stopping.finally(() => {
         worker?.terminate();
         this.failPending("storage worker is stopped");

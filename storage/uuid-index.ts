@@ -193,6 +193,8 @@ const mayHold = (table: UuidTable) => keyTimeHigh < table.latestHigh || (keyTime
 export class RecentUuidIndex {
   private current: UuidTable;
   private previous: UuidTable | null = null;
+  /** How many uuids were ever removed (each for a write that failed). */
+  removals = 0;
 
   constructor(private readonly generationSize = uuidIndexGenerationSize) {
     this.current = new UuidTable(generationSize);
@@ -224,6 +226,7 @@ export class RecentUuidIndex {
 
   /** Forgets a uuid that was reserved for a write that then failed. */
   remove(projectId: string, uuid: string): void {
+    this.removals++;
     const key = projectKey(projectId, uuid);
     const a = key[0]!, b = key[1]!, c = key[2]!, d = key[3]!;
     this.current.remove(a, b, c, d);

@@ -287,8 +287,8 @@ export class WriteAheadLog {
   /**
    * Moves writing to a new file. The new file is created (and its name synced, so a crash
    * cannot lose a file that acknowledged records are in) before the current one is let go: if
-   * it cannot be (a full disk, no file handles left), writing goes on in the current file and
-   * the next rotation tries again.
+   * it cannot be (a full disk, no file handles left), the current file stays active, the
+   * write that needed the rotation fails (503), and the next one that needs it tries again.
    */
   private async rotate(): Promise<void> {
     const next = this.fileSequence + 1;
@@ -299,10 +299,12 @@ export class WriteAheadLog {
       await handle.close();
       throw error;
     }
-    await this.handle?.close();
+    const previous = this.handle;
     this.handle = handle;
     this.fileSequence = next;
     this.fileBytes = 0;
+    // Its records are synced already: failing to close it loses nothing and must not stop the log.
+    await previous?.close().catch(() => {});
   }
 
   /** Every record after `after` (exclusive), oldest first, with its end position. */

@@ -109,11 +109,12 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
   const validUuids: string[] = [];
   let crawlerUuids: Set<string> | null = null;
   /**
-   * Uuids an earlier request had (rejected as `duplicate`). That request's WAL write may still be
-   * under way (a retry racing its original): if it fails, its uuids leave the index, and this
-   * request must not have called them stored.
+   * Whether a uuid an earlier request had was met (rejected as `duplicate`). That request's WAL
+   * write may still be under way (a retry racing its original): if it fails, its uuids leave the
+   * index, and this request must not have called them stored.
    */
-  let known: string[] | null = null;
+  let metKnown = false;
+  const removalsBefore = node.uuids.removals;
   const agents = new UserAgentKinds();
   const accepted: ValidEvent[] = [];
   /** Per accepted event: what the WAL record says of it when sampling keeps it (its person comes later). */
@@ -143,7 +144,7 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
       const inBatchBefore = validUuids.indexOf(event.uuid) < validUuids.length - 1;
       if (!inBatchBefore) {
         response.rejected.push({ uuid: event.uuid, reason: "duplicate" });
-        (known ??= []).push(event.uuid);
+        metKnown = true;
       }
       continue;
     }
@@ -154,13 +155,15 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
   }
   response.accepted = accepted.length;
   if (accepted.length > 0) await writeAccepted(node, key, accepted, decisions, body, receivedAt, meta);
-  if (known) {
+  if (metKnown) {
     // Every earlier write was queued in the WAL before this request ran (accepting an event and
-    // queueing its write happen in one turn of the event loop): once they settle, a uuid still
-    // in the index is stored. No registry of writes in flight: a long-lived one holding each
+    // queueing its write happen in one turn of the event loop). Once they settle, the uuids met
+    // are stored unless some write failed meanwhile and took its uuids out of the index (a
+    // later request may have put one back, for a write not settled yet): then 503, and the
+    // client's retry finds out. No registry of writes in flight: a long-lived one holding each
     // request's events made the garbage collector keep them (measured: 6% of throughput).
     await node.wal.settled();
-    if (!known.every((uuid) => node.uuids.has(key.projectId, uuid))) throw storageUnavailable();
+    if (node.uuids.removals !== removalsBefore) throw storageUnavailable();
   }
   if (accepted.length > 0) {
     // Durable already; waiting here only slows clients down while the storage worker catches up.

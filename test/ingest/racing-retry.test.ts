@@ -77,4 +77,29 @@ describe("a retry racing its original", () => {
       expect(storedEvents(await readStored(dataDir), projectId).map((event) => event.uuid)).toEqual([...earlier, ...batch].map((event) => event.uuid));
     });
   });
+
+  test.skipIf(!canMountTinyFs)(`is answered 503 when, while it waits, the original fails and a second retry puts the uuids back (${tinyFsSkipReason})`, async () => {
+    await withTinyFs(16 * 1024, async (dir) => {
+      const dataDir = join(dir, "data");
+      const node = await openNode(dataDir);
+      const earlier = nativeEvents(3);
+      expect(await outcome(submit(node, earlier))).toEqual({ reply: ok(3) });
+      const large = (event: NativeEvent) => nativeEvent({ distinct_id: event.distinct_id, properties: { note: "x".repeat(16 * 1024) } });
+      const batch = earlier.slice(0, 2).map(large);
+      const other = [large(earlier[2]!)];
+      expect(fillDisk(join(dir, "ballast"))).toBeGreaterThan(0);
+      const unavailable = { status: 503, message: "storage cannot accept writes right now" };
+
+      // The original's write is in flight; another request's write queues behind it, and the
+      // retry waits for both. The second retry comes right after the original fails, before
+      // the other write is done: it finds the uuids gone from the index and takes them again.
+      let secondRetry: Promise<Record<string, unknown>> | undefined;
+      const original = outcome(submit(node, batch).finally(() => (secondRetry = outcome(submit(node, batch)))));
+      const otherRequest = outcome(submit(node, other));
+      const retry = outcome(submit(node, batch));
+      expect([await original, await otherRequest, await retry, await secondRetry]).toEqual([unavailable, unavailable, unavailable, unavailable]);
+      await node.close();
+      expect(storedEvents(await readStored(dataDir), projectId).map((event) => event.uuid)).toEqual(earlier.map((event) => event.uuid));
+    });
+  });
 });

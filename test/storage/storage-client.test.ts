@@ -180,3 +180,17 @@ test(`past ${workerRestartsMax} restarts, or when a restart fails, the client gi
     await poisonedWal.close();
   }
 });
+
+test("a worker that dies while stopping ends the stop with its failure instead of leaving it waiting", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "storage-client-"));
+  dirs.push(dataDir);
+  const wal = await WriteAheadLog.open(join(dataDir, "wal"));
+  const client = await StorageClient.start(clientOptions(dataDir, wal));
+  try {
+    client.add(...poisonRecord(), wal.head());
+    expect(await message(client.stop())).toBe(failure);
+    expect(await message(client.stop())).toBe(failure);
+  } finally {
+    await wal.close();
+  }
+});

@@ -151,13 +151,10 @@ export class EventStore {
   }
 
   /**
-   * Opens the store: drops files the manifest does not name, then replays the unsealed WAL (read
-   * only). The store owns `compactor` from here and closes it in close().
-   */
-  /**
-   * Opens the store and buffers the WAL's records past the last seal: all of them, or those up
-   * to `replayUpTo` (a store reopened while ingest goes on replays what is durable, and is
-   * handed what comes after: see replayedThrough).
+   * Opens the store: drops files the manifest does not name, then buffers the WAL's records past
+   * the last seal (read only): all of them, or those up to `replayUpTo` (a store reopened while
+   * ingest goes on replays what is durable, and is handed what comes after: see
+   * replayedThrough). The store owns `compactor` from here and closes it in close().
    */
   static open(
     dataDir: string, walDir: string, onSealed: OnSealed, tuning: StorageTuning = defaultStorageTuning, compactor: Compactor = compactInPlace,

@@ -112,13 +112,10 @@ export class StorageClient {
     const reason = `storage worker failed: ${this.lastWorkerError ?? "it exited"}`;
     this.worker = null;
     this.lastWorkerError = null;
-    // Stopping: no restart, but the stop call itself must not wait for an answer that never comes.
-    if (this.stopped) {
-      this.failPending(reason);
-      return;
-    }
-    this.backlogBytes = 0;
+    // Calls under way (a stop call among them) get no answer now.
     this.failPending(reason);
+    if (this.stopped) return;
+    this.backlogBytes = 0;
     const now = Date.now();
     this.restartTimes = this.restartTimes.filter((time) => now - time < workerRestartWindowMs);
     if (this.restartTimes.length >= workerRestartsMax) {

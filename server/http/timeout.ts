@@ -4,8 +4,8 @@ import { errorResponse, unavailable, type ApiError } from "./errors.ts";
 export const timedOutRetryAfterSeconds = 5;
 
 /**
- * Answers 503 `unavailable`, with Retry-After, when the handler has not answered within `timeoutMs`; `render`
- * shapes the error as the surface does (ingest uses its own body and CORS headers).
+ * Answers 503 `unavailable`, with Retry-After, when the handler has not answered within
+ * `timeoutMs`; `render` shapes the error as the surface does (ingest: its own body and CORS).
  */
 export async function withTimeout(
   work: Promise<Response>,

@@ -1,7 +1,7 @@
 // POST /e and /batch, native format: authenticate the public key, decode, validate each
 // event, apply the ingest effects, append the accepted events to the write-ahead log, and
 // answer only after the fsync that covers them. Nothing unpersisted is acknowledged.
-import { ApiError } from "../http/errors.ts";
+import { ApiError, unavailable } from "../http/errors.ts";
 import { requestMeta, type RequestMeta } from "../http/client-meta.ts";
 import { WalUnavailableError } from "../../storage/wal.ts";
 import { encodeBatchRecord, type AcceptedEvent } from "../../storage/event-record.ts";
@@ -172,8 +172,7 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
   return response;
 }
 
-const storageUnavailable = () =>
-  new ApiError(503, "unavailable", "storage cannot accept writes right now", { "Retry-After": String(storageRetryAfterSeconds) });
+const storageUnavailable = () => unavailable("storage cannot accept writes right now", storageRetryAfterSeconds);
 
 /** Persons, the WAL record and its append for the accepted events; resolves once they are durable. */
 async function writeAccepted(

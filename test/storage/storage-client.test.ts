@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tableFromIPC } from "apache-arrow";
-import { StorageClient, workerRestartsMax } from "../../storage/storage-client.ts";
+import { StorageClient, workerRestartsMax, type StorageClientOptions } from "../../storage/storage-client.ts";
 import { defaultStorageTuning, type PartitionSnapshot } from "../../storage/event-store.ts";
 import { vectorValues } from "../../storage/arrow-vectors.ts";
 import { WriteAheadLog } from "../../storage/wal.ts";
@@ -15,14 +15,21 @@ afterEach(() => { for (const dir of dirs.splice(0)) rmSync(dir, { recursive: tru
 
 const projectId = "6f1c1a52-1d6b-4c55-9a7c-0d3c1f2b9e01";
 const quiet = { ...defaultStorageTuning, sealRows: 1_000_000, sealAgeMs: 3_600_000 };
-const clientOptions = (dataDir: string, wal: WriteAheadLog) =>
-  ({ dataDir, walDir: join(dataDir, "wal"), tuning: quiet, onSealed: () => {}, durableHead: () => wal.head() });
-
-test("past its backlog limit the client makes callers wait until the worker has taken the records", async () => {
+/** A client over a fresh data directory and its WAL; `close` stops the client and closes the WAL. */
+async function openClient(options: Partial<StorageClientOptions> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "storage-client-"));
   dirs.push(dataDir);
   const wal = await WriteAheadLog.open(join(dataDir, "wal"));
-  const client = await StorageClient.start({ ...clientOptions(dataDir, wal), backlogBytesMax: 1 });
+  const client = await StorageClient.start({ dataDir, walDir: join(dataDir, "wal"), tuning: quiet, onSealed: () => {}, durableHead: () => wal.head(), ...options });
+  const close = async () => {
+    await client.stop();
+    await wal.close();
+  };
+  return { dataDir, wal, client, close };
+}
+
+test("past its backlog limit the client makes callers wait until the worker has taken the records", async () => {
+  const { wal, client, close } = await openClient({ backlogBytesMax: 1 });
   try {
     let released = false;
     await client.backlogWithinLimit();
@@ -38,16 +45,12 @@ test("past its backlog limit the client makes callers wait until the worker has 
     expect(released).toBe(true);
     await client.backlogWithinLimit();
   } finally {
-    await client.stop();
-    await wal.close();
+    await close();
   }
 });
 
 test("past its limit of rows waiting in segments the client makes callers wait until compaction catches up", async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "storage-client-"));
-  dirs.push(dataDir);
-  const wal = await WriteAheadLog.open(join(dataDir, "wal"));
-  const client = await StorageClient.start({ ...clientOptions(dataDir, wal), segmentRowsMax: 2 });
+  const { wal, client, close } = await openClient({ segmentRowsMax: 2 });
   try {
     const [head, body] = encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", [storedEvent(), storedEvent(), storedEvent()]));
     client.add(head, body, await wal.append([head, body]));
@@ -62,17 +65,12 @@ test("past its limit of rows waiting in segments the client makes callers wait u
     await waiting;
     expect(released).toBe(true);
   } finally {
-    await client.stop();
-    await wal.close();
+    await close();
   }
 });
 
 test("callers past the segment limit are released by the background compaction of partitions each short of compactRows and compactAgeMs", async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "storage-client-"));
-  dirs.push(dataDir);
-  const wal = await WriteAheadLog.open(join(dataDir, "wal"));
-  const tuning = { ...quiet, compactRows: 1000, compactBacklogRows: 2 };
-  const client = await StorageClient.start({ ...clientOptions(dataDir, wal), tuning, segmentRowsMax: 4 });
+  const { wal, client, close } = await openClient({ tuning: { ...quiet, compactRows: 1000, compactBacklogRows: 2 }, segmentRowsMax: 4 });
   try {
     for (const [environment, rows] of [["a", 3], ["b", 2]] as const) {
       const [head, body] = encodeBatchRecord(acceptedBatchOf(projectId, 7, environment, Array.from({ length: rows }, () => storedEvent())));
@@ -89,8 +87,7 @@ test("callers past the segment limit are released by the background compaction o
     const [a, b] = [await client.snapshot(7, "a"), await client.snapshot(7, "b")];
     expect([a.parts.map((part) => part.rows), a.segments, b.parts, b.segments.map((segment) => segment.rows)]).toEqual([[3], [], [], [2]]);
   } finally {
-    await client.stop();
-    await wal.close();
+    await close();
   }
 });
 
@@ -109,10 +106,7 @@ const message = (call: Promise<unknown>) => call.then(() => "answered", (error: 
 const bufferedUuids = (snapshot: PartitionSnapshot) => (snapshot.buffered ? vectorValues(tableFromIPC(snapshot.buffered).getChild("uuid")!) : []);
 
 test("a worker that dies is replaced: it replays the WAL's durable records, takes the records added meanwhile once, and calls made meanwhile wait for it", async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "storage-client-"));
-  dirs.push(dataDir);
-  const wal = await WriteAheadLog.open(join(dataDir, "wal"));
-  const client = await StorageClient.start(clientOptions(dataDir, wal));
+  const { wal, client, close } = await openClient();
   try {
     const events = Array.from({ length: 4 }, () => storedEvent());
     const record = (rows: StoredEvent[]) => encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", rows));
@@ -133,16 +127,12 @@ test("a worker that dies is replaced: it replays the WAL's durable records, take
     expect(client.problem()).toBeNull();
     await client.backlogWithinLimit();
   } finally {
-    await client.stop();
-    await wal.close();
+    await close();
   }
 });
 
 test(`past ${workerRestartsMax} restarts, or when a restart fails, the client gives up: calls fail, nobody waits for the backlog, and the WAL keeps the records`, async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "storage-client-"));
-  dirs.push(dataDir);
-  const wal = await WriteAheadLog.open(join(dataDir, "wal"));
-  const client = await StorageClient.start({ ...clientOptions(dataDir, wal), backlogBytesMax: 1 });
+  const { wal, client, close } = await openClient({ backlogBytesMax: 1 });
   try {
     for (let restart = 1; restart <= workerRestartsMax; restart++) {
       client.add(...poisonRecord(), wal.head());
@@ -160,32 +150,25 @@ test(`past ${workerRestartsMax} restarts, or when a restart fails, the client gi
     await client.backlogWithinLimit();
     expect([...wal.records()]).toHaveLength(1);
   } finally {
-    await client.stop();
-    await wal.close();
+    await close();
   }
 
   // A restart that cannot open the store (here: a record in the WAL it cannot read) gives up at once.
-  const poisoned = mkdtempSync(join(tmpdir(), "storage-client-"));
-  dirs.push(poisoned);
-  const poisonedWal = await WriteAheadLog.open(join(poisoned, "wal"));
-  const failing = await StorageClient.start(clientOptions(poisoned, poisonedWal));
+  const poisoned = await openClient();
+  const failing = poisoned.client;
   try {
     const poison = poisonRecord();
-    failing.add(...poison, await poisonedWal.append(poison));
+    failing.add(...poison, await poisoned.wal.append(poison));
     expect(await message(failing.snapshot(7, "production"))).toBe(failure);
-    const restartFailed = `${failure}; its restart failed: storage worker could not open ${poisoned}: WAL record format 99 is not known (expected 3)`;
+    const restartFailed = `${failure}; its restart failed: storage worker could not open ${poisoned.dataDir}: WAL record format 99 is not known (expected 3)`;
     expect([await message(failing.snapshot(7, "production")), failing.problem()]).toEqual([restartFailed, restartFailed]);
   } finally {
-    await failing.stop();
-    await poisonedWal.close();
+    await poisoned.close();
   }
 });
 
 test("a worker that dies while stopping ends the stop with its failure instead of leaving it waiting", async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "storage-client-"));
-  dirs.push(dataDir);
-  const wal = await WriteAheadLog.open(join(dataDir, "wal"));
-  const client = await StorageClient.start(clientOptions(dataDir, wal));
+  const { wal, client } = await openClient();
   try {
     client.add(...poisonRecord(), wal.head());
     expect(await message(client.stop())).toBe(failure);

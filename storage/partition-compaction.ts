@@ -58,10 +58,32 @@ function rowsByDay(timestamps: Float64Array): Map<string, number[]> {
 }
 
 /**
+ * The parts of one day and level to merge next, in write order, or null. Parts of more than
+ * half of `partRowsMax` rows are full enough and never merge again (merging them would rewrite
+ * many rows to add few). The others merge once there are partsPerMerge of them, or once they
+ * hold `partRowsMax` rows together: then as many as fit in `partRowsMax`, at least two. So
+ * parts of any size below the half merge (level-0 parts grow past compactRows when compaction
+ * lags, and eight of those would pass the bound), and no merge holds more than `partRowsMax` rows.
+ */
+function nextMerge<Part extends { rows: number }>(parts: Part[], partRowsMax: number): Part[] | null {
+  const open = parts.filter((part) => part.rows <= partRowsMax / 2);
+  const openRows = open.reduce((sum, part) => sum + part.rows, 0);
+  if (open.length < partsPerMerge && openRows < partRowsMax) return null;
+  const group: Part[] = [];
+  let rows = 0;
+  for (const part of open) {
+    if (group.length === partsPerMerge || rows + part.rows > partRowsMax) break;
+    group.push(part);
+    rows += part.rows;
+  }
+  return group.length >= 2 ? group : null;
+}
+
+/**
  * One new level-0 part per UTC day of the segments' rows (so the cost follows new data, not
- * the size of the day); then, once a day has partsPerMerge parts of one level, they become one
- * part of the next level, unless that part would pass `partRowsMax` rows. Each row is
- * rewritten about log8(rows) times, and no merge holds more than that many rows in memory.
+ * the size of the day); then parts of one level merge into one part of the next (nextMerge).
+ * Each row is rewritten about log8(rows) times, and no merge holds more than `partRowsMax` rows
+ * in memory.
  */
 export function compactPartition({ dataDir, segments, parts: currentParts, partRowsMax }: CompactionJob): CompactionOutcome {
   let parts: WorkingPart[] = currentParts.map(({ day, level, rows, file }) => ({ day, level, rows, file }));
@@ -74,9 +96,12 @@ export function compactPartition({ dataDir, segments, parts: currentParts, partR
   const incoming = new MergeInput(segments.map((segment) => readSegmentTable(join(dataDir, segment.file), segment)));
   for (const [day, rows] of rowsByDay(incoming.timestamps)) {
     make(day, 0, incoming, rows);
-    for (let level = 0; ; level++) {
-      const group = parts.filter((part) => part.day === day && part.level === level);
-      if (group.length < partsPerMerge || group.reduce((sum, part) => sum + part.rows, 0) > partRowsMax) break;
+    for (let level = 0; parts.some((part) => part.day === day && part.level >= level); ) {
+      const group = nextMerge(parts.filter((part) => part.day === day && part.level === level), partRowsMax);
+      if (!group) {
+        level++;
+        continue;
+      }
       const merged = new MergeInput(group.map((part) => ("file" in part ? readParquetTable(join(dataDir, part.file)) : parquetTable(part.made.parquet))));
       parts = parts.filter((part) => !group.includes(part));
       for (const part of group) if ("file" in part) replaced.push(part.file);

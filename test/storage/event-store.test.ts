@@ -143,15 +143,41 @@ describe("event store", () => {
     expect(store.personEvents(7, "production", [42], null, 100)).toEqual([]);
   });
 
-  test("parts whose merge would pass partRowsMax stay as they are", async () => {
-    const { dataDir, wal, store } = await openStore(undefined, { ...quiet, partRowsMax: 2 * partsPerMerge - 1 });
+  /** Level-0 parts of `rowsPerPart` rows each, one compaction per part, with partRowsMax 20. */
+  async function compactParts(rowsPerPart: number[]) {
+    const { dataDir, wal, store } = await openStore(undefined, { ...quiet, partRowsMax: 20 });
     const day = Date.parse("2026-11-19T12:00:00.000Z");
-    for (let part = 0; part < partsPerMerge; part++) {
-      await ingest(wal, store, [storedEvent({ timestamp: day + part }), storedEvent({ timestamp: day + part })]);
+    const levelsAndRows: number[][][] = [];
+    for (const rows of rowsPerPart) {
+      await ingest(wal, store, Array.from({ length: rows }, (_, row) => storedEvent({ timestamp: day + row })));
       await store.flush();
+      levelsAndRows.push(readManifest(dataDir).parts.map((part) => [part.level, part.rows]));
     }
-    expect(readManifest(dataDir).parts.map((part) => [part.level, part.rows])).toEqual(Array.from({ length: partsPerMerge }, () => [0, 2]));
-    expect(store.scan(7, "production")).toHaveLength(2 * partsPerMerge);
+    return { levelsAndRows, stored: store.scan(7, "production").length };
+  }
+
+  test("parts bigger than compactRows merge once they hold partRowsMax rows together: as many as fit, the rest wait", async () => {
+    // Eight parts of 6 rows would pass 20: three merge as soon as a fourth arrives.
+    const { levelsAndRows, stored } = await compactParts([6, 6, 6, 6, 6, 6, 6]);
+    expect(levelsAndRows).toEqual([
+      [[0, 6]],
+      [[0, 6], [0, 6]],
+      [[0, 6], [0, 6], [0, 6]],
+      [[0, 6], [1, 18]],
+      [[0, 6], [1, 18], [0, 6]],
+      [[0, 6], [1, 18], [0, 6], [0, 6]],
+      [[1, 18], [0, 6], [1, 18]],
+    ]);
+    expect(stored).toBe(42);
+  });
+
+  test("a merge takes at most partRowsMax rows, and parts of more than half of it never merge again", async () => {
+    // 2 + 11 + 2 + 2 + 2 + 2 + 2 + 2 + 2: the eleven-row part stays; the eight small ones merge.
+    const { levelsAndRows, stored } = await compactParts([2, 11, 2, 2, 2, 2, 2, 2, 2, 9, 9, 3]);
+    expect(levelsAndRows.at(8)).toEqual([[0, 11], [1, 16]]);
+    // 9 + 9 + 3 pass 20: the two nines merge (18 rows, at most 20), the three waits.
+    expect(levelsAndRows.at(-1)).toEqual([[0, 11], [1, 16], [0, 3], [1, 18]]);
+    expect(stored).toBe(48);
   });
 
   test("DuckDB reads the compacted Parquet and sees the same rows", async () => {

@@ -8,7 +8,7 @@ import type { RegionCode } from "../config.ts";
 import { RegionStore } from "../../storage/region-store.ts";
 import { WriteAheadLog } from "../../storage/wal.ts";
 import { RecentUuidIndex, uuidIndexCapacity } from "../../storage/uuid-index.ts";
-import { recentUuidsOnDisk, type StorageTuning } from "../../storage/event-store.ts";
+import { recentPartsMax, recentUuidsOnDisk, type StorageTuning } from "../../storage/event-store.ts";
 import { StorageClient } from "../../storage/storage-client.ts";
 import { ProjectRateLimiter } from "../ingest/project-rate.ts";
 import type { DatacenterRanges } from "../ingest/datacenter-ip.ts";
@@ -38,7 +38,7 @@ export class RegionNode {
     // Events carry person indexes, so the person store's journal is synced with each record.
     const wal = await WriteAheadLog.open(walDir, [{ path: store.journalPath, changes: () => store.changes() }]);
     const uuids = new RecentUuidIndex();
-    for await (const { projectId, uuid } of recentUuidsOnDisk(dataDir, walDir, uuidIndexCapacity)) uuids.add(projectId, uuid);
+    for await (const { projectId, uuid } of recentUuidsOnDisk(dataDir, walDir, { rowsMax: uuidIndexCapacity, partsMax: recentPartsMax })) uuids.add(projectId, uuid);
     const events = await StorageClient.start({
       dataDir,
       walDir,

@@ -219,11 +219,11 @@ describe("event store", () => {
 
     const second = await openStore(first.dataDir);
     expect(uuids(second.store.scan(7, "production"))).toEqual(uuids([...sealed, ...unsealed]));
-    expect((await Array.fromAsync(recentUuidsOnDisk(first.dataDir, join(first.dataDir, "wal"), 0))).map((entry) => entry.uuid)).toEqual(uuids([...sealed, ...unsealed]));
+    expect((await Array.fromAsync(recentUuidsOnDisk(first.dataDir, join(first.dataDir, "wal"), { rowsMax: 0, partsMax: 0 }))).map((entry) => entry.uuid)).toEqual(uuids([...sealed, ...unsealed]));
     await second.wal.close();
   });
 
-  test("the uuids a restart rebuilds the duplicate index from: the newest parts up to a row bound, oldest first, then segments, then the WAL", async () => {
+  test("the uuids a restart rebuilds the duplicate index from: the newest parts up to a row bound and a part bound, oldest first, then segments, then the WAL", async () => {
     const { dataDir, wal, store } = await openStore();
     const oldestPart = [storedEvent(), storedEvent()];
     const middlePart = [storedEvent()];
@@ -240,10 +240,14 @@ describe("event store", () => {
     await ingest(wal, store, unsealed);
     expect(store.liveFiles().parts.map((part) => part.rows)).toEqual([2, 1, 3]);
 
-    const recent = async (partRowsMax: number) => (await Array.fromAsync(recentUuidsOnDisk(dataDir, join(dataDir, "wal"), partRowsMax))).map((entry) => entry.uuid);
+    const recent = async (rowsMax: number, partsMax = 3) =>
+      (await Array.fromAsync(recentUuidsOnDisk(dataDir, join(dataDir, "wal"), { rowsMax, partsMax }))).map((entry) => entry.uuid);
     expect(await recent(4)).toEqual(uuids([...middlePart, ...newestPart, ...sealed, ...unsealed]));
     expect(await recent(5)).toEqual(uuids([...middlePart, ...newestPart, ...sealed, ...unsealed]));
     expect(await recent(6)).toEqual(uuids([...oldestPart, ...middlePart, ...newestPart, ...sealed, ...unsealed]));
+    expect(await recent(6, 2)).toEqual(uuids([...middlePart, ...newestPart, ...sealed, ...unsealed]));
+    expect(await recent(6, 1)).toEqual(uuids([...newestPart, ...sealed, ...unsealed]));
+    expect(await recent(6, 0)).toEqual(uuids([...sealed, ...unsealed]));
     expect(await recent(2)).toEqual(uuids([...sealed, ...unsealed]));
   });
 

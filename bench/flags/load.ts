@@ -40,6 +40,7 @@ export interface PacedResult extends LatencySummary {
 }
 
 import { HttpPool, postRequestBytes } from "../http-client.ts";
+import { percentile } from "../percentile.ts";
 
 const headers = { "Content-Type": "application/json" };
 /**
@@ -51,12 +52,6 @@ const headers = { "Content-Type": "application/json" };
 const timerStepMs = 1;
 /** Each body as a whole request to `url`. */
 const requestsFor = (url: string, bodies: string[]) => bodies.map((body) => postRequestBytes(new URL(url), headers, body));
-
-/** Nearest-rank percentile of sorted values. */
-export function percentile(sorted: Float64Array, fraction: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)]!;
-}
 
 function summarise(latencies: Float64Array): LatencySummary {
   const sorted = latencies.sort();

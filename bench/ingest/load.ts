@@ -4,6 +4,7 @@
 // the driver takes as little as it can of the CPU the server it measures needs.
 import { BatchBodies } from "./generator.ts";
 import { HttpPool, postRequestHead } from "../http-client.ts";
+import { percentile } from "../percentile.ts";
 
 export interface LoadOptions {
   url: string;
@@ -26,11 +27,6 @@ export interface LoadResult {
   eventsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
-}
-
-export function percentile(sorted: Float64Array, fraction: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
 }
 
 export async function drive(options: LoadOptions): Promise<LoadResult> {

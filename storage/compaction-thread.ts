@@ -6,6 +6,7 @@
 // that open a store directly compact in place.
 import { compactPartition, type CompactionJob, type CompactionOutcome } from "./partition-compaction.ts";
 import type { CompactionReply, CompactionRequest } from "./compaction-worker.ts";
+import { PendingCalls } from "./pending-calls.ts";
 
 export interface Compactor {
   run(job: CompactionJob): Promise<CompactionOutcome>;
@@ -21,35 +22,19 @@ export const compactInPlace: Compactor = {
 /** Compaction on a thread of its own (compaction-worker.ts). */
 export class CompactionThread implements Compactor {
   private readonly worker = new Worker(new URL("./compaction-worker.ts", import.meta.url).href);
-  private readonly pending = new Map<number, { resolve: (outcome: CompactionOutcome) => void; reject: (error: Error) => void }>();
-  private nextId = 1;
+  private readonly pending = new PendingCalls();
 
   constructor() {
-    this.worker.onmessage = (message: MessageEvent<CompactionReply>) => {
-      const reply = message.data;
-      const call = this.pending.get(reply.id);
-      this.pending.delete(reply.id);
-      if (reply.error === null) call?.resolve(reply.outcome);
-      else call?.reject(new Error(reply.error));
-    };
-    this.worker.onerror = (event) => this.failPending(`compaction thread failed: ${event.message}`);
-  }
-
-  private failPending(reason: string): void {
-    for (const call of this.pending.values()) call.reject(new Error(reason));
-    this.pending.clear();
+    this.worker.onmessage = ({ data: reply }: MessageEvent<CompactionReply>) => this.pending.settle(reply.id, reply.error, reply.outcome);
+    this.worker.onerror = (event) => this.pending.failAll(`compaction thread failed: ${event.message}`);
   }
 
   run(job: CompactionJob): Promise<CompactionOutcome> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, job } satisfies CompactionRequest);
-    });
+    return this.pending.start((id) => this.worker.postMessage({ id, job } satisfies CompactionRequest));
   }
 
   close(): void {
     this.worker.terminate();
-    this.failPending("compaction thread is closed");
+    this.pending.failAll("compaction thread is closed");
   }
 }

@@ -10,6 +10,7 @@ import { segmentRowsMax, type EventCursor, type PartitionSnapshot, type StorageT
 import type { StoredEvent } from "./event-record.ts";
 import { comparePositions, type WalPosition } from "./wal.ts";
 import type { WorkerReply, WorkerRequest } from "./storage-worker.ts";
+import { PendingCalls } from "./pending-calls.ts";
 
 /** About half a second of the worker's work at full ingest speed. */
 export const workerBacklogBytesMax = 32 * 1024 * 1024;
@@ -66,8 +67,7 @@ function startWorker({ dataDir, walDir, tuning }: StorageClientOptions, replayUp
  * records stay in the WAL for the next start.
  */
 export class StorageClient {
-  private nextCallId = 1;
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private readonly pending = new PendingCalls();
   private lastProblem: string | null = null;
   private stopped: Promise<void> | null = null;
   private backlogBytes = 0;
@@ -149,8 +149,7 @@ export class StorageClient {
   }
 
   private failPending(reason: string): void {
-    for (const call of this.pending.values()) call.reject(new Error(reason));
-    this.pending.clear();
+    this.pending.failAll(reason);
     // Nothing will drain the backlog now; the records are durable in the WAL either way.
     this.releaseBacklogWaiters();
   }
@@ -171,12 +170,7 @@ export class StorageClient {
       this.lastProblem = reply.problem;
       if (this.withinLimits()) this.releaseBacklogWaiters();
     }
-    else if (reply.type === "result") {
-      const call = this.pending.get(reply.id);
-      this.pending.delete(reply.id);
-      if (reply.error === null) call?.resolve(reply.value);
-      else call?.reject(new Error(reply.error));
-    }
+    else if (reply.type === "result") this.pending.settle(reply.id, reply.error, reply.value);
   }
 
   /**
@@ -221,31 +215,29 @@ export class StorageClient {
     return new Promise((resolve) => this.backlogWaiters.push(resolve));
   }
 
-  private ask<T>(request: WorkerRequest & { id: number }): Promise<T> {
+  /** A call to the worker: `request` makes the request under the call's id. */
+  private ask<T>(request: (id: number) => WorkerRequest): Promise<T> {
     if (this.stopped) return Promise.reject(new Error("storage worker is stopped"));
     const worker = this.worker;
     // A call made while a failed worker is replaced goes to the new one.
     if (!worker && this.restarting) return this.restarting.then(() => this.ask<T>(request));
     if (!worker) return Promise.reject(new Error(this.gaveUp ?? "storage worker is not running"));
-    return new Promise((resolve, reject) => {
-      this.pending.set(request.id, { resolve: resolve as (value: unknown) => void, reject });
-      worker.postMessage(request);
-    });
+    return this.pending.start((id) => worker.postMessage(request(id)));
   }
 
-  private call = (method: "seal" | "flush" | "stop") => this.ask<void>({ type: "call", id: this.nextCallId++, method });
+  private call = (method: "seal" | "flush" | "stop") => this.ask<void>((id) => ({ type: "call", id, method }));
 
   seal = () => this.call("seal");
   flush = () => this.call("flush");
 
   /** A person's events in one partition, newest first (see EventStore.personEvents). */
   personEvents(dataId: number, environment: string, personIndexes: number[], before: EventCursor | null, limit: number): Promise<StoredEvent[]> {
-    return this.ask({ type: "person-events", id: this.nextCallId++, dataId, environment, personIndexes, before, limit });
+    return this.ask((id) => ({ type: "person-events", id, dataId, environment, personIndexes, before, limit }));
   }
 
   /** The live files and unsealed rows of one partition, for a query (see EventStore.snapshot). */
   snapshot(dataId: number, environment: string): Promise<PartitionSnapshot> {
-    return this.ask({ type: "snapshot", id: this.nextCallId++, dataId, environment });
+    return this.ask((id) => ({ type: "snapshot", id, dataId, environment }));
   }
 
   /** Why background storage work is failing, or null. */

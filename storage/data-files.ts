@@ -6,7 +6,7 @@
 // stream at a byte range the manifest records. One file per seal instead of one per segment:
 // with a hundred busy projects, creating, syncing and naming a hundred small files per seal
 // cost the storage worker more than building the segments (measured).
-import { closeSync, fsyncSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, fdatasyncSync, fsyncSync, openSync, readFileSync, readSync } from "node:fs";
 import { dirname } from "node:path";
 import { AsyncByteQueue, RecordBatchStreamWriter, tableFromIPC, type Table } from "apache-arrow";
 import { ParquetFile, readParquet } from "parquet-wasm";
@@ -50,6 +50,14 @@ function ipcStreamChunks(table: Table): ChunkSink {
 }
 
 /**
+ * A seal file is synced each time this much more of it is written, not only at its end. A seal
+ * writes 100-160 MB, and one fsync at the end made the disk write it all at once: the WAL's
+ * syncs, which ingest answers wait for, waited behind it for 30-90 ms at every seal. Synced in
+ * 8 MB steps, half-load p99 fell from 41-50 ms to 22-41 ms (paired probes; 4 and 16 MB did as well).
+ */
+const sealSyncBytes = 8 * 1024 * 1024;
+
+/**
  * Writes the tables one after the other as Arrow IPC streams into a new file and syncs it and
  * its directory. Tables are taken one at a time, so only one segment's stream is in memory
  * at once. The file needs no temporary name: until the manifest names it, start-up removes it
@@ -60,11 +68,16 @@ export function writeSealFile(path: string, tables: Iterable<Table>): SegmentRan
   const ranges: SegmentRange[] = [];
   try {
     let offset = 0;
+    let synced = 0;
     for (const table of tables) {
       const stream = ipcStreamChunks(table);
       writeAll(fd, stream.chunks);
       ranges.push({ offset, bytes: stream.bytes });
       offset += stream.bytes;
+      if (offset - synced >= sealSyncBytes) {
+        fdatasyncSync(fd);
+        synced = offset;
+      }
     }
     fsyncSync(fd);
   } finally {

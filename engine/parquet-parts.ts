@@ -1,15 +1,10 @@
 // Parquet parts through parquet-wasm: what parquet/part-reader.ts falls back to for a part or
-// column its own reader does not decode. Measured on a cold query over 76 parts (warm
-// page cache): parquet-wasm's reader over a Bun file Blob pays an async round trip per
-// `Blob.slice().arrayBuffer()` (the top self-time item), and reading whole files instead
-// copies mostly columns the query does not read. So parquet-wasm gets a Blob look-alike whose
-// slices are synchronous positioned reads of just the requested bytes (the footer, then the
-// column chunks a read asks for). A query reads every part's schema before any column, so a
-// part opened for its schema stays open (its parsed footer: a few KB of wasm memory) for the
-// column read that follows. Columns are taken out of parquet-wasm's memory directly
-// (arrow-ffi.ts).
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+// column its own reader does not decode. Parts are opened by ranges (storage/data-files.ts
+// openParquetFile). A query reads every part's schema before any column, so a part opened
+// for its schema stays open (its parsed footer: a few KB of wasm memory) for the column read
+// that follows. Columns are taken out of parquet-wasm's memory directly (arrow-ffi.ts).
 import { ParquetFile, wasmMemory } from "parquet-wasm";
+import { openParquetFile } from "../storage/data-files.ts";
 import { ffiColumns, ffiColumnType, ffiFields, type FfiField } from "./arrow-ffi.ts";
 import type { ColumnType } from "./chunk-store.ts";
 import type { ArrowData } from "./columns.ts";
@@ -24,34 +19,6 @@ const parquetBatchRows = 128 * 1024;
  */
 const openPartsMax = 512;
 
-/** Bytes [start, end) of a file, read synchronously. */
-function readRange(path: string, start: number, end: number): ArrayBuffer {
-  const bytes = new Uint8Array(end - start);
-  const fd = openSync(path, "r");
-  try {
-    let read = 0;
-    while (read < bytes.byteLength) {
-      const got = readSync(fd, bytes, read, bytes.byteLength - read, start + read);
-      if (got === 0) throw new Error(`${path} ends before byte ${end}`);
-      read += got;
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return bytes.buffer;
-}
-
-/**
- * What parquet-wasm's `ParquetFile.fromFile` uses of a Blob (its `size`, and `slice(start,
- * end).arrayBuffer()` for each range it reads), over positioned reads of a file.
- */
-function fileRanges(path: string): Blob {
-  const ranges = { size: statSync(path).size, slice: (start: number, end: number) => ({ arrayBuffer: async () => readRange(path, start, end) }) };
-  return ranges as unknown as Blob;
-}
-
-const openPart = (path: string): Promise<ParquetFile> => ParquetFile.fromFile(fileRanges(path));
-
 export class ParquetParts {
   /** Parts opened for their schema and not yet read, oldest first. */
   private readonly open = new Map<string, ParquetFile>();
@@ -60,7 +27,7 @@ export class ParquetParts {
 
   /** Column names and types of a part, which stays open for a column read. */
   async schema(path: string): Promise<Map<string, ColumnType>> {
-    const part = this.take(path) ?? (await openPart(path));
+    const part = this.take(path) ?? (await openParquetFile(path));
     const exported = part.schema().intoFFI();
     let fields: FfiField[];
     try {
@@ -78,7 +45,7 @@ export class ParquetParts {
    * `decode` makes of its arrays; those view wasm memory and are gone once `decode` returns.
    */
   async read<T>(path: string, columns: string[], decode: (name: string, arrays: ArrowData[]) => T): Promise<Map<string, T>> {
-    const part = this.take(path) ?? (await openPart(path));
+    const part = this.take(path) ?? (await openParquetFile(path));
     try {
       const stream = (await part.read({ columns, batchSize: parquetBatchRows })).intoFFI();
       try {

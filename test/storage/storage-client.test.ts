@@ -15,34 +15,47 @@ afterEach(() => { for (const dir of dirs.splice(0)) rmSync(dir, { recursive: tru
 
 const projectId = "6f1c1a52-1d6b-4c55-9a7c-0d3c1f2b9e01";
 const quiet = { ...defaultStorageTuning, sealRows: 1_000_000, sealAgeMs: 3_600_000 };
-/** A client over a fresh data directory and its WAL; `close` stops the client and closes the WAL. */
+/**
+ * A client over a fresh data directory and its WAL; `ingest` appends a record of `events` to
+ * the WAL and hands it to the client, as capture does; `close` stops the client and closes the WAL.
+ */
 async function openClient(options: Partial<StorageClientOptions> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "storage-client-"));
   dirs.push(dataDir);
   const wal = await WriteAheadLog.open(join(dataDir, "wal"));
   const client = await StorageClient.start({ dataDir, walDir: join(dataDir, "wal"), tuning: quiet, onSealed: () => {}, durableHead: () => wal.head(), ...options });
+  const ingest = async (events: StoredEvent[], environment = "production") => {
+    const record = encodeBatchRecord(acceptedBatchOf(projectId, 7, environment, events));
+    client.add(...record, await wal.append(record));
+  };
   const close = async () => {
     await client.stop();
     await wal.close();
   };
-  return { dataDir, wal, client, close };
+  return { dataDir, wal, client, ingest, close };
+}
+
+/** A caller waiting for the backlog to come within its limits, and whether it has been let go yet. */
+function backlogWaiter(client: StorageClient) {
+  let released = false;
+  const waiting = client.backlogWithinLimit().then(() => (released = true));
+  return { waiting, released: () => released };
 }
 
 test("past its backlog limit the client makes callers wait until the worker has taken the records", async () => {
   const { wal, client, close } = await openClient({ backlogBytesMax: 1 });
   try {
-    let released = false;
     await client.backlogWithinLimit();
     const [head, body] = encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", [storedEvent(), storedEvent()]));
     const position = await wal.append([head, body]);
     client.add(head, body, position);
     // The records moved to the worker: the caller's buffers are detached.
     expect([head.byteLength, body.byteLength]).toEqual([0, 0]);
-    const waiting = client.backlogWithinLimit().then(() => (released = true));
+    const caller = backlogWaiter(client);
     // The worker's answer cannot arrive before this turn of the event loop ends.
-    expect(released).toBe(false);
-    await waiting;
-    expect(released).toBe(true);
+    expect(caller.released()).toBe(false);
+    await caller.waiting;
+    expect(caller.released()).toBe(true);
     await client.backlogWithinLimit();
   } finally {
     await close();
@@ -50,40 +63,34 @@ test("past its backlog limit the client makes callers wait until the worker has 
 });
 
 test("past its limit of rows waiting in segments the client makes callers wait until compaction catches up", async () => {
-  const { wal, client, close } = await openClient({ segmentRowsMax: 2 });
+  const { client, ingest, close } = await openClient({ segmentRowsMax: 2 });
   try {
-    const [head, body] = encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", [storedEvent(), storedEvent(), storedEvent()]));
-    client.add(head, body, await wal.append([head, body]));
+    await ingest([storedEvent(), storedEvent(), storedEvent()]);
     await client.seal();
     // Replies come in order: once a later call has answered, the count after the seal is known.
     await client.snapshot(7, "production");
-    let released = false;
-    const waiting = client.backlogWithinLimit().then(() => (released = true));
+    const caller = backlogWaiter(client);
     await client.snapshot(7, "production");
-    expect(released).toBe(false);
+    expect(caller.released()).toBe(false);
     await client.flush();
-    await waiting;
-    expect(released).toBe(true);
+    await caller.waiting;
+    expect(caller.released()).toBe(true);
   } finally {
     await close();
   }
 });
 
 test("callers past the segment limit are released by the background compaction of partitions each short of compactRows and compactAgeMs", async () => {
-  const { wal, client, close } = await openClient({ tuning: { ...quiet, compactRows: 1000, compactBacklogRows: 2 }, segmentRowsMax: 4 });
+  const { client, ingest, close } = await openClient({ tuning: { ...quiet, compactRows: 1000, compactBacklogRows: 2 }, segmentRowsMax: 4 });
   try {
-    for (const [environment, rows] of [["a", 3], ["b", 2]] as const) {
-      const [head, body] = encodeBatchRecord(acceptedBatchOf(projectId, 7, environment, Array.from({ length: rows }, () => storedEvent())));
-      client.add(head, body, await wal.append([head, body]));
-    }
+    for (const [environment, rows] of [["a", 3], ["b", 2]] as const) await ingest(Array.from({ length: rows }, () => storedEvent()), environment);
     await client.seal();
     await client.snapshot(7, "a");
-    let released = false;
-    const waiting = client.backlogWithinLimit().then(() => (released = true));
+    const caller = backlogWaiter(client);
     await client.snapshot(7, "a");
-    expect(released).toBe(false);
+    expect(caller.released()).toBe(false);
     // No flush: only the background tick can bring the 5 waiting rows under the limit.
-    await waiting;
+    await caller.waiting;
     const [a, b] = [await client.snapshot(7, "a"), await client.snapshot(7, "b")];
     expect([a.parts.map((part) => part.rows), a.segments, b.parts, b.segments.map((segment) => segment.rows)]).toEqual([[3], [], [], [2]]);
   } finally {
@@ -106,22 +113,19 @@ const message = (call: Promise<unknown>) => call.then(() => "answered", (error: 
 const bufferedUuids = (snapshot: PartitionSnapshot) => (snapshot.buffered ? vectorValues(tableFromIPC(snapshot.buffered).getChild("uuid")!) : []);
 
 test("a worker that dies is replaced: it replays the WAL's durable records, takes the records added meanwhile once, and calls made meanwhile wait for it", async () => {
-  const { wal, client, close } = await openClient();
+  const { wal, client, ingest, close } = await openClient();
   try {
     const events = Array.from({ length: 4 }, () => storedEvent());
-    const record = (rows: StoredEvent[]) => encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", rows));
-    const first = record(events.slice(0, 2));
-    client.add(...first, await wal.append(first));
+    await ingest(events.slice(0, 2));
     // Durable, but not handed over yet when the worker dies (the request's turn to add it comes later).
-    const second = record([events[2]!]);
+    const second = encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", [events[2]!]));
     const secondPosition = await wal.append(second);
 
     client.add(...poisonRecord(), wal.head());
     const underWay = client.snapshot(7, "production");
     expect(await message(underWay)).toBe(failure);
     client.add(...second, secondPosition);
-    const third = record([events[3]!]);
-    client.add(...third, await wal.append(third));
+    await ingest([events[3]!]);
 
     expect(bufferedUuids(await client.snapshot(7, "production"))).toEqual(events.map((event) => event.uuid));
     expect(client.problem()).toBeNull();
@@ -132,7 +136,7 @@ test("a worker that dies is replaced: it replays the WAL's durable records, take
 });
 
 test(`past ${workerRestartsMax} restarts, or when a restart fails, the client gives up: calls fail, nobody waits for the backlog, and the WAL keeps the records`, async () => {
-  const { wal, client, close } = await openClient({ backlogBytesMax: 1 });
+  const { wal, client, ingest, close } = await openClient({ backlogBytesMax: 1 });
   try {
     for (let restart = 1; restart <= workerRestartsMax; restart++) {
       client.add(...poisonRecord(), wal.head());
@@ -145,8 +149,7 @@ test(`past ${workerRestartsMax} restarts, or when a restart fails, the client gi
     const givenUp = `${failure} (restarted ${workerRestartsMax} times within 10 minutes; restart the service)`;
     expect([await message(client.snapshot(7, "production")), client.problem()]).toEqual([givenUp, givenUp]);
 
-    const kept = encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", [storedEvent()]));
-    client.add(...kept, await wal.append(kept));
+    await ingest([storedEvent()]);
     await client.backlogWithinLimit();
     expect([...wal.records()]).toHaveLength(1);
   } finally {

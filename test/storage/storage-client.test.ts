@@ -6,7 +6,7 @@ import { tableFromIPC } from "apache-arrow";
 import { StorageClient, workerRestartsMax, type StorageClientOptions } from "../../storage/storage-client.ts";
 import { defaultStorageTuning, type PartitionSnapshot } from "../../storage/event-store.ts";
 import { vectorValues } from "../../storage/arrow-vectors.ts";
-import { WriteAheadLog } from "../../storage/wal.ts";
+import { WriteAheadLog, type WalPosition } from "../../storage/wal.ts";
 import { encodeBatchRecord, type StoredEvent } from "../../storage/event-record.ts";
 import { acceptedBatchOf, storedEvent } from "./fixtures.ts";
 
@@ -130,6 +130,28 @@ test("a worker that dies is replaced: it replays the WAL's durable records, take
     expect(bufferedUuids(await client.snapshot(7, "production"))).toEqual(events.map((event) => event.uuid));
     expect(client.problem()).toBeNull();
     await client.backlogWithinLimit();
+  } finally {
+    await close();
+  }
+});
+
+test("a replacement worker replays the WAL only up to the durable head: a record written past it, its fsync not done yet, comes in through its own add", async () => {
+  // The WAL's durable head, as the replacement is told it: held back to play a write whose fsync is still under way.
+  let heldHead: WalPosition | null = null;
+  const { wal, client, ingest, close } = await openClient({ durableHead: () => heldHead! });
+  try {
+    const events = Array.from({ length: 3 }, () => storedEvent());
+    await ingest(events.slice(0, 2));
+    heldHead = wal.head();
+    const unsynced = encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", [events[2]!]));
+    const unsyncedPosition = await wal.append(unsynced);
+
+    client.add(...poisonRecord(), wal.head());
+    expect(await message(client.snapshot(7, "production"))).toBe(failure);
+    // The record is in the WAL's file, but the replacement stopped at the durable head.
+    expect(bufferedUuids(await client.snapshot(7, "production"))).toEqual(events.slice(0, 2).map((event) => event.uuid));
+    client.add(...unsynced, unsyncedPosition);
+    expect(bufferedUuids(await client.snapshot(7, "production"))).toEqual(events.map((event) => event.uuid));
   } finally {
     await close();
   }

@@ -9,17 +9,17 @@
 // naming and writing its parts and committing them happen here. Every step writes new files
 // first and switches the manifest last, so a crash at any point loses nothing acknowledged and
 // duplicates nothing.
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
-import { join, relative } from "node:path";
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { tableToIPC, type Table } from "apache-arrow";
-import { vectorValues } from "./arrow-vectors.ts";
-import { temporarySuffix, writeFileAtomic } from "./atomic-file.ts";
-import { parquetRowGroupRows, readParquetColumn, readParquetTable, readSegmentTable, writeSealFile } from "./data-files.ts";
+import { writeFileAtomic } from "./atomic-file.ts";
+import { parquetRowGroupRows, writeSealFile } from "./data-files.ts";
 import { compactInPlace, type Compactor } from "./compaction-thread.ts";
 import { EventBuffer } from "./event-buffer.ts";
 import { tableToEvents } from "./event-columns.ts";
 import { readBatchRecord, type BatchRecordView, type StoredEvent } from "./event-record.ts";
-import { ManifestLog, readManifest, type Manifest, type PartEntry, type SegmentEntry } from "./manifest.ts";
+import { ManifestLog, removeUnnamedFiles, type Manifest, type PartEntry, type SegmentEntry } from "./manifest.ts";
+import { partitionTables, personEventsIn, type EventCursor } from "./partition-reads.ts";
 import { comparePositions, readWalRecords, type WalPosition } from "./wal.ts";
 
 export interface StorageTuning {
@@ -96,23 +96,8 @@ export interface PartitionSnapshot {
   bufferedRows: number;
 }
 
-/** Where a page of events newest first ended: the last event's timestamp and uuid. */
-export interface EventCursor {
-  timestamp: number;
-  uuid: string;
-}
-
 const partitionKey = (dataId: number, environment: string) => `${dataId}/${environment}`;
 const fileNumber = (n: number) => String(n).padStart(8, "0");
-
-/** Every file under `dir`, relative to `root`. */
-function listFiles(root: string, dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    return entry.isDirectory() ? listFiles(root, path) : [relative(root, path)];
-  });
-}
 
 export class EventStore {
   private buffers = new Map<string, Buffer>();
@@ -163,11 +148,7 @@ export class EventStore {
     mkdirSync(dataDir, { recursive: true });
     const manifests = ManifestLog.open(dataDir);
     const manifest = manifests.manifest;
-    const live = new Set([...manifest.segments.map((s) => s.file), ...manifest.parts.map((p) => p.file)]);
-    for (const file of [...listFiles(dataDir, join(dataDir, "segments")), ...listFiles(dataDir, join(dataDir, "parquet"))]) {
-      if (!live.has(file) || file.includes(temporarySuffix)) rmSync(join(dataDir, file));
-    }
-    for (const name of readdirSync(dataDir)) if (name.includes(temporarySuffix)) rmSync(join(dataDir, name));
+    removeUnnamedFiles(dataDir, manifest);
     mkdirSync(join(dataDir, "segments"), { recursive: true });
     const store = new EventStore(dataDir, onSealed, manifests, tuning, compactor);
     for (const { payload, position } of readWalRecords(walDir, manifest.walSealedThrough)) {
@@ -386,43 +367,14 @@ export class EventStore {
     return this.tables(dataId, environment).flatMap((table) => tableToEvents(table));
   }
 
-  /** A partition's data as tables: each Parquet part, each sealed segment, then the buffered rows (if any). */
-  private tables(dataId: number, environment: string): Table[] {
-    const tables: Table[] = [];
-    for (const part of this.manifest.parts) {
-      if (part.dataId === dataId && part.environment === environment) tables.push(readParquetTable(join(this.dataDir, part.file)));
-    }
-    for (const segment of this.manifest.segments) {
-      if (segment.dataId === dataId && segment.environment === environment) tables.push(readSegmentTable(join(this.dataDir, segment.file), segment));
-    }
-    const buffered = this.buffers.get(partitionKey(dataId, environment));
-    if (buffered) tables.push(buffered.events.toTable());
-    return tables;
+  /** A person's events in a partition: see personEventsIn. */
+  personEvents(dataId: number, environment: string, personIndexes: readonly number[], before: EventCursor | null, limit: number): StoredEvent[] {
+    return personEventsIn(this.tables(dataId, environment), personIndexes, before, limit);
   }
 
-  /**
-   * A person's events in a partition (rows written with any of `personIndexes`), newest first
-   * by (timestamp, uuid), only those before `before`, at most `limit`. Each file's
-   * person_index column is read first, so files without the person cost one column.
-   */
-  personEvents(dataId: number, environment: string, personIndexes: readonly number[], before: EventCursor | null, limit: number): StoredEvent[] {
-    const wanted = new Set(personIndexes);
-    const isBefore = (event: StoredEvent) =>
-      before === null || event.timestamp < before.timestamp || (event.timestamp === before.timestamp && event.uuid < before.uuid);
-    const found = new Map<string, StoredEvent>();
-    const take = (events: StoredEvent[]) => {
-      for (const event of events) if (isBefore(event) && !found.has(event.uuid)) found.set(event.uuid, event);
-    };
-    const fromTable = (table: Table) => {
-      const people = vectorValues(table.getChild("person_index")!) as number[];
-      const rows: number[] = [];
-      for (let row = 0; row < people.length; row++) if (wanted.has(people[row]!)) rows.push(row);
-      if (rows.length > 0) take(tableToEvents(table, rows));
-    };
-    for (const table of this.tables(dataId, environment)) fromTable(table);
-    return [...found.values()]
-      .sort((a, b) => b.timestamp - a.timestamp || (a.uuid < b.uuid ? 1 : a.uuid > b.uuid ? -1 : 0))
-      .slice(0, limit);
+  private tables(dataId: number, environment: string): Table[] {
+    const buffered = this.buffers.get(partitionKey(dataId, environment))?.events.toTable() ?? null;
+    return partitionTables(this.dataDir, this.manifest, dataId, environment, buffered);
   }
 
   /**
@@ -451,50 +403,5 @@ export class EventStore {
 
   liveFiles(): { segments: SegmentEntry[]; parts: PartEntry[] } {
     return { segments: [...this.manifest.segments], parts: [...this.manifest.parts] };
-  }
-}
-
-/** The write order of a part: the file number in its name. */
-const partNumber = (part: PartEntry) => Number(/part-(\d+)\.parquet$/.exec(part.file)![1]);
-
-/**
- * Parts a restart reads uuids from at most: reading one small part's uuids costs about 0.6 ms
- * (measured), so a region of many quiet projects, whose parts hold a few rows each, would
- * otherwise read hundreds of thousands of files before it answers. The newest 4096 parts still
- * cover far more than an SDK's retries span (minutes) at any ingest rate.
- */
-export const recentPartsMax = 4096;
-
-/**
- * uuids of the recent events on disk, per project, oldest first: those of the newest Parquet
- * parts (by write order), at most `partsMax` of them holding at most `rowsMax` rows, then sealed
- * segments, then everything still in the WAL. Read at start-up (before the storage worker
- * runs) to rebuild the duplicate index, so a retry of an event compacted before a restart is
- * still refused.
- */
-export async function* recentUuidsOnDisk(
-  dataDir: string, walDir: string, { rowsMax, partsMax }: { rowsMax: number; partsMax: number },
-): AsyncGenerator<{ projectId: string; uuid: string }> {
-  const manifest = readManifest(dataDir);
-  const newestParts: PartEntry[] = [];
-  let partRows = 0;
-  for (const part of [...manifest.parts].sort((a, b) => partNumber(b) - partNumber(a))) {
-    if (newestParts.length === partsMax || partRows + part.rows > rowsMax) break;
-    newestParts.unshift(part);
-    partRows += part.rows;
-  }
-  for (const part of newestParts) {
-    for (const uuid of vectorValues((await readParquetColumn(join(dataDir, part.file), "uuid")).getChild("uuid")!)) {
-      yield { projectId: part.projectId, uuid: uuid as string };
-    }
-  }
-  for (const segment of manifest.segments) {
-    for (const uuid of vectorValues(readSegmentTable(join(dataDir, segment.file), segment).getChild("uuid")!)) {
-      yield { projectId: segment.projectId, uuid: uuid as string };
-    }
-  }
-  for (const { payload } of readWalRecords(walDir)) {
-    const { header, accepted, batch } = readBatchRecord(payload);
-    for (const { index } of accepted) yield { projectId: header.project_id, uuid: (batch[index]!.uuid as string).toLowerCase() };
   }
 }

@@ -8,9 +8,9 @@
 // torn by the crash is cut off, and the files it would have named are removed as leftovers.
 //
 // Log record layout: u32 payload length | u32 CRC-32 of the payload | payload (JSON), little endian.
-import { closeSync, existsSync, fdatasyncSync, ftruncateSync, openSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { writeAll, writeFileAtomic } from "./atomic-file.ts";
+import { closeSync, existsSync, fdatasyncSync, ftruncateSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join, relative } from "node:path";
+import { temporarySuffix, writeAll, writeFileAtomic } from "./atomic-file.ts";
 import type { WalPosition } from "./wal.ts";
 
 export interface SegmentEntry {
@@ -147,6 +147,27 @@ export function readManifest(dataDir: string): Manifest {
 }
 
 /** The region's manifest, kept in memory and changed one logged change at a time. */
+/** Every file under `dir`, relative to `root`. */
+function listFiles(root: string, dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? listFiles(root, path) : [relative(root, path)];
+  });
+}
+
+/**
+ * Deletes the data files `manifest` does not name (a step that crashed before its commit, or
+ * one whose cleanup after the commit did not finish) and every temporary file.
+ */
+export function removeUnnamedFiles(dataDir: string, manifest: Readonly<Manifest>): void {
+  const live = new Set([...manifest.segments.map((s) => s.file), ...manifest.parts.map((p) => p.file)]);
+  for (const file of [...listFiles(dataDir, join(dataDir, "segments")), ...listFiles(dataDir, join(dataDir, "parquet"))]) {
+    if (!live.has(file) || file.includes(temporarySuffix)) rmSync(join(dataDir, file));
+  }
+  for (const name of readdirSync(dataDir)) if (name.includes(temporarySuffix)) rmSync(join(dataDir, name));
+}
+
 export class ManifestLog {
   private logBytes: number;
   private broken: Error | null = null;

@@ -3,7 +3,8 @@
 // a key is valid), ingest policies, the person store (person-store.ts) and published flags
 // (flag-store.ts).
 import { Database } from "bun:sqlite";
-import { PersonStore, personSchema, personSchemaV4 } from "./person-store.ts";
+import { personSchema, personSchemaV4 } from "./person-schema.ts";
+import { PersonStore } from "./person-store.ts";
 import { PersonDirectory } from "./person-directory.ts";
 import { FlagStore, flagSchema } from "./flag-store.ts";
 

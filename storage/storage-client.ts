@@ -6,7 +6,8 @@
 // when compaction falls behind: past `segmentRowsMax` rows waiting in segments, callers wait
 // until compaction brings them back, so ingest runs at the speed storage sustains instead of
 // filling the disk with uncompacted segments.
-import { segmentRowsMax, type EventCursor, type PartitionSnapshot, type StorageTuning } from "./event-store.ts";
+import { segmentRowsMax, type PartitionSnapshot, type StorageTuning } from "./event-store.ts";
+import type { EventCursor } from "./partition-reads.ts";
 import type { StoredEvent } from "./event-record.ts";
 import { comparePositions, type WalPosition } from "./wal.ts";
 import type { WorkerReply, WorkerRequest } from "./storage-worker.ts";

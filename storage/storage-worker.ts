@@ -1,7 +1,8 @@
 // The event store's thread: buffering and sealing run here, and compaction is driven from here
 // (its work runs on a thread of its own, compaction-thread.ts), so the thread that answers
 // ingest requests only validates and appends to the WAL. Protocol: see storage-client.ts.
-import { EventStore, type EventCursor, type StorageTuning } from "./event-store.ts";
+import { EventStore, type StorageTuning } from "./event-store.ts";
+import type { EventCursor } from "./partition-reads.ts";
 import { CompactionThread } from "./compaction-thread.ts";
 import { readBatchRecord } from "./event-record.ts";
 import type { WalPosition } from "./wal.ts";

@@ -8,7 +8,7 @@ import { requireUuid } from "../control/ids.ts";
 import { readJsonBody } from "../http/body.ts";
 import { validateBody } from "../http/validate.ts";
 import type { StoredEvent } from "../../storage/event-record.ts";
-import type { EventCursor } from "../../storage/event-store.ts";
+import type { EventCursor } from "../../storage/partition-reads.ts";
 import type { PersonRecord } from "../../storage/person-directory.ts";
 import { UnmergeError, unmergeDistinctIdsMax } from "../../storage/person-store.ts";
 import { distinctIdLengthMax } from "../ingest/limits.ts";

@@ -170,3 +170,13 @@ export async function startDedicatedService(env: Record<string, string> = {}): P
 /** The stored events of one project, in log order. */
 export const storedEvents = (records: EventBatchRecord[], projectId: string) =>
   records.filter((record) => record.project_id === projectId).flatMap((record) => record.events);
+
+/** The 31st of the latest past month that has 30 days: fits the RFC 3339 grammar but names no day. */
+export function nonexistentDay(): string {
+  const now = new Date();
+  for (let back = 1; ; back++) {
+    const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1));
+    const days = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 0)).getUTCDate();
+    if (days === 30) return `${month.getUTCFullYear()}-${String(month.getUTCMonth() + 1).padStart(2, "0")}-31T12:00:00Z`;
+  }
+}

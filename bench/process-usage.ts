@@ -21,8 +21,8 @@ function machineBusyMs(): number {
   return (user + nice + system + irq + softirq + steal) * tickMs;
 }
 
-/** User and system time of a process, all its threads. */
-function processMs(pid: number): number {
+/** User and system time of a process, all its threads, in ms (10 ms steps). */
+export function processMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   // Fields 14 and 15 of /proc/<pid>/stat (utime, stime); the split starts at field 3.

@@ -3,15 +3,15 @@
 // service stops and the compaction it had not done yet is timed, and the sustained rate is
 // the acknowledged events over the load's time plus that catch-up. Then acknowledgement
 // latency at half the sustained rate (a fresh service), bytes per event on disk after
-// compaction, the server's peak RSS, and durable ingest again without person resolution
-// (bench/ingest/without-persons.ts), for its cost. Writes its section of bench/RESULTS.md.
+// compaction, the server's peak RSS, CPU per event, and durable ingest again without person
+// resolution (bench/ingest/without-persons.ts), for its cost. Writes its section of bench/RESULTS.md.
 //   bun bench/ingest/run.ts            (BENCH_SECONDS=60 BENCH_RUNS=3 BENCH_CONNECTIONS=32 BENCH_PROJECTS=100)
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { eventTemplates } from "./generator.ts";
 import { drive, type LoadResult } from "./load.ts";
-import { rssBytes } from "../process-usage.ts";
+import { processMs, rssBytes } from "../process-usage.ts";
 import { writeResultsSection } from "../results.ts";
 import { spawnService } from "../../test/helpers/process.ts";
 
@@ -42,6 +42,12 @@ interface DurableResult {
   catchUpSeconds: number;
   /** Acknowledged events per second of load plus catch-up. */
   sustainedEventsPerSecond: number;
+  /**
+   * CPU time per acknowledged event, all threads: the server's during the load plus the
+   * catch-up's. Unlike the sustained rate, it does not depend on how far compaction had got
+   * when the load ended, which varies from run to run on this shared machine.
+   */
+  cpuMicrosPerEvent: number;
   peakRssBytes: number;
   storedEvents: number;
   bytesPerEvent: number;
@@ -76,7 +82,9 @@ async function measureDurable(entry: string, loadSeconds: number, targetRate?: n
     }
     const url = `${server.url}/ingest/eu/batch`;
     if (targetRate !== undefined) await drive({ url, apiKeys, templates, seconds: warmUpSeconds, connections, batchSize, targetRate });
+    const serverCpuMsBefore = processMs(server.child.pid);
     const load = await drive({ url, apiKeys, templates, seconds: loadSeconds, connections, batchSize, targetRate });
+    const serverCpuMs = processMs(server.child.pid) - serverCpuMsBefore;
     clearInterval(sampler);
     // Stopping seals what is buffered; what is left is compaction.
     server.child.kill("SIGTERM");
@@ -84,10 +92,13 @@ async function measureDurable(entry: string, loadSeconds: number, targetRate?: n
 
     const catchUp = Bun.spawnSync([process.execPath, "bench/ingest/catch-up.ts", join(dataDir, "eu")], { stderr: "inherit" });
     if (catchUp.exitCode !== 0) throw new Error(`catch-up failed with exit code ${catchUp.exitCode}`);
-    const { seconds: catchUpSeconds, storedEvents, bytes } = JSON.parse(catchUp.stdout.toString()) as { seconds: number; storedEvents: number; bytes: number };
+    const { seconds: catchUpSeconds, cpuSeconds: catchUpCpuSeconds, storedEvents, bytes } = JSON.parse(catchUp.stdout.toString()) as {
+      seconds: number; cpuSeconds: number; storedEvents: number; bytes: number;
+    };
     if (load.errors > 0) console.log("failed requests by status:", load.errorStatuses);
     const sustainedEventsPerSecond = load.events / (load.events / load.eventsPerSecond + catchUpSeconds);
-    return { load, catchUpSeconds, sustainedEventsPerSecond, peakRssBytes, storedEvents, bytesPerEvent: bytes / storedEvents };
+    const cpuMicrosPerEvent = (serverCpuMs * 1000 + catchUpCpuSeconds * 1e6) / load.events;
+    return { load, catchUpSeconds, sustainedEventsPerSecond, cpuMicrosPerEvent, peakRssBytes, storedEvents, bytesPerEvent: bytes / storedEvents };
   } finally {
     clearInterval(sampler);
     server.child.kill("SIGKILL");
@@ -108,13 +119,16 @@ for (let run = 1; run <= runs; run++) {
   const durable = await measureDurable("server/main.ts", seconds);
   console.log(
     `run ${run} durable: acknowledged ${fmt(durable.load.eventsPerSecond)} events/s (p50 ${fmt(durable.load.p50Ms, 1)} ms, p99 ${fmt(durable.load.p99Ms, 1)} ms), ` +
-      `catch-up ${fmt(durable.catchUpSeconds, 1)} s, sustained ${fmt(durable.sustainedEventsPerSecond)} events/s; ` +
+      `catch-up ${fmt(durable.catchUpSeconds, 1)} s, sustained ${fmt(durable.sustainedEventsPerSecond)} events/s, ${fmt(durable.cpuMicrosPerEvent, 2)} us of CPU per event; ` +
       `${fmt(durable.bytesPerEvent, 1)} B/event on disk; peak RSS ${fmt(durable.peakRssBytes / 2 ** 20)} MiB; errors ${durable.load.errors}`,
   );
   const half = (await measureDurable("server/main.ts", halfLoadSeconds, durable.sustainedEventsPerSecond / 2)).load;
   console.log(`run ${run} half load: ${fmt(half.eventsPerSecond)} events/s, p50 ${fmt(half.p50Ms, 1)} ms, p99 ${fmt(half.p99Ms, 1)} ms, errors ${half.errors}`);
   const baseline = await measureDurable("bench/ingest/without-persons.ts", seconds);
-  console.log(`run ${run} durable without person resolution: sustained ${fmt(baseline.sustainedEventsPerSecond)} events/s`);
+  console.log(
+    `run ${run} durable without person resolution: sustained ${fmt(baseline.sustainedEventsPerSecond)} events/s ` +
+      `(catch-up ${fmt(baseline.catchUpSeconds, 1)} s), ${fmt(baseline.cpuMicrosPerEvent, 2)} us of CPU per event`,
+  );
   ceilings.push(ceiling);
   durables.push(durable);
   halfLoads.push(half);
@@ -125,6 +139,11 @@ const ceilingRate = median(ceilings.map((c) => c.eventsPerSecond));
 const sustainedRate = median(durables.map((d) => d.sustainedEventsPerSecond));
 const acknowledgedRate = median(durables.map((d) => d.load.eventsPerSecond));
 const withoutPersonsRate = median(withoutPersons.map((d) => d.sustainedEventsPerSecond));
+const cpuPerEvent = median(durables.map((d) => d.cpuMicrosPerEvent));
+const withoutPersonsCpuPerEvent = median(withoutPersons.map((d) => d.cpuMicrosPerEvent));
+/** Throughput lost to person resolution: by sustained rate, and by CPU per event (the rate when CPU bounds it). */
+const personCostBySustained = (100 * (withoutPersonsRate - sustainedRate)) / withoutPersonsRate;
+const personCostByCpu = 100 * (1 - withoutPersonsCpuPerEvent / cpuPerEvent);
 const row = (name: string, value: string, target: string) => `| ${name} | ${value} | ${target} |`;
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 const report = `## bench/ingest — ${new Date().toISOString().slice(0, 10)}
@@ -146,9 +165,11 @@ ${row("ack latency at full load p50 / p99", `${fmt(median(durables.map((d) => d.
 ${row("ack latency at half the sustained rate p50 / p99", `${fmt(median(halfLoads.map((h) => h.p50Ms)), 1)} / ${fmt(median(halfLoads.map((h) => h.p99Ms)), 1)} ms`, "p99 under 50 ms")}
 ${row("bytes per event on disk after compaction", fmt(median(durables.map((d) => d.bytesPerEvent)), 1), "at most 60")}
 ${row("server peak RSS while ingesting at full load", `${fmt(median(durables.map((d) => d.peakRssBytes)) / 2 ** 20)} MiB`, "under 1 GiB")}
-${row("durable ingest without person resolution, sustained (baseline for its cost)", `${fmt(withoutPersonsRate)} events/s; person resolution costs ${fmt((100 * (withoutPersonsRate - sustainedRate)) / withoutPersonsRate, 1)}%`, "cost at most 10%")}
+${row("CPU per event, all threads of the server during the load plus the catch-up", `${fmt(cpuPerEvent, 2)} us`, "-")}
+${row("durable ingest without person resolution (baseline for its cost): sustained; CPU per event", `${fmt(withoutPersonsRate)} events/s; ${fmt(withoutPersonsCpuPerEvent, 2)} us`, "-")}
+${row("cost of person resolution in throughput: by CPU per event; by sustained rate", `${fmt(personCostByCpu, 1)}%; ${fmt(personCostBySustained, 1)}%`, "at most 10%")}
 
-Per run: ${durables.map((d, i) => `run ${i + 1}: ceiling ${fmt(ceilings[i]!.eventsPerSecond)}, sustained ${fmt(d.sustainedEventsPerSecond)} (acknowledged ${fmt(d.load.eventsPerSecond)}, catch-up ${fmt(d.catchUpSeconds, 1)} s, peak RSS ${fmt(d.peakRssBytes / 2 ** 20)} MiB), half load p99 ${fmt(halfLoads[i]!.p99Ms, 1)} ms, without person resolution ${fmt(withoutPersons[i]!.sustainedEventsPerSecond)} events/s, stored ${fmt(d.storedEvents)} events, errors ${d.load.errors + halfLoads[i]!.errors}`).join("; ")}.
+Per run: ${durables.map((d, i) => `run ${i + 1}: ceiling ${fmt(ceilings[i]!.eventsPerSecond)}, sustained ${fmt(d.sustainedEventsPerSecond)} (acknowledged ${fmt(d.load.eventsPerSecond)}, catch-up ${fmt(d.catchUpSeconds, 1)} s, peak RSS ${fmt(d.peakRssBytes / 2 ** 20)} MiB, CPU ${fmt(d.cpuMicrosPerEvent, 2)} us/event), half load p99 ${fmt(halfLoads[i]!.p99Ms, 1)} ms, without person resolution ${fmt(withoutPersons[i]!.sustainedEventsPerSecond)} events/s (catch-up ${fmt(withoutPersons[i]!.catchUpSeconds, 1)} s, CPU ${fmt(withoutPersons[i]!.cpuMicrosPerEvent, 2)} us/event), stored ${fmt(d.storedEvents)} events, errors ${d.load.errors + halfLoads[i]!.errors}`).join("; ")}.
 `;
 writeResultsSection("bench/ingest", report);
 console.log(report);

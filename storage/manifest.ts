@@ -146,7 +146,6 @@ export function readManifest(dataDir: string): Manifest {
   return replay(dataDir).manifest;
 }
 
-/** The region's manifest, kept in memory and changed one logged change at a time. */
 /** Every file under `dir`, relative to `root`. */
 function listFiles(root: string, dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -168,6 +167,7 @@ export function removeUnnamedFiles(dataDir: string, manifest: Readonly<Manifest>
   for (const name of readdirSync(dataDir)) if (name.includes(temporarySuffix)) rmSync(join(dataDir, name));
 }
 
+/** The region's manifest, kept in memory and changed one logged change at a time. */
 export class ManifestLog {
   private logBytes: number;
   private broken: Error | null = null;

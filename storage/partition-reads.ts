@@ -30,8 +30,8 @@ export function partitionTables(dataDir: string, manifest: Readonly<Manifest>, d
 
 /**
  * A person's events in `tables` (rows written with any of `personIndexes`), newest first by
- * (timestamp, uuid), only those before `before`, at most `limit`. Each table's person_index
- * column is read first, so tables without the person cost one column.
+ * (timestamp, uuid), only those before `before`, at most `limit`. Only the person_index column
+ * of each table is scanned; rows become events only where the person is.
  */
 export function personEventsIn(tables: readonly Table[], personIndexes: readonly number[], before: EventCursor | null, limit: number): StoredEvent[] {
   const wanted = new Set(personIndexes);

@@ -1,5 +1,6 @@
 // bench/ingest: durable ingest against the parse-only ceiling, in the same run with the same
-// driver. Durable ingest is measured with its storage work included: after the load, the
+// driver, and the durable floor (bench/ingest/durable-floor-server.ts: parse, then fdatasync the
+// body before answering, nothing else) for what durability alone costs. Durable ingest is measured with its storage work included: after the load, the
 // service stops and the compaction it had not done yet is timed, and the sustained rate is
 // the acknowledged events over the load's time plus that catch-up. Then acknowledgement
 // latency at half the sustained rate (a fresh service), bytes per event on disk after
@@ -26,13 +27,24 @@ const users = 100_000;
 const templates = eventTemplates({ seed, users }, 20_000, new Date().toISOString());
 const bytesPerTemplate = templates.reduce((sum, template) => sum + template.length, 0) / templates.length;
 
-async function measureCeiling(): Promise<LoadResult> {
-  const server = await spawnService({}, ["bench/ingest/parse-only-server.ts"], "plain");
+interface ReferenceResult {
+  load: LoadResult;
+  /** The server's CPU time (all threads) per acknowledged event. */
+  cpuMicrosPerEvent: number;
+}
+
+/** A bare reference server under the same load: the parse-only ceiling, or the durable floor. */
+async function measureReference(entry: string): Promise<ReferenceResult> {
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-reference-"));
+  const server = await spawnService({ DATA_DIR: dataDir }, [entry], "plain");
   try {
-    return await drive({ url: `${server.url}/batch`, apiKeys: ["none"], templates, seconds, connections, batchSize });
+    const cpuMsBefore = processMs(server.child.pid);
+    const load = await drive({ url: `${server.url}/batch`, apiKeys: ["none"], templates, seconds, connections, batchSize });
+    return { load, cpuMicrosPerEvent: ((processMs(server.child.pid) - cpuMsBefore) * 1000) / load.events };
   } finally {
     server.child.kill("SIGKILL");
     await server.child.exited;
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -109,13 +121,16 @@ async function measureDurable(entry: string, loadSeconds: number, targetRate?: n
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const fmt = (value: number, digits = 0) => value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-const ceilings: LoadResult[] = [];
+const ceilings: ReferenceResult[] = [];
+const floors: ReferenceResult[] = [];
 const durables: DurableResult[] = [];
 const halfLoads: LoadResult[] = [];
 const withoutPersons: DurableResult[] = [];
 for (let run = 1; run <= runs; run++) {
-  const ceiling = await measureCeiling();
-  console.log(`run ${run} ceiling: ${fmt(ceiling.eventsPerSecond)} events/s, p99 ${fmt(ceiling.p99Ms, 1)} ms`);
+  const ceiling = await measureReference("bench/ingest/parse-only-server.ts");
+  console.log(`run ${run} ceiling: ${fmt(ceiling.load.eventsPerSecond)} events/s, p99 ${fmt(ceiling.load.p99Ms, 1)} ms, ${fmt(ceiling.cpuMicrosPerEvent, 2)} us of CPU per event`);
+  const floor = await measureReference("bench/ingest/durable-floor-server.ts");
+  console.log(`run ${run} durable floor: ${fmt(floor.load.eventsPerSecond)} events/s, p99 ${fmt(floor.load.p99Ms, 1)} ms, ${fmt(floor.cpuMicrosPerEvent, 2)} us of CPU per event`);
   const durable = await measureDurable("server/main.ts", seconds);
   console.log(
     `run ${run} durable: acknowledged ${fmt(durable.load.eventsPerSecond)} events/s (p50 ${fmt(durable.load.p50Ms, 1)} ms, p99 ${fmt(durable.load.p99Ms, 1)} ms), ` +
@@ -130,12 +145,14 @@ for (let run = 1; run <= runs; run++) {
       `(catch-up ${fmt(baseline.catchUpSeconds, 1)} s), ${fmt(baseline.cpuMicrosPerEvent, 2)} us of CPU per event`,
   );
   ceilings.push(ceiling);
+  floors.push(floor);
   durables.push(durable);
   halfLoads.push(half);
   withoutPersons.push(baseline);
 }
 
-const ceilingRate = median(ceilings.map((c) => c.eventsPerSecond));
+const ceilingRate = median(ceilings.map((c) => c.load.eventsPerSecond));
+const floorRate = median(floors.map((f) => f.load.eventsPerSecond));
 const sustainedRate = median(durables.map((d) => d.sustainedEventsPerSecond));
 const acknowledgedRate = median(durables.map((d) => d.load.eventsPerSecond));
 const withoutPersonsRate = median(withoutPersons.map((d) => d.sustainedEventsPerSecond));
@@ -158,8 +175,9 @@ the rate at which every event is both durable and in compacted Parquet.
 
 | measure | median | target |
 |---|---|---|
-${row("parse-only ceiling (bare Bun server, JSON.parse only)", `${fmt(ceilingRate)} events/s`, "baseline")}
-${row("durable ingest, sustained (validate, persons, WAL fsync before ack, seal, compact)", `${fmt(sustainedRate)} events/s (${fmt((100 * sustainedRate) / ceilingRate, 1)}% of ceiling)`, "at least 40% of ceiling")}
+${row("parse-only ceiling (bare Bun server, JSON.parse only): rate; CPU per event", `${fmt(ceilingRate)} events/s; ${fmt(median(ceilings.map((c) => c.cpuMicrosPerEvent)), 2)} us`, "baseline")}
+${row("durable floor (bare Bun server: JSON.parse, then the body appended to a log, group-commit fdatasync before the answer): rate; CPU per event", `${fmt(floorRate)} events/s (${fmt((100 * floorRate) / ceilingRate, 1)}% of ceiling); ${fmt(median(floors.map((f) => f.cpuMicrosPerEvent)), 2)} us`, "reference")}
+${row("durable ingest, sustained (validate, persons, WAL fsync before ack, seal, compact)", `${fmt(sustainedRate)} events/s (${fmt((100 * sustainedRate) / ceilingRate, 1)}% of ceiling, ${fmt((100 * sustainedRate) / floorRate, 1)}% of the durable floor)`, "at least 40% of ceiling")}
 ${row("durable ingest, acknowledged during the load", `${fmt(acknowledgedRate)} events/s; catch-up after ${seconds} s: ${fmt(median(durables.map((d) => d.catchUpSeconds)), 1)} s`, "-")}
 ${row("ack latency at full load p50 / p99", `${fmt(median(durables.map((d) => d.load.p50Ms)), 1)} / ${fmt(median(durables.map((d) => d.load.p99Ms)), 1)} ms`, "-")}
 ${row("ack latency at half the sustained rate p50 / p99", `${fmt(median(halfLoads.map((h) => h.p50Ms)), 1)} / ${fmt(median(halfLoads.map((h) => h.p99Ms)), 1)} ms`, "p99 under 50 ms")}
@@ -169,7 +187,7 @@ ${row("CPU per event, all threads of the server during the load plus the catch-u
 ${row("durable ingest without person resolution (baseline for its cost): sustained; CPU per event", `${fmt(withoutPersonsRate)} events/s; ${fmt(withoutPersonsCpuPerEvent, 2)} us`, "-")}
 ${row("cost of person resolution in throughput: by CPU per event; by sustained rate", `${fmt(personCostByCpu, 1)}%; ${fmt(personCostBySustained, 1)}%`, "at most 10%")}
 
-Per run: ${durables.map((d, i) => `run ${i + 1}: ceiling ${fmt(ceilings[i]!.eventsPerSecond)}, sustained ${fmt(d.sustainedEventsPerSecond)} (acknowledged ${fmt(d.load.eventsPerSecond)}, catch-up ${fmt(d.catchUpSeconds, 1)} s, peak RSS ${fmt(d.peakRssBytes / 2 ** 20)} MiB, CPU ${fmt(d.cpuMicrosPerEvent, 2)} us/event), half load p99 ${fmt(halfLoads[i]!.p99Ms, 1)} ms, without person resolution ${fmt(withoutPersons[i]!.sustainedEventsPerSecond)} events/s (catch-up ${fmt(withoutPersons[i]!.catchUpSeconds, 1)} s, CPU ${fmt(withoutPersons[i]!.cpuMicrosPerEvent, 2)} us/event), stored ${fmt(d.storedEvents)} events, errors ${d.load.errors + halfLoads[i]!.errors}`).join("; ")}.
+Per run: ${durables.map((d, i) => `run ${i + 1}: ceiling ${fmt(ceilings[i]!.load.eventsPerSecond)}, durable floor ${fmt(floors[i]!.load.eventsPerSecond)}, sustained ${fmt(d.sustainedEventsPerSecond)} (acknowledged ${fmt(d.load.eventsPerSecond)}, catch-up ${fmt(d.catchUpSeconds, 1)} s, peak RSS ${fmt(d.peakRssBytes / 2 ** 20)} MiB, CPU ${fmt(d.cpuMicrosPerEvent, 2)} us/event), half load p99 ${fmt(halfLoads[i]!.p99Ms, 1)} ms, without person resolution ${fmt(withoutPersons[i]!.sustainedEventsPerSecond)} events/s (catch-up ${fmt(withoutPersons[i]!.catchUpSeconds, 1)} s, CPU ${fmt(withoutPersons[i]!.cpuMicrosPerEvent, 2)} us/event), stored ${fmt(d.storedEvents)} events, errors ${d.load.errors + halfLoads[i]!.errors}`).join("; ")}.
 `;
 writeResultsSection("bench/ingest", report);
 console.log(report);

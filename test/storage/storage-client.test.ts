@@ -202,3 +202,18 @@ test("a worker that dies while stopping ends the stop with its failure instead o
     await wal.close();
   }
 });
+
+test("a stop while a dead worker is being replaced waits for the replacement to settle (here its open fails)", async () => {
+  const { dataDir, wal, client } = await openClient();
+  try {
+    // Durable in the WAL: the replacement replays it and fails to open, which the client reports.
+    const poison = poisonRecord();
+    client.add(...poison, await wal.append(poison));
+    expect(await message(client.snapshot(7, "production"))).toBe(failure);
+    // The worker is gone and its replacement is being opened.
+    expect(await message(client.stop())).toBe("answered");
+    expect(client.problem()).toBe(`${failure}; its restart failed: storage worker could not open ${dataDir}: WAL record format 99 is not known (expected 3)`);
+  } finally {
+    await wal.close();
+  }
+});

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { appendFileSync, copyFileSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WalCorruptError, WalUnavailableError, WriteAheadLog, readWalRecords, walFileBytesMax } from "../../storage/wal.ts";
@@ -128,6 +129,26 @@ describe("write-ahead log", () => {
       expect([third, payloads(wal), readdirSync(walDir)]).toEqual([{ file: 2, offset: 8 + "third".length }, ["third"], ["wal-0000000000000002.log"]]);
       await wal.close();
     }, 64);
+  });
+
+  test("a rotation whose previous file fails to close goes on in the new file: that file's records were synced already", async () => {
+    const dir = freshDir();
+    const wal = await WriteAheadLog.open(dir);
+    const first = await wal.append(text("first"));
+    // The failure is injected at the file layer: the active file's handle refuses to close.
+    const active = (wal as unknown as { handle: FileHandle }).handle;
+    const close = active.close.bind(active);
+    active.close = () => Promise.reject(Object.assign(new Error("EIO: i/o error, close"), { code: "EIO" }));
+    try {
+      await wal.truncateUpTo(first);
+      const second = await wal.append(text("second"));
+      expect([second, wal.unavailableReason(), readdirSync(dir), payloads(wal)]).toEqual([
+        { file: 2, offset: 8 + "second".length }, null, ["wal-0000000000000002.log"], ["second"],
+      ]);
+    } finally {
+      await close();
+      await wal.close();
+    }
   });
 
   test("reading the log skips a file dropped after the listing (it held only sealed records)", async () => {

@@ -8,7 +8,7 @@ import { mkdtempSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { writevBuffersMax } from "../../storage/atomic-file.ts";
+import { afterWritten, writevBuffersMax } from "../../storage/atomic-file.ts";
 
 const dataDir = process.env.DATA_DIR ?? mkdtempSync(join(tmpdir(), "durable-floor-"));
 const log = await open(join(dataDir, "log"), "a");
@@ -21,14 +21,10 @@ interface PendingAppend {
 let pending: PendingAppend[] = [];
 let syncing = false;
 
-/** Writes the buffers in order, resuming after a partial write. */
+/** Writes the buffers in order, resuming after a partial write (as atomic-file.ts's writeAll does, asynchronously). */
 async function writeAll(buffers: Uint8Array[]): Promise<void> {
-  let rest = buffers.length > writevBuffersMax ? [Buffer.concat(buffers)] : buffers;
-  while (rest.length > 0) {
-    let { bytesWritten } = await log.writev(rest);
-    while (rest.length > 0 && bytesWritten >= rest[0]!.byteLength) bytesWritten -= rest.shift()!.byteLength;
-    if (bytesWritten > 0) rest[0] = rest[0]!.subarray(bytesWritten);
-  }
+  let rest = buffers;
+  while (rest.length > 0) rest = afterWritten(rest, (await log.writev(rest.slice(0, writevBuffersMax))).bytesWritten);
 }
 
 async function commitPending(): Promise<void> {

@@ -1,8 +1,9 @@
 // bench/ingest: durable ingest against the parse-only ceiling, in the same run with the same
 // driver, and the durable floor (bench/ingest/durable-floor-server.ts: parse, then fdatasync the
-// body before answering, nothing else) for what durability alone costs. Durable ingest is measured with its storage work included: after the load, the
-// service stops and the compaction it had not done yet is timed, and the sustained rate is
-// the acknowledged events over the load's time plus that catch-up. Then acknowledgement
+// body before answering, nothing else) for what durability alone costs. Durable ingest is
+// measured with its storage work included: after the load, the service stops and the
+// compaction it had not done yet is timed, and the sustained rate is the acknowledged events
+// over the load's time plus that catch-up. Then acknowledgement
 // latency at half the sustained rate (a fresh service), bytes per event on disk after
 // compaction, the server's peak RSS, CPU per event, and durable ingest again without person
 // resolution (bench/ingest/without-persons.ts), for its cost. Writes its section of bench/RESULTS.md.

@@ -2,7 +2,7 @@
 // measurement (the server's, the driver's, and everything else's on the machine). The driver and
 // the server share two cores with whatever else runs, so a run's latencies mean little without
 // knowing how busy the machine was.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** Resident memory of a process (0 when /proc reports none, as for a process that has exited but not been reaped). */
 export function rssBytes(pid: number): number {
@@ -21,12 +21,38 @@ function machineBusyMs(): number {
   return (user + nice + system + irq + softirq + steal) * tickMs;
 }
 
-/** User and system time of a process, all its threads, in ms (10 ms steps). */
-export function processMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+/** User plus system time of a /proc stat line's process or thread, in ms. */
+function statCpuMs(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   // Fields 14 and 15 of /proc/<pid>/stat (utime, stime); the split starts at field 3.
   return (Number(fields[11]) + Number(fields[12])) * tickMs;
+}
+
+/** User and system time of a process, all its threads, in ms (10 ms steps). */
+export function processMs(pid: number): number {
+  return statCpuMs(readFileSync(`/proc/${pid}/stat`, "utf8"));
+}
+
+/**
+ * CPU time of each of a process's live threads in ms (10 ms steps), summed by thread name; the
+ * thread that runs the process's JavaScript (its id is the pid) is "main". A thread that exits
+ * takes its time with it.
+ */
+export function threadsMs(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+    } catch (error) {
+      // The thread exited between the listing and the read.
+      if (["ENOENT", "ESRCH"].includes((error as NodeJS.ErrnoException).code ?? "")) continue;
+      throw error;
+    }
+    const name = Number(tid) === pid ? "main" : stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    byName.set(name, (byName.get(name) ?? 0) + statCpuMs(stat));
+  }
+  return byName;
 }
 
 export interface CpuShares {

@@ -21,10 +21,12 @@ export const compactInPlace: Compactor = {
 
 /** Compaction on a thread of its own (compaction-worker.ts). */
 export class CompactionThread implements Compactor {
-  private readonly worker = new Worker(new URL("./compaction-worker.ts", import.meta.url).href);
+  private readonly worker: Worker;
   private readonly pending = new PendingCalls();
 
-  constructor() {
+  /** `name`: the OS thread's name (see StorageClientOptions.threadLabel). */
+  constructor(name = "compaction") {
+    this.worker = new Worker(new URL("./compaction-worker.ts", import.meta.url).href, { name });
     this.worker.onmessage = ({ data: reply }: MessageEvent<CompactionReply>) => this.pending.settle(reply.id, reply.error, reply.outcome);
     this.worker.onerror = (event) => this.pending.failAll(`compaction thread failed: ${event.message}`);
   }

@@ -13,6 +13,8 @@ import { comparePositions, type WalPosition } from "./wal.ts";
 import type { WorkerReply, WorkerRequest } from "./storage-worker.ts";
 import { PendingCalls } from "./pending-calls.ts";
 
+const threadName = (role: string, label: string | undefined) => (label ? `${role} ${label}` : role);
+
 /** About half a second of the worker's work at full ingest speed. */
 export const workerBacklogBytesMax = 32 * 1024 * 1024;
 /**
@@ -32,6 +34,12 @@ export interface StorageClientOptions {
   durableHead: () => WalPosition;
   backlogBytesMax?: number;
   segmentRowsMax?: number;
+  /**
+   * Names the store's threads (the region code): `storage {label}` and `compaction {label}` in
+   * `ps -L` and `top -H`, and in bench/ingest's CPU per thread (Bun names a worker's OS thread
+   * after its `name`; Linux keeps 15 bytes of it).
+   */
+  threadLabel?: string;
 }
 
 interface QueuedRecord {
@@ -44,8 +52,8 @@ interface QueuedRecord {
 const uncaughtMessage = (report: string) => /^error: (.+)$/m.exec(report)?.[1] ?? report.split("\n")[0]!;
 
 /** A storage worker that has opened the store and replayed the WAL (up to `replayUpTo`). */
-function startWorker({ dataDir, walDir, tuning }: StorageClientOptions, replayUpTo?: WalPosition): Promise<{ worker: Worker; replayedThrough: WalPosition }> {
-  const worker = new Worker(new URL("./storage-worker.ts", import.meta.url).href);
+function startWorker({ dataDir, walDir, tuning, threadLabel }: StorageClientOptions, replayUpTo?: WalPosition): Promise<{ worker: Worker; replayedThrough: WalPosition }> {
+  const worker = new Worker(new URL("./storage-worker.ts", import.meta.url).href, { name: threadName("storage", threadLabel) });
   return new Promise((resolve, reject) => {
     worker.onmessage = (message: MessageEvent<WorkerReply>) => {
       if (message.data.type === "opened") resolve({ worker, replayedThrough: message.data.replayedThrough });
@@ -55,7 +63,7 @@ function startWorker({ dataDir, walDir, tuning }: StorageClientOptions, replayUp
       }
     };
     worker.onerror = (event) => reject(new Error(`storage worker failed to start: ${event.message}`));
-    worker.postMessage({ type: "open", dataDir, walDir, tuning, replayUpTo } satisfies WorkerRequest);
+    worker.postMessage({ type: "open", dataDir, walDir, tuning, replayUpTo, compactionThreadName: threadName("compaction", threadLabel) } satisfies WorkerRequest);
   });
 }
 

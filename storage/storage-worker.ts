@@ -12,7 +12,7 @@ declare const self: Worker;
 
 export type WorkerRequest =
   /** `replayUpTo`: replay the WAL only so far (a restart while ingest goes on; see EventStore.open). */
-  | { type: "open"; dataDir: string; walDir: string; tuning: StorageTuning; replayUpTo?: WalPosition }
+  | { type: "open"; dataDir: string; walDir: string; tuning: StorageTuning; replayUpTo?: WalPosition; compactionThreadName: string }
   | { type: "add"; head: Uint8Array; body: Uint8Array; position: WalPosition }
   | { type: "call"; id: number; method: "seal" | "flush" | "stop" }
   | { type: "person-events"; id: number; dataId: number; environment: string; personIndexes: number[]; before: EventCursor | null; limit: number }
@@ -48,7 +48,7 @@ function reportStatus(): void {
 self.onmessage = async (message: MessageEvent<WorkerRequest>) => {
   const request = message.data;
   if (request.type === "open") {
-    const compactor = new CompactionThread();
+    const compactor = new CompactionThread(request.compactionThreadName);
     try {
       store = EventStore.open(request.dataDir, request.walDir, (position) => post({ type: "sealed", position }), request.tuning, compactor, request.replayUpTo);
       store.startBackground(reportStatus, (rows) => {

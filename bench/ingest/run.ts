@@ -5,8 +5,9 @@
 // compaction it had not done yet is timed, and the sustained rate is the acknowledged events
 // over the load's time plus that catch-up. Then acknowledgement
 // latency at half the sustained rate (a fresh service), bytes per event on disk after
-// compaction, the server's peak RSS, CPU per event, and durable ingest again without person
-// resolution (bench/ingest/without-persons.ts), for its cost. Writes its section of bench/RESULTS.md.
+// compaction, the server's peak RSS, CPU per event (in all and by thread, cpu-by-thread.ts),
+// and durable ingest again without person resolution (bench/ingest/without-persons.ts), for
+// its cost. Writes its section of bench/RESULTS.md.
 //   bun bench/ingest/run.ts            (BENCH_SECONDS=60 BENCH_RUNS=3 BENCH_CONNECTIONS=32 BENCH_PROJECTS=100)
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
@@ -14,6 +15,7 @@ import { join } from "node:path";
 import { eventTemplates } from "./generator.ts";
 import { drive, type LoadResult } from "./load.ts";
 import { processMs, rssBytes } from "../process-usage.ts";
+import { cpuByThreadMeter, threadGroups, type CpuByThread } from "./cpu-by-thread.ts";
 import { writeResultsSection } from "../results.ts";
 import { spawnService } from "../../test/helpers/process.ts";
 
@@ -32,6 +34,7 @@ interface ReferenceResult {
   load: LoadResult;
   /** The server's CPU time (all threads) per acknowledged event. */
   cpuMicrosPerEvent: number;
+  cpuByThread: CpuByThread;
 }
 
 /** A bare reference server under the same load: the parse-only ceiling, or the durable floor. */
@@ -40,8 +43,9 @@ async function measureReference(entry: string): Promise<ReferenceResult> {
   const server = await spawnService({ DATA_DIR: dataDir }, [entry], "plain");
   try {
     const cpuMsBefore = processMs(server.child.pid);
+    const cpuByThread = cpuByThreadMeter(server.child.pid);
     const load = await drive({ url: `${server.url}/batch`, apiKeys: ["none"], templates, seconds, connections, batchSize });
-    return { load, cpuMicrosPerEvent: ((processMs(server.child.pid) - cpuMsBefore) * 1000) / load.events };
+    return { load, cpuMicrosPerEvent: ((processMs(server.child.pid) - cpuMsBefore) * 1000) / load.events, cpuByThread: cpuByThread(load.events) };
   } finally {
     server.child.kill("SIGKILL");
     await server.child.exited;
@@ -61,6 +65,8 @@ interface DurableResult {
    * when the load ended, which varies from run to run on this shared machine.
    */
   cpuMicrosPerEvent: number;
+  /** During the load only (the catch-up is another process). */
+  cpuByThread: CpuByThread;
   peakRssBytes: number;
   storedEvents: number;
   bytesPerEvent: number;
@@ -96,8 +102,10 @@ async function measureDurable(entry: string, loadSeconds: number, targetRate?: n
     const url = `${server.url}/ingest/eu/batch`;
     if (targetRate !== undefined) await drive({ url, apiKeys, templates, seconds: warmUpSeconds, connections, batchSize, targetRate });
     const serverCpuMsBefore = processMs(server.child.pid);
+    const cpuByThreadSince = cpuByThreadMeter(server.child.pid);
     const load = await drive({ url, apiKeys, templates, seconds: loadSeconds, connections, batchSize, targetRate });
     const serverCpuMs = processMs(server.child.pid) - serverCpuMsBefore;
+    const cpuByThread = cpuByThreadSince(load.events);
     clearInterval(sampler);
     // Stopping seals what is buffered; what is left is compaction.
     server.child.kill("SIGTERM");
@@ -111,7 +119,7 @@ async function measureDurable(entry: string, loadSeconds: number, targetRate?: n
     if (load.errors > 0) console.log("failed requests by status:", load.errorStatuses);
     const sustainedEventsPerSecond = load.events / (load.events / load.eventsPerSecond + catchUpSeconds);
     const cpuMicrosPerEvent = (serverCpuMs * 1000 + catchUpCpuSeconds * 1e6) / load.events;
-    return { load, catchUpSeconds, sustainedEventsPerSecond, cpuMicrosPerEvent, peakRssBytes, storedEvents, bytesPerEvent: bytes / storedEvents };
+    return { load, catchUpSeconds, sustainedEventsPerSecond, cpuMicrosPerEvent, cpuByThread, peakRssBytes, storedEvents, bytesPerEvent: bytes / storedEvents };
   } finally {
     clearInterval(sampler);
     server.child.kill("SIGKILL");
@@ -163,6 +171,12 @@ const withoutPersonsCpuPerEvent = median(withoutPersons.map((d) => d.cpuMicrosPe
 const personCostBySustained = (100 * (withoutPersonsRate - sustainedRate)) / withoutPersonsRate;
 const personCostByCpu = 100 * (1 - withoutPersonsCpuPerEvent / cpuPerEvent);
 const row = (name: string, value: string, target: string) => `| ${name} | ${value} | ${target} |`;
+/** Each thread group's median over the runs, and their sum. */
+const threadRow = (name: string, results: { cpuByThread: CpuByThread }[]) => {
+  const medians = threadGroups.map((group) => median(results.map((result) => result.cpuByThread[group])));
+  return `| ${name} | ${medians.map((value) => fmt(value, 2)).join(" | ")} | ${fmt(medians.reduce((sum, value) => sum + value, 0), 2)} |`;
+};
+const mainThreadMicros = median(durables.map((d) => d.cpuByThread.main));
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 const report = `## bench/ingest — ${new Date().toISOString().slice(0, 10)}
 
@@ -187,6 +201,16 @@ ${row("server peak RSS while ingesting at full load", `${fmt(median(durables.map
 ${row("CPU per event, all threads of the server during the load plus the catch-up", `${fmt(cpuPerEvent, 2)} us`, "-")}
 ${row("durable ingest without person resolution (baseline for its cost): sustained; CPU per event", `${fmt(withoutPersonsRate)} events/s; ${fmt(withoutPersonsCpuPerEvent, 2)} us`, "-")}
 ${row("cost of person resolution in throughput: by CPU per event; by sustained rate", `${fmt(personCostByCpu, 1)}%; ${fmt(personCostBySustained, 1)}%`, "at most 10%")}
+
+CPU per event by thread during the load (us; median of the runs; threads alive at its end). One thread cannot
+pass 1,000,000 / (its us per event) events/s, whatever the other threads do: durable ingest's main thread,
+at ${fmt(mainThreadMicros, 2)} us, caps it at ${fmt(1e6 / mainThreadMicros)} events/s (${fmt((100 * 1e6) / mainThreadMicros / ceilingRate, 1)}% of the ceiling).
+
+| server | ${threadGroups.join(" | ")} | all |
+|---|${threadGroups.map(() => "---|").join("")}---|
+${threadRow("parse-only ceiling", ceilings)}
+${threadRow("durable floor", floors)}
+${threadRow("durable ingest", durables)}
 
 Per run: ${durables.map((d, i) => `run ${i + 1}: ceiling ${fmt(ceilings[i]!.load.eventsPerSecond)}, durable floor ${fmt(floors[i]!.load.eventsPerSecond)}, sustained ${fmt(d.sustainedEventsPerSecond)} (acknowledged ${fmt(d.load.eventsPerSecond)}, catch-up ${fmt(d.catchUpSeconds, 1)} s, peak RSS ${fmt(d.peakRssBytes / 2 ** 20)} MiB, CPU ${fmt(d.cpuMicrosPerEvent, 2)} us/event), half load p99 ${fmt(halfLoads[i]!.p99Ms, 1)} ms, without person resolution ${fmt(withoutPersons[i]!.sustainedEventsPerSecond)} events/s (catch-up ${fmt(withoutPersons[i]!.catchUpSeconds, 1)} s, CPU ${fmt(withoutPersons[i]!.cpuMicrosPerEvent, 2)} us/event), stored ${fmt(d.storedEvents)} events, errors ${d.load.errors + halfLoads[i]!.errors}`).join("; ")}.
 `;

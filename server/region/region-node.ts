@@ -48,6 +48,7 @@ export class RegionNode {
         wal.truncateUpTo(position).catch((error) => console.error(`region ${code}: WAL truncation failed (harmless, retried at the next seal):`, error));
       },
       durableHead: () => wal.head(),
+      threadLabel: code,
     });
     return new RegionNode(code, dataDir, store, wal, events, uuids, datacenterRanges);
   }

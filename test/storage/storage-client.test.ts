@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tableFromIPC } from "apache-arrow";
@@ -215,5 +215,22 @@ test("a stop while a dead worker is being replaced waits for the replacement to 
     expect(client.problem()).toBe(`${failure}; its restart failed: storage worker could not open ${dataDir}: WAL record format 99 is not known (expected 3)`);
   } finally {
     await wal.close();
+  }
+});
+
+/** How many of this process's threads have the name. */
+function threadsNamed(name: string): number {
+  return readdirSync("/proc/self/task").filter((tid) => readFileSync(`/proc/self/task/${tid}/comm`, "utf8").trim() === name).length;
+}
+
+test("the storage worker and its compaction thread are named after the thread label, as ps -L and top -H show them", async () => {
+  const { client, ingest, close } = await openClient({ threadLabel: "t9" });
+  try {
+    // A thread takes its name once it runs; a flush compacts, so the compaction thread has run.
+    await ingest([storedEvent()]);
+    await client.flush();
+    expect([threadsNamed("storage t9"), threadsNamed("compaction t9")]).toEqual([1, 1]);
+  } finally {
+    await close();
   }
 });

@@ -22,7 +22,7 @@ function machineBusyMs(): number {
 }
 
 /** User plus system time of a /proc stat line's process or thread, in ms. */
-function statCpuMs(stat: string): number {
+export function statCpuMs(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   // Fields 14 and 15 of /proc/<pid>/stat (utime, stime); the split starts at field 3.
   return (Number(fields[11]) + Number(fields[12])) * tickMs;
@@ -33,14 +33,20 @@ export function processMs(pid: number): number {
   return statCpuMs(readFileSync(`/proc/${pid}/stat`, "utf8"));
 }
 
+export interface ThreadUsage {
+  /** The OS thread name; "main" for the thread that runs the process's JavaScript (its id is the pid). */
+  name: string;
+  /** User and system time in ms (10 ms steps). */
+  ms: number;
+}
+
 /**
- * CPU time of each of a process's live threads in ms (10 ms steps), summed by thread name; the
- * thread that runs the process's JavaScript (its id is the pid) is "main". A thread that exits
- * takes its time with it.
+ * Each live thread of a process by thread id. Several threads can share a name (JavaScriptCore's
+ * helpers, a replaced worker), and threads come and go, so a measurement subtracts per thread id.
  */
-export function threadsMs(pid: number): Map<string, number> {
-  const byName = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+export function threadsUsage(pid: number): Map<number, ThreadUsage> {
+  const threads = new Map<number, ThreadUsage>();
+  for (const tid of readdirSync(`/proc/${pid}/task`).map(Number)) {
     let stat: string;
     try {
       stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
@@ -49,10 +55,10 @@ export function threadsMs(pid: number): Map<string, number> {
       if (["ENOENT", "ESRCH"].includes((error as NodeJS.ErrnoException).code ?? "")) continue;
       throw error;
     }
-    const name = Number(tid) === pid ? "main" : stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-    byName.set(name, (byName.get(name) ?? 0) + statCpuMs(stat));
+    const name = tid === pid ? "main" : stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    threads.set(tid, { name, ms: statCpuMs(stat) });
   }
-  return byName;
+  return threads;
 }
 
 export interface CpuShares {

@@ -2,16 +2,20 @@ import { expect, test } from "bun:test";
 import { cpuByThreadMeter, threadGroupOf, threadGroups } from "../../bench/ingest/cpu-by-thread.ts";
 
 test("threads are grouped by the names Bun, JavaScriptCore and the storage give them", () => {
-  const names = ["main", "storage eu", "storage", "compaction pk", "compaction", "HeapHelper", "JITWorker", "JSCWarmUp", "Bun Pool 0", "Bun Pool 11", "HTTP Client", "mi-scavenger", "storagex"];
+  const names = [
+    "main", "storage eu", "storage", "compaction pk", "compaction", "HeapHelper", "JSCWarmUp", "ollector Thread", "JITWorker",
+    "Bun Pool 0", "Bun Pool 11", "HTTP Client", "mi-scavenger", "storagex",
+  ];
   expect(Object.fromEntries(names.map((name) => [name, threadGroupOf(name)]))).toEqual({
     main: "main",
     "storage eu": "storage worker",
     storage: "storage worker",
     "compaction pk": "compaction thread",
     compaction: "compaction thread",
-    HeapHelper: "GC helpers",
+    HeapHelper: "GC",
+    JSCWarmUp: "GC",
+    "ollector Thread": "GC",
     JITWorker: "JIT",
-    JSCWarmUp: "JIT",
     "Bun Pool 0": "I/O pool",
     "Bun Pool 11": "I/O pool",
     "HTTP Client": "other",
@@ -20,23 +24,48 @@ test("threads are grouped by the names Bun, JavaScriptCore and the storage give 
   });
 });
 
-test("the meter charges a thread's CPU since it started to the thread's group, per event", async () => {
-  const worker = new Worker(new URL("./busy-thread.ts", import.meta.url).href, { name: "storage meter" });
+/** A worker thread named `name` that has run (so it has its name) and burns `ms` of CPU when told. */
+async function busyThread(name: string) {
+  const worker = new Worker(new URL("./busy-thread.ts", import.meta.url).href, { name });
+  const burn = (ms: number) => {
+    const done = new Promise((resolve) => (worker.onmessage = resolve));
+    worker.postMessage(ms);
+    return done;
+  };
+  await burn(0);
+  return { worker, burn };
+}
+
+// /proc counts CPU in 10 ms steps: a thread's count can read up to one step more than it used.
+const stepMs = 10;
+
+test("the meter charges only what a thread used since it started to the thread's group, per event", async () => {
+  const { worker, burn } = await busyThread("compaction meter");
   try {
-    // The worker's thread exists and has its name once it answers.
-    worker.postMessage(0);
-    await new Promise((resolve) => (worker.onmessage = resolve));
-    const since = cpuByThreadMeter(process.pid);
     const busyMs = 60;
-    worker.postMessage(busyMs);
-    await new Promise((resolve) => (worker.onmessage = resolve));
+    // Used before the meter starts: not charged.
+    await burn(busyMs);
+    const since = cpuByThreadMeter(process.pid);
+    await burn(busyMs);
     const perEvent = since(1000);
     expect(Object.keys(perEvent)).toEqual([...threadGroups]);
-    // 60 ms over 1,000 events is 60 us per event; /proc counts in 10 ms steps, and the
-    // thread's wake-up and reply may add a step.
-    expect(perEvent["storage worker"]).toBeGreaterThanOrEqual(busyMs);
-    expect(perEvent["storage worker"]).toBeLessThanOrEqual(busyMs + 20);
+    // 60 ms over 1,000 events is 60 us per event.
+    expect(perEvent["compaction thread"]).toBeGreaterThanOrEqual(busyMs);
+    expect(perEvent["compaction thread"]).toBeLessThanOrEqual(busyMs + 2 * stepMs);
   } finally {
     worker.terminate();
   }
+});
+
+test("a thread that ends during the measurement is charged to exited", async () => {
+  const { worker, burn } = await busyThread("exiting meter");
+  const since = cpuByThreadMeter(process.pid);
+  const busyMs = 60;
+  await burn(busyMs);
+  const closed = new Promise((resolve) => worker.addEventListener("close", resolve));
+  worker.terminate();
+  await closed;
+  const perEvent = since(1000);
+  expect(perEvent.exited).toBeGreaterThanOrEqual(busyMs - stepMs);
+  expect(perEvent.exited).toBeLessThanOrEqual(busyMs + 2 * stepMs);
 });

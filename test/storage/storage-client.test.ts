@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tableFromIPC } from "apache-arrow";
@@ -9,6 +9,7 @@ import { vectorValues } from "../../storage/arrow-vectors.ts";
 import { WriteAheadLog, type WalPosition } from "../../storage/wal.ts";
 import { encodeBatchRecord, type StoredEvent } from "../../storage/event-record.ts";
 import { acceptedBatchOf, storedEvent } from "./fixtures.ts";
+import { threadsUsage } from "../../bench/process-usage.ts";
 
 const dirs: string[] = [];
 afterEach(() => { for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true }); });
@@ -218,18 +219,15 @@ test("a stop while a dead worker is being replaced waits for the replacement to 
   }
 });
 
-/** How many of this process's threads have the name. */
-function threadsNamed(name: string): number {
-  return readdirSync("/proc/self/task").filter((tid) => readFileSync(`/proc/self/task/${tid}/comm`, "utf8").trim() === name).length;
-}
-
 test("the storage worker and its compaction thread are named after the thread label, as ps -L and top -H show them", async () => {
   const { client, ingest, close } = await openClient({ threadLabel: "t9" });
   try {
-    // A thread takes its name once it runs; a flush compacts, so the compaction thread has run.
+    // A new thread starts with its creator's name and takes its own once it runs; a flush
+    // compacts, so the compaction thread has run by then.
     await ingest([storedEvent()]);
     await client.flush();
-    expect([threadsNamed("storage t9"), threadsNamed("compaction t9")]).toEqual([1, 1]);
+    const names = [...threadsUsage(process.pid).values()].map((thread) => thread.name);
+    expect(["storage t9", "compaction t9"].filter((name) => names.includes(name))).toEqual(["storage t9", "compaction t9"]);
   } finally {
     await close();
   }

@@ -51,6 +51,13 @@ interface QueuedRecord {
 /** An uncaught error's own message: Bun reports a worker's as a source excerpt, the message and a trace. */
 const uncaughtMessage = (report: string) => /^error: (.+)$/m.exec(report)?.[1] ?? report.split("\n")[0]!;
 
+/** Ends a worker's thread (and the compaction thread it started); resolves once it has ended. */
+function endWorker(worker: Worker): Promise<void> {
+  const ended = new Promise<void>((resolve) => worker.addEventListener("close", () => resolve()));
+  worker.terminate();
+  return ended;
+}
+
 /** A storage worker that has opened the store and replayed the WAL (up to `replayUpTo`). */
 function startWorker({ dataDir, walDir, tuning, threadLabel }: StorageClientOptions, replayUpTo?: WalPosition): Promise<{ worker: Worker; replayedThrough: WalPosition }> {
   const worker = new Worker(new URL("./storage-worker.ts", import.meta.url).href, { name: threadName("storage", threadLabel) });
@@ -135,10 +142,7 @@ export class StorageClient {
     this.lastProblem = `${reason}; restarting it`;
     this.restarting = startWorker(this.options, this.options.durableHead()).then(
       ({ worker: next, replayedThrough }) => {
-        if (this.stopped) {
-          next.terminate();
-          return;
-        }
+        if (this.stopped) return endWorker(next);
         this.attach(next);
         this.lastProblem = null;
         for (const record of this.queued.splice(0)) {
@@ -254,15 +258,19 @@ export class StorageClient {
     return this.lastProblem;
   }
 
-  /** Stops background work, seals what is buffered, and ends the worker (once; later calls wait for the same stop). */
+  /**
+   * Stops background work, seals what is buffered, and ends the worker; resolves once its
+   * thread has ended (once; later calls wait for the same stop).
+   */
   stop(): Promise<void> {
     if (!this.stopped) {
       const worker = this.worker;
       // Without a worker there is nothing to seal: what it would have held is in the WAL. A
       // replacement being opened is ended before the stop is over (it sees `stopped`).
       const stopping = worker ? this.call("stop") : (this.restarting ?? Promise.resolve());
-      this.stopped = stopping.finally(() => {
-        worker?.terminate();
+      this.stopped = stopping.finally(async () => {
+        // A worker that died during the stop has ended already (workerGone let it go).
+        if (worker && worker === this.worker) await endWorker(worker);
         this.failPending("storage worker is stopped");
       });
       this.releaseBacklogWaiters();

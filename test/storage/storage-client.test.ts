@@ -219,16 +219,31 @@ test("a stop while a dead worker is being replaced waits for the replacement to 
   }
 });
 
-test("the storage worker and its compaction thread are named after the thread label, as ps -L and top -H show them", async () => {
-  const { client, ingest, close } = await openClient({ threadLabel: "t9" });
+/** This process's threads whose names end with the label. */
+const threadsLabelled = (label: string) => [...threadsUsage(process.pid).values()].map((thread) => thread.name).filter((name) => name.endsWith(` ${label}`));
+
+test("a stop while a dead worker is being replaced waits for the replacement, and when it opens, ends it and its compaction thread", async () => {
+  const { wal, client } = await openClient({ threadLabel: "r1" });
   try {
-    // A new thread starts with its creator's name and takes its own once it runs; a flush
-    // compacts, so the compaction thread has run by then.
-    await ingest([storedEvent()]);
-    await client.flush();
-    const names = [...threadsUsage(process.pid).values()].map((thread) => thread.name);
-    expect(["storage t9", "compaction t9"].filter((name) => names.includes(name))).toEqual(["storage t9", "compaction t9"]);
+    // Not in the WAL: the worker dies on it, and the replacement, which replays the WAL, opens.
+    client.add(...poisonRecord(), wal.head());
+    expect(await message(client.snapshot(7, "production"))).toBe(failure);
+    expect(await message(client.stop())).toBe("answered");
+    expect(threadsLabelled("r1")).toEqual([]);
+    expect(await message(client.snapshot(7, "production"))).toBe("storage worker is stopped");
   } finally {
-    await close();
+    await wal.close();
   }
+});
+
+test("the storage worker and its compaction thread are named after the thread label, as ps -L and top -H show them, and a stop ends both before it resolves", async () => {
+  const { client, ingest, close } = await openClient({ threadLabel: "t9" });
+  // A new thread starts with its creator's name and takes its own once it runs; a flush
+  // compacts, so the compaction thread has run by then.
+  await ingest([storedEvent()]);
+  await client.flush();
+  const names = threadsLabelled("t9");
+  expect(["storage t9", "compaction t9"].filter((name) => names.includes(name))).toEqual(["storage t9", "compaction t9"]);
+  await close();
+  expect(threadsLabelled("t9")).toEqual([]);
 });

@@ -28,6 +28,9 @@ export function threadGroupOf(threadName: string): ThreadGroup {
   return groupPatterns.find(([pattern]) => pattern.test(threadName))?.[1] ?? "other";
 }
 
+/** The process's CPU per event over all its threads (the groups add up to it, "exited" included). */
+export const totalMicros = (cpuByThread: CpuByThread) => threadGroups.reduce((sum, group) => sum + cpuByThread[group], 0);
+
 /**
  * Starts measuring a process; the returned function gives each group's CPU in us per event
  * since. Threads that ended meanwhile took their own counts with them: what they used is the

@@ -14,8 +14,8 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { eventTemplates } from "./generator.ts";
 import { drive, type LoadResult } from "./load.ts";
-import { processMs, rssBytes } from "../process-usage.ts";
-import { cpuByThreadMeter, singleThreadGroups, threadGroups, type CpuByThread } from "./cpu-by-thread.ts";
+import { rssBytes } from "../process-usage.ts";
+import { cpuByThreadMeter, singleThreadGroups, threadGroups, totalMicros, type CpuByThread } from "./cpu-by-thread.ts";
 import { writeResultsSection } from "../results.ts";
 import { spawnService } from "../../test/helpers/process.ts";
 
@@ -42,10 +42,10 @@ async function measureReference(entry: string): Promise<ReferenceResult> {
   const dataDir = mkdtempSync(join(tmpdir(), "bench-reference-"));
   const server = await spawnService({ DATA_DIR: dataDir }, [entry], "plain");
   try {
-    const cpuMsBefore = processMs(server.child.pid);
     const cpuByThreadSince = cpuByThreadMeter(server.child.pid);
     const load = await drive({ url: `${server.url}/batch`, apiKeys: ["none"], templates, seconds, connections, batchSize });
-    return { load, cpuMicrosPerEvent: ((processMs(server.child.pid) - cpuMsBefore) * 1000) / load.events, cpuByThread: cpuByThreadSince(load.events) };
+    const cpuByThread = cpuByThreadSince(load.events);
+    return { load, cpuMicrosPerEvent: totalMicros(cpuByThread), cpuByThread };
   } finally {
     server.child.kill("SIGKILL");
     await server.child.exited;
@@ -101,10 +101,8 @@ async function measureDurable(entry: string, loadSeconds: number, targetRate?: n
     }
     const url = `${server.url}/ingest/eu/batch`;
     if (targetRate !== undefined) await drive({ url, apiKeys, templates, seconds: warmUpSeconds, connections, batchSize, targetRate });
-    const serverCpuMsBefore = processMs(server.child.pid);
     const cpuByThreadSince = cpuByThreadMeter(server.child.pid);
     const load = await drive({ url, apiKeys, templates, seconds: loadSeconds, connections, batchSize, targetRate });
-    const serverCpuMs = processMs(server.child.pid) - serverCpuMsBefore;
     const cpuByThread = cpuByThreadSince(load.events);
     clearInterval(sampler);
     // Stopping seals what is buffered; what is left is compaction.
@@ -118,7 +116,7 @@ async function measureDurable(entry: string, loadSeconds: number, targetRate?: n
     };
     if (load.errors > 0) console.log("failed requests by status:", load.errorStatuses);
     const sustainedEventsPerSecond = load.events / (load.events / load.eventsPerSecond + catchUpSeconds);
-    const cpuMicrosPerEvent = (serverCpuMs * 1000 + catchUpCpuSeconds * 1e6) / load.events;
+    const cpuMicrosPerEvent = totalMicros(cpuByThread) + (catchUpCpuSeconds * 1e6) / load.events;
     return { load, catchUpSeconds, sustainedEventsPerSecond, cpuMicrosPerEvent, cpuByThread, peakRssBytes, storedEvents, bytesPerEvent: bytes / storedEvents };
   } finally {
     clearInterval(sampler);

@@ -57,15 +57,23 @@ test("the meter charges only what a thread used since it started to the thread's
   }
 });
 
-test("a thread that ends during the measurement is charged to exited", async () => {
+test("a thread that ends during the measurement is charged to exited, only for what it used since", async () => {
   const { worker, burn } = await busyThread("exiting meter");
-  const since = cpuByThreadMeter(process.pid);
   const busyMs = 60;
+  // Used before the meter starts: not charged, so a meter that charged an exited thread's whole
+  // count would report at least this much more.
+  const beforeMs = 300;
+  await burn(beforeMs);
+  const since = cpuByThreadMeter(process.pid);
   await burn(busyMs);
   const closed = new Promise((resolve) => worker.addEventListener("close", resolve));
   worker.terminate();
   await closed;
   const perEvent = since(1000);
   expect(perEvent.exited).toBeGreaterThanOrEqual(busyMs - stepMs);
-  expect(perEvent.exited).toBeLessThanOrEqual(busyMs + 2 * stepMs);
+  // Ending a worker costs its thread CPU too (tearing its VM down: 0 to 30 ms seen here), and
+  // that is rightly charged to exited as well.
+  const teardownMs = 100;
+  expect(perEvent.exited).toBeLessThanOrEqual(busyMs + teardownMs + 2 * stepMs);
+  expect(perEvent.other).toBeLessThanOrEqual(stepMs);
 });

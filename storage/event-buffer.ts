@@ -147,7 +147,8 @@ export class EventBuffer {
 
   /**
    * Each property into its column (a property whose value is null is stored as absent: null and
-   * "not set" mean the same in queries); `$ip` is never stored; `sampleRate`, when given,
+   * "not set" mean the same in queries); `$ip` is never stored (ingest leaves it out of the WAL,
+   * but records logged by earlier versions still hold it); `sampleRate`, when given,
    * is stored as `$sample_rate`.
    */
   private appendProperties(properties: Record<string, unknown>, sampleRate: number | null): void {

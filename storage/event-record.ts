@@ -1,8 +1,9 @@
 // What the write-ahead log holds for accepted events: one record per ingest request. The
-// record keeps the request's JSON text as received (after decompression) plus what ingest
+// record keeps the request's JSON text as received (after decompression; rebuilt with only the
+// stored events when the request held others or `$ip`: server/ingest/wal-body.ts) plus what ingest
 // decided about each accepted event (its index in `batch`, corrected timestamp, sample rate,
 // suspect mark, person index) and the request's location and group types, so the request
-// thread never re-serialises events: it writes bytes it already has. Decoding rebuilds the
+// thread mostly writes bytes it already has instead of re-serialising events. Decoding rebuilds the
 // stored events from both (event-buffer.ts).
 //
 // Layout: u8 format | u32 header length | header JSON | u32 event count |

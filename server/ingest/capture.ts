@@ -13,6 +13,7 @@ import { eventUserAgent, keptBySampling, locate, UserAgentKinds } from "./event-
 import { batchEventsMax, batchEventsMin, eventBytesMax } from "./limits.ts";
 import { parseRfc3339 } from "./rfc3339.ts";
 import { validateEvent, type RejectReason, type ValidEvent } from "./validate-event.ts";
+import { ipProperty, walBody } from "./wal-body.ts";
 import { SQLiteError } from "bun:sqlite";
 
 /** How long a client should wait before retrying when storage refuses writes. */
@@ -77,7 +78,7 @@ export async function ingestMapped(
   return { ...result, rejected: [...rejected, ...result.rejected] };
 }
 
-/** Native events ready for the common path: `body` is JSON text whose `batch` member is `batch` (the WAL keeps it as is). */
+/** Native events ready for the common path: `body` is JSON text whose `batch` member is `batch` (the WAL keeps it as is when it can: wal-body.ts). */
 export interface NativeBatch {
   batch: unknown[];
   body: Uint8Array;
@@ -119,6 +120,8 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
   const accepted: ValidEvent[] = [];
   /** Per accepted event: what the WAL record says of it when sampling keeps it (its person comes later). */
   const decisions: (AcceptedEvent | null)[] = [];
+  /** Whether an event to store has `$ip`: then the WAL gets a body without it (wal-body.ts). */
+  let anyIp = false;
 
   for (let index = 0; index < batch.length; index++) {
     const raw = batch[index];
@@ -149,12 +152,14 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
       continue;
     }
     accepted.push(event);
-    decisions.push(keptBySampling(event.uuid, keepRatio)
+    const kept = keptBySampling(event.uuid, keepRatio);
+    if (kept && ipProperty in event.properties) anyIp = true;
+    decisions.push(kept
       ? { index, timestamp: event.timestamp, sampleRate: sampleRate(event.properties, keepRatio), isSuspect: fromDatacenter || agent.headless, personIndex: 0 }
       : null);
   }
   response.accepted = accepted.length;
-  if (accepted.length > 0) await writeAccepted(node, key, accepted, decisions, body, receivedAt, meta);
+  if (accepted.length > 0) await writeAccepted(node, key, accepted, decisions, { batch, body, anyIp }, receivedAt, meta);
   if (metKnown) {
     // Every earlier write was queued in the WAL before this request ran (accepting an event and
     // queueing its write happen in one turn of the event loop). Once they settle, the uuids met
@@ -174,9 +179,17 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
 
 const storageUnavailable = () => unavailable("storage cannot accept writes right now", storageRetryAfterSeconds);
 
+/** The request's events as parsed and as JSON text, and whether an event to store has `$ip`. */
+interface RequestEvents {
+  batch: readonly unknown[];
+  body: Uint8Array;
+  anyIp: boolean;
+}
+
 /** Persons, the WAL record and its append for the accepted events; resolves once they are durable. */
 async function writeAccepted(
-  node: RegionNode, key: RegistryKey, accepted: ValidEvent[], decisions: (AcceptedEvent | null)[], body: Uint8Array, receivedAt: number, meta: RequestMeta,
+  node: RegionNode, key: RegistryKey, accepted: ValidEvent[], decisions: (AcceptedEvent | null)[], request: RequestEvents, receivedAt: number,
+  meta: RequestMeta,
 ): Promise<void> {
   try {
     // Identity effects apply to every accepted event, sampled out or not: a merge or a $set
@@ -197,7 +210,7 @@ async function writeAccepted(
         location: locate(meta.ip),
         groupTypes: Object.fromEntries(node.store.persons.groupTypes(key.projectId)),
         events: toStore,
-        body,
+        body: walBody(request.batch, request.body, toStore, request.anyIp),
       });
       const position = await node.wal.append(record);
       node.events.add(...record, position);

@@ -2,7 +2,7 @@
 // the CORS headers every ingest response must carry, and reading the region's write-ahead log
 // of a stopped service.
 import { expect } from "bun:test";
-import { rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { readWalRecords } from "../../storage/wal.ts";
 import { decodeBatchRecord } from "../../storage/event-buffer.ts";
@@ -118,6 +118,12 @@ export async function sendAccepted(baseUrl: string, apiKey: string, events: Nati
  */
 export async function readWal(dataDir: string, region = "eu"): Promise<EventBatchRecord[]> {
   return [...readWalRecords(join(dataDir, region, "wal"))].map(({ payload }) => decodeBatchRecord(payload));
+}
+
+/** The bytes of every file of a region's write-ahead log as text: what is on disk, however records decode. */
+export function walFilesText(dataDir: string, region = "eu"): string {
+  const walDir = join(dataDir, region, "wal");
+  return readdirSync(walDir).map((name) => readFileSync(join(walDir, name)).toString("latin1")).join("\n");
 }
 
 export interface DedicatedService {

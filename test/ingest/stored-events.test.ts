@@ -11,7 +11,7 @@ import { canMountTinyFs, fillDisk, tinyFsSkipReason, withTinyFs } from "../helpe
 import { compactStored, readStored } from "../helpers/stored-events.ts";
 import {
   nativeBody, nativeEvent, nativeEvents, ok, postIngest, rfc3339, startDedicatedService,
-  storedEvents, type NativeEvent,
+  storedEvents, walFilesText, type NativeEvent,
 } from "./helpers.ts";
 
 const browserAgent = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
@@ -124,6 +124,37 @@ describe("stored events (write-ahead log of a stopped service)", () => {
       ]);
       expect(records[0]!.received_at).toBeGreaterThanOrEqual(before);
       expect(records[0]!.received_at).toBeLessThanOrEqual(after);
+    } finally {
+      await dedicated.dispose();
+    }
+  });
+
+  test("the log on disk holds only the stored events, without $ip: nothing rejected, dropped as a crawler or a duplicate", async () => {
+    const dedicated = await startDedicatedService();
+    try {
+      const stored = nativeEvent({ properties: { $ip: "203.0.113.77", note: "stored-marker" } });
+      const rejected = nativeEvent({ distinct_id: "leak@example.com", properties: { note: "rejected-marker" } });
+      const crawler = nativeEvent({ properties: { $raw_user_agent: crawlerAgents[0], note: "crawler-marker" } });
+      const repeated = nativeEvent({ uuid: stored.uuid, properties: { note: "repeat-marker" } });
+      const plain = nativeEvent({ properties: { note: "plain-marker" } });
+      const reply = await postIngest(dedicated.service.url, nativeBody(dedicated.key, [rejected, stored, crawler, repeated, plain]));
+      expect([reply.status, reply.body]).toEqual([200, ok(2, [{ uuid: rejected.uuid, reason: "invalid" }])]);
+      // A request whose events are all stored and carry no $ip is logged as it came.
+      const asSent = nativeEvent({ properties: { note: "as-sent-marker" } });
+      const asSentReply = await postIngest(dedicated.service.url, nativeBody(dedicated.key, [asSent], { padding: "as-sent-padding" }));
+      expect([asSentReply.status, asSentReply.body]).toEqual([200, ok(1)]);
+
+      const onDisk = walFilesText(dedicated.service.dataDir);
+      for (const present of ["stored-marker", "plain-marker", "as-sent-marker", "as-sent-padding"]) expect(onDisk).toContain(present);
+      for (const absent of ["203.0.113.77", "$ip", "leak@example.com", "rejected-marker", "crawler-marker", "repeat-marker"]) {
+        expect(onDisk).not.toContain(absent);
+      }
+      const records = await dedicated.stopAndReadWal();
+      expect(storedEvents(records, dedicated.project.id).map((event) => [event.uuid, event.properties])).toEqual([
+        [stored.uuid, { note: "stored-marker" }],
+        [plain.uuid, { note: "plain-marker" }],
+        [asSent.uuid, { note: "as-sent-marker" }],
+      ]);
     } finally {
       await dedicated.dispose();
     }
@@ -381,8 +412,11 @@ describe("sampling past the spend cap", () => {
       const resetReply = await postIngest(url, nativeBody(dedicated.key, [afterReset]));
       expect([resetReply.status, resetReply.body]).toEqual([200, ok(1)]);
 
-      const records = await dedicated.stopAndReadWal();
       const kept = batch.filter((event) => Bun.hash.crc32(event.uuid) / 2 ** 32 < 0.5);
+      // Sampled-out events are not written to the log on disk either.
+      const onDisk = walFilesText(dedicated.service.dataDir);
+      expect(batch.filter((event) => !onDisk.includes(event.uuid))).toEqual(batch.filter((event) => !kept.includes(event)));
+      const records = await dedicated.stopAndReadWal();
       expect(kept.length).toBeGreaterThan(60);
       expect(kept.length).toBeLessThan(140);
       expect(storedEvents(records, dedicated.project.id).map((event) => [event.uuid, event.sample_rate, event.properties])).toEqual([

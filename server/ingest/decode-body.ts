@@ -1,12 +1,13 @@
 // Turns an ingest request body into parsed JSON: gzip or zstd (by Content-Encoding, the
 // `compression` query parameter or magic bytes), base64, lz-string (old posthog-js), sendBeacon
 // form bodies (`data=...`) and GET requests with a `data` parameter. The 20 MB limit applies
-// after decompression, so a small compressed body cannot expand into an unbounded one.
+// after decompression and decoding, so a small compressed body cannot expand into an unbounded
+// one, and a base64 or form body is not refused for the length its encoding adds.
 import { gunzipSync, zstdDecompressSync } from "node:zlib";
 import { decompressFromBase64 } from "lz-string";
 import { readBodyLimited } from "../http/body.ts";
 import { ApiError } from "../http/errors.ts";
-import { requestBytesMax } from "./limits.ts";
+import { encodedRequestBytesMax, requestBytesMax } from "./limits.ts";
 
 export const ingestTooLarge = () => new ApiError(413, "payload_too_large", `request body exceeds ${requestBytesMax} bytes after decompression`);
 export const ingestMalformed = (message: string) => new ApiError(400, "validation", message);
@@ -110,7 +111,7 @@ export interface DecodedBody {
 
 async function requestBytes(request: Request): Promise<Uint8Array> {
   try {
-    return await readBodyLimited(request, requestBytesMax);
+    return await readBodyLimited(request, encodedRequestBytesMax);
   } catch (error) {
     if (error instanceof ApiError && error.status === 413) throw ingestTooLarge();
     throw error;

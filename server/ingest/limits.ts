@@ -3,6 +3,13 @@ export const batchEventsMin = 1;
 export const batchEventsMax = 1000;
 /** "20 MB" (spec 2, Limits), decimal: the same table gives the event size in KiB. */
 export const requestBytesMax = 20_000_000;
+/**
+ * What a body within requestBytesMax can take on the wire, read before decoding: base64 makes
+ * it 4/3 as long, and a form body's percent-encoding at most 3 times (every byte as %XX; in
+ * base64 only +, / and = are encoded, so a form of base64 stays under 1.5 times). Past this a
+ * body cannot decode to 20 MB in any encoding an SDK uses, and is refused without reading it.
+ */
+export const encodedRequestBytesMax = 3 * requestBytesMax;
 export const eventBytesMax = 900 * 1024;
 export const distinctIdLengthMax = 200;
 export const groupTypesPerEventMax = 5;

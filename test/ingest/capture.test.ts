@@ -6,7 +6,7 @@ import { zstdCompressSync } from "node:zlib";
 import type { TestService } from "../helpers/service.ts";
 import { createProject, type SignedUpUser } from "../helpers/accounts.ts";
 import { isoPattern } from "../helpers/client.ts";
-import { requestBytesMax } from "../../server/ingest/limits.ts";
+import { encodedRequestBytesMax, requestBytesMax } from "../../server/ingest/limits.ts";
 import {
   expectCors, nativeBody, nativeEvent, nativeEvents, nonexistentDay, ok, postIngest, startDedicatedService,
 } from "./helpers.ts";
@@ -268,8 +268,27 @@ describe("request body", () => {
     expect([past.status, past.body]).toEqual([413, { error: tooLargeMessage }]);
   });
 
-  test("a body past the HTTP server's own cap (33 MB) also answers 413 in the ingest shape, with CORS", async () => {
-    const raw = bodyText(nativeEvents(1), { padding: "x".repeat(33 * MiB) });
+  test("a base64 body that decodes to 20 MB is accepted; one that decodes one byte past it answers 413", async () => {
+    const encoded = (size: number) => Buffer.from(bodyOfSize(size)).toString("base64");
+    expect(encoded(requestBytesMax).length).toBeGreaterThan(26_000_000);
+    const accepted = await post(undefined, { raw: encoded(requestBytesMax), query: "compression=base64", headers: { "content-type": "text/plain" } });
+    expect([accepted.status, accepted.body]).toEqual([200, ok(1)]);
+    const past = await post(undefined, { raw: encoded(requestBytesMax + 1), query: "compression=base64", headers: { "content-type": "text/plain" } });
+    expect([past.status, past.body]).toEqual([413, { error: tooLargeMessage }]);
+  });
+
+  test("a form body whose data field decodes to 20 MB is accepted; one byte past it answers 413", async () => {
+    const form = (size: number) => `data=${encodeURIComponent(Buffer.from(bodyOfSize(size)).toString("base64"))}`;
+    const headers = { "content-type": "application/x-www-form-urlencoded" };
+    const accepted = await post(undefined, { raw: form(requestBytesMax), headers });
+    expect([accepted.status, accepted.body]).toEqual([200, ok(1)]);
+    const past = await post(undefined, { raw: form(requestBytesMax + 1), headers });
+    expect([past.status, past.body]).toEqual([413, { error: tooLargeMessage }]);
+  });
+
+  test("a body longer than any encoding of 20 MB (60,000,000 bytes) answers 413 in the ingest shape, with CORS", async () => {
+    expect(encodedRequestBytesMax).toBe(60_000_000);
+    const raw = bodyOfSize(encodedRequestBytesMax + 1);
     const reply = await post(undefined, { raw });
     expect([reply.status, reply.body]).toEqual([413, { error: tooLargeMessage }]);
   });

@@ -1,5 +1,7 @@
 // Files appear whole or not at all: write a temporary name, fsync it, rename over the final
 // name, fsync the directory. A crash leaves at worst a `.tmp-*` file, which startup removes.
+// Directories are made durable the same way: a file's fsync covers neither its own directory
+// entry nor that of a directory just created for it (makeDirectories).
 // The store's synchronous writes go through writeAll, which finishes writes the kernel cuts
 // short (the WAL's group commit writes asynchronously and counts a short write as a failure).
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writevSync } from "node:fs";
@@ -34,8 +36,21 @@ export function fsyncDirectory(dir: string): void {
   }
 }
 
+/**
+ * Creates `dir` and its missing parents, syncing the parent of each one created, so that a
+ * power loss cannot leave durable files in a directory whose own entry was lost.
+ */
+export function makeDirectories(dir: string): void {
+  const first = mkdirSync(dir, { recursive: true });
+  if (first === undefined) return;
+  for (let created = dir; ; created = dirname(created)) {
+    fsyncDirectory(dirname(created));
+    if (created === first) return;
+  }
+}
+
 export function writeFileAtomic(path: string, bytes: Uint8Array | string): void {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirectories(dirname(path));
   const temporary = `${path}${temporarySuffix}${process.pid}-${Math.random().toString(36).slice(2)}`;
   const fd = openSync(temporary, "w");
   try {

@@ -9,10 +9,10 @@
 // naming and writing its parts and committing them happen here. Every step writes new files
 // first and switches the manifest last, so a crash at any point loses nothing acknowledged and
 // duplicates nothing.
-import { mkdirSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { tableToIPC, type Table } from "apache-arrow";
-import { writeFileAtomic } from "./atomic-file.ts";
+import { makeDirectories, writeFileAtomic } from "./atomic-file.ts";
 import { parquetRowGroupRows, writeSealFile } from "./data-files.ts";
 import { compactInPlace, type Compactor } from "./compaction-thread.ts";
 import { EventBuffer } from "./event-buffer.ts";
@@ -145,11 +145,11 @@ export class EventStore {
     dataDir: string, walDir: string, onSealed: OnSealed, tuning: StorageTuning = defaultStorageTuning, compactor: Compactor = compactInPlace,
     replayUpTo?: WalPosition,
   ): EventStore {
-    mkdirSync(dataDir, { recursive: true });
+    makeDirectories(dataDir);
     const manifests = ManifestLog.open(dataDir);
     const manifest = manifests.manifest;
     removeUnnamedFiles(dataDir, manifest);
-    mkdirSync(join(dataDir, "segments"), { recursive: true });
+    makeDirectories(join(dataDir, "segments"));
     const store = new EventStore(dataDir, onSealed, manifests, tuning, compactor);
     for (const { payload, position } of readWalRecords(walDir, manifest.walSealedThrough)) {
       if (replayUpTo && comparePositions(position, replayUpTo) > 0) break;

@@ -10,7 +10,7 @@
 // Log record layout: u32 payload length | u32 CRC-32 of the payload | payload (JSON), little endian.
 import { closeSync, existsSync, fdatasyncSync, ftruncateSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
-import { temporarySuffix, writeAll, writeFileAtomic } from "./atomic-file.ts";
+import { fsyncDirectory, temporarySuffix, writeAll, writeFileAtomic } from "./atomic-file.ts";
 import type { WalPosition } from "./wal.ts";
 
 export interface SegmentEntry {
@@ -119,7 +119,9 @@ function readLog(dataDir: string): { changes: LoggedChange[]; validBytes: number
   while (offset + recordHeaderBytes <= bytes.byteLength) {
     const length = view.getUint32(offset, true);
     const end = offset + recordHeaderBytes + length;
-    if (end > bytes.byteLength) break;
+    // No change is empty: a zero length is a tail the file system extended but never wrote
+    // (zeros, whose CRC-32 over no bytes would match).
+    if (length === 0 || end > bytes.byteLength) break;
     const payload = bytes.subarray(offset + recordHeaderBytes, end);
     if (Bun.hash.crc32(payload) !== view.getUint32(offset + 4, true)) break;
     changes.push(JSON.parse(decoder.decode(payload)) as LoggedChange);
@@ -186,7 +188,11 @@ export class ManifestLog {
   /** Reads the checkpoint and the log, cutting off a change a crash tore. */
   static open(dataDir: string, logBytesMax = manifestLogBytesMax): ManifestLog {
     const { manifest, lastChange, validBytes, totalBytes } = replay(dataDir);
-    const fd = openSync(join(dataDir, manifestLogFileName), "a+");
+    const logPath = join(dataDir, manifestLogFileName);
+    const created = !existsSync(logPath);
+    const fd = openSync(logPath, "a+");
+    // The log's directory entry must be durable before any change it holds counts as committed.
+    if (created) fsyncDirectory(dataDir);
     if (validBytes < totalBytes) {
       ftruncateSync(fd, validBytes);
       fdatasyncSync(fd);

@@ -9,10 +9,10 @@
 // Record layout: u32 payload length | u32 CRC-32 of the payload | payload (little endian).
 // A crash can leave a torn record only at the end of the newest file; opening the log
 // verifies every record and cuts such a tail off.
-import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { open, unlink, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
-import { writevBuffersMax } from "./atomic-file.ts";
+import { makeDirectories, writevBuffersMax } from "./atomic-file.ts";
 
 export const walFileBytesMax = 64 * 1024 * 1024;
 export const walRecordBytesMax = 32 * 1024 * 1024;
@@ -25,7 +25,12 @@ export interface WalPosition {
   offset: number;
 }
 
+/** A sealed file being removed is renamed with this suffix first; open removes any such file. */
+export const droppedSuffix = ".dropped";
+
 export class WalUnavailableError extends Error {}
+/** A record past walRecordBytesMax: never written (ingest bodies are far smaller). */
+export class WalRecordTooLargeError extends Error {}
 export class WalCorruptError extends Error {}
 
 /** A file synced with the log's group commits: `changes` moves whenever it has new writes. */
@@ -80,7 +85,9 @@ function scanFile(path: string): { records: { payload: Uint8Array; end: number }
     const length = view.getUint32(offset, true);
     const checksum = view.getUint32(offset + 4, true);
     const end = offset + headerBytes + length;
-    if (length > walRecordBytesMax || end > bytes.byteLength) break;
+    // No record is empty (append refuses one): a zero length is a tail the file system extended
+    // but never wrote, zeros whose CRC-32 over no bytes would match.
+    if (length === 0 || length > walRecordBytesMax || end > bytes.byteLength) break;
     const payload = bytes.subarray(offset + headerBytes, end);
     if (Bun.hash.crc32(payload) !== checksum) break;
     records.push({ payload, end });
@@ -149,8 +156,8 @@ export class WriteAheadLog {
    * with every group commit (a companion that does not exist yet is skipped until it does).
    */
   static async open(dir: string, companions: readonly WalCompanion[] = []): Promise<WriteAheadLog> {
-    mkdirSync(dir, { recursive: true });
-    for (const name of readdirSync(dir)) if (name.endsWith(".dropped")) rmSync(join(dir, name));
+    makeDirectories(dir);
+    for (const name of readdirSync(dir)) if (name.endsWith(droppedSuffix)) rmSync(join(dir, name));
     const wal = new WriteAheadLog(dir, companions);
     const sequences = wal.fileSequences();
     for (const [index, sequence] of sequences.entries()) {
@@ -191,8 +198,9 @@ export class WriteAheadLog {
     if (this.broken) return Promise.reject(new WalUnavailableError(`write-ahead log is unavailable: ${this.broken.message}`));
     const parts = payload instanceof Uint8Array ? [payload] : payload;
     const payloadBytes = parts.reduce((sum, part) => sum + part.byteLength, 0);
+    if (payloadBytes === 0) return Promise.reject(new Error("a write-ahead log record cannot be empty"));
     if (payloadBytes > walRecordBytesMax) {
-      return Promise.reject(new RangeError(`record of ${payloadBytes} bytes exceeds ${walRecordBytesMax}`));
+      return Promise.reject(new WalRecordTooLargeError(`record of ${payloadBytes} bytes exceeds ${walRecordBytesMax}`));
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ chunks: frame(parts, payloadBytes), bytes: headerBytes + payloadBytes, resolve, reject });
@@ -339,8 +347,8 @@ export class WriteAheadLog {
         // Rename first so a crash mid-delete never leaves a half-removed file that looks live.
         // The unlink itself runs off the event loop (freeing a 64 MB file took about 25 ms here,
         // on a disk mounted with `discard`): ingest keeps answering meanwhile.
-        renameSync(path, `${path}.dropped`);
-        await unlink(`${path}.dropped`);
+        renameSync(path, `${path}${droppedSuffix}`);
+        await unlink(`${path}${droppedSuffix}`);
       }
     }
   }

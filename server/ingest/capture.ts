@@ -3,7 +3,7 @@
 // answer only after the fsync that covers them. Nothing unpersisted is acknowledged.
 import { ApiError, unavailable } from "../http/errors.ts";
 import { requestMeta, type RequestMeta } from "../http/client-meta.ts";
-import { WalUnavailableError } from "../../storage/wal.ts";
+import { WalRecordTooLargeError, WalUnavailableError, type WalPosition } from "../../storage/wal.ts";
 import { encodeBatchRecord, type AcceptedEvent } from "../../storage/event-record.ts";
 import type { RegistryKey } from "../../storage/region-store.ts";
 import type { RegionNode } from "../region/region-node.ts";
@@ -191,6 +191,7 @@ async function writeAccepted(
   node: RegionNode, key: RegistryKey, accepted: ValidEvent[], decisions: (AcceptedEvent | null)[], request: RequestEvents, receivedAt: number,
   meta: RequestMeta,
 ): Promise<void> {
+  let logged: { record: [Uint8Array, Uint8Array]; position: WalPosition } | null = null;
   try {
     // Identity effects apply to every accepted event, sampled out or not: a merge or a $set
     // is a fact about the person, whatever share of their events is kept.
@@ -212,13 +213,15 @@ async function writeAccepted(
         events: toStore,
         body: walBody(request.batch, request.body, toStore, request.anyIp),
       });
-      const position = await node.wal.append(record);
-      node.events.add(...record, position);
+      logged = { record, position: await node.wal.append(record) };
     }
   } catch (error) {
+    // Nothing of the request is stored: its uuids may come again.
     for (const event of accepted) node.uuids.remove(key.projectId, event.uuid);
     if (error instanceof WalUnavailableError || error instanceof SQLiteError) throw storageUnavailable();
-    if (error instanceof RangeError) throw ingestTooLarge();
+    if (error instanceof WalRecordTooLargeError) throw ingestTooLarge();
     throw error;
   }
+  // Durable from here on, whatever happens next: a retry must find the uuids taken.
+  if (logged) node.events.add(...logged.record, logged.position);
 }

@@ -2,7 +2,7 @@
 // policies), the write-ahead log of accepted events, the storage worker that turns them into
 // segments and Parquet, and the ingest-time state derived from them (recent uuids for
 // duplicate detection, per-project rate buckets).
-import { mkdirSync } from "node:fs";
+import { makeDirectories } from "../../storage/atomic-file.ts";
 import { join } from "node:path";
 import type { RegionCode } from "../config.ts";
 import { RegionStore } from "../../storage/region-store.ts";
@@ -33,7 +33,7 @@ export class RegionNode {
   }
 
   static async open(code: RegionCode, dataDir: string, tuning: StorageTuning, datacenterRanges: DatacenterRanges): Promise<RegionNode> {
-    mkdirSync(dataDir, { recursive: true });
+    makeDirectories(dataDir);
     const store = new RegionStore(join(dataDir, "region.sqlite"));
     const walDir = join(dataDir, "wal");
     // Events carry person indexes, so the person store's journal is synced with each record.

@@ -1,29 +1,12 @@
 // Headless Chromium for the browser-SDK tests: Debian's `chromium` package, installed with
-// apt-get when it is missing (the test setup's only system package). When it cannot be
-// installed, the error says so and how to install it by hand.
-import { existsSync } from "node:fs";
+// apt-get when it is missing (debian-package.ts).
 import { chromium, type Browser } from "playwright-core";
+import { ensureDebianPackage } from "./debian-package.ts";
 
 export const chromiumPath = "/usr/bin/chromium";
 
-function run(command: string[]): { ok: boolean; output: string } {
-  const result = Bun.spawnSync(command, { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" }, stdout: "pipe", stderr: "pipe" });
-  return { ok: result.exitCode === 0, output: `${result.stdout.toString()}${result.stderr.toString()}`.slice(-2000) };
-}
-
-/** Installs Debian's chromium unless it is there already; throws with apt's output when that fails. */
-export function ensureChromium(): void {
-  if (existsSync(chromiumPath)) return;
-  const install = ["apt-get", "install", "-y", "--no-install-recommends", "chromium"];
-  let attempt = run(install);
-  if (!attempt.ok) {
-    run(["apt-get", "update"]);
-    attempt = run(install);
-  }
-  if (!attempt.ok || !existsSync(chromiumPath)) {
-    throw new Error(`The browser tests need Debian's chromium at ${chromiumPath} and installing it failed; install it with \`apt-get install chromium\` (as root):\n${attempt.output}`);
-  }
-}
+/** Installs Debian's chromium unless it is there already. */
+export const ensureChromium = () => ensureDebianPackage("chromium", chromiumPath, "The browser tests");
 
 /**
  * Headless Chromium as this machine allows it: no sandbox (tests run as root), and no

@@ -68,24 +68,28 @@ describe("manifest log", () => {
     expect(existsSync(join(dir, manifestFileName))).toBe(false);
   });
 
-  test("a change torn by a crash is cut off at open; the changes before it stand", () => {
-    const dir = newDir();
-    const log = open(dir);
-    sealAndCompact(log);
-    const before = structuredClone(log.manifest);
-    const whole = statSync(join(dir, manifestLogFileName)).size;
-    // Half a record: its header promises more bytes than follow.
-    const torn = new Uint8Array(20);
-    new DataView(torn.buffer).setUint32(0, 500, true);
-    appendFileSync(join(dir, manifestLogFileName), torn);
-    expect(readManifest(dir)).toEqual(before);
-    const reopened = open(dir);
-    expect(reopened.manifest).toEqual(before);
-    expect(statSync(join(dir, manifestLogFileName)).size).toBe(whole);
-    // The log goes on from there.
-    reopened.commit({ dropParts: ["parquet/part-2.parquet"] });
-    expect(open(dir).manifest.parts).toEqual([]);
-  });
+  // Half a record, whose header promises more bytes than follow; or zeros, a tail the file
+  // system extended but never wrote.
+  const tornRecord = new Uint8Array(20);
+  new DataView(tornRecord.buffer).setUint32(0, 500, true);
+  const damagedTails: [string, Uint8Array][] = [["a change torn by a crash", tornRecord], ["a zero-filled tail", new Uint8Array(4096)]];
+  for (const [tail, bytes] of damagedTails) {
+    test(`${tail} is cut off at open; the changes before it stand`, () => {
+      const dir = newDir();
+      const log = open(dir);
+      sealAndCompact(log);
+      const before = structuredClone(log.manifest);
+      const whole = statSync(join(dir, manifestLogFileName)).size;
+      appendFileSync(join(dir, manifestLogFileName), bytes);
+      expect(readManifest(dir)).toEqual(before);
+      const reopened = open(dir);
+      expect(reopened.manifest).toEqual(before);
+      expect(statSync(join(dir, manifestLogFileName)).size).toBe(whole);
+      // The log goes on from there.
+      reopened.commit({ dropParts: ["parquet/part-2.parquet"] });
+      expect(open(dir).manifest.parts).toEqual([]);
+    });
+  }
 
   test("a record whose checksum does not match ends the log", () => {
     const dir = newDir();

@@ -3,7 +3,9 @@ import { appendFileSync, copyFileSync, mkdtempSync, readdirSync, rmSync, statSyn
 import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { WalCorruptError, WalUnavailableError, WriteAheadLog, readWalRecords, walFileBytesMax } from "../../storage/wal.ts";
+import {
+  WalCorruptError, WalRecordTooLargeError, WalUnavailableError, WriteAheadLog, readWalRecords, walFileBytesMax, walRecordBytesMax,
+} from "../../storage/wal.ts";
 import { canMountTinyFs, fillDisk, tinyFsSkipReason, withTinyFs } from "../helpers/tiny-fs.ts";
 
 const dirs: string[] = [];
@@ -45,18 +47,40 @@ describe("write-ahead log", () => {
     await reopened.close();
   });
 
-  test("a torn record at the end (crash mid-append) is cut off on open; earlier records survive", async () => {
+  const damagedTails: [string, Uint8Array][] = [
+    ["a torn record at the end (crash mid-append)", new Uint8Array([50, 0, 0, 0, 1, 2, 3, 4, 65, 66])],
+    ["a zero-filled tail (a file the file system extended but never wrote)", new Uint8Array(4096)],
+  ];
+  for (const [tail, bytes] of damagedTails) {
+    test(`${tail} is cut off on open; earlier records survive and appends go on after them`, async () => {
+      const dir = freshDir();
+      const wal = await WriteAheadLog.open(dir);
+      const end = await wal.append(text("kept"));
+      await wal.close();
+      const file = join(dir, "wal-0000000000000001.log");
+      appendFileSync(file, bytes);
+      const reopened = await WriteAheadLog.open(dir);
+      expect(payloads(reopened)).toEqual(["kept"]);
+      expect(statSync(file).size).toBe(end.offset);
+      await reopened.append(text("after"));
+      await reopened.close();
+      const again = await WriteAheadLog.open(dir);
+      expect(payloads(again)).toEqual(["kept", "after"]);
+      await again.close();
+    });
+  }
+
+  test("an empty record and one past walRecordBytesMax are refused; the log goes on", async () => {
     const dir = freshDir();
     const wal = await WriteAheadLog.open(dir);
-    const end = await wal.append(text("kept"));
+    await expect(wal.append(new Uint8Array(0))).rejects.toThrow(new Error("a write-ahead log record cannot be empty"));
+    const oversized = [new Uint8Array(walRecordBytesMax), new Uint8Array(1)];
+    await expect(wal.append(oversized)).rejects.toThrow(new WalRecordTooLargeError(`record of ${walRecordBytesMax + 1} bytes exceeds ${walRecordBytesMax}`));
+    await wal.append(new Uint8Array(walRecordBytesMax));
+    await wal.append(text("after"));
     await wal.close();
-    const file = join(dir, "wal-0000000000000001.log");
-    appendFileSync(file, new Uint8Array([50, 0, 0, 0, 1, 2, 3, 4, 65, 66]));
     const reopened = await WriteAheadLog.open(dir);
-    expect(payloads(reopened)).toEqual(["kept"]);
-    expect(statSync(file).size).toBe(end.offset);
-    await reopened.append(text("after"));
-    expect(payloads(reopened)).toEqual(["kept", "after"]);
+    expect([...reopened.records()].map((record) => record.payload.byteLength)).toEqual([walRecordBytesMax, 5]);
     await reopened.close();
   });
 

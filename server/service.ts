@@ -20,7 +20,7 @@ import { RegionNode } from "./region/region-node.ts";
 import { LocalRegionLink, RemoteRegionLink, type RegionLink } from "./region/region-link.ts";
 import { jwksPath } from "./control/routes/discovery.ts";
 import { regionApp } from "./region/app.ts";
-import { ingestApp, ingestErrorResponse } from "./ingest/app.ts";
+import { ingestApp, ingestErrorResponse, unservedIngestRegionResponse } from "./ingest/app.ts";
 import { errorResponse, type ApiError } from "./http/errors.ts";
 import { withTimeout } from "./http/timeout.ts";
 import { recordSocketAddress } from "./http/client-meta.ts";
@@ -96,9 +96,13 @@ export async function startService(config: Config): Promise<RunningService> {
   const control = controlApp(ctx);
   const controlSurface: Surface = { handle: (request) => control.handle(request), renderError: errorResponse };
 
+  const unservedIngestRegion: Surface = { handle: unservedIngestRegionResponse, renderError: ingestErrorResponse };
   const route = (path: string): Surface => {
     const match = path.match(/^\/(region|ingest)\/([a-z]{2})(?:\/|$)/);
-    return (match && surfaces.get(`/${match[1]}/${match[2]}`)) || controlSurface;
+    const surface = match && surfaces.get(`/${match[1]}/${match[2]}`);
+    if (surface) return surface;
+    // Everything under /ingest/ answers in the ingest shape, even for a region not served here.
+    return path === "/ingest" || path.startsWith("/ingest/") ? unservedIngestRegion : controlSurface;
   };
 
   const server: Server<unknown> = Bun.serve({

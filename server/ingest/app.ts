@@ -39,6 +39,16 @@ const ingestJson = (status: number, body: unknown, headers: Record<string, strin
 /** An operating error in the ingest shape: {error: "<message>"} with CORS headers. */
 export const ingestErrorResponse = (error: ApiError) => ingestJson(error.status, { error: error.message }, error.headers);
 
+/**
+ * A request under /ingest/ for a region this server does not run: SDKs pointed at the wrong
+ * region see why, in the ingest shape with CORS (a preflight too, so a browser can read it).
+ */
+export function unservedIngestRegionResponse(request: Request, path: string): Response {
+  if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: corsHeaders });
+  const region = path.split("/")[2] ?? "";
+  return ingestJson(404, { error: region ? `region ${region} is not served here` : "no such route" });
+}
+
 /** Whatever a request ended with, in the ingest shape; an unexpected error is logged and answered 500. */
 function ingestErrorAnswer(context: { code: string | number; error: unknown }): Response {
   const apiError = toApiError(context);

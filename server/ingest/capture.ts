@@ -146,7 +146,8 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
     if (!node.uuids.add(key.projectId, event.uuid)) {
       const inBatchBefore = validUuids.indexOf(event.uuid) < validUuids.length - 1;
       if (!inBatchBefore) {
-        response.rejected.push({ uuid: event.uuid, reason: "duplicate" });
+        // The uuid as the client sent it (the index compares it lowercased), like other rejections.
+        response.rejected.push({ uuid: (raw as { uuid: string }).uuid, reason: "duplicate" });
         metKnown = true;
       }
       continue;

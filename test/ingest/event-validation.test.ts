@@ -186,6 +186,19 @@ describe("clock skew", () => {
   });
 });
 
+describe("retention", () => {
+  test("the edge is exact: an event 365 days (the default retention) older than its request is accepted, 1 ms more is invalid", async () => {
+    // With sent_at the corrected time is the stamp plus (receive time - sent_at), so its age at
+    // receipt is sent_at - stamp, whatever the request's transit took.
+    const sentAt = Date.now();
+    const retentionMs = 365 * 86_400_000;
+    const atEdge = nativeEvent({ timestamp: new Date(sentAt - retentionMs).toISOString() });
+    const past = nativeEvent({ timestamp: new Date(sentAt - retentionMs - 1).toISOString() });
+    const reply = await post(nativeBody(key, [past, atEdge], { sent_at: new Date(sentAt).toISOString() }));
+    expect([reply.status, reply.body]).toEqual([200, ok(1, [{ uuid: past.uuid, reason: "invalid" }])]);
+  });
+});
+
 describe("event size", () => {
   test("an event over 900 KiB is rejected too_large; 900 KiB and under are accepted", async () => {
     const under = eventOfSize(899 * KiB);

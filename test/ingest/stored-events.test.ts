@@ -316,7 +316,7 @@ describe("stored events (write-ahead log of a stopped service)", () => {
       const resentTwice = await postIngest(url, nativeBody(dedicated.key, [a, { ...a, event: "third" }]));
       expect([resentTwice.status, resentTwice.body]).toEqual([200, ok(0, [{ uuid: a.uuid, reason: "duplicate" }])]);
       const upper = await postIngest(url, nativeBody(dedicated.key, [{ ...b, uuid: b.uuid.toUpperCase() }]));
-      expect([upper.status, upper.body]).toEqual([200, ok(0, [{ uuid: expect.stringMatching(new RegExp(`^${b.uuid}$`, "i")), reason: "duplicate" }])]);
+      expect([upper.status, upper.body]).toEqual([200, ok(0, [{ uuid: b.uuid.toUpperCase(), reason: "duplicate" }])]);
       const elsewhere = await postIngest(url, nativeBody(otherKeys[0].key, [a]));
       expect([elsewhere.status, elsewhere.body]).toEqual([200, ok(1)]);
 

@@ -18,7 +18,7 @@ import { compactInPlace, type Compactor } from "./compaction-thread.ts";
 import { EventBuffer } from "./event-buffer.ts";
 import { tableToEvents } from "./event-columns.ts";
 import { readBatchRecord, type BatchRecordView, type StoredEvent } from "./event-record.ts";
-import { ManifestLog, removeUnnamedFiles, type Manifest, type PartEntry, type SegmentEntry } from "./manifest.ts";
+import { ManifestLog, ManifestUncertainError, removeUnnamedFiles, type Manifest, type PartEntry, type SegmentEntry } from "./manifest.ts";
 import { partitionTables, personEventsIn, type EventCursor } from "./partition-reads.ts";
 import { comparePositions, readWalRecords, type WalPosition } from "./wal.ts";
 
@@ -234,8 +234,9 @@ export class EventStore {
           })),
         });
       } catch (error) {
-        // Nothing is lost: the events are still in the WAL and go back into the buffers.
-        rmSync(join(this.dataDir, file), { force: true });
+        // Nothing is lost: the events are still in the WAL and go back into the buffers. The
+        // seal file stays if the change may be committed (a restart removes it if not).
+        if (!(error instanceof ManifestUncertainError)) rmSync(join(this.dataDir, file), { force: true });
         this.restoreBuffers(buffers);
         this.bufferedBytes = bufferedBytes;
         this.failure = error as Error;
@@ -279,7 +280,7 @@ export class EventStore {
           dropParts: replaced,
         });
       } catch (error) {
-        for (const part of written) rmSync(join(this.dataDir, part.file), { force: true });
+        if (!(error instanceof ManifestUncertainError)) for (const part of written) rmSync(join(this.dataDir, part.file), { force: true });
         this.failure = error as Error;
         throw error;
       }

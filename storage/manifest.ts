@@ -170,6 +170,13 @@ export function removeUnnamedFiles(dataDir: string, manifest: Readonly<Manifest>
 }
 
 /** The region's manifest, kept in memory and changed one logged change at a time. */
+/**
+ * A commit failed and so did cutting the log back: after a restart the change may turn out to
+ * be committed. So whoever committed must keep every file the change names (a restart removes
+ * the ones the manifest does not name) and the manifest takes no more commits.
+ */
+export class ManifestUncertainError extends Error {}
+
 export class ManifestLog {
   private logBytes: number;
   private broken: Error | null = null;
@@ -212,7 +219,9 @@ export class ManifestLog {
 
   /**
    * Makes `change` durable, with every file number taken so far, then applies it. On failure
-   * nothing changes (the log is cut back to its last whole change) and the error is thrown.
+   * nothing changes (the log is cut back to its last whole change) and the error is thrown;
+   * if even cutting it back fails, the change may be on disk after all: ManifestUncertainError,
+   * and no commit is taken from then on.
    */
   commit(change: ManifestChange): void {
     if (this.broken) throw new Error(`manifest log is unavailable: ${this.broken.message}`);
@@ -232,6 +241,7 @@ export class ManifestLog {
         fdatasyncSync(this.fd);
       } catch {
         this.broken = error as Error;
+        throw new ManifestUncertainError(`manifest change may or may not be on disk: ${(error as Error).message}`);
       }
       throw error;
     }

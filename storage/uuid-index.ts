@@ -1,8 +1,9 @@
 // Remembers recently accepted event uuids, so a retry of an acknowledged event is rejected as
 // `duplicate` instead of being stored again. Open addressing over 128-bit keys in typed
 // arrays (no Map in the hot path). Two generations bound memory: when the current one is
-// full it becomes the previous one and the oldest uuids are forgotten; compaction still
-// deduplicates by uuid, so forgetting never stores an event twice in the compacted files.
+// full it becomes the previous one and the oldest uuids are forgotten. Compaction removes a
+// uuid's second copy only within a part it writes or a merge of parts, so a retry that comes
+// after its uuid was forgotten can stay stored twice (a known limit, in the README).
 
 export const uuidIndexGenerationSize = 1 << 20;
 /** The most uuids the index remembers: two generations. */

@@ -337,6 +337,9 @@ export class WriteAheadLog {
    */
   async truncateUpTo(upTo: WalPosition): Promise<void> {
     await this.onActiveFile(async () => {
+      // A broken log's active file may end in a write it could not cut off: it must stay the
+      // newest file, whose torn tail the next open cuts (in an older file it is corruption).
+      if (this.broken) return;
       if (upTo.file === this.fileSequence && upTo.offset === this.fileBytes && this.fileBytes > 0) await this.rotate();
     });
     for (const sequence of this.fileSequences()) {

@@ -8,7 +8,7 @@ import { EventStore, defaultStorageTuning, type StorageTuning } from "../../stor
 import { recentUuidsOnDisk } from "../../storage/recent-uuids.ts";
 import { partsPerMerge } from "../../storage/partition-compaction.ts";
 import { encodeBatchRecord, readBatchRecord, type StoredEvent } from "../../storage/event-record.ts";
-import { readManifest } from "../../storage/manifest.ts";
+import { ManifestUncertainError, readManifest } from "../../storage/manifest.ts";
 import type { WalPosition } from "../../storage/wal.ts";
 import { acceptedBatchOf, storedEvent } from "./fixtures.ts";
 
@@ -283,6 +283,28 @@ describe("event store", () => {
     }
     const second = await openStore(first.dataDir);
     for (const path of [stray, strayPart, temporary]) expect(existsSync(path)).toBe(false);
+    expect(second.store.scan(7, "production")).toEqual(events);
+    await second.wal.close();
+  });
+
+  test("a seal whose manifest commit failed and could not be cut back keeps its seal file (the change may be on disk); a restart sorts it out", async () => {
+    const first = await openStore();
+    const events = [storedEvent(), storedEvent()];
+    await ingest(first.wal, first.store, events);
+    // An injected failure at the file layer: every write and truncate of the manifest log fails.
+    const manifests = (first.store as unknown as { manifests: { fd: number } }).manifests;
+    const logFd = manifests.fd;
+    manifests.fd = 1_000_000;
+    await expect(first.store.seal()).rejects.toThrow(ManifestUncertainError);
+    // Had the change reached the disk, the manifest would name this file: it must still be there.
+    expect(readdirSync(join(first.dataDir, "segments"))).toEqual(["seal-00000001.arrows"]);
+    await expect(first.store.seal()).rejects.toThrow("manifest log is unavailable");
+    manifests.fd = logFd;
+    await first.wal.close();
+
+    // Here the change did not reach the disk: the restart removes the unnamed file and replays the WAL.
+    const second = await openStore(first.dataDir);
+    expect(readdirSync(join(first.dataDir, "segments"))).toEqual([]);
     expect(second.store.scan(7, "production")).toEqual(events);
     await second.wal.close();
   });

@@ -70,6 +70,21 @@ describe("write-ahead log", () => {
     });
   }
 
+  test("a broken log (a failed write it could not cut off) does not rotate on truncation, so a restart cuts the torn tail instead of refusing the log", async () => {
+    const dir = freshDir();
+    const wal = await WriteAheadLog.open(dir);
+    const end = await wal.append(text("sealed"));
+    // What a failed write leaves when cutting it off failed too: a torn tail, and the log broken.
+    appendFileSync(join(dir, "wal-0000000000000001.log"), new Uint8Array([50, 0, 0, 0, 1, 2, 3, 4, 65]));
+    (wal as unknown as { broken: Error }).broken = new Error("truncate failed");
+    await wal.truncateUpTo(end);
+    expect(readdirSync(dir)).toEqual(["wal-0000000000000001.log"]);
+    await wal.close();
+    const reopened = await WriteAheadLog.open(dir);
+    expect(payloads(reopened)).toEqual(["sealed"]);
+    await reopened.close();
+  });
+
   test("an empty record and one past walRecordBytesMax are refused; the log goes on", async () => {
     const dir = freshDir();
     const wal = await WriteAheadLog.open(dir);

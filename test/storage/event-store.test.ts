@@ -309,6 +309,29 @@ describe("event store", () => {
     await second.wal.close();
   });
 
+  test("a compaction whose manifest commit failed and could not be cut back keeps the parts it wrote and the segments; a restart sorts it out", async () => {
+    const first = await openStore();
+    const events = [storedEvent(), storedEvent()];
+    await ingest(first.wal, first.store, events);
+    await first.store.seal();
+    const manifests = (first.store as unknown as { manifests: { fd: number } }).manifests;
+    const logFd = manifests.fd;
+    manifests.fd = 1_000_000;
+    await expect(first.store.compact(7, "production")).rejects.toThrow(ManifestUncertainError);
+    // Had the change reached the disk, the manifest would name the new part: it must still be there.
+    const partsDir = join(first.dataDir, "parquet", "7", "production");
+    expect(readdirSync(partsDir, { recursive: true }).filter((name) => String(name).endsWith(".parquet"))).toHaveLength(1);
+    expect(readdirSync(join(first.dataDir, "segments"))).toEqual(["seal-00000001.arrows"]);
+    manifests.fd = logFd;
+    await first.wal.close();
+
+    // Here the change did not reach the disk: the restart removes the unnamed part and keeps the segment.
+    const second = await openStore(first.dataDir);
+    expect(readdirSync(partsDir, { recursive: true }).filter((name) => String(name).endsWith(".parquet"))).toEqual([]);
+    expect(second.store.scan(7, "production")).toEqual(events);
+    await second.wal.close();
+  });
+
   test("stop() waits for a background tick under way, and for the compaction it queues after stop() was called", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "store-test-"));
     dirs.push(dataDir);

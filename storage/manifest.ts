@@ -169,7 +169,6 @@ export function removeUnnamedFiles(dataDir: string, manifest: Readonly<Manifest>
   for (const name of readdirSync(dataDir)) if (name.includes(temporarySuffix)) rmSync(join(dataDir, name));
 }
 
-/** The region's manifest, kept in memory and changed one logged change at a time. */
 /**
  * A commit failed and so did cutting the log back: after a restart the change may turn out to
  * be committed. So whoever committed must keep every file the change names (a restart removes
@@ -177,6 +176,7 @@ export function removeUnnamedFiles(dataDir: string, manifest: Readonly<Manifest>
  */
 export class ManifestUncertainError extends Error {}
 
+/** The region's manifest, kept in memory and changed one logged change at a time. */
 export class ManifestLog {
   private logBytes: number;
   private broken: Error | null = null;

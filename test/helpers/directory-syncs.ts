@@ -42,6 +42,7 @@ function joinSplitCalls(lines: string[]): string[] {
   }
   return joined;
 }
+
 const quoted = /"((?:[^"\\]|\\.)*)"/g;
 
 function quotedArguments(args: string): string[] {

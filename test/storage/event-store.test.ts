@@ -38,6 +38,17 @@ async function ingest(wal: WriteAheadLog, store: EventStore, events: StoredEvent
 
 const uuids = (rows: StoredEvent[]) => rows.map((row) => row.uuid);
 
+/**
+ * An injected failure at the file layer: every write and truncate of the store's manifest log
+ * fails from now on (its descriptor is one no file has). Returns what puts the real one back.
+ */
+function breakManifestLog(store: EventStore): () => void {
+  const manifests = (store as unknown as { manifests: { fd: number } }).manifests;
+  const logFd = manifests.fd;
+  manifests.fd = 1_000_000;
+  return () => (manifests.fd = logFd);
+}
+
 describe("event store", () => {
   test("seal writes one seal file with a segment per project environment, records them in the manifest and truncates the WAL", async () => {
     const { dataDir, wal, store } = await openStore();
@@ -291,15 +302,12 @@ describe("event store", () => {
     const first = await openStore();
     const events = [storedEvent(), storedEvent()];
     await ingest(first.wal, first.store, events);
-    // An injected failure at the file layer: every write and truncate of the manifest log fails.
-    const manifests = (first.store as unknown as { manifests: { fd: number } }).manifests;
-    const logFd = manifests.fd;
-    manifests.fd = 1_000_000;
+    const mend = breakManifestLog(first.store);
     await expect(first.store.seal()).rejects.toThrow(ManifestUncertainError);
     // Had the change reached the disk, the manifest would name this file: it must still be there.
     expect(readdirSync(join(first.dataDir, "segments"))).toEqual(["seal-00000001.arrows"]);
     await expect(first.store.seal()).rejects.toThrow("manifest log is unavailable");
-    manifests.fd = logFd;
+    mend();
     await first.wal.close();
 
     // Here the change did not reach the disk: the restart removes the unnamed file and replays the WAL.
@@ -314,20 +322,19 @@ describe("event store", () => {
     const events = [storedEvent(), storedEvent()];
     await ingest(first.wal, first.store, events);
     await first.store.seal();
-    const manifests = (first.store as unknown as { manifests: { fd: number } }).manifests;
-    const logFd = manifests.fd;
-    manifests.fd = 1_000_000;
+    const mend = breakManifestLog(first.store);
     await expect(first.store.compact(7, "production")).rejects.toThrow(ManifestUncertainError);
     // Had the change reached the disk, the manifest would name the new part: it must still be there.
     const partsDir = join(first.dataDir, "parquet", "7", "production");
-    expect(readdirSync(partsDir, { recursive: true }).filter((name) => String(name).endsWith(".parquet"))).toHaveLength(1);
+    const partFiles = () => readdirSync(partsDir, { recursive: true }).filter((name) => String(name).endsWith(".parquet"));
+    expect(partFiles()).toHaveLength(1);
     expect(readdirSync(join(first.dataDir, "segments"))).toEqual(["seal-00000001.arrows"]);
-    manifests.fd = logFd;
+    mend();
     await first.wal.close();
 
     // Here the change did not reach the disk: the restart removes the unnamed part and keeps the segment.
     const second = await openStore(first.dataDir);
-    expect(readdirSync(partsDir, { recursive: true }).filter((name) => String(name).endsWith(".parquet"))).toEqual([]);
+    expect(partFiles()).toEqual([]);
     expect(second.store.scan(7, "production")).toEqual(events);
     await second.wal.close();
   });

@@ -9,15 +9,13 @@
 // and durable ingest again without person resolution (bench/ingest/without-persons.ts), for
 // its cost. Writes its section of bench/RESULTS.md.
 //   bun bench/ingest/run.ts            (BENCH_SECONDS=60 BENCH_RUNS=3 BENCH_CONNECTIONS=32 BENCH_PROJECTS=100)
-import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
-import { join } from "node:path";
+import { cpus, totalmem } from "node:os";
 import { eventTemplates } from "./generator.ts";
 import { drive, type LoadResult } from "./load.ts";
 import { rssBytes } from "../process-usage.ts";
 import { cpuByThreadMeter, singleThreadGroups, threadGroups, totalMicros, type CpuByThread } from "./cpu-by-thread.ts";
 import { writeResultsSection } from "../results.ts";
-import { spawnService } from "../../test/helpers/process.ts";
+import { measureReference, removeIngestService, startIngestService, stopAndCatchUp, type LoadShape, type ReferenceResult } from "./service.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 60);
 const halfLoadSeconds = Number(process.env.BENCH_HALF_SECONDS ?? Math.max(10, Math.round(seconds / 3)));
@@ -29,29 +27,7 @@ const seed = 42;
 const users = 100_000;
 const templates = eventTemplates({ seed, users }, 20_000, new Date().toISOString());
 const bytesPerTemplate = templates.reduce((sum, template) => sum + template.length, 0) / templates.length;
-
-interface ReferenceResult {
-  load: LoadResult;
-  /** The server's CPU time (all threads) per acknowledged event. */
-  cpuMicrosPerEvent: number;
-  cpuByThread: CpuByThread;
-}
-
-/** A bare reference server under the same load: the parse-only ceiling, or the durable floor. */
-async function measureReference(entry: string): Promise<ReferenceResult> {
-  const dataDir = mkdtempSync(join(tmpdir(), "bench-reference-"));
-  const server = await spawnService({ DATA_DIR: dataDir }, [entry], "plain");
-  try {
-    const cpuByThreadSince = cpuByThreadMeter(server.child.pid);
-    const load = await drive({ url: `${server.url}/batch`, apiKeys: ["none"], templates, seconds, connections, batchSize });
-    const cpuByThread = cpuByThreadSince(load.events);
-    return { load, cpuMicrosPerEvent: totalMicros(cpuByThread), cpuByThread };
-  } finally {
-    server.child.kill("SIGKILL");
-    await server.child.exited;
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
+const shape: LoadShape = { templates, seconds, connections, batchSize };
 
 interface DurableResult {
   load: LoadResult;
@@ -77,51 +53,24 @@ const warmUpSeconds = 5;
 
 /** Durable ingest into the service `entry` runs, as fast as it answers or (after a warm-up) at `targetRate`. */
 async function measureDurable(entry: string, loadSeconds: number, targetRate?: number): Promise<DurableResult> {
-  const dataDir = mkdtempSync(join(tmpdir(), "bench-ingest-"));
-  const server = await spawnService({ DATA_DIR: dataDir, REGIONS: "eu" }, [entry]);
+  const service = await startIngestService(entry, projects);
   let peakRssBytes = 0;
-  const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, rssBytes(server.child.pid))), 250);
+  const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, rssBytes(service.server.child.pid))), 250);
   try {
-    const headers = { "content-type": "application/json" };
-    const signup = await fetch(`${server.url}/app/auth/signup`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ email: "bench@example.com", name: "Bench", password: "violet-harbour-71-quietly" }),
-    });
-    const cookie = signup.headers.get("set-cookie")!.split(";")[0]!;
-    const orgId = ((await signup.json()) as { orgs: { id: string }[] }).orgs[0]!.id;
-    const apiKeys: string[] = [];
-    for (let index = 0; index < projects; index++) {
-      const project = await fetch(`${server.url}/app/orgs/${orgId}/projects`, {
-        method: "POST",
-        headers: { ...headers, cookie },
-        body: JSON.stringify({ name: `Bench ${index}`, region: "eu" }),
-      });
-      apiKeys.push(((await project.json()) as { public_keys: { key: string }[] }).public_keys[0]!.key);
-    }
-    const url = `${server.url}/ingest/eu/batch`;
-    if (targetRate !== undefined) await drive({ url, apiKeys, templates, seconds: warmUpSeconds, connections, batchSize, targetRate });
-    const cpuByThreadSince = cpuByThreadMeter(server.child.pid);
-    const load = await drive({ url, apiKeys, templates, seconds: loadSeconds, connections, batchSize, targetRate });
+    const target = { url: service.batchUrl, apiKeys: service.apiKeys, targetRate };
+    if (targetRate !== undefined) await drive({ ...shape, ...target, seconds: warmUpSeconds });
+    const cpuByThreadSince = cpuByThreadMeter(service.server.child.pid);
+    const load = await drive({ ...shape, ...target, seconds: loadSeconds });
     const cpuByThread = cpuByThreadSince(load.events);
     clearInterval(sampler);
-    // Stopping seals what is buffered; what is left is compaction.
-    server.child.kill("SIGTERM");
-    await server.child.exited;
-
-    const catchUp = Bun.spawnSync([process.execPath, "bench/ingest/catch-up.ts", join(dataDir, "eu")], { stderr: "inherit" });
-    if (catchUp.exitCode !== 0) throw new Error(`catch-up failed with exit code ${catchUp.exitCode}`);
-    const { seconds: catchUpSeconds, cpuSeconds: catchUpCpuSeconds, storedEvents, bytes } = JSON.parse(catchUp.stdout.toString()) as {
-      seconds: number; cpuSeconds: number; storedEvents: number; bytes: number;
-    };
+    const { seconds: catchUpSeconds, cpuSeconds: catchUpCpuSeconds, storedEvents, bytes } = await stopAndCatchUp(service);
     if (load.errors > 0) console.log("failed requests by status:", load.errorStatuses);
     const sustainedEventsPerSecond = load.events / (load.events / load.eventsPerSecond + catchUpSeconds);
     const cpuMicrosPerEvent = totalMicros(cpuByThread) + (catchUpCpuSeconds * 1e6) / load.events;
     return { load, catchUpSeconds, sustainedEventsPerSecond, cpuMicrosPerEvent, cpuByThread, peakRssBytes, storedEvents, bytesPerEvent: bytes / storedEvents };
   } finally {
     clearInterval(sampler);
-    server.child.kill("SIGKILL");
-    rmSync(dataDir, { recursive: true, force: true });
+    await removeIngestService(service);
   }
 }
 
@@ -134,9 +83,9 @@ const durables: DurableResult[] = [];
 const halfLoads: LoadResult[] = [];
 const withoutPersons: DurableResult[] = [];
 for (let run = 1; run <= runs; run++) {
-  const ceiling = await measureReference("bench/ingest/parse-only-server.ts");
+  const ceiling = await measureReference("bench/ingest/parse-only-server.ts", shape);
   console.log(`run ${run} ceiling: ${fmt(ceiling.load.eventsPerSecond)} events/s, p99 ${fmt(ceiling.load.p99Ms, 1)} ms, ${fmt(ceiling.cpuMicrosPerEvent, 2)} us of CPU per event`);
-  const floor = await measureReference("bench/ingest/durable-floor-server.ts");
+  const floor = await measureReference("bench/ingest/durable-floor-server.ts", shape);
   console.log(`run ${run} durable floor: ${fmt(floor.load.eventsPerSecond)} events/s, p99 ${fmt(floor.load.p99Ms, 1)} ms, ${fmt(floor.cpuMicrosPerEvent, 2)} us of CPU per event`);
   const durable = await measureDurable("server/main.ts", seconds);
   console.log(

@@ -10,6 +10,30 @@ export function rssBytes(pid: number): number {
   return match ? Number(match[1]) * 1024 : 0;
 }
 
+/** How often a peak-RSS sampler reads /proc. */
+const rssSampleMs = 250;
+
+export interface RssPeak {
+  /** The highest RSS read since the sampler started or last restarted. */
+  bytes(): number;
+  /** Starts a new peak from the RSS now (a soak's next minute). */
+  restart(): void;
+  stop(): void;
+}
+
+/** Samples a process's RSS from now on, every 250 ms, keeping the highest reading. */
+export function sampleRssPeak(pid: number): RssPeak {
+  let peakBytes = rssBytes(pid);
+  const timer = setInterval(() => (peakBytes = Math.max(peakBytes, rssBytes(pid))), rssSampleMs);
+  return {
+    bytes: () => peakBytes,
+    restart: () => {
+      peakBytes = rssBytes(pid);
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
 /** Linux reports CPU time in clock ticks of 1/100 s (USER_HZ). */
 const tickMs = 10;
 

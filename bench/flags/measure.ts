@@ -1,6 +1,6 @@
 // One measurement of one server: start it, pace the load at the target rate (with warm-up)
 // while sampling its RSS, then optionally find the highest rate it answers, and stop it.
-import { cpuMeter, rssBytes, type CpuShares } from "../process-usage.ts";
+import { cpuMeter, sampleRssPeak, type CpuShares } from "../process-usage.ts";
 import { paced, unpaced, type PacedResult, type UnpacedResult } from "./load.ts";
 import type { ServiceProcess } from "../../test/helpers/process.ts";
 
@@ -24,22 +24,18 @@ export interface Measurement {
   ceiling: UnpacedResult | null;
 }
 
-/** How often the server's RSS is read from /proc during the load. */
-const rssSampleMs = 250;
-
 /** Measures `server` (already started and ready at `url`) and kills it afterwards. */
 export async function measure(server: ServiceProcess, url: string, bodies: string[], settings: LoadSettings): Promise<Measurement> {
-  let peakRssBytes = rssBytes(server.child.pid);
-  const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, rssBytes(server.child.pid))), rssSampleMs);
+  const rssPeak = sampleRssPeak(server.child.pid);
   try {
     const cpuSince = cpuMeter(server.child.pid);
     const result = await paced({ url, bodies, ...settings });
     const cpu = cpuSince();
-    clearInterval(sampler);
+    rssPeak.stop();
     const ceiling = settings.ceilingSeconds > 0 ? await unpaced(url, bodies, settings.ceilingConnections, settings.ceilingSeconds) : null;
-    return { paced: result, peakRssBytes, cpu, ceiling };
+    return { paced: result, peakRssBytes: rssPeak.bytes(), cpu, ceiling };
   } finally {
-    clearInterval(sampler);
+    rssPeak.stop();
     server.child.kill("SIGKILL");
     await server.child.exited;
   }

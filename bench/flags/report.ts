@@ -2,6 +2,7 @@
 // service and the baseline, the target line, and every run's figures.
 import { cpus, loadavg, totalmem } from "node:os";
 import type { LoadSettings, Measurement } from "./measure.ts";
+import { fmt as figure, median } from "../figures.ts";
 
 export const sectionHeading = "Feature flags (bench/flags)";
 /** Issue 7: remote evaluation of 50 flags for one person, p99 under 5 ms at 5,000 requests/s. */
@@ -24,9 +25,8 @@ export interface ReportContext {
   loadAtStart: number;
 }
 
-export const fmt = (value: number, digits = 0) =>
-  Number.isNaN(value) ? "n/a" : value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** figures.ts's fmt, with "n/a" for a figure a run could not give. */
+export const fmt = (value: number, digits = 0) => (Number.isNaN(value) ? "n/a" : figure(value, digits));
 const mib = (bytes: number) => `${fmt(bytes / 2 ** 20)} MiB`;
 
 function row(name: string, measurements: Measurement[]): string {

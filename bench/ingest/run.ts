@@ -12,9 +12,10 @@
 import { cpus, totalmem } from "node:os";
 import { eventTemplates } from "./generator.ts";
 import { drive, type LoadResult } from "./load.ts";
-import { rssBytes } from "../process-usage.ts";
+import { sampleRssPeak } from "../process-usage.ts";
 import { cpuByThreadMeter, singleThreadGroups, threadGroups, totalMicros, type CpuByThread } from "./cpu-by-thread.ts";
 import { writeResultsSection } from "../results.ts";
+import { fmt, median } from "../figures.ts";
 import { measureReference, removeIngestService, startIngestService, stopAndCatchUp, type LoadShape, type ReferenceResult } from "./service.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 60);
@@ -54,28 +55,25 @@ const warmUpSeconds = 5;
 /** Durable ingest into the service `entry` runs, as fast as it answers or (after a warm-up) at `targetRate`. */
 async function measureDurable(entry: string, loadSeconds: number, targetRate?: number): Promise<DurableResult> {
   const service = await startIngestService(entry, projects);
-  let peakRssBytes = 0;
-  const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, rssBytes(service.server.child.pid))), 250);
+  const rssPeak = sampleRssPeak(service.server.child.pid);
   try {
     const target = { url: service.batchUrl, apiKeys: service.apiKeys, targetRate };
     if (targetRate !== undefined) await drive({ ...shape, ...target, seconds: warmUpSeconds });
     const cpuByThreadSince = cpuByThreadMeter(service.server.child.pid);
     const load = await drive({ ...shape, ...target, seconds: loadSeconds });
     const cpuByThread = cpuByThreadSince(load.events);
-    clearInterval(sampler);
+    rssPeak.stop();
     const { seconds: catchUpSeconds, cpuSeconds: catchUpCpuSeconds, storedEvents, bytes } = await stopAndCatchUp(service);
     if (load.errors > 0) console.log("failed requests by status:", load.errorStatuses);
     const sustainedEventsPerSecond = load.events / (load.events / load.eventsPerSecond + catchUpSeconds);
     const cpuMicrosPerEvent = totalMicros(cpuByThread) + (catchUpCpuSeconds * 1e6) / load.events;
-    return { load, catchUpSeconds, sustainedEventsPerSecond, cpuMicrosPerEvent, cpuByThread, peakRssBytes, storedEvents, bytesPerEvent: bytes / storedEvents };
+    return { load, catchUpSeconds, sustainedEventsPerSecond, cpuMicrosPerEvent, cpuByThread, peakRssBytes: rssPeak.bytes(), storedEvents, bytesPerEvent: bytes / storedEvents };
   } finally {
-    clearInterval(sampler);
+    rssPeak.stop();
     await removeIngestService(service);
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const fmt = (value: number, digits = 0) => value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 const ceilings: ReferenceResult[] = [];
 const floors: ReferenceResult[] = [];

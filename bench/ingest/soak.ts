@@ -11,8 +11,9 @@ import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { eventTemplates } from "./generator.ts";
 import { drive, type LoadResult } from "./load.ts";
-import { rssBytes } from "../process-usage.ts";
+import { sampleRssPeak } from "../process-usage.ts";
 import { writeResultsSection } from "../results.ts";
+import { fmt, median } from "../figures.ts";
 import { measureReference, removeIngestService, startIngestService, stopAndCatchUp, type LoadShape } from "./service.ts";
 
 const minutes = Number(process.env.BENCH_SOAK_MINUTES ?? 10);
@@ -40,28 +41,25 @@ interface Minute {
   diskBytes: number;
 }
 
-const fmt = (value: number, digits = 0) => value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const ceiling = await measureReference("bench/ingest/parse-only-server.ts", shape);
 console.log(`ceiling: ${fmt(ceiling.load.eventsPerSecond)} events/s`);
 
 const service = await startIngestService("server/main.ts", projects);
 const soak: Minute[] = [];
+const rssPeak = sampleRssPeak(service.server.child.pid);
 try {
-  let peakRssBytes = 0;
-  const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, rssBytes(service.server.child.pid))), 250);
   for (let minute = 1; minute <= minutes; minute++) {
-    peakRssBytes = 0;
+    rssPeak.restart();
     const load = await drive({ ...shape, url: service.batchUrl, apiKeys: service.apiKeys });
-    const result = { load, peakRssBytes, diskBytes: diskBytes(join(service.dataDir, "eu")) };
+    const result = { load, peakRssBytes: rssPeak.bytes(), diskBytes: diskBytes(join(service.dataDir, "eu")) };
     soak.push(result);
     console.log(
       `minute ${minute}: ${fmt(load.eventsPerSecond)} events/s, p50 ${fmt(load.p50Ms, 1)} ms, p99 ${fmt(load.p99Ms, 1)} ms, ` +
         `peak RSS ${fmt(result.peakRssBytes / 2 ** 20)} MiB, disk ${fmt(result.diskBytes / 2 ** 20)} MiB, errors ${load.errors} ${JSON.stringify(load.errorStatuses)}`,
     );
   }
-  clearInterval(sampler);
+  rssPeak.stop();
   const catchUp = await stopAndCatchUp(service);
   const events = soak.reduce((sum, minute) => sum + minute.load.events, 0);
   const loadSeconds = soak.reduce((sum, minute) => sum + minute.load.events / minute.load.eventsPerSecond, 0);
@@ -93,5 +91,6 @@ ${soak.map((minute, index) => `| ${index + 1} | ${fmt(minute.load.eventsPerSecon
   writeResultsSection("Ingest soak", report);
   console.log(report);
 } finally {
+  rssPeak.stop();
   await removeIngestService(service);
 }

@@ -5,6 +5,7 @@ import { version as duckDbVersion } from "@duckdb/node-api";
 import type { BenchData } from "./data.ts";
 import { rangeFrom, rangeTo, timeZone } from "./data.ts";
 import { columnCacheBytes, duckDbThreads } from "./engines.ts";
+import { fmt } from "../figures.ts";
 
 export interface CaseFigures {
   name: string;
@@ -21,7 +22,6 @@ export interface ReportInput {
   cases: CaseFigures[];
 }
 
-const fmt = (value: number, digits = 0) => value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const ms = (value: number) => fmt(value, value < 10 ? 2 : value < 100 ? 1 : 0);
 const ratio = (duckdb: number, executor: number) => `${fmt(duckdb / executor, 2)}x`;
 const sizeName = (events: number) => (events % 1_000_000 === 0 ? `${events / 1_000_000}M` : events % 1000 === 0 ? `${events / 1000}k` : fmt(events));

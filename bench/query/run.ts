@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { ChunkStore } from "../../engine/chunk-store.ts";
 import { DuckDbSession } from "../../engine/sql/duckdb.ts";
 import { writeResultsSection } from "../results.ts";
+import { median } from "../figures.ts";
 import { benchCases, type BenchCase } from "./cases.ts";
 import { openBenchData, type BenchData } from "./data.ts";
 import { benchQuery, columnCacheBytes, duckDbAnswer, duckDbThreads, executorSource, prepareDuckDb, runDuckDb, runExecutor } from "./engines.ts";
@@ -35,7 +36,6 @@ const selected = process.env.BENCH_CASES?.split(",").map((name) => name.trim());
 // Every case is reported with a median of each: a run without one has nothing to report.
 if (!(warmRuns >= 1 && coldRuns >= 1)) throw new Error(`BENCH_RUNS and BENCH_COLD_RUNS must be at least 1 (got ${warmRuns} and ${coldRuns})`);
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 /** Engines in alternating order per repetition, so neither always runs right after the other. */
 const engineOrder = (repetition: number): Engine[] => (repetition % 2 === 0 ? ["executor", "duckdb"] : ["duckdb", "executor"]);
 

@@ -8,7 +8,7 @@ import { BoolBuilder, DictionaryBuilder, Float64Builder, Int32Builder, Timestamp
 import {
   fixedColumnNames, mixedPropertyColumnPrefix, propertyColumnPrefix, propertyColumnsMax, tableToEvents, type PropertyKind,
 } from "./event-columns.ts";
-import { noLocation, readBatchRecord, type AcceptedEvent, type BatchRecordView, type EventBatchRecord, type Location, type StoredEvent } from "./event-record.ts";
+import { ipProperty, noLocation, readBatchRecord, type AcceptedEvent, type BatchRecordView, type EventBatchRecord, type Location, type StoredEvent } from "./event-record.ts";
 import { groupTypesPerProjectMax } from "./person-store.ts";
 
 type PropertyBuilder = Float64Builder | BoolBuilder | DictionaryBuilder | Utf8Builder;
@@ -74,8 +74,8 @@ export class EventBuffer {
 
   /** Every accepted event of a WAL record, with ingest's decisions applied. */
   appendRecord(record: BatchRecordView): void {
-    const { location, group_types: groupTypes } = record.header;
-    for (const accepted of record.accepted) this.appendWalEvent(record.batch[accepted.index]!, accepted, location, groupTypes);
+    const { locations, group_types: groupTypes } = record.header;
+    for (const accepted of record.accepted) this.appendWalEvent(record.batch[accepted.index]!, accepted, locations[accepted.location]!, groupTypes);
   }
 
   private appendWalEvent(raw: RawEvent, accepted: AcceptedEvent, location: Location, groupTypes: Record<string, number>): void {
@@ -155,7 +155,7 @@ export class EventBuffer {
     const row = this.rest.length;
     let rest: Record<string, unknown> | null = null;
     for (const key in properties) {
-      if (key === "$ip" || (sampleRate !== null && key === "$sample_rate")) continue;
+      if (key === ipProperty || (sampleRate !== null && key === "$sample_rate")) continue;
       const value = properties[key];
       if (value === null || value === undefined) continue;
       if (!this.appendProperty(key, value, row)) (rest ??= {})[key] = value;

@@ -2,13 +2,16 @@
 // record keeps the request's JSON text as received (after decompression; rebuilt with only the
 // stored events when the request held others or `$ip`: server/ingest/wal-body.ts) plus what ingest
 // decided about each accepted event (its index in `batch`, corrected timestamp, sample rate,
-// suspect mark, person index) and the request's location and group types, so the request
-// thread mostly writes bytes it already has instead of re-serialising events. Decoding rebuilds the
-// stored events from both (event-buffer.ts).
+// suspect mark, person index, location) and the request's locations and group types, so the
+// request thread mostly writes bytes it already has instead of re-serialising events. Decoding
+// rebuilds the stored events from both (event-buffer.ts).
 //
 // Layout: u8 format | u32 header length | header JSON | u32 event count |
-//         per event: u32 index, f64 timestamp, f64 sample rate, u8 flags, u32 person index |
+//         per event: u32 index, f64 timestamp, f64 sample rate, u8 flags, u32 person index,
+//         u16 location slot (a request has at most 1,000 events, so far fewer locations) |
 //         body JSON text.
+// Format 3, written before events had locations of their own, has no location slot and one
+// `location` in its header; it is still read (a WAL written before an upgrade replays).
 
 export interface StoredEvent {
   uuid: string;
@@ -56,6 +59,9 @@ export interface Location {
   timezone: string | null;
 }
 
+/** The client's IP address as a property: ingest locates the event by it; it is never stored (spec 2, Events). */
+export const ipProperty = "$ip";
+
 export const noLocation: Location = { country: null, region: null, city: null, timezone: null };
 
 /** Ingest's decision about one accepted event of the body's `batch`. */
@@ -65,6 +71,8 @@ export interface AcceptedEvent {
   sampleRate: number;
   isSuspect: boolean;
   personIndex: number;
+  /** Where the event came from: an index into its record's `locations`. */
+  location: number;
 }
 
 /** What capture appends to the WAL: `body` is JSON text of `{batch: [native events], ...}`, already validated. */
@@ -73,16 +81,22 @@ export interface AcceptedBatch {
   dataId: number;
   environment: string;
   receivedAt: number;
-  /** Where the request came from; events with `$geoip_disable` get no location. */
-  location: Location;
+  /**
+   * Where the events came from: the request's client address first, then each other address an
+   * event gave as `$ip` (AcceptedEvent.location points here); events with `$geoip_disable` get none.
+   */
+  locations: Location[];
   /** The project's group types by name, with their index 0-4. */
   groupTypes: Record<string, number>;
   events: AcceptedEvent[];
   body: Uint8Array;
 }
 
-const recordFormat = 3;
-const eventEntryBytes = 4 + 8 + 8 + 1 + 4;
+const recordFormat = 4;
+/** The format before per-event locations: read, never written. */
+const recordFormatWithoutLocations = 3;
+const eventEntryBytes = 4 + 8 + 8 + 1 + 4 + 2;
+const eventEntryBytesWithoutLocations = 4 + 8 + 8 + 1 + 4;
 const suspectFlag = 1;
 
 export interface RecordHeader {
@@ -90,8 +104,13 @@ export interface RecordHeader {
   data_id: number;
   environment: string;
   received_at: number;
-  location: Location;
+  locations: Location[];
   group_types: Record<string, number>;
+}
+
+/** A format-3 header: one location for every event of the record. */
+interface HeaderWithoutLocations extends Omit<RecordHeader, "locations"> {
+  location: Location;
 }
 
 /**
@@ -104,7 +123,7 @@ export function encodeBatchRecord(batch: AcceptedBatch): [head: Uint8Array, body
     data_id: batch.dataId,
     environment: batch.environment,
     received_at: batch.receivedAt,
-    location: batch.location,
+    locations: batch.locations,
     group_types: batch.groupTypes,
   };
   const headerBytes = new TextEncoder().encode(JSON.stringify(header));
@@ -123,6 +142,7 @@ export function encodeBatchRecord(batch: AcceptedBatch): [head: Uint8Array, body
     view.setFloat64(offset + 12, event.sampleRate, true);
     view.setUint8(offset + 20, event.isSuspect ? suspectFlag : 0);
     view.setUint32(offset + 21, event.personIndex, true);
+    view.setUint16(offset + 25, event.location, true);
     offset += eventEntryBytes;
   }
   return [bytes, batch.body];
@@ -142,23 +162,31 @@ export interface BatchRecordView {
 export function readBatchRecord(payload: Uint8Array, separateBody?: Uint8Array): BatchRecordView {
   const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
   const format = view.getUint8(0);
-  if (format !== recordFormat) throw new Error(`WAL record format ${format} is not known (expected ${recordFormat})`);
+  if (format !== recordFormat && format !== recordFormatWithoutLocations) {
+    throw new Error(`WAL record format ${format} is not known (expected ${recordFormat} or ${recordFormatWithoutLocations})`);
+  }
+  const withLocations = format === recordFormat;
+  const entryBytes = withLocations ? eventEntryBytes : eventEntryBytesWithoutLocations;
   const headerLength = view.getUint32(1, true);
   const decoder = new TextDecoder();
-  const header = JSON.parse(decoder.decode(payload.subarray(5, 5 + headerLength))) as RecordHeader;
+  const parsedHeader = JSON.parse(decoder.decode(payload.subarray(5, 5 + headerLength))) as RecordHeader | HeaderWithoutLocations;
+  const header: RecordHeader = "locations" in parsedHeader
+    ? parsedHeader
+    : { ...parsedHeader, locations: [parsedHeader.location] };
   const eventsStart = 5 + headerLength + 4;
   const count = view.getUint32(eventsStart - 4, true);
-  const bodyStart = eventsStart + count * eventEntryBytes;
+  const bodyStart = eventsStart + count * entryBytes;
   const body = separateBody ?? payload.subarray(bodyStart);
   const batch = (JSON.parse(decoder.decode(body)) as { batch: Record<string, unknown>[] }).batch;
   const accepted: AcceptedEvent[] = new Array(count);
-  for (let i = 0, offset = eventsStart; i < count; i++, offset += eventEntryBytes) {
+  for (let i = 0, offset = eventsStart; i < count; i++, offset += entryBytes) {
     accepted[i] = {
       index: view.getUint32(offset, true),
       timestamp: view.getFloat64(offset + 4, true),
       sampleRate: view.getFloat64(offset + 12, true),
       isSuspect: (view.getUint8(offset + 20) & suspectFlag) !== 0,
       personIndex: view.getUint32(offset + 21, true),
+      location: withLocations ? view.getUint16(offset + 25, true) : 0,
     };
   }
   return { header, accepted, batch, bodyBytes: body.byteLength };

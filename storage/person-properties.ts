@@ -1,7 +1,9 @@
 // Person (and group) properties with the stamp of the write that set each one, so the result
 // does not depend on the order events arrive in: the latest `$set` by event time wins; a key
 // only ever written by `$set_once` keeps the earliest write. Ties on time go to the larger
-// event uuid, so replaying the same events changes nothing.
+// event uuid, so replaying the same events changes nothing. `$ip` is never stored (spec 2, Events):
+// a write of it is ignored.
+import { ipProperty } from "./event-record.ts";
 
 export interface PropertyStamp {
   /** Event time, epoch ms. */
@@ -40,6 +42,7 @@ export function applyWrites(
   const write = (values: Record<string, unknown> | null, once: boolean) => {
     if (!values) return;
     for (const key in values) {
+      if (key === ipProperty) continue;
       const stamp: PropertyStamp = { t: time, u: uuid, once };
       // A replayed write carries the same stamp, which never wins: replays change nothing.
       if (!wins(stamp, target.stamps[key])) continue;

@@ -31,6 +31,9 @@ export const corsHeaders = {
   "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
   "Access-Control-Allow-Headers": "Content-Type, Content-Encoding, Authorization, X-Requested-With",
   "Access-Control-Max-Age": "86400",
+  // A 429 or 503 tells the client when to retry; a browser shows a script only the CORS-safelisted
+  // response headers unless the answer exposes others.
+  "Access-Control-Expose-Headers": "Retry-After",
 };
 
 const ingestJson = (status: number, body: unknown, headers: Record<string, string> = {}) =>

@@ -4,16 +4,17 @@
 import { ApiError, unavailable } from "../http/errors.ts";
 import { requestMeta, type RequestMeta } from "../http/client-meta.ts";
 import { WalRecordTooLargeError, WalUnavailableError, type WalPosition } from "../../storage/wal.ts";
-import { encodeBatchRecord, type AcceptedEvent } from "../../storage/event-record.ts";
+import { encodeBatchRecord, type AcceptedEvent, type Location } from "../../storage/event-record.ts";
 import type { RegistryKey } from "../../storage/region-store.ts";
 import type { RegionNode } from "../region/region-node.ts";
 import { ingestMalformed, ingestTooLarge, type DecodedBody } from "./decode-body.ts";
 import { isPlainObject } from "./json-values.ts";
-import { eventUserAgent, keptBySampling, locate, UserAgentKinds } from "./event-effects.ts";
+import { eventUserAgent, keptBySampling, UserAgentKinds } from "./event-effects.ts";
+import { EventOrigins } from "./event-origin.ts";
 import { batchEventsMax, batchEventsMin, eventBytesMax } from "./limits.ts";
 import { parseRfc3339 } from "./rfc3339.ts";
 import { validateEvent, type RejectReason, type ValidEvent } from "./validate-event.ts";
-import { ipProperty, walBody } from "./wal-body.ts";
+import { holdsIp, walBody } from "./wal-body.ts";
 import { SQLiteError } from "bun:sqlite";
 
 /** How long a client should wait before retrying when storage refuses writes. */
@@ -98,7 +99,7 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
     throw new ApiError(429, "rate_limited", "ingest rate limit of the project exceeded", { "Retry-After": String(retryAfter) });
   }
 
-  const fromDatacenter = meta.ip !== null && node.datacenterRanges.contains(meta.ip);
+  const origins = new EventOrigins(meta.ip, node.datacenterRanges);
   const clock = { now: receivedAt, sentAt, oldestAllowed: receivedAt - key.retentionDays * dayMs };
   const keepRatio = node.keepRatio(key.projectId);
   const checkSizes = body.byteLength > eventBytesMax;
@@ -154,13 +155,25 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
     }
     accepted.push(event);
     const kept = keptBySampling(event.uuid, keepRatio);
-    if (kept && ipProperty in event.properties) anyIp = true;
-    decisions.push(kept
-      ? { index, timestamp: event.timestamp, sampleRate: sampleRate(event.properties, keepRatio), isSuspect: fromDatacenter || agent.headless, personIndex: 0 }
-      : null);
+    if (!kept) {
+      decisions.push(null);
+      continue;
+    }
+    if (holdsIp(event)) anyIp = true;
+    const origin = origins.of(event.properties);
+    decisions.push({
+      index,
+      timestamp: event.timestamp,
+      sampleRate: sampleRate(event.properties, keepRatio),
+      // Datacenter addresses are suspect for browsers only (spec 2, Events): a server library
+      // posting its users' events from the cloud is what it should be.
+      isSuspect: agent.headless || (agent.browser && origin.datacenter),
+      personIndex: 0,
+      location: origin.location,
+    });
   }
   response.accepted = accepted.length;
-  if (accepted.length > 0) await writeAccepted(node, key, accepted, decisions, { batch, body, anyIp }, receivedAt, meta);
+  if (accepted.length > 0) await writeAccepted(node, key, accepted, decisions, { batch, body, anyIp, locations: origins.locations }, receivedAt);
   if (metKnown) {
     // Every earlier write was queued in the WAL before this request ran (accepting an event and
     // queueing its write happen in one turn of the event loop). Once they settle, the uuids met
@@ -180,17 +193,17 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
 
 const storageUnavailable = () => unavailable("storage cannot accept writes right now", storageRetryAfterSeconds);
 
-/** The request's events as parsed and as JSON text, and whether an event to store has `$ip`. */
+/** The request's events as parsed and as JSON text, whether an event to store has `$ip`, and their locations. */
 interface RequestEvents {
   batch: readonly unknown[];
   body: Uint8Array;
   anyIp: boolean;
+  locations: Location[];
 }
 
 /** Persons, the WAL record and its append for the accepted events; resolves once they are durable. */
 async function writeAccepted(
   node: RegionNode, key: RegistryKey, accepted: ValidEvent[], decisions: (AcceptedEvent | null)[], request: RequestEvents, receivedAt: number,
-  meta: RequestMeta,
 ): Promise<void> {
   let logged: { record: [Uint8Array, Uint8Array]; position: WalPosition } | null = null;
   try {
@@ -209,7 +222,7 @@ async function writeAccepted(
         dataId: key.dataId,
         environment: key.environment,
         receivedAt,
-        location: locate(meta.ip),
+        locations: request.locations,
         groupTypes: Object.fromEntries(node.store.persons.groupTypes(key.projectId)),
         events: toStore,
         body: walBody(request.batch, request.body, toStore, request.anyIp),

@@ -1,5 +1,6 @@
 // What ingest does to an accepted event before storing it: location from the client IP
-// (then the IP is gone), crawler and headless-browser classification, and sampling. Datacenter
+// (then the IP is gone; event-origin.ts picks the address), crawler, browser and
+// headless-browser classification, and sampling. Datacenter
 // addresses are classified with the region node's DatacenterRanges (datacenter-ip.ts).
 import geoip from "geoip-lite";
 import { isbot } from "isbot";
@@ -28,6 +29,8 @@ export function eventUserAgent(properties: Record<string, unknown>, requestUserA
 
 const selfDeclaration = /bot\b|bot\/|crawl|spider|slurp|archiv|scrap|fetcher|facebookexternalhit|preview/i;
 const headless = /headless|phantomjs|puppeteer|playwright|selenium|webdriver/i;
+/** Every browser's agent starts so (headless ones too); server and mobile SDKs name themselves instead. */
+const browserAgent = /^Mozilla\//;
 
 /** What ingest makes of an event's user agent. */
 export interface AgentKind {
@@ -39,9 +42,11 @@ export interface AgentKind {
   crawler: boolean;
   /** A headless or automated browser: stored, but marked suspect. */
   headless: boolean;
+  /** A browser (a datacenter address makes its events suspect). */
+  browser: boolean;
 }
 
-const noAgent: AgentKind = { crawler: false, headless: false };
+const noAgent: AgentKind = { crawler: false, headless: false, browser: false };
 
 /**
  * Classifies the user agents of one request's events, remembering the last: a batch's events
@@ -56,7 +61,11 @@ export class UserAgentKinds {
     if (userAgent === null) return noAgent;
     if (userAgent !== this.lastAgent) {
       this.lastAgent = userAgent;
-      this.lastKind = { crawler: selfDeclaration.test(userAgent) && isbot(userAgent), headless: headless.test(userAgent) };
+      this.lastKind = {
+        crawler: selfDeclaration.test(userAgent) && isbot(userAgent),
+        headless: headless.test(userAgent),
+        browser: browserAgent.test(userAgent),
+      };
     }
     return this.lastKind;
   }

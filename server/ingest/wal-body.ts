@@ -2,24 +2,52 @@
 // the request thread re-serialises nothing. But the log is on disk until its records are
 // sealed, and what is not stored must not be there either: events that were rejected (an email
 // address given as distinct_id), dropped (crawlers, duplicates) or sampled out, and `$ip`
-// (spec 2, Events: never stored). When the request holds any of these, the WAL gets a batch of
-// the stored events alone, without `$ip`, and the decisions' indexes point into that batch.
-import type { AcceptedEvent } from "../../storage/event-record.ts";
+// (spec 2, Events: never stored), whether an event property or a person or group property it
+// sets. When the request holds any of these, the WAL gets a batch of the stored events alone,
+// without `$ip`, and the decisions' indexes point into that batch.
+import { ipProperty, type AcceptedEvent } from "../../storage/event-record.ts";
+import { isPlainObject } from "./json-values.ts";
 
-/** The property that holds the client's IP address: used for the location, never stored. */
-export const ipProperty = "$ip";
+/** Where an event may carry `$ip`: its properties, the person properties it sets, and a `$groupidentify`'s group properties. */
+interface IpHolders {
+  properties: Record<string, unknown>;
+  set: Record<string, unknown> | null;
+  setOnce: Record<string, unknown> | null;
+}
+
+const groupSetProperty = "$group_set";
+
+/** Whether the event has `$ip` anywhere it would be stored. */
+export function holdsIp({ properties, set, setOnce }: IpHolders): boolean {
+  if (ipProperty in properties) return true;
+  if ((set !== null && ipProperty in set) || (setOnce !== null && ipProperty in setOnce)) return true;
+  const groupSet = properties[groupSetProperty];
+  return isPlainObject(groupSet) && ipProperty in groupSet;
+}
+
+/** The object without `$ip` (itself when it has none). */
+function dropIp(values: Record<string, unknown>): Record<string, unknown> {
+  if (!(ipProperty in values)) return values;
+  const { [ipProperty]: _dropped, ...kept } = values;
+  return kept;
+}
 
 function withoutIp(raw: Record<string, unknown>): Record<string, unknown> {
-  const properties = raw.properties as Record<string, unknown>;
-  if (!(ipProperty in properties)) return raw;
-  const { [ipProperty]: _dropped, ...kept } = properties;
-  return { ...raw, properties: kept };
+  let properties = dropIp(raw.properties as Record<string, unknown>);
+  const groupSet = properties[groupSetProperty];
+  if (isPlainObject(groupSet) && ipProperty in groupSet) properties = { ...properties, [groupSetProperty]: dropIp(groupSet) };
+  const event: Record<string, unknown> = { ...raw, properties };
+  for (const field of ["$set", "$set_once"]) {
+    const values = raw[field];
+    if (isPlainObject(values)) event[field] = dropIp(values);
+  }
+  return event;
 }
 
 /**
  * The body to log for `toStore`, the decisions about events of `batch` (the request's parsed
- * events; `body` is their JSON text). `anyIp`: some stored event has `$ip`. Rewrites the
- * decisions' indexes when it rebuilds the body.
+ * events; `body` is their JSON text). `anyIp`: some stored event holds `$ip` (holdsIp).
+ * Rewrites the decisions' indexes when it rebuilds the body.
  */
 export function walBody(batch: readonly unknown[], body: Uint8Array, toStore: AcceptedEvent[], anyIp: boolean): Uint8Array {
   if (toStore.length === batch.length && !anyIp) return body;

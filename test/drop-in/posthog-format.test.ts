@@ -221,9 +221,12 @@ describe("mapping rules", () => {
     expect(retry.body).toEqual(accepted(0, [{ uuid: withV4.uuid, reason: "duplicate" }, { uuid: withNone.uuid, reason: "duplicate" }]));
   });
 
-  test("rule 4: $ip is never stored", async () => {
+  test("rule 4: $ip locates the event (a server library forwarding its user's address) and is never stored", async () => {
     await send({ api_key: key, batch: [{ event: "ip", distinct_id: "rule4", properties: { $ip: "81.2.69.160", kept: true } }] });
-    expect((await stored("rule4"))[0]!.properties).toEqual({ kept: true });
+    const [event] = await stored("rule4");
+    expect([event!.properties, event!.geo_country, event!.geo_region, event!.geo_city, event!.geo_timezone]).toEqual([
+      { kept: true }, "GB", "ENG", "St Albans", "Europe/London",
+    ]);
   });
 
   test("rule 5: snapshots, heatmaps and performance events are dropped silently, even a whole batch of them", async () => {

@@ -27,7 +27,7 @@ async function stored(prefix: string): Promise<StoredEvent[]> {
 }
 
 describe("calls", () => {
-  test("track: event name, properties, money in minor units, context as properties, lib segment-compat", async () => {
+  test("track: event name, properties, money in minor units, context as properties, located by context.ip (not stored), lib segment-compat", async () => {
     const reply = await send("track", {
       writeKey: key,
       userId: "seg-track",
@@ -47,6 +47,7 @@ describe("calls", () => {
     expect([reply.status, reply.body]).toEqual([200, success(1)]);
     const [event] = await stored("seg-track");
     expect([event!.event, event!.lib_name, event!.lib_version, isUuidV7(event!.uuid)]).toEqual(["Order Completed", "segment-compat", "3.1.0", true]);
+    expect([event!.geo_country, event!.geo_region, event!.geo_city, event!.geo_timezone]).toEqual(["GB", "ENG", "St Albans", "Europe/London"]);
     expect(event!.properties).toEqual({
       revenue: 4250, currency: "EUR", items: 2,
       $os: "iOS", $os_version: "18.1", $app_name: "Shop", $app_version: "2.4.0", $app_build: "240", $locale: "en-GB", $timezone: "Europe/London",

@@ -1,5 +1,5 @@
-// Datacenter address ranges (ingest decision: events from datacenter or cloud-hosting addresses
-// are stored but marked `is_suspect`): the CIDR matcher at range edges, the ranges-file loader
+// Datacenter address ranges (ingest decision: browser events from datacenter or cloud-hosting
+// addresses are stored but marked `is_suspect`): the CIDR matcher at range edges, the ranges-file loader
 // and DATACENTER_RANGES_FILE, and the rule end to end over HTTP behind a trusted proxy.
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -189,16 +189,26 @@ describe("ranges file", () => {
   });
 });
 
-describe("ingest marks events from datacenter addresses suspect (behind a trusted proxy)", () => {
-  /** Posts one event per client address and returns [uuid, is_suspect] of what was stored, in order. */
-  async function ingestFrom(env: Record<string, string>, clients: string[]): Promise<{ sent: NativeEvent[]; stored: [string, boolean][] }> {
+const browserAgent = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
+
+describe("ingest marks browser events from datacenter addresses suspect (behind a trusted proxy)", () => {
+  /**
+   * Posts one event per client address (from a browser unless the client names its own user
+   * agent, or gives the event's own `$ip`) and returns [uuid, is_suspect] of what was stored, in order.
+   */
+  async function ingestFrom(
+    env: Record<string, string>, clients: (string | { address: string; userAgent?: string; ownIp?: string })[],
+  ): Promise<{ sent: NativeEvent[]; stored: [string, boolean][] }> {
     const dedicated = await startDedicatedService({ TRUST_PROXY: "true", ...env });
     try {
       const sent: NativeEvent[] = [];
       for (const client of clients) {
-        const event = nativeEvent();
+        const { address, userAgent = browserAgent, ownIp } = typeof client === "string" ? { address: client } : client;
+        const event = nativeEvent({ properties: ownIp ? { $ip: ownIp } : {} });
         sent.push(event);
-        const reply = await postIngest(dedicated.service.url, nativeBody(dedicated.key, [event]), { headers: { "x-forwarded-for": client } });
+        const reply = await postIngest(dedicated.service.url, nativeBody(dedicated.key, [event]), {
+          headers: { "x-forwarded-for": address, "user-agent": userAgent },
+        });
         expect([reply.status, reply.body]).toEqual([200, ok(1)]);
       }
       const stored = storedEvents(await dedicated.stopAndReadWal(), dedicated.project.id);
@@ -215,6 +225,24 @@ describe("ingest marks events from datacenter addresses suspect (behind a truste
       [sent[1]!.uuid, false],
       [sent[2]!.uuid, true],
       [sent[3]!.uuid, false],
+    ]);
+  });
+
+  test("a server library's events from a datacenter are not suspect; an event's own $ip decides where it came from", async () => {
+    const { sent, stored } = await ingestFrom({}, [
+      { address: "3.120.0.1", userAgent: "posthog-node/5.1.0" },
+      { address: "3.120.0.1", userAgent: "test-sdk/1.2.3" },
+      // A server in the cloud forwarding a browser's address and agent: located and judged by them.
+      { address: "3.120.0.1", ownIp: "81.2.69.142" },
+      { address: "81.2.69.142", ownIp: "3.120.0.1" },
+      { address: "81.2.69.142", ownIp: "3.120.0.1", userAgent: "posthog-python/3.7.0" },
+    ]);
+    expect(stored).toEqual([
+      [sent[0]!.uuid, false],
+      [sent[1]!.uuid, false],
+      [sent[2]!.uuid, false],
+      [sent[3]!.uuid, true],
+      [sent[4]!.uuid, false],
     ]);
   });
 

@@ -12,9 +12,11 @@ describe("user agent kinds", () => {
     // The same text as another string object (as each event's parsed property is) counts as the same agent.
     const browserAgain = ["Mozilla/5.0", browser.slice("Mozilla/5.0".length)].join("");
     const sequence = [browser, browserAgain, crawler, crawler, headless, null, browser, serverSdk, headless, null, crawler];
-    const plain = { crawler: false, headless: false };
-    const expected = [plain, plain, { crawler: true, headless: false }, { crawler: true, headless: false }, { crawler: false, headless: true }, plain, plain, plain,
-      { crawler: false, headless: true }, plain, { crawler: true, headless: false }];
+    const browserKind = { crawler: false, headless: false, browser: true };
+    const crawlerKind = { crawler: true, headless: false, browser: true };
+    const headlessKind = { crawler: false, headless: true, browser: true };
+    const none = { crawler: false, headless: false, browser: false };
+    const expected = [browserKind, browserKind, crawlerKind, crawlerKind, headlessKind, none, browserKind, none, headlessKind, none, crawlerKind];
     expect(sequence.map((agent) => agents.of(agent))).toEqual(expected);
     expect(sequence.map((agent) => new UserAgentKinds().of(agent))).toEqual(expected);
   });

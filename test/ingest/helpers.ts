@@ -74,12 +74,13 @@ export interface PostOptions {
   raw?: string | Uint8Array;
 }
 
-/** Every ingest response, errors and preflights included, allows any origin and never credentials. */
+/** Every ingest response, errors and preflights included, allows any origin, never credentials, and lets a script read Retry-After. */
 export function expectCors(headers: Headers): void {
   expect({
     origin: headers.get("access-control-allow-origin"),
     credentials: headers.get("access-control-allow-credentials"),
-  }).toEqual({ origin: "*", credentials: null });
+    exposed: headers.get("access-control-expose-headers"),
+  }).toEqual({ origin: "*", credentials: null, exposed: "Retry-After" });
 }
 
 /** POSTs to the ingest API and checks the CORS headers and the JSON content type of the answer. */

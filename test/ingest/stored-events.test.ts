@@ -31,7 +31,7 @@ beforeAll(async () => ({ service, project, dispose } = await startDedicatedServi
 afterAll(() => dispose());
 
 describe("stored events (write-ahead log of a stopped service)", () => {
-  test("an accepted event is stored normalised: $ip dropped, no location for loopback, consent granted by default, sample_rate 1", async () => {
+  test("an accepted event is stored normalised: located by its own $ip and $ip dropped, no location for loopback, consent granted by default, sample_rate 1", async () => {
     const dedicated = await startDedicatedService({ TRUST_PROXY: "true" });
     try {
       const sessionId = Bun.randomUUIDv7();
@@ -80,7 +80,11 @@ describe("stored events (write-ahead log of a stopped service)", () => {
               lib_version: "2.0.0",
               consent: "pending",
               sample_rate: 1,
-              ...noLocation,
+              // Where its $ip is, not the (loopback) peer.
+              geo_country: "GB",
+              geo_region: "ENG",
+              geo_city: "St Albans",
+              geo_timezone: "Europe/London",
               is_suspect: false,
               // The project's first person; its group types take slots in the order they were first seen.
               person_index: 0,
@@ -164,7 +168,7 @@ describe("stored events (write-ahead log of a stopped service)", () => {
     const dedicated = await startDedicatedService({ TRUST_PROXY: "true" });
     try {
       const cases = [
-        { forwardedFor: "81.2.69.142", properties: { $ip: "10.1.2.3" } },
+        { forwardedFor: "81.2.69.142", properties: {} },
         { forwardedFor: "81.2.69.142, 10.0.0.1", properties: {} },
         { forwardedFor: "81.2.69.142", properties: { $geoip_disable: true } },
         { forwardedFor: null, properties: {} },
@@ -187,6 +191,44 @@ describe("stored events (write-ahead log of a stopped service)", () => {
         [events[2]!.uuid, null, null, null, null, { $geoip_disable: true }],
         [events[3]!.uuid, null, null, null, null, {}],
       ]);
+    } finally {
+      await dedicated.dispose();
+    }
+  });
+
+  test("an event's own $ip locates it (a server library forwarding its users' addresses); one that is not an address is ignored; $ip is stored nowhere", async () => {
+    const dedicated = await startDedicatedService({ TRUST_PROXY: "true" });
+    try {
+      const paris = ["FR", "IDF", "Paris", "Europe/Paris"];
+      const syracuse = ["US", "NY", "Syracuse", "America/New_York"];
+      const stAlbans = ["GB", "ENG", "St Albans", "Europe/London"];
+      const none = [null, null, null, null];
+      const groupIdentify = { $group_type: "company", $group_key: "acme", $group_set: { $ip: "24.24.24.24", seats: 5 } };
+      const cases: [NativeEvent, unknown[], unknown][] = [
+        [nativeEvent({ properties: { $ip: "77.136.1.1" } }), paris, {}],
+        [nativeEvent({ properties: {} }), stAlbans, {}],
+        [nativeEvent({ properties: { $ip: "24.24.24.24", plan: "pro" } }), syracuse, { plan: "pro" }],
+        [nativeEvent({ properties: { $ip: "77.136.1.1" } }), paris, {}],
+        [nativeEvent({ properties: { $ip: "not-an-address" } }), stAlbans, {}],
+        [nativeEvent({ properties: { $ip: 42 } }), stAlbans, {}],
+        // Private addresses are addresses: the event came from there, and it has no location.
+        [nativeEvent({ properties: { $ip: "10.1.2.3" } }), none, {}],
+        [nativeEvent({ properties: { $ip: "77.136.1.1", $geoip_disable: true } }), none, { $geoip_disable: true }],
+        [nativeEvent({ properties: {}, $set: { $ip: "77.136.1.1", plan: "pro" }, $set_once: { $ip: "24.24.24.24", source: "ad" } }), stAlbans, {}],
+        [nativeEvent({ event: "$groupidentify", properties: groupIdentify }), stAlbans, { ...groupIdentify, $group_set: { seats: 5 } }],
+      ];
+      const reply = await postIngest(dedicated.service.url, nativeBody(dedicated.key, cases.map(([event]) => event)), { headers: { "x-forwarded-for": "81.2.69.142" } });
+      expect([reply.status, reply.body]).toEqual([200, ok(cases.length)]);
+      const walText = walFilesText(dedicated.service.dataDir);
+      const stored = storedEvents(await dedicated.stopAndReadWal(), dedicated.project.id);
+      expect(stored.map((event) => [event.uuid, [event.geo_country, event.geo_region, event.geo_city, event.geo_timezone], event.properties])).toEqual(
+        cases.map(([event, location, properties]) => [event.uuid, location, properties]),
+      );
+      expect(stored.map((event) => [event.set, event.set_once])).toEqual([
+        ...cases.slice(0, 8).map(() => [null, null]), [{ plan: "pro" }, { source: "ad" }], [null, null],
+      ]);
+      // Nor is it on disk in the log, not even until the next seal.
+      expect(["$ip", "77.136.1.1", "24.24.24.24", "not-an-address", "10.1.2.3"].filter((text) => walText.includes(text))).toEqual([]);
     } finally {
       await dedicated.dispose();
     }

@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { decodeBatchRecord } from "../../storage/event-buffer.ts";
-import { encodeBatchRecord, noLocation, type AcceptedBatch } from "../../storage/event-record.ts";
+import { encodeBatchRecord, type AcceptedBatch } from "../../storage/event-record.ts";
 
 const projectId = "6f1c1a52-1d6b-4c55-9a7c-0d3c1f2b9e01";
 const london = { country: "GB", region: "ENG", city: "London", timezone: "Europe/London" };
+const paris = { country: "FR", region: "IDF", city: "Paris", timezone: "Europe/Paris" };
 const uuidA = "019A8B2C-0000-7000-8000-00000000000A";
 const uuidB = "019a8b2c-0000-7000-8000-00000000000b";
 const session = "019A8B2C-0000-7000-8000-0000000000C0";
@@ -40,12 +41,13 @@ const accepted: AcceptedBatch = {
   dataId: 7,
   environment: "production",
   receivedAt: 1_795_000_000_123,
-  location: london,
+  // The request's address's location, then one an event gave as $ip.
+  locations: [london, paris],
   // The project's types: team took slot 0 before company took slot 3; the sixth type has none.
   groupTypes: { team: 0, company: 3 },
   events: [
-    { index: 0, timestamp: 1_795_000_000_000, sampleRate: 0.25, isSuspect: true, personIndex: 41 },
-    { index: 2, timestamp: 1_794_999_999_000, sampleRate: 1, isSuspect: false, personIndex: 2_000_000_000 },
+    { index: 0, timestamp: 1_795_000_000_000, sampleRate: 0.25, isSuspect: true, personIndex: 41, location: 1 },
+    { index: 2, timestamp: 1_794_999_999_000, sampleRate: 1, isSuspect: false, personIndex: 2_000_000_000, location: 0 },
   ],
   body: body([rawA, rejected, rawB]),
 };
@@ -70,10 +72,11 @@ describe("WAL event records", () => {
           lib_version: "2.0.0",
           consent: "pending",
           sample_rate: 0.25,
-          geo_country: "GB",
-          geo_region: "ENG",
-          geo_city: "London",
-          geo_timezone: "Europe/London",
+          // Its own location: the second of the record's.
+          geo_country: "FR",
+          geo_region: "IDF",
+          geo_city: "Paris",
+          geo_timezone: "Europe/Paris",
           is_suspect: true,
           person_index: 41,
           groups: { company: "acme", team: "ops", unknown_sixth: "x" },
@@ -118,13 +121,40 @@ describe("WAL event records", () => {
   });
 
   test("a record with no accepted events decodes to none", () => {
-    const none = { ...accepted, location: noLocation, events: [] };
+    const none = { ...accepted, locations: [london], events: [] };
     expect(decodeBatchRecord(...encodeBatchRecord(none)).events).toEqual([]);
   });
 
   test("a record of an unknown format is refused, not misread", () => {
     const [head, body] = encodeBatchRecord(accepted);
     head[0] = 9;
-    expect(() => decodeBatchRecord(head, body)).toThrow("WAL record format 9 is not known (expected 3)");
+    expect(() => decodeBatchRecord(head, body)).toThrow("WAL record format 9 is not known (expected 4 or 3)");
+  });
+
+  test("a record of format 3 (one location per request, written before an upgrade) still decodes, every event at that location", () => {
+    // Format 3 as earlier versions wrote it: the header's one `location`, entries without a location slot.
+    const header = new TextEncoder().encode(JSON.stringify({
+      project_id: projectId, data_id: 7, environment: "production", received_at: 1_795_000_000_123, location: london, group_types: { team: 0, company: 3 },
+    }));
+    const entryBytes = 25;
+    const head = new Uint8Array(1 + 4 + header.byteLength + 4 + 2 * entryBytes);
+    const view = new DataView(head.buffer);
+    view.setUint8(0, 3);
+    view.setUint32(1, header.byteLength, true);
+    head.set(header, 5);
+    let offset = 5 + header.byteLength;
+    view.setUint32(offset, 2, true);
+    offset += 4;
+    for (const event of accepted.events) {
+      view.setUint32(offset, event.index, true);
+      view.setFloat64(offset + 4, event.timestamp, true);
+      view.setFloat64(offset + 12, event.sampleRate, true);
+      view.setUint8(offset + 20, event.isSuspect ? 1 : 0);
+      view.setUint32(offset + 21, event.personIndex, true);
+      offset += entryBytes;
+    }
+    const everyEventInLondon = decodeBatchRecord(...encodeBatchRecord({ ...accepted, events: accepted.events.map((event) => ({ ...event, location: 0 })) }));
+    expect(decodeBatchRecord(head, accepted.body)).toEqual(everyEventInLondon);
+    expect(everyEventInLondon.events.map((event) => event.geo_city)).toEqual(["London", null]);
   });
 });

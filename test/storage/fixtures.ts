@@ -41,18 +41,19 @@ export function storedEvent(overrides: Partial<StoredEvent> = {}): StoredEvent {
 
 /**
  * The WAL record capture would write for these events: a native body with each event's
- * fields, and ingest's decisions (timestamp, sample rate, suspect mark). The events share one
- * request, so they must share one location.
+ * fields, and ingest's decisions (timestamp, sample rate, suspect mark, location: each distinct
+ * one once in the record, as capture names each address's once).
  */
 export function acceptedBatchOf(projectId: string, dataId: number, environment: string, events: StoredEvent[]): AcceptedBatch {
-  const first = events[0];
-  const location: Location = first
-    ? { country: first.geo_country, region: first.geo_region, city: first.geo_city, timezone: first.geo_timezone }
-    : noLocation;
-  for (const event of events) {
-    const place = { country: event.geo_country, region: event.geo_region, city: event.geo_city, timezone: event.geo_timezone };
-    if (JSON.stringify(place) !== JSON.stringify(location)) throw new Error("events of one batch share one location");
-  }
+  const locations: Location[] = [];
+  const slots = new Map<string, number>();
+  const locationSlot = (event: StoredEvent): number => {
+    const place: Location = { country: event.geo_country, region: event.geo_region, city: event.geo_city, timezone: event.geo_timezone };
+    const text = JSON.stringify(place);
+    if (!slots.has(text)) slots.set(text, locations.push(place) - 1);
+    return slots.get(text)!;
+  };
+  const eventLocations = events.map(locationSlot);
   const groupTypes: Record<string, number> = {};
   for (const event of events) {
     for (const [type, key] of Object.entries(event.groups ?? {})) {
@@ -81,10 +82,11 @@ export function acceptedBatchOf(projectId: string, dataId: number, environment: 
     dataId,
     environment,
     receivedAt: Date.now(),
-    location,
+    locations: locations.length > 0 ? locations : [noLocation],
     groupTypes,
     events: events.map((event, index) => ({
       index, timestamp: event.timestamp, sampleRate: event.sample_rate, isSuspect: event.is_suspect, personIndex: event.person_index,
+      location: eventLocations[index]!,
     })),
     body: new TextEncoder().encode(JSON.stringify({ batch })),
   };

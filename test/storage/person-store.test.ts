@@ -141,6 +141,16 @@ describe("person store", () => {
     expect(directory.personOf(project, "u")!.properties).toEqual({ plan: "pro", first_plan: "free" });
   });
 
+  test("$ip is never stored: a $set, $set_once or $group_set of it is ignored, the rest applies", () => {
+    const { persons, directory } = openRegion();
+    persons.attribute(project, [
+      event("u", { set: { $ip: "81.2.69.142", plan: "pro" }, setOnce: { $ip: "81.2.69.160", source: "ad" }, groups: { company: "acme" } }),
+      event("u", { event: "$groupidentify", properties: { $group_type: "company", $group_key: "acme", $group_set: { $ip: "81.2.69.142", seats: 5 } } }),
+    ]);
+    expect(directory.personOf(project, "u")!.properties).toEqual({ plan: "pro", source: "ad" });
+    expect(directory.group(project, 0, "acme")!.properties).toEqual({ seats: 5 });
+  });
+
   test("merged properties follow the same rules as writes", () => {
     const { persons, directory } = openRegion();
     persons.attribute(project, [event("anon", { set: { colour: "red" }, setOnce: { source: "ad" } })]);

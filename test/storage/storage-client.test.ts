@@ -106,7 +106,7 @@ function poisonRecord(): [Uint8Array, Uint8Array] {
   return [head, body];
 }
 
-const failure = "storage worker failed: WAL record format 99 is not known (expected 3)";
+const failure = "storage worker failed: WAL record format 99 is not known (expected 4 or 3)";
 
 /** How a call ended: "answered", or the message it failed with. */
 const message = (call: Promise<unknown>) => call.then(() => "answered", (error: Error) => error.message);
@@ -186,7 +186,7 @@ test(`past ${workerRestartsMax} restarts, or when a restart fails, the client gi
     const poison = poisonRecord();
     failing.add(...poison, await poisoned.wal.append(poison));
     expect(await message(failing.snapshot(7, "production"))).toBe(failure);
-    const restartFailed = `${failure}; its restart failed: storage worker could not open ${poisoned.dataDir}: WAL record format 99 is not known (expected 3)`;
+    const restartFailed = `${failure}; its restart failed: storage worker could not open ${poisoned.dataDir}: WAL record format 99 is not known (expected 4 or 3)`;
     expect([await message(failing.snapshot(7, "production")), failing.problem()]).toEqual([restartFailed, restartFailed]);
   } finally {
     await poisoned.close();
@@ -213,7 +213,7 @@ test("a stop while a dead worker is being replaced waits for the replacement to 
     expect(await message(client.snapshot(7, "production"))).toBe(failure);
     // The worker is gone and its replacement is being opened.
     expect(await message(client.stop())).toBe("answered");
-    expect(client.problem()).toBe(`${failure}; its restart failed: storage worker could not open ${dataDir}: WAL record format 99 is not known (expected 3)`);
+    expect(client.problem()).toBe(`${failure}; its restart failed: storage worker could not open ${dataDir}: WAL record format 99 is not known (expected 4 or 3)`);
   } finally {
     await wal.close();
   }

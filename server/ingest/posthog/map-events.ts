@@ -17,8 +17,11 @@ export const droppedPostHogEvents: ReadonlySet<string> = new Set(["$snapshot", "
 /** A timestamp further than this ahead of the server's clock is replaced by the receive time. */
 export const futureToleranceMs = 23 * 3_600_000;
 
-/** Properties that become native fields and so leave `properties`. */
-const movedProperties = ["distinct_id", "token", "$token", "api_key", "$set", "$set_once", "$groups", "$session_id", "$window_id", "$ip"];
+/**
+ * Properties that become native fields and so leave `properties`. `$ip` stays: the native path
+ * locates the event by it and drops it (rule 4; server/ingest/event-origin.ts).
+ */
+const movedProperties = ["distinct_id", "token", "$token", "api_key", "$set", "$set_once", "$groups", "$session_id", "$window_id"];
 
 /** The events of a body and the key sent at the batch level, if any. */
 export function postHogEvents(body: unknown): { events: unknown[]; batchKey: string | null; sentAt: unknown } {

@@ -73,7 +73,10 @@ function moneyInMinorUnits(properties: JsonObject): void {
   }
 }
 
-/** Context fields as event properties: OS, app version, locale and library; the user agent for crawler checks. `ip` is dropped. */
+/**
+ * Context fields as event properties: OS, app version, locale and library; the user agent for
+ * crawler checks; `ip` as `$ip`, which the native path locates the event by and drops (never stored).
+ */
 function contextProperties(context: JsonObject): JsonObject {
   const properties: JsonObject = {};
   const os = isPlainObject(context.os) ? context.os : {};
@@ -82,7 +85,7 @@ function contextProperties(context: JsonObject): JsonObject {
   const entries: [string, unknown][] = [
     ["$os", os.name], ["$os_version", os.version], ["$app_name", app.name], ["$app_version", app.version], ["$app_build", app.build],
     ["$locale", context.locale], ["$timezone", context.timezone], ["$lib", library.name], ["$lib_version", library.version],
-    ["$raw_user_agent", context.userAgent],
+    ["$raw_user_agent", context.userAgent], ["$ip", context.ip],
   ];
   for (const [name, value] of entries) if (typeof value === "string" || typeof value === "number") properties[name] = value;
   return properties;

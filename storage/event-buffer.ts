@@ -8,7 +8,7 @@ import { BoolBuilder, DictionaryBuilder, Float64Builder, Int32Builder, Timestamp
 import {
   fixedColumnNames, mixedPropertyColumnPrefix, propertyColumnPrefix, propertyColumnsMax, tableToEvents, type PropertyKind,
 } from "./event-columns.ts";
-import { ipProperty, noLocation, readBatchRecord, type AcceptedEvent, type BatchRecordView, type EventBatchRecord, type Location, type StoredEvent } from "./event-record.ts";
+import { groupSetProperty, ipProperty, noLocation, readBatchRecord, withoutIpProperty, type AcceptedEvent, type BatchRecordView, type EventBatchRecord, type Location, type StoredEvent } from "./event-record.ts";
 import { groupTypesPerProjectMax } from "./person-store.ts";
 
 type PropertyBuilder = Float64Builder | BoolBuilder | DictionaryBuilder | Utf8Builder;
@@ -22,6 +22,13 @@ interface PropertyColumn {
 type RawEvent = Record<string, unknown>;
 
 const noGroupKeys: readonly (string | null)[] = new Array(groupTypesPerProjectMax).fill(null);
+
+/**
+ * An event's `$set` or `$set_once` as stored: without `$ip` (ingest leaves it out of the WAL, but
+ * records logged by earlier versions may hold it).
+ */
+const storedWrites = (value: unknown): Record<string, unknown> | null =>
+  value === null || value === undefined ? null : withoutIpProperty(value as Record<string, unknown>);
 
 function newPropertyColumn(kind: PropertyKind): PropertyColumn {
   const builder = kind === "number" ? new Float64Builder() : kind === "boolean" ? new BoolBuilder() : kind === "string" ? new DictionaryBuilder() : new Utf8Builder();
@@ -99,8 +106,8 @@ export class EventBuffer {
       (raw.window_id as string | null | undefined)?.toLowerCase() ?? null,
       lib.name, lib.version, (raw.consent as string | null | undefined) ?? "granted", accepted.sampleRate, place,
       accepted.isSuspect, accepted.personIndex, groupKeys, groups,
-      (raw.$set as Record<string, unknown> | null | undefined) ?? null,
-      (raw.$set_once as Record<string, unknown> | null | undefined) ?? null,
+      storedWrites(raw.$set),
+      storedWrites(raw.$set_once),
     );
     // Sampling's rate replaces the client's: it already includes it (capture.ts sampleRate).
     this.appendProperties(properties, accepted.sampleRate < 1 ? accepted.sampleRate : null);
@@ -147,17 +154,18 @@ export class EventBuffer {
 
   /**
    * Each property into its column (a property whose value is null is stored as absent: null and
-   * "not set" mean the same in queries); `$ip` is never stored (ingest leaves it out of the WAL,
-   * but records logged by earlier versions still hold it); `sampleRate`, when given,
-   * is stored as `$sample_rate`.
+   * "not set" mean the same in queries); `$ip` is never stored, nor in `$group_set` (ingest leaves
+   * it out of the WAL, but records logged by earlier versions may hold it); `sampleRate`, when
+   * given, is stored as `$sample_rate`.
    */
   private appendProperties(properties: Record<string, unknown>, sampleRate: number | null): void {
     const row = this.rest.length;
     let rest: Record<string, unknown> | null = null;
     for (const key in properties) {
       if (key === ipProperty || (sampleRate !== null && key === "$sample_rate")) continue;
-      const value = properties[key];
+      let value = properties[key];
       if (value === null || value === undefined) continue;
+      if (key === groupSetProperty && typeof value === "object") value = withoutIpProperty(value as Record<string, unknown>);
       if (!this.appendProperty(key, value, row)) (rest ??= {})[key] = value;
     }
     if (sampleRate !== null) this.appendProperty("$sample_rate", sampleRate, row);

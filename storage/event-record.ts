@@ -61,6 +61,15 @@ export interface Location {
 
 /** The client's IP address as a property: ingest locates the event by it; it is never stored (spec 2, Events). */
 export const ipProperty = "$ip";
+/** The group properties a `$groupidentify` event sets. */
+export const groupSetProperty = "$group_set";
+
+/** `values` without `$ip` (the same object when it has none). */
+export function withoutIpProperty(values: Record<string, unknown>): Record<string, unknown> {
+  if (!(ipProperty in values)) return values;
+  const { [ipProperty]: _dropped, ...kept } = values;
+  return kept;
+}
 
 export const noLocation: Location = { country: null, region: null, city: null, timezone: null };
 
@@ -82,8 +91,9 @@ export interface AcceptedBatch {
   environment: string;
   receivedAt: number;
   /**
-   * Where the events came from: the request's client address first, then each other address an
-   * event gave as `$ip` (AcceptedEvent.location points here); events with `$geoip_disable` get none.
+   * Where the events came from, each distinct location once (AcceptedEvent.location points
+   * here): the request's client address's, those of addresses events gave as `$ip`, and none for
+   * events with `$geoip_disable` (server/ingest/event-origin.ts).
    */
   locations: Location[];
   /** The project's group types by name, with their index 0-4. */

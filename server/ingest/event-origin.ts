@@ -3,9 +3,9 @@
 // Segment's) post on behalf of their users from the server's own address, and forward each
 // user's address as `$ip` (Segment's `context.ip`, mapped to it) so that events are located
 // where the user is. A `$ip` that is not an IP address is ignored. Either way the address is
-// never stored (wal-body.ts).
+// never stored (wal-body.ts), and an event with `$geoip_disable` is not looked up at all.
 import { isIP } from "node:net";
-import { ipProperty, type Location } from "../../storage/event-record.ts";
+import { ipProperty, noLocation, type Location } from "../../storage/event-record.ts";
 import type { DatacenterRanges } from "./datacenter-ip.ts";
 import { locate } from "./event-effects.ts";
 
@@ -16,26 +16,39 @@ export interface EventOrigin {
   datacenter: boolean;
 }
 
-/** The origins of one request's events: each distinct address is looked up once. */
+/**
+ * The origins of one request's events. Each distinct address is looked up once, and only when
+ * an event needs it, so the locations (logged with the events) are only those of stored events
+ * that asked to be located.
+ */
 export class EventOrigins {
-  /** The request's client address's location first, then one per other address an event gave. */
-  readonly locations: Location[];
-  private readonly requestOrigin: EventOrigin;
+  readonly locations: Location[] = [];
+  private requestOrigin: EventOrigin | null = null;
   private byAddress: Map<string, EventOrigin> | null = null;
+  private unlocatedSlot: number | null = null;
 
-  constructor(private readonly requestIp: string | null, private readonly datacenterRanges: DatacenterRanges) {
-    this.locations = [locate(requestIp)];
-    this.requestOrigin = { location: 0, datacenter: requestIp !== null && datacenterRanges.contains(requestIp) };
-  }
+  constructor(private readonly requestIp: string | null, private readonly datacenterRanges: DatacenterRanges) {}
 
   /** The origin of an event with these (validated) properties. */
   of(properties: Record<string, unknown>): EventOrigin {
     const own = properties[ipProperty];
-    if (typeof own !== "string" || own === this.requestIp || isIP(own) === 0) return this.requestOrigin;
-    const known = (this.byAddress ??= new Map()).get(own);
+    const address = typeof own === "string" && own !== this.requestIp && isIP(own) !== 0 ? own : null;
+    if (properties.$geoip_disable === true) {
+      return { location: (this.unlocatedSlot ??= this.locations.push(noLocation) - 1), datacenter: this.inDatacenter(address ?? this.requestIp) };
+    }
+    if (address === null) return (this.requestOrigin ??= this.locate(this.requestIp));
+    const known = (this.byAddress ??= new Map()).get(address);
     if (known) return known;
-    const origin = { location: this.locations.push(locate(own)) - 1, datacenter: this.datacenterRanges.contains(own) };
-    this.byAddress.set(own, origin);
+    const origin = this.locate(address);
+    this.byAddress.set(address, origin);
     return origin;
+  }
+
+  private locate(address: string | null): EventOrigin {
+    return { location: this.locations.push(locate(address)) - 1, datacenter: this.inDatacenter(address) };
+  }
+
+  private inDatacenter(address: string | null): boolean {
+    return address !== null && this.datacenterRanges.contains(address);
   }
 }

@@ -5,7 +5,7 @@
 // (spec 2, Events: never stored), whether an event property or a person or group property it
 // sets. When the request holds any of these, the WAL gets a batch of the stored events alone,
 // without `$ip`, and the decisions' indexes point into that batch.
-import { ipProperty, type AcceptedEvent } from "../../storage/event-record.ts";
+import { groupSetProperty, ipProperty, withoutIpProperty, type AcceptedEvent } from "../../storage/event-record.ts";
 import { isPlainObject } from "./json-values.ts";
 
 /** Where an event may carry `$ip`: its properties, the person properties it sets, and a `$groupidentify`'s group properties. */
@@ -15,8 +15,6 @@ interface IpHolders {
   setOnce: Record<string, unknown> | null;
 }
 
-const groupSetProperty = "$group_set";
-
 /** Whether the event has `$ip` anywhere it would be stored. */
 export function holdsIp({ properties, set, setOnce }: IpHolders): boolean {
   if (ipProperty in properties) return true;
@@ -25,21 +23,14 @@ export function holdsIp({ properties, set, setOnce }: IpHolders): boolean {
   return isPlainObject(groupSet) && ipProperty in groupSet;
 }
 
-/** The object without `$ip` (itself when it has none). */
-function dropIp(values: Record<string, unknown>): Record<string, unknown> {
-  if (!(ipProperty in values)) return values;
-  const { [ipProperty]: _dropped, ...kept } = values;
-  return kept;
-}
-
 function withoutIp(raw: Record<string, unknown>): Record<string, unknown> {
-  let properties = dropIp(raw.properties as Record<string, unknown>);
+  let properties = withoutIpProperty(raw.properties as Record<string, unknown>);
   const groupSet = properties[groupSetProperty];
-  if (isPlainObject(groupSet) && ipProperty in groupSet) properties = { ...properties, [groupSetProperty]: dropIp(groupSet) };
+  if (isPlainObject(groupSet) && ipProperty in groupSet) properties = { ...properties, [groupSetProperty]: withoutIpProperty(groupSet) };
   const event: Record<string, unknown> = { ...raw, properties };
   for (const field of ["$set", "$set_once"]) {
     const values = raw[field];
-    if (isPlainObject(values)) event[field] = dropIp(values);
+    if (isPlainObject(values)) event[field] = withoutIpProperty(values);
   }
   return event;
 }

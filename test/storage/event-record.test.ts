@@ -131,7 +131,15 @@ describe("WAL event records", () => {
     expect(() => decodeBatchRecord(head, body)).toThrow("WAL record format 9 is not known (expected 4 or 3)");
   });
 
-  test("a record of format 3 (one location per request, written before an upgrade) still decodes, every event at that location", () => {
+  test("a record of format 3 (one location per request, written before an upgrade) still decodes, every event at that location, without $ip", () => {
+    // Earlier versions logged $ip inside $set, $set_once and $group_set as sent.
+    const legacyA = {
+      ...rawA,
+      $set: { ...rawA.$set, $ip: "81.2.69.160" },
+      $set_once: { ...rawA.$set_once, $ip: "81.2.69.160" },
+      properties: { ...rawA.properties, $group_set: { $ip: "81.2.69.160", seats: 5 } },
+    };
+    const cleanA = { ...rawA, properties: { ...rawA.properties, $group_set: { seats: 5 } } };
     // Format 3 as earlier versions wrote it: the header's one `location`, entries without a location slot.
     const header = new TextEncoder().encode(JSON.stringify({
       project_id: projectId, data_id: 7, environment: "production", received_at: 1_795_000_000_123, location: london, group_types: { team: 0, company: 3 },
@@ -153,8 +161,16 @@ describe("WAL event records", () => {
       view.setUint32(offset + 21, event.personIndex, true);
       offset += entryBytes;
     }
-    const everyEventInLondon = decodeBatchRecord(...encodeBatchRecord({ ...accepted, events: accepted.events.map((event) => ({ ...event, location: 0 })) }));
-    expect(decodeBatchRecord(head, accepted.body)).toEqual(everyEventInLondon);
-    expect(everyEventInLondon.events.map((event) => event.geo_city)).toEqual(["London", null]);
+    const everyEventInLondon = decodeBatchRecord(...encodeBatchRecord({
+      ...accepted,
+      body: body([cleanA, rejected, rawB]),
+      events: accepted.events.map((event) => ({ ...event, location: 0 })),
+    }));
+    // As the WAL gives it back: one payload, the body after the entries.
+    expect(decodeBatchRecord(Buffer.concat([head, body([legacyA, rejected, rawB])]))).toEqual(everyEventInLondon);
+    expect(everyEventInLondon.events.map((event) => [event.geo_city, event.set, event.set_once, event.properties.$group_set ?? null])).toEqual([
+      ["London", { plan: "pro" }, { first_seen: "2026-11-21" }, { seats: 5 }],
+      [null, null, null, null],
+    ]);
   });
 });

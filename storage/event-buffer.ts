@@ -8,7 +8,8 @@ import { BoolBuilder, DictionaryBuilder, Float64Builder, Int32Builder, Timestamp
 import {
   fixedColumnNames, mixedPropertyColumnPrefix, propertyColumnPrefix, propertyColumnsMax, tableToEvents, type PropertyKind,
 } from "./event-columns.ts";
-import { groupSetProperty, ipProperty, noLocation, readBatchRecord, withoutIpProperty, type AcceptedEvent, type BatchRecordView, type EventBatchRecord, type Location, type StoredEvent } from "./event-record.ts";
+import { ipProperty, withoutIp } from "./ip-property.ts";
+import { noLocation, readBatchRecord, type AcceptedEvent, type BatchRecordView, type EventBatchRecord, type Location, type StoredEvent } from "./event-record.ts";
 import { groupTypesPerProjectMax } from "./person-store.ts";
 
 type PropertyBuilder = Float64Builder | BoolBuilder | DictionaryBuilder | Utf8Builder;
@@ -22,13 +23,6 @@ interface PropertyColumn {
 type RawEvent = Record<string, unknown>;
 
 const noGroupKeys: readonly (string | null)[] = new Array(groupTypesPerProjectMax).fill(null);
-
-/**
- * An event's `$set` or `$set_once` as stored: without `$ip` (ingest leaves it out of the WAL, but
- * records logged by earlier versions may hold it).
- */
-const storedWrites = (value: unknown): Record<string, unknown> | null =>
-  value === null || value === undefined ? null : withoutIpProperty(value as Record<string, unknown>);
 
 function newPropertyColumn(kind: PropertyKind): PropertyColumn {
   const builder = kind === "number" ? new Float64Builder() : kind === "boolean" ? new BoolBuilder() : kind === "string" ? new DictionaryBuilder() : new Utf8Builder();
@@ -85,8 +79,11 @@ export class EventBuffer {
     for (const accepted of record.accepted) this.appendWalEvent(record.batch[accepted.index]!, accepted, locations[accepted.location]!, groupTypes);
   }
 
-  private appendWalEvent(raw: RawEvent, accepted: AcceptedEvent, location: Location, groupTypes: Record<string, number>): void {
+  private appendWalEvent(logged: RawEvent, accepted: AcceptedEvent, location: Location, groupTypes: Record<string, number>): void {
+    // Ingest logs no `$ip`, but records logged by earlier versions may hold it.
+    const raw = withoutIp(logged);
     const properties = raw.properties as Record<string, unknown>;
+    // Format-3 records give all of a request's events one location, $geoip_disable or not.
     const place = properties.$geoip_disable === true ? noLocation : location;
     const groups = (raw.groups as Record<string, string> | null | undefined) ?? null;
     let groupKeys = noGroupKeys;
@@ -106,8 +103,8 @@ export class EventBuffer {
       (raw.window_id as string | null | undefined)?.toLowerCase() ?? null,
       lib.name, lib.version, (raw.consent as string | null | undefined) ?? "granted", accepted.sampleRate, place,
       accepted.isSuspect, accepted.personIndex, groupKeys, groups,
-      storedWrites(raw.$set),
-      storedWrites(raw.$set_once),
+      (raw.$set as Record<string, unknown> | null | undefined) ?? null,
+      (raw.$set_once as Record<string, unknown> | null | undefined) ?? null,
     );
     // Sampling's rate replaces the client's: it already includes it (capture.ts sampleRate).
     this.appendProperties(properties, accepted.sampleRate < 1 ? accepted.sampleRate : null);
@@ -154,18 +151,17 @@ export class EventBuffer {
 
   /**
    * Each property into its column (a property whose value is null is stored as absent: null and
-   * "not set" mean the same in queries); `$ip` is never stored, nor in `$group_set` (ingest leaves
-   * it out of the WAL, but records logged by earlier versions may hold it); `sampleRate`, when
-   * given, is stored as `$sample_rate`.
+   * "not set" mean the same in queries); `$ip` is never stored (appendWalEvent drops it from
+   * logged events; this also covers rows given as they are); `sampleRate`, when given, is stored
+   * as `$sample_rate`.
    */
   private appendProperties(properties: Record<string, unknown>, sampleRate: number | null): void {
     const row = this.rest.length;
     let rest: Record<string, unknown> | null = null;
     for (const key in properties) {
       if (key === ipProperty || (sampleRate !== null && key === "$sample_rate")) continue;
-      let value = properties[key];
+      const value = properties[key];
       if (value === null || value === undefined) continue;
-      if (key === groupSetProperty && typeof value === "object") value = withoutIpProperty(value as Record<string, unknown>);
       if (!this.appendProperty(key, value, row)) (rest ??= {})[key] = value;
     }
     if (sampleRate !== null) this.appendProperty("$sample_rate", sampleRate, row);

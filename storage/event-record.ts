@@ -59,18 +59,6 @@ export interface Location {
   timezone: string | null;
 }
 
-/** The client's IP address as a property: ingest locates the event by it; it is never stored (spec 2, Events). */
-export const ipProperty = "$ip";
-/** The group properties a `$groupidentify` event sets. */
-export const groupSetProperty = "$group_set";
-
-/** `values` without `$ip` (the same object when it has none). */
-export function withoutIpProperty(values: Record<string, unknown>): Record<string, unknown> {
-  if (!(ipProperty in values)) return values;
-  const { [ipProperty]: _dropped, ...kept } = values;
-  return kept;
-}
-
 export const noLocation: Location = { country: null, region: null, city: null, timezone: null };
 
 /** Ingest's decision about one accepted event of the body's `batch`. */

@@ -3,7 +3,7 @@
 // only ever written by `$set_once` keeps the earliest write. Ties on time go to the larger
 // event uuid, so replaying the same events changes nothing. `$ip` is never stored (spec 2, Events):
 // a write of it is ignored.
-import { ipProperty } from "./event-record.ts";
+import { ipProperty } from "./ip-property.ts";
 
 export interface PropertyStamp {
   /** Event time, epoch ms. */

@@ -5,6 +5,7 @@ import { ApiError, unavailable } from "../http/errors.ts";
 import { requestMeta, type RequestMeta } from "../http/client-meta.ts";
 import { WalRecordTooLargeError, WalUnavailableError, type WalPosition } from "../../storage/wal.ts";
 import { encodeBatchRecord, type AcceptedEvent, type Location } from "../../storage/event-record.ts";
+import { holdsIp } from "../../storage/ip-property.ts";
 import type { RegistryKey } from "../../storage/region-store.ts";
 import type { RegionNode } from "../region/region-node.ts";
 import { ingestMalformed, ingestTooLarge, type DecodedBody } from "./decode-body.ts";
@@ -14,7 +15,7 @@ import { EventOrigins } from "./event-origin.ts";
 import { batchEventsMax, batchEventsMin, eventBytesMax } from "./limits.ts";
 import { parseRfc3339 } from "./rfc3339.ts";
 import { validateEvent, type RejectReason, type ValidEvent } from "./validate-event.ts";
-import { holdsIp, walBody } from "./wal-body.ts";
+import { walBody } from "./wal-body.ts";
 import { SQLiteError } from "bun:sqlite";
 
 /** How long a client should wait before retrying when storage refuses writes. */
@@ -159,7 +160,7 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
       decisions.push(null);
       continue;
     }
-    if (holdsIp(event)) anyIp = true;
+    if (holdsIp(raw as Record<string, unknown>)) anyIp = true;
     const origin = origins.of(event.properties);
     decisions.push({
       index,

@@ -1,7 +1,7 @@
-// What ingest does to an accepted event before storing it: location from the client IP
-// (then the IP is gone; event-origin.ts picks the address), crawler, browser and
-// headless-browser classification, and sampling. Datacenter
-// addresses are classified with the region node's DatacenterRanges (datacenter-ip.ts).
+// What ingest does to an accepted event before storing it: location from the client IP (then
+// the IP is gone; event-origin.ts picks the address), crawler, browser and headless-browser
+// classification, and sampling. Datacenter addresses are classified with the region node's
+// DatacenterRanges (datacenter-ip.ts).
 import geoip from "geoip-lite";
 import { isbot } from "isbot";
 import { noLocation, type Location } from "../../storage/event-record.ts";

@@ -5,7 +5,8 @@
 // where the user is. A `$ip` that is not an IP address is ignored. Either way the address is
 // never stored (wal-body.ts), and an event with `$geoip_disable` is not looked up at all.
 import { isIP } from "node:net";
-import { ipProperty, noLocation, type Location } from "../../storage/event-record.ts";
+import { noLocation, type Location } from "../../storage/event-record.ts";
+import { ipProperty } from "../../storage/ip-property.ts";
 import type { DatacenterRanges } from "./datacenter-ip.ts";
 import { locate } from "./event-effects.ts";
 

@@ -5,39 +5,12 @@
 // (spec 2, Events: never stored), whether an event property or a person or group property it
 // sets. When the request holds any of these, the WAL gets a batch of the stored events alone,
 // without `$ip`, and the decisions' indexes point into that batch.
-import { groupSetProperty, ipProperty, withoutIpProperty, type AcceptedEvent } from "../../storage/event-record.ts";
-import { isPlainObject } from "./json-values.ts";
-
-/** Where an event may carry `$ip`: its properties, the person properties it sets, and a `$groupidentify`'s group properties. */
-interface IpHolders {
-  properties: Record<string, unknown>;
-  set: Record<string, unknown> | null;
-  setOnce: Record<string, unknown> | null;
-}
-
-/** Whether the event has `$ip` anywhere it would be stored. */
-export function holdsIp({ properties, set, setOnce }: IpHolders): boolean {
-  if (ipProperty in properties) return true;
-  if ((set !== null && ipProperty in set) || (setOnce !== null && ipProperty in setOnce)) return true;
-  const groupSet = properties[groupSetProperty];
-  return isPlainObject(groupSet) && ipProperty in groupSet;
-}
-
-function withoutIp(raw: Record<string, unknown>): Record<string, unknown> {
-  let properties = withoutIpProperty(raw.properties as Record<string, unknown>);
-  const groupSet = properties[groupSetProperty];
-  if (isPlainObject(groupSet) && ipProperty in groupSet) properties = { ...properties, [groupSetProperty]: withoutIpProperty(groupSet) };
-  const event: Record<string, unknown> = { ...raw, properties };
-  for (const field of ["$set", "$set_once"]) {
-    const values = raw[field];
-    if (isPlainObject(values)) event[field] = withoutIpProperty(values);
-  }
-  return event;
-}
+import type { AcceptedEvent } from "../../storage/event-record.ts";
+import { withoutIp } from "../../storage/ip-property.ts";
 
 /**
  * The body to log for `toStore`, the decisions about events of `batch` (the request's parsed
- * events; `body` is their JSON text). `anyIp`: some stored event holds `$ip` (holdsIp).
+ * events; `body` is their JSON text). `anyIp`: some stored event holds `$ip` (storage/ip-property.ts holdsIp).
  * Rewrites the decisions' indexes when it rebuilds the body.
  */
 export function walBody(batch: readonly unknown[], body: Uint8Array, toStore: AcceptedEvent[], anyIp: boolean): Uint8Array {

@@ -9,10 +9,10 @@ import { holdsIp } from "../../storage/ip-property.ts";
 import type { RegistryKey } from "../../storage/region-store.ts";
 import type { RegionNode } from "../region/region-node.ts";
 import { ingestMalformed, ingestTooLarge, type DecodedBody } from "./decode-body.ts";
-import { isPlainObject } from "./json-values.ts";
+import { isPlainObject, nestsWithin } from "./json-values.ts";
 import { eventUserAgent, keptBySampling, UserAgentKinds } from "./event-effects.ts";
 import { EventOrigins } from "./event-origin.ts";
-import { batchEventsMax, batchEventsMin, eventBytesMax } from "./limits.ts";
+import { batchEventsMax, batchEventsMin, eventBytesMax, eventNestingMax } from "./limits.ts";
 import { parseRfc3339 } from "./rfc3339.ts";
 import { validateEvent, type RejectReason, type ValidEvent } from "./validate-event.ts";
 import { walBody } from "./wal-body.ts";
@@ -46,6 +46,9 @@ function sampleRate(properties: Record<string, unknown>, keepRatio: number): num
   const previous = typeof clientRate === "number" && clientRate > 0 && clientRate <= 1 ? clientRate : 1;
   return previous * keepRatio;
 }
+
+/** The uuid an event that cannot be validated was sent with, for its rejection, or null. */
+const rawUuid = (raw: unknown): string | null => (isPlainObject(raw) && typeof raw.uuid === "string" ? raw.uuid : null);
 
 /** A body of the native format: `{api_key, batch}` in which every event has a `lib` object (an empty batch included). */
 export function isNativeBody(json: unknown): boolean {
@@ -127,9 +130,13 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
 
   for (let index = 0; index < batch.length; index++) {
     const raw = batch[index];
+    // Before anything writes the event back as JSON (the size check here, storage later).
+    if (!nestsWithin(raw, eventNestingMax)) {
+      response.rejected.push({ uuid: rawUuid(raw), reason: "invalid" });
+      continue;
+    }
     if (checkSizes && new TextEncoder().encode(JSON.stringify(raw)).byteLength > eventBytesMax) {
-      const uuid = (raw as Record<string, unknown>).uuid;
-      response.rejected.push({ uuid: typeof uuid === "string" ? uuid : null, reason: "too_large" });
+      response.rejected.push({ uuid: rawUuid(raw), reason: "too_large" });
       continue;
     }
     const verdict = validateEvent(raw, clock);

@@ -1,13 +1,14 @@
 // Turns an ingest request body into parsed JSON: gzip or zstd (by Content-Encoding, the
 // `compression` query parameter or magic bytes), base64, lz-string (old posthog-js), sendBeacon
 // form bodies (`data=...`) and GET requests with a `data` parameter. The 20 MB limit applies
-// after decompression and decoding, so a small compressed body cannot expand into an unbounded
-// one, and a base64 or form body is not refused for the length its encoding adds.
+// after decompression and decoding, and every decompressor stops once its output passes it, so
+// a small compressed body cannot expand into an unbounded one, and a base64 or form body is
+// not refused for the length its encoding adds.
 import { gunzipSync, zstdDecompressSync } from "node:zlib";
-import { decompressFromBase64 } from "lz-string";
 import { readBodyLimited } from "../http/body.ts";
 import { ApiError } from "../http/errors.ts";
 import { encodedRequestBytesMax, requestBytesMax } from "./limits.ts";
+import { decodeLzBase64 } from "./lz-string.ts";
 
 export const ingestTooLarge = () => new ApiError(413, "payload_too_large", `request body exceeds ${requestBytesMax} bytes after decompression`);
 export const ingestMalformed = (message: string) => new ApiError(400, "validation", message);
@@ -89,9 +90,11 @@ function payloadBytes(text: string, declared: Compression): Uint8Array {
   const trimmed = text.trim();
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) return new TextEncoder().encode(trimmed);
   if (declared === "lz64") {
-    const json = decompressFromBase64(trimmed);
-    if (!json) throw ingestMalformed("body is not valid lz-string data");
-    return new TextEncoder().encode(json);
+    // Past requestBytesMax UTF-16 units the text is past as many bytes of UTF-8 too.
+    const decoded = decodeLzBase64(trimmed.replace(/ /g, "+"), requestBytesMax);
+    if (!decoded.ok && decoded.reason === "too_long") throw ingestTooLarge();
+    if (!decoded.ok || decoded.text === "") throw ingestMalformed("body is not valid lz-string data");
+    return new TextEncoder().encode(decoded.text);
   }
   return inflated(decodeBase64(trimmed), null);
 }

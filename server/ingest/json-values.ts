@@ -9,3 +9,19 @@ export const isPlainObject = (value: unknown): value is JsonObject =>
 /** An id as SDKs send one: a non-empty string, or a number written as text; else null (no id). */
 export const idText = (value: unknown): string | null =>
   typeof value === "string" && value !== "" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : null;
+
+/**
+ * Whether `value` nests objects and arrays at most `levels` deep: a scalar is 0 deep, `{}` and
+ * `[]` are 1, `{"a": [1]}` is 2. Stops at the first level past the bound, so it never recurses
+ * deeper than `levels`.
+ */
+export function nestsWithin(value: unknown, levels: number): boolean {
+  if (typeof value !== "object" || value === null) return true;
+  if (levels === 0) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!nestsWithin(item, levels - 1)) return false;
+    return true;
+  }
+  for (const key in value) if (!nestsWithin((value as JsonObject)[key], levels - 1)) return false;
+  return true;
+}

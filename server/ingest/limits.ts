@@ -21,3 +21,9 @@ export const libFieldLengthMax = 100;
 export const groupKeyLengthMax = 400;
 /** An event stamped more than this after its own request was sent has an untrustworthy clock. */
 export const clockSkewToleranceMs = 60_000;
+/**
+ * Not in the spec: how deep an event's JSON may nest objects and arrays (the event object is
+ * level 1). Storage writes nested values back as JSON text, and a value nested tens of
+ * thousands deep overflows the stack there: it would be acknowledged and then never stored.
+ */
+export const eventNestingMax = 100;

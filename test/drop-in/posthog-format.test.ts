@@ -10,6 +10,7 @@ import { expectCors, postIngest, readWal, startDedicatedService, storedEvents, t
 import { createProject } from "../helpers/accounts.ts";
 import { call } from "../helpers/client.ts";
 import { regionReader } from "./region-reader.ts";
+import { lzRepeatedTextPayload } from "../ingest/lz-payloads.ts";
 
 let dedicated: DedicatedService;
 let key: string;
@@ -304,6 +305,27 @@ describe("mapping rules", () => {
       { uuid: "0199aaaa-0000-7000-8000-000000000002", reason: "invalid" },
     ])]);
   });
+  test("an event nested past 100 levels, or with an offset further back than a date reaches, is invalid; the rest stored", async () => {
+    const nested = (levels: number) => "[".repeat(levels) + "1" + "]".repeat(levels);
+    // Event, properties, then arrays: 99 levels of arrays make 101.
+    const deep = (uuid: string, levels: number) => `{"event":"deep","distinct_id":"nest-deep","uuid":"${uuid}","properties":{"value":${nested(levels)}}}`;
+    const raw = `{"api_key":"${key}","batch":[${[
+      deep("nest-101", 99),
+      deep("nest-100000", 100_000),
+      JSON.stringify({ event: "far", distinct_id: "nest-far", uuid: "nest-offset", offset: 1e16 }),
+      deep("0199aaaa-0000-7000-8000-00000000aaaa", 98),
+    ].join(",")}]}`;
+    const reply = await send(undefined, { raw, headers: { "content-type": "application/json" } });
+    expect([reply.status, reply.body]).toEqual([200, accepted(1, [
+      { uuid: "nest-101", reason: "invalid" },
+      { uuid: "nest-100000", reason: "invalid" },
+      { uuid: "nest-offset", reason: "invalid" },
+    ])]);
+    expect((await stored("nest-")).map((event) => [event.uuid, JSON.stringify(event.properties.value)])).toEqual([
+      ["0199aaaa-0000-7000-8000-00000000aaaa", nested(98)],
+    ]);
+  });
+
 });
 
 describe("malformed requests and limits", () => {
@@ -323,6 +345,14 @@ describe("malformed requests and limits", () => {
     const most = await send({ api_key: key, batch: many.slice(1) });
     expect([most.status, most.body]).toEqual([200, accepted(1000)]);
     expect(await stored("limit-many")).toHaveLength(1000);
+  });
+
+  test("an lz-string body that would decode past 20 MB answers 413 without being decoded whole, in a body or a form", async () => {
+    const bomb = lzRepeatedTextPayload("a", 25_000_000);
+    const tooLarge = { error: "request body exceeds 20000000 bytes after decompression" };
+    const whole = await send(undefined, { path: "/e/", raw: bomb, query: "compression=lz64", headers: { "content-type": "text/plain" } });
+    const form = await send(undefined, { path: "/e/", raw: `compression=lz64&data=${encodeURIComponent(bomb)}`, headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect([[whole.status, whole.body], [form.status, form.body]]).toEqual([[413, tooLarge], [413, tooLarge]]);
   });
 
   test("a GET without data answers 400", async () => {

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { TestService } from "../helpers/service.ts";
 import {
   daysAgo, eventOfSize, nativeBody, nativeEvent, nonexistentDay, ok, postIngest, rfc3339, startDedicatedService,
-  type NativeEvent,
+  type DedicatedService, type NativeEvent,
 } from "./helpers.ts";
+import { regionReader } from "../drop-in/region-reader.ts";
 
 const KiB = 1024;
 /** Names with a defined meaning (spec 2, Events) plus the other `$` names the service knows. */
@@ -17,8 +18,12 @@ const knownReservedNames = [
 let service: TestService;
 let key: string;
 let dispose: () => Promise<void>;
+let dedicated: DedicatedService;
 
-beforeAll(async () => ({ service, key, dispose } = await startDedicatedService()));
+beforeAll(async () => {
+  dedicated = await startDedicatedService();
+  ({ service, key, dispose } = dedicated);
+});
 afterAll(() => dispose());
 
 const post = (payload: unknown, options?: Parameters<typeof postIngest>[2]) => postIngest(service.url, payload, options);
@@ -220,5 +225,40 @@ describe("event size", () => {
     expect(raw.length).toBeLessThan(20_000_000);
     const reply = await post(undefined, { raw });
     expect([reply.status, reply.body]).toEqual([200, ok(21)]);
+  });
+});
+
+describe("nesting", () => {
+  /** `levels` arrays around a 1: "[[1]]" for 2. */
+  const nested = (levels: number) => "[".repeat(levels) + "1" + "]".repeat(levels);
+  /** An event whose JSON nests `levels` deep: the event, its properties, then arrays. */
+  const eventNesting = (levels: number, distinctId: string) => {
+    const event = nativeEvent({ distinct_id: distinctId, properties: { value: "@" } });
+    return { event, text: JSON.stringify(event).replace('"@"', nested(levels - 2)) };
+  };
+
+  test("an event nesting 100 levels deep is stored; 101 and 100,000 levels are invalid, in a body under or over 900 KiB, and storage goes on", async () => {
+    const atEdge = eventNesting(100, "nesting-edge");
+    const past = eventNesting(101, "nesting-past");
+    const far = eventNesting(100_000, "nesting-far");
+    const plain = nativeEvent({ distinct_id: "nesting-edge" });
+    // Over 900 KiB, the body's events are measured by writing them back as JSON, which a deep one would overflow.
+    const large = eventOfSize(899 * KiB);
+    const small = await post(undefined, { raw: `{"api_key":"${key}","batch":[${[past.text, atEdge.text, far.text].join(",")}]}` });
+    const big = await post(undefined, { raw: `{"api_key":"${key}","batch":[${[far.text, JSON.stringify(large), JSON.stringify(plain)].join(",")}]}` });
+    const invalid = (event: NativeEvent) => ({ uuid: event.uuid, reason: "invalid" });
+    expect([[small.status, small.body], [big.status, big.body]]).toEqual([
+      [200, ok(1, [invalid(past.event), invalid(far.event)])],
+      [200, ok(2, [invalid(far.event)])],
+    ]);
+    // Read back through the storage worker, which writes nested values as JSON text: it took both requests.
+    const reader = await regionReader(service, dedicated.owner, dedicated.project.id);
+    const events = await reader.eventsOf(await reader.personOf("nesting-edge"));
+    expect(events.map((event) => [event.uuid, event.properties])).toEqual([
+      [atEdge.event.uuid, { value: JSON.parse(nested(98)) }],
+      [plain.uuid, { plan: "pro" }],
+    ]);
+    const health = await fetch(`${service.url}/ingest/eu/health`);
+    expect([health.status, await health.json()]).toEqual([200, { status: "ok", checks: { "region:eu": "ok" } }]);
   });
 });

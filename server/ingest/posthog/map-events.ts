@@ -4,7 +4,8 @@
 // `api_key`, `properties.token`). Every mapped event then goes through the native rules.
 import { isUuidV7 } from "../../../storage/uuid-index.ts";
 import { derivedUuidV7 } from "../derived-uuid.ts";
-import { idText, isPlainObject, type JsonObject } from "../json-values.ts";
+import { idText, isPlainObject, nestsWithin, type JsonObject } from "../json-values.ts";
+import { eventNestingMax } from "../limits.ts";
 import { vendorEventName } from "../reserved-events.ts";
 import { ingestMalformed } from "../decode-body.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
@@ -16,6 +17,8 @@ export const postHogEventPrefix = "posthog:";
 export const droppedPostHogEvents: ReadonlySet<string> = new Set(["$snapshot", "$snapshot_items", "$$heatmap", "$performance_event"]);
 /** A timestamp further than this ahead of the server's clock is replaced by the receive time. */
 export const futureToleranceMs = 23 * 3_600_000;
+/** The furthest instant from 1970 a JavaScript date holds, in ms either way. */
+const dateMsMax = 8.64e15;
 
 /**
  * Properties that become native fields and so leave `properties`. `$ip` stays: the native path
@@ -86,11 +89,15 @@ function sessionUuid(value: unknown, projectId: string): string | null {
 export function nativeFromPostHog(event: unknown, context: PostHogContext): JsonObject | "dropped" | null {
   if (!isPlainObject(event) || typeof event.event !== "string") return null;
   if (droppedPostHogEvents.has(event.event)) return "dropped";
+  // Too deep to write back as JSON (limits.ts); the uuid below may be derived from its JSON text.
+  if (!nestsWithin(event, eventNestingMax)) return null;
   const source = isPlainObject(event.properties) ? event.properties : {};
   const properties: JsonObject = {};
   for (const key in source) if (!movedProperties.includes(key)) properties[key] = source[key];
   const distinctId = idText(event.distinct_id) ?? idText(event.$distinct_id) ?? idText(source.distinct_id);
   const timestamp = eventTime(event, context);
+  // An `offset` reaching back further than a date can (about 270,000 years) gives no time at all.
+  if (timestamp < -dateMsMax) return null;
   // A derived id depends only on what a retry sends again: the client's uuid, or the event's
   // content and position (not `offset`, which a retry recomputes), and its time field on the
   // event's own timestamp (0 without one), not on when it arrived.

@@ -257,8 +257,10 @@ export class ManifestLog {
       const checkpoint: Checkpoint = { version: manifestVersion, lastChange: this.lastChange, ...this.current };
       writeFileAtomic(join(this.dataDir, manifestFileName), JSON.stringify(checkpoint));
       ftruncateSync(this.fd, 0);
-      fdatasyncSync(this.fd);
+      // Emptied now, synced or not: a later commit's rollback must cut back to this length,
+      // not to the old one, which would extend the file with zeros around the failed record.
       this.logBytes = 0;
+      fdatasyncSync(this.fd);
     } catch (error) {
       console.error(`manifest checkpoint in ${this.dataDir} failed (the log keeps every change):`, error);
     }

@@ -244,6 +244,9 @@ export class WriteAheadLog {
   }
 
   private async writeBatch(batch: PendingAppend[]): Promise<void> {
+    // Appends queued while an earlier write failed and could not be cut off: the file may end in
+    // its torn bytes, which the next open cuts together with whatever follows them.
+    if (this.broken) throw this.broken;
     const batchBytes = batch.reduce((sum, pending) => sum + pending.bytes, 0);
     if (this.fileBytes > 0 && this.fileBytes + batchBytes > walFileBytesMax) await this.rotate();
     const handle = this.handle!;
@@ -300,11 +303,16 @@ export class WriteAheadLog {
    */
   private async rotate(): Promise<void> {
     const next = this.fileSequence + 1;
-    const handle = await open(join(this.dir, fileName(next)), "a");
+    const path = join(this.dir, fileName(next));
+    const handle = await open(path, "a");
     try {
       await syncDirectory(this.dir);
     } catch (error) {
-      await handle.close();
+      await handle.close().catch(() => {});
+      // Writing goes on in the current file, which must stay the newest: a crash during one of
+      // its appends leaves a torn tail that the next open cuts only in the newest file. If the
+      // new file cannot be removed either, writing stops (a restart opens the log as it is).
+      await unlink(path).catch((cause: Error) => (this.broken = cause));
       throw error;
     }
     const previous = this.handle;

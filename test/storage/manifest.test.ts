@@ -1,7 +1,8 @@
 // The manifest log: changes survive a restart, a change torn by a crash is cut off, a
 // checkpoint replaces the log without losing or repeating a change (even when a crash comes
 // between the two), and a manifest written before the log existed still opens.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, spyOn, test } from "bun:test";
+import * as fs from "node:fs";
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -132,6 +133,39 @@ describe("manifest log", () => {
     // in the checkpoint already, so replaying them again would duplicate entries.
     writeFileSync(join(dir, manifestLogFileName), Buffer.concat([logBefore, readFileSync(join(dir, manifestLogFileName))]));
     expect(readManifest(dir)).toEqual(expected);
+  });
+
+  test("a checkpoint whose last sync fails still leaves the log empty for a later failed commit to be cut back to", () => {
+    const dir = newDir();
+    const log = open(dir, 1_000);
+    // Injected at the file layer: the sync after emptying the log for a checkpoint fails once.
+    const realTruncate = fs.ftruncateSync;
+    const realSync = fs.fdatasyncSync;
+    let failNextSync = false;
+    const truncate = spyOn(fs, "ftruncateSync").mockImplementation((fd, length) => {
+      realTruncate(fd, length);
+      if (length === 0) failNextSync = true;
+    });
+    const sync = spyOn(fs, "fdatasyncSync").mockImplementation((fd) => {
+      if (!failNextSync) return realSync(fd);
+      failNextSync = false;
+      throw Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" });
+    });
+    const report = spyOn(console, "error").mockImplementation(() => {});
+    try {
+      while (report.mock.calls.length === 0) sealAndCompact(log);
+      truncate.mockRestore();
+      const before = structuredClone(log.manifest);
+      const logBytes = statSync(join(dir, manifestLogFileName)).size;
+      // The next commit's own sync fails; its rollback (a cut and a sync) works.
+      failNextSync = true;
+      expect(() => log.commit({ dropParts: [before.parts[0]!.file] })).toThrow("EIO: i/o error, fdatasync");
+      expect([statSync(join(dir, manifestLogFileName)).size, log.manifest, readManifest(dir)]).toEqual([logBytes, before, before]);
+    } finally {
+      truncate.mockRestore();
+      sync.mockRestore();
+      report.mockRestore();
+    }
   });
 
   test("a failed commit changes nothing and is thrown", () => {

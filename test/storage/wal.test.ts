@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, spyOn, test } from "bun:test";
+import * as fsPromises from "node:fs/promises";
 import { appendFileSync, copyFileSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -82,6 +83,58 @@ describe("write-ahead log", () => {
     await wal.close();
     const reopened = await WriteAheadLog.open(dir);
     expect(payloads(reopened)).toEqual(["sealed"]);
+    await reopened.close();
+  });
+
+  test("appends queued behind a failed write that could not be cut off are refused, not written after its torn bytes", async () => {
+    const dir = freshDir();
+    const wal = await WriteAheadLog.open(dir);
+    await wal.append(text("before"));
+    // Its group commit over, so the next append starts a group of its own.
+    await wal.settled();
+    // Injected at the file layer: the next write is short (5 bytes reach the file, as on a full
+    // disk), and cutting them off fails.
+    const active = (wal as unknown as { handle: FileHandle }).handle;
+    const writev = active.writev.bind(active);
+    active.writev = (async (buffers: Uint8Array[]) => {
+      active.writev = writev;
+      await writev([Buffer.concat(buffers).subarray(0, 5)]);
+      return { bytesWritten: 5, buffers };
+    }) as FileHandle["writev"];
+    active.truncate = () => Promise.reject(Object.assign(new Error("EIO: i/o error, ftruncate"), { code: "EIO" }));
+    const outcome = (append: Promise<unknown>) => append.then(() => "acknowledged", (error: Error) => error.constructor.name);
+    const failed = outcome(wal.append(text("torn")));
+    // Queued while the torn write is under way, so append() has not seen the log broken yet.
+    const queued = outcome(wal.append(text("queued")));
+    const later = await Promise.all([failed, queued]);
+    await wal.close();
+    const reopened = await WriteAheadLog.open(dir);
+    expect([later, payloads(reopened)]).toEqual([["WalUnavailableError", "WalUnavailableError"], ["before"]]);
+    await reopened.close();
+  });
+
+  test("a rotation that fails after creating its file removes it: the file written on stays the newest, so a torn tail there is still cut", async () => {
+    const dir = freshDir();
+    const wal = await WriteAheadLog.open(dir);
+    const first = await wal.append(text("first"));
+    // Injected at the file layer: the directory cannot be opened to sync the new file's name.
+    const realOpen = fsPromises.open;
+    const open = spyOn(fsPromises, "open").mockImplementation((path, ...rest) =>
+      path === dir ? Promise.reject(Object.assign(new Error("EMFILE: too many open files, open"), { code: "EMFILE" })) : realOpen(path, ...rest));
+    try {
+      await expect(wal.truncateUpTo(first)).rejects.toThrow("EMFILE");
+    } finally {
+      open.mockRestore();
+    }
+    const second = await wal.append(text("second"));
+    await wal.close();
+    const files = readdirSync(dir);
+    // A crash during the next append to the file.
+    appendFileSync(join(dir, "wal-0000000000000001.log"), new Uint8Array([50, 0, 0, 0, 1, 2, 3, 4, 65]));
+    const reopened = await WriteAheadLog.open(dir);
+    expect([files, second, payloads(reopened)]).toEqual([
+      ["wal-0000000000000001.log"], { file: 1, offset: 2 * 8 + "first".length + "second".length }, ["first", "second"],
+    ]);
     await reopened.close();
   });
 

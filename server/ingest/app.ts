@@ -36,6 +36,15 @@ export const corsHeaders = {
   "Access-Control-Expose-Headers": "Retry-After",
 };
 
+/**
+ * A preflight's answer allows the headers the browser asks for, not a fixed list: SDKs add their
+ * own (RudderStack's sends `AnonymousId`), and no answer carries credentials.
+ */
+const preflightResponse = (request: Request) => {
+  const asked = request.headers.get("access-control-request-headers");
+  return new Response(null, { status: 204, headers: asked ? { ...corsHeaders, "Access-Control-Allow-Headers": asked } : corsHeaders });
+};
+
 const ingestJson = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...corsHeaders, ...headers } });
 
@@ -47,7 +56,7 @@ export const ingestErrorResponse = (error: ApiError) => ingestJson(error.status,
  * region see why, in the ingest shape with CORS (a preflight too, so a browser can read it).
  */
 export function unservedIngestRegionResponse(request: Request, path: string): Response {
-  if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: corsHeaders });
+  if (request.method === "OPTIONS") return preflightResponse(request);
   const region = path.split("/")[2] ?? "";
   return ingestJson(404, { error: region ? `region ${region} is not served here` : "no such route" });
 }
@@ -80,7 +89,7 @@ export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: 
     // and a hook taking the whole context made every ingest route parse cookies and rebuild each
     // answer around a stream of its body (measured on flag requests).
     .onError(({ code, error }) => ingestErrorAnswer({ code, error }))
-    .options("/*", () => new Response(null, { status: 204, headers: corsHeaders }))
+    .options("/*", ({ request }) => preflightResponse(request))
     .get("/array/:token/config", ({ params, request }) => ingestJson(200, configOf(params.token, request)))
     .get("/array/:token/config.js", ({ params, request }) =>
       new Response(remoteConfigScript(configOf(params.token, request)), { headers: { "Content-Type": "application/javascript", ...corsHeaders } }),

@@ -77,6 +77,9 @@ function inflated(bytes: Uint8Array, declared: Compression): Uint8Array {
   return bytes;
 }
 
+/** Some clients (.NET's, Windows tools) start UTF-8 text with a byte-order mark; the text is after it. */
+const withoutByteOrderMark = (bytes: Uint8Array) => (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes);
+
 function startsLikeJson(bytes: Uint8Array): boolean {
   for (const byte of bytes) {
     if (byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d) continue;
@@ -138,7 +141,7 @@ export async function decodeIngestBody(request: Request, url = new URL(request.u
   } else {
     const raw = await requestBytes(request);
     if (raw.byteLength === 0) throw ingestMalformed("request body is empty");
-    bytes = inflated(raw, queryCompression ?? headerCompression(request));
+    bytes = withoutByteOrderMark(inflated(raw, queryCompression ?? headerCompression(request)));
     // Clients label bodies loosely (curl calls everything a form), so the content decides:
     // JSON starts with { or [, a whole body may be base64 or lz-string, a sendBeacon form
     // body carries a data= field.

@@ -343,6 +343,11 @@ describe("compression and form bodies", () => {
     expectAccepted({ raw: gzip(bodyText(nativeEvents(1))), headers: { "content-type": "text/plain" } }));
   test("zstd detected from its magic bytes without any declaration", () =>
     expectAccepted({ raw: zstd(bodyText(nativeEvents(1))), headers: { "content-type": "application/octet-stream" } }));
+  test("JSON after a UTF-8 byte-order mark (as .NET clients write it), plain and gzip", async () => {
+    const withMark = (text: string) => new Uint8Array([0xef, 0xbb, 0xbf, ...bytes(text)]);
+    await expectAccepted({ raw: withMark(bodyText(nativeEvents(1))) });
+    await expectAccepted({ raw: Bun.gzipSync(withMark(bodyText(nativeEvents(1)))), headers: { "content-encoding": "gzip" } });
+  });
   test("sendBeacon form body data=<base64 JSON>", () =>
     expectAccepted({
       raw: `data=${encodeURIComponent(base64(bodyText(nativeEvents(1))))}`,

@@ -26,16 +26,6 @@ export async function readUntil(stream: ReadableStream<Uint8Array>, pattern: Reg
  * past 1 GiB under full ingest (README, Configuration). Benchmarks spawn the service the same way.
  */
 export const serviceJscRamBytes = 512 * 1024 * 1024;
-/**
- * How long `npm start` has Bun's allocator (mimalloc) keep freed memory before returning it to
- * the system (MIMALLOC_PURGE_DELAY, unless set; mimalloc's default is 100 ms): under full
- * ingest the same memory is freed and taken again many times a second, and each return made
- * the next use fault its pages back in (README, Configuration).
- */
-export const serviceMallocPurgeDelayMs = 1000;
-
-/** The environment `npm start` gives the service. */
-const npmStartEnvironment = { BUN_JSC_forceRAMSize: String(serviceJscRamBytes), MIMALLOC_PURGE_DELAY: String(serviceMallocPurgeDelayMs) };
 
 export interface ServiceProcess {
   url: string;
@@ -44,12 +34,12 @@ export interface ServiceProcess {
 
 /**
  * Starts `entry` (the service by default) and waits for its "listening on" line.
- * `runtime: "npm start"` (the default) runs `entry` under npm start's JavaScriptCore and allocator settings;
+ * `runtime: "npm start"` (the default) runs `entry` under npm start's JavaScriptCore setting;
  * "plain" leaves Bun's defaults, for a benchmark's bare baseline server.
  */
 export async function spawnService(env: Record<string, string>, entry = ["server/main.ts"], runtime: "npm start" | "plain" = "npm start"): Promise<ServiceProcess> {
   const child = Bun.spawn([process.execPath, ...entry], {
-    env: { ...(runtime === "npm start" ? npmStartEnvironment : {}), ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
+    env: { ...(runtime === "npm start" ? { BUN_JSC_forceRAMSize: String(serviceJscRamBytes) } : {}), ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
     stdout: "pipe",
     stderr: "inherit",
   });

@@ -74,7 +74,6 @@ async function measureDurable(entry: string, loadSeconds: number, targetRate?: n
   }
 }
 
-
 const ceilings: ReferenceResult[] = [];
 const floors: ReferenceResult[] = [];
 const durables: DurableResult[] = [];

@@ -41,7 +41,6 @@ interface Minute {
   diskBytes: number;
 }
 
-
 const ceiling = await measureReference("bench/ingest/parse-only-server.ts", shape);
 console.log(`ceiling: ${fmt(ceiling.load.eventsPerSecond)} events/s`);
 

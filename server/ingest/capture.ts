@@ -9,7 +9,7 @@ import { holdsIp } from "../../storage/ip-property.ts";
 import type { RegistryKey } from "../../storage/region-store.ts";
 import type { RegionNode } from "../region/region-node.ts";
 import { ingestMalformed, ingestTooLarge, type DecodedBody } from "./decode-body.ts";
-import { isPlainObject, nestsWithin } from "./json-values.ts";
+import { isPlainObject, nestsWithin, sentUuid } from "./json-values.ts";
 import { eventUserAgent, keptBySampling, UserAgentKinds } from "./event-effects.ts";
 import { EventOrigins } from "./event-origin.ts";
 import { batchEventsMax, batchEventsMin, eventBytesMax, eventNestingMax } from "./limits.ts";
@@ -46,9 +46,6 @@ function sampleRate(properties: Record<string, unknown>, keepRatio: number): num
   const previous = typeof clientRate === "number" && clientRate > 0 && clientRate <= 1 ? clientRate : 1;
   return previous * keepRatio;
 }
-
-/** The uuid an event that cannot be validated was sent with, for its rejection, or null. */
-const rawUuid = (raw: unknown): string | null => (isPlainObject(raw) && typeof raw.uuid === "string" ? raw.uuid : null);
 
 /** A body of the native format: `{api_key, batch}` in which every event has a `lib` object (an empty batch included). */
 export function isNativeBody(json: unknown): boolean {
@@ -132,11 +129,11 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
     const raw = batch[index];
     // Before anything writes the event back as JSON (the size check here, storage later).
     if (!nestsWithin(raw, eventNestingMax)) {
-      response.rejected.push({ uuid: rawUuid(raw), reason: "invalid" });
+      response.rejected.push({ uuid: sentUuid(raw), reason: "invalid" });
       continue;
     }
     if (checkSizes && new TextEncoder().encode(JSON.stringify(raw)).byteLength > eventBytesMax) {
-      response.rejected.push({ uuid: rawUuid(raw), reason: "too_large" });
+      response.rejected.push({ uuid: sentUuid(raw), reason: "too_large" });
       continue;
     }
     const verdict = validateEvent(raw, clock);

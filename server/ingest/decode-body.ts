@@ -96,7 +96,7 @@ function payloadBytes(text: string, declared: Compression): Uint8Array {
     // Past requestBytesMax UTF-16 units the text is past as many bytes of UTF-8 too.
     const decoded = decodeLzBase64(trimmed.replace(/ /g, "+"), requestBytesMax);
     if (!decoded.ok && decoded.reason === "too_long") throw ingestTooLarge();
-    if (!decoded.ok || decoded.text === "") throw ingestMalformed("body is not valid lz-string data");
+    if (!decoded.ok) throw ingestMalformed("body is not valid lz-string data");
     return new TextEncoder().encode(decoded.text);
   }
   return inflated(decodeBase64(trimmed), null);

@@ -10,6 +10,9 @@ export const isPlainObject = (value: unknown): value is JsonObject =>
 export const idText = (value: unknown): string | null =>
   typeof value === "string" && value !== "" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : null;
 
+/** The uuid an event was sent with, when it is a string (a rejection reports it as sent), else null. */
+export const sentUuid = (event: unknown): string | null => (isPlainObject(event) && typeof event.uuid === "string" ? event.uuid : null);
+
 /**
  * Whether `value` nests objects and arrays at most `levels` deep: a scalar is 0 deep, `{}` and
  * `[]` are 1, `{"a": [1]}` is 2. Stops at the first level past the bound, so it never recurses

@@ -3,7 +3,7 @@
 import {
   clockSkewToleranceMs, distinctIdLengthMax, eventNameLengthMax, groupKeyLengthMax, groupTypesPerEventMax, libFieldLengthMax,
 } from "./limits.ts";
-import { isPlainObject } from "./json-values.ts";
+import { isPlainObject, sentUuid } from "./json-values.ts";
 import { knownReservedEvents } from "./reserved-events.ts";
 import { parseRfc3339 } from "./rfc3339.ts";
 import { isUuidV7 } from "../../storage/uuid-index.ts";
@@ -96,7 +96,7 @@ const optionalObject = (value: unknown): value is Record<string, unknown> | unde
 /** Validates one native event. `raw` is whatever the client sent in `batch[i]`. */
 export function validateEvent(raw: unknown, clock: RequestClock): EventVerdict {
   if (!isPlainObject(raw)) return { ok: false, uuid: null, reason: "invalid" };
-  const uuid = typeof raw.uuid === "string" ? raw.uuid : null;
+  const uuid = sentUuid(raw);
   const reject = (reason: RejectReason): EventVerdict => ({ ok: false, uuid, reason });
   if (!isUuidV7(raw.uuid)) return reject("invalid");
   if (!isBoundedString(raw.event, eventNameLengthMax)) return reject("invalid");

@@ -7,6 +7,7 @@ import { requestMeta } from "../../http/client-meta.ts";
 import type { RegionNode } from "../../region/region-node.ts";
 import { authenticate, ingestMapped, type IngestResponse } from "../capture.ts";
 import { ingestMalformed, type DecodedBody } from "../decode-body.ts";
+import { sentUuid } from "../json-values.ts";
 import { batchEventsMax } from "../limits.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
 import { eventKey, nativeFromPostHog, postHogEvents } from "./map-events.ts";
@@ -31,8 +32,7 @@ export async function capturePostHog(node: RegionNode, request: Request, trustPr
     if (native === "dropped") continue;
     if (native === null) {
       // Not an event, or one addressed to another project than the request's key.
-      const uuid = typeof (event as { uuid?: unknown })?.uuid === "string" ? ((event as { uuid: string }).uuid) : null;
-      rejected.push({ uuid, reason: "invalid" });
+      rejected.push({ uuid: sentUuid(event), reason: "invalid" });
       continue;
     }
     batch.push(native);

@@ -120,11 +120,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     storage: {
       sealRows: parseInteger("STORAGE_SEAL_ROWS", env.STORAGE_SEAL_ROWS, defaultStorageTuning.sealRows, 1, 10_000_000),
       sealBytes: parseInteger("STORAGE_SEAL_BYTES", env.STORAGE_SEAL_BYTES, defaultStorageTuning.sealBytes, 1, 1024 * 1024 * 1024),
+      sealCells: parseInteger("STORAGE_SEAL_CELLS", env.STORAGE_SEAL_CELLS, defaultStorageTuning.sealCells, 1, 1 << 30),
       sealAgeMs: parseInteger("STORAGE_SEAL_AGE_MS", env.STORAGE_SEAL_AGE_MS, defaultStorageTuning.sealAgeMs, 1, 3_600_000),
       compactRows: parseInteger("STORAGE_COMPACT_ROWS", env.STORAGE_COMPACT_ROWS, defaultStorageTuning.compactRows, 1, 10_000_000),
       compactAgeMs: parseInteger("STORAGE_COMPACT_AGE_MS", env.STORAGE_COMPACT_AGE_MS, defaultStorageTuning.compactAgeMs, 1, 86_400_000),
       compactBacklogRows: parseInteger("STORAGE_COMPACT_BACKLOG_ROWS", env.STORAGE_COMPACT_BACKLOG_ROWS, defaultStorageTuning.compactBacklogRows, 1, segmentRowsMax),
       partRowsMax: parseInteger("STORAGE_PART_ROWS_MAX", env.STORAGE_PART_ROWS_MAX, defaultStorageTuning.partRowsMax, 1, 100_000_000),
+      partCellsMax: parseInteger("STORAGE_PART_CELLS_MAX", env.STORAGE_PART_CELLS_MAX, defaultStorageTuning.partCellsMax, 1, 1 << 30),
     },
   };
 }

@@ -73,6 +73,11 @@ export class EventBuffer {
     return this.uuid.length;
   }
 
+  /** Rows x property columns: the slots the property columns take (each is padded to every row). */
+  get propertyCells(): number {
+    return this.rows * this.properties.size;
+  }
+
   /** Every accepted event of a WAL record, with ingest's decisions applied. */
   appendRecord(record: BatchRecordView): void {
     const { locations, group_types: groupTypes } = record.header;

@@ -15,6 +15,19 @@ export const propertyColumnPrefix = "p_";
 export const mixedPropertyColumnPrefix = "pj_";
 /** Past this many keys in one file, the rarer keys stay in the JSON column only. */
 export const propertyColumnsMax = 500;
+/**
+ * Property cells (rows x property columns) that one unit of storage work may hold: the buffers
+ * of a seal, the inputs of a compaction or merge, one part. Arrow keeps a column dense, one
+ * slot per row whether the row sets the key or not (8 bytes for a number), so rows alone do not
+ * bound memory: 500 keys each set on one event in 500 made 4 KB per row, and a merge of 100k
+ * such rows passed 1.8 GB. 2^23 cells is at most 64 MiB of number slots; the benchmark's
+ * events (11 keys) fill it at 760k rows, so it binds only wide or sparse data.
+ */
+export const propertyCellsMax = 2 ** 23;
+
+/** Property columns of an event file's table (every column that is not a fixed one). */
+export const propertyColumnCount = (table: Table): number =>
+  table.schema.fields.filter(({ name }) => name.startsWith(propertyColumnPrefix) || name.startsWith(mixedPropertyColumnPrefix)).length;
 
 export type PropertyKind = "number" | "string" | "boolean" | "mixed";
 

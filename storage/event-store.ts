@@ -16,7 +16,7 @@ import { makeDirectories, writeFileAtomic } from "./atomic-file.ts";
 import { parquetRowGroupRows, writeSealFile } from "./data-files.ts";
 import { compactInPlace, type Compactor } from "./compaction-thread.ts";
 import { EventBuffer } from "./event-buffer.ts";
-import { tableToEvents } from "./event-columns.ts";
+import { propertyCellsMax, tableToEvents } from "./event-columns.ts";
 import { readBatchRecord, type BatchRecordView, type StoredEvent } from "./event-record.ts";
 import { ManifestLog, ManifestUncertainError, removeUnnamedFiles, type Manifest, type PartEntry, type SegmentEntry } from "./manifest.ts";
 import { partitionTables, personEventsIn, type EventCursor } from "./partition-reads.ts";
@@ -27,6 +27,8 @@ export interface StorageTuning {
   sealRows: number;
   /** ... or when their requests' JSON passes this many bytes (large events fill memory long before sealRows) ... */
   sealBytes: number;
+  /** ... or when their property columns pass this many cells (EventBuffer.propertyCells, summed) ... */
+  sealCells: number;
   /** Seal when the oldest buffered event has waited this long. */
   sealAgeMs: number;
   /** Compact a partition once its segments hold this many events ... */
@@ -41,6 +43,12 @@ export interface StorageTuning {
   compactBacklogRows: number;
   /** A merge of parts that would give more rows than this does not happen. */
   partRowsMax: number;
+  /**
+   * A compaction takes segments, and a merge takes parts, holding at most this many property
+   * cells together (at least one segment), and no part it writes holds more (event-columns.ts
+   * propertyCellsMax).
+   */
+  partCellsMax: number;
 }
 
 /** Called once segments up to `position` are named in the manifest: the WAL may drop them. */
@@ -63,6 +71,9 @@ export const defaultStorageTuning: StorageTuning = {
   // The benchmark's 400k events hold about 160 MB of JSON; this bounds buffers of large events
   // (and keeps every text column far below Arrow's 2 GiB of 32-bit offsets).
   sealBytes: 256 * 1024 * 1024,
+  // Buffers are padded to every row: 2^23 cells hold at most 64 MiB of numbers (128 MiB with
+  // the builders' spare capacity) however sparse the keys.
+  sealCells: propertyCellsMax,
   sealAgeMs: 10_000,
   // Level-0 parts of 16k rows: 8 of them merge into one part of partRowsMax, so each event is
   // written to Parquet twice (measured in the service: 4k-row level-0 parts, written three
@@ -74,6 +85,7 @@ export const defaultStorageTuning: StorageTuning = {
   // twice this, merges held the worker long enough to delay ingest answers (p99) and grew
   // its heap past 400 MB.
   partRowsMax: parquetRowGroupRows,
+  partCellsMax: propertyCellsMax,
 };
 
 const backgroundTickMs = 1000;
@@ -97,6 +109,14 @@ export interface PartitionSnapshot {
 }
 
 const partitionKey = (dataId: number, environment: string) => `${dataId}/${environment}`;
+
+/** The first of `segments` that hold at most `cellsMax` property cells together, and at least the first. */
+function takeWithin(segments: SegmentEntry[], cellsMax: number): SegmentEntry[] {
+  let cells = 0;
+  let count = 0;
+  while (count < segments.length && (count === 0 || cells + segments[count]!.cells <= cellsMax)) cells += segments[count++]!.cells;
+  return segments.slice(0, count);
+}
 const fileNumber = (n: number) => String(n).padStart(8, "0");
 
 export class EventStore {
@@ -104,6 +124,8 @@ export class EventStore {
   private bufferedRows = 0;
   /** JSON bytes of the requests whose events are buffered. */
   private bufferedBytes = 0;
+  /** Property cells of the buffers (EventBuffer.propertyCells, summed). */
+  private bufferedCells = 0;
   /** End of the newest WAL record whose events are in the buffers. */
   private addedThrough: WalPosition;
   /** The last seal asked for, and the last compaction: each kind runs one at a time. */
@@ -166,15 +188,18 @@ export class EventStore {
   /** Takes a WAL record's events; `position` is the record's end in the WAL (already durable). */
   add(record: BatchRecordView, position: WalPosition): void {
     const { project_id: projectId, data_id: dataId, environment } = record.header;
-    this.bufferOf(projectId, dataId, environment).appendRecord(record);
-    this.added(record.accepted.length, record.bodyBytes, position);
+    const buffer = this.bufferOf(projectId, dataId, environment);
+    const cells = buffer.propertyCells;
+    buffer.appendRecord(record);
+    this.added(record.accepted.length, record.bodyBytes, buffer.propertyCells - cells, position);
   }
 
   /** Takes stored events as they are (benchmarks and tests that generate rows rather than requests). */
   addRows(projectId: string, dataId: number, environment: string, rows: readonly StoredEvent[], position: WalPosition): void {
     const buffer = this.bufferOf(projectId, dataId, environment);
+    const cells = buffer.propertyCells;
     for (const row of rows) buffer.appendStored(row);
-    this.added(rows.length, 0, position);
+    this.added(rows.length, 0, buffer.propertyCells - cells, position);
   }
 
   private bufferOf(projectId: string, dataId: number, environment: string): EventBuffer {
@@ -187,11 +212,13 @@ export class EventStore {
     return buffer.events;
   }
 
-  private added(rows: number, bytes: number, position: WalPosition): void {
+  private added(rows: number, bytes: number, cells: number, position: WalPosition): void {
     this.bufferedRows += rows;
     this.bufferedBytes += bytes;
+    this.bufferedCells += cells;
     this.addedThrough = position;
-    if ((this.bufferedRows >= this.tuning.sealRows || this.bufferedBytes >= this.tuning.sealBytes) && !this.sealAsked) {
+    const full = this.bufferedRows >= this.tuning.sealRows || this.bufferedBytes >= this.tuning.sealBytes || this.bufferedCells >= this.tuning.sealCells;
+    if (full && !this.sealAsked) {
       // Records keep arriving while the seal waits its turn: asking again for each would queue
       // thousands of seals of a few rows each, ahead of every compaction.
       this.sealAsked = true;
@@ -217,6 +244,7 @@ export class EventStore {
       this.buffers = new Map();
       this.bufferedRows = 0;
       this.bufferedBytes = 0;
+      this.bufferedCells = 0;
       const file = join("segments", `seal-${fileNumber(this.manifests.takeFileNumber())}.arrows`);
       try {
         const ranges = writeSealFile(join(this.dataDir, file), buffers.values().map((buffer) => buffer.events.toTable()));
@@ -230,6 +258,7 @@ export class EventStore {
             dataId: buffer.dataId,
             environment: buffer.environment,
             rows: buffer.events.rows,
+            cells: buffer.events.propertyCells,
             sealedAt,
           })),
         });
@@ -251,27 +280,33 @@ export class EventStore {
   private restoreBuffers(buffers: Buffer[]): void {
     for (const buffer of buffers) this.buffers.set(partitionKey(buffer.dataId, buffer.environment), buffer);
     this.bufferedRows = buffers.reduce((sum, buffer) => sum + buffer.events.rows, 0);
+    this.bufferedCells = buffers.reduce((sum, buffer) => sum + buffer.events.propertyCells, 0);
   }
 
   /**
-   * Turns a partition's sealed segments into Parquet (partition-compaction.ts) on the compactor,
+   * Turns a partition's sealed segments, oldest first, as many as hold partCellsMax property
+   * cells together (at least one), into Parquet (partition-compaction.ts) on the compactor,
    * then names and writes the new parts and commits them in place of the segments and of the
    * parts they merged. Seals meanwhile add segments the commit leaves alone.
    */
   compact(dataId: number, environment: string): Promise<void> {
     return this.serially("compacting", async () => {
-      const segments = this.manifest.segments.filter((s) => s.dataId === dataId && s.environment === environment);
+      const segments = takeWithin(
+        this.manifest.segments.filter((s) => s.dataId === dataId && s.environment === environment),
+        this.tuning.partCellsMax,
+      );
       if (segments.length === 0) return;
       const parts = this.manifest.parts.filter((p) => p.dataId === dataId && p.environment === environment);
       const written: PartEntry[] = [];
       let replaced: string[] = [];
       try {
-        const outcome = await this.compactor.run({ dataDir: this.dataDir, segments, parts, partRowsMax: this.tuning.partRowsMax });
+        const { partRowsMax, partCellsMax } = this.tuning;
+        const outcome = await this.compactor.run({ dataDir: this.dataDir, segments, parts, partRowsMax, partCellsMax });
         replaced = outcome.replaced;
-        for (const { day, level, rows, parquet } of outcome.written) {
+        for (const { day, level, rows, cells, parquet } of outcome.written) {
           const file = join("parquet", String(dataId), environment, day, `part-${fileNumber(this.manifests.takeFileNumber())}.parquet`);
           writeFileAtomic(join(this.dataDir, file), parquet);
-          written.push({ file, projectId: segments[0]!.projectId, dataId, environment, day, level, rows, bytes: parquet.byteLength });
+          written.push({ file, projectId: segments[0]!.projectId, dataId, environment, day, level, rows, cells, bytes: parquet.byteLength });
         }
         this.manifests.commit({
           // Other partitions' segments share the seal files: drop exactly these entries.
@@ -296,7 +331,8 @@ export class EventStore {
     await this.seal();
     for (const key of new Set(this.manifest.segments.map((s) => partitionKey(s.dataId, s.environment)))) {
       const [dataId, environment] = key.split("/");
-      await this.compact(Number(dataId), environment!);
+      // A compaction may take only some of the segments (partCellsMax).
+      while (this.manifest.segments.some((s) => partitionKey(s.dataId, s.environment) === key)) await this.compact(Number(dataId), environment!);
     }
   }
 

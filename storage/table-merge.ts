@@ -3,16 +3,16 @@
 // sorted by person then time) gathered into a new table. Values move between Arrow buffers
 // directly: numbers and flags by index, plain strings as bytes, dictionary strings by code
 // (each input dictionary's words are looked up once, when first used). Only a property whose
-// type differs between files is turned into JS values (its column becomes JSON text).
+// type differs between files is turned into JS values (its column becomes JSON text), and so
+// are the values of keys past the column limit (foldRarestKeys).
 import {
   Bool, Float64, Int32, Table, TimestampMillisecond, Type, Utf8, makeData, makeVector, type Data, type Vector,
 } from "apache-arrow";
 import { int64At, int64Words, vectorValues } from "./arrow-vectors.ts";
 import { UuidTable, uuidWordsOfBytes } from "./uuid-index.ts";
 import { DictionaryBuilder, Utf8Builder } from "./column-builders.ts";
-import { eventsToTable } from "./event-buffer.ts";
 import {
-  fixedColumnNames, mixedPropertyColumnPrefix, propertyColumnPrefix, propertyColumnsMax, tableToEvents, type PropertyKind,
+  fixedColumnNames, mixedPropertyColumnPrefix, propertyColumnPrefix, propertyColumnsMax, type PropertyKind,
 } from "./event-columns.ts";
 
 /** Counting sort by person needs an array as long as the largest person index: past this (relative to the rows), sort by comparison. */
@@ -47,14 +47,10 @@ export class MergeInput {
   private readonly propertyKinds = new Map<string, PropertyKind[]>();
 
   constructor(tables: Table[]) {
-    const keys = new Set<string>();
-    for (const table of tables) for (const field of table.schema.fields) if (!fixedColumnNames.includes(field.name)) keys.add(propertyKey(field.name));
-    // Together the files hold more keys than one file may have as columns: regroup row by row.
-    if (keys.size > propertyColumnsMax) tables = [eventsToTable(tables.flatMap((table) => tableToEvents(table)))];
-
     this.batches = tables.flatMap((table) =>
       table.batches.map((batch) => ({ names: new Map(batch.schema.fields.map((field, index) => [field.name, batch.data.children[index]!] as const)) })),
     );
+    foldRarestKeys(this.batches.map((batch) => batch.names));
     let rows = 0;
     for (const batch of this.batches) {
       this.batchStart.push(rows);
@@ -81,6 +77,11 @@ export class MergeInput {
         kinds[index] = propertyKindOf(name, data);
       }
     });
+  }
+
+  /** Property keys the merged rows may hold as columns (at most propertyColumnsMax). */
+  get propertyKeys(): number {
+    return this.propertyKinds.size;
   }
 
   /** Of `rows` (in arrival order), the first arrival of each uuid, ordered by (person index, timestamp). */
@@ -153,6 +154,62 @@ export class MergeInput {
 
 const propertyKey = (name: string) =>
   name.startsWith(mixedPropertyColumnPrefix) ? name.slice(mixedPropertyColumnPrefix.length) : name.slice(propertyColumnPrefix.length);
+
+/**
+ * When the batches together hold more property keys than one file may have as columns, the
+ * keys set on fewest rows leave their columns for the `properties` JSON of each row that sets
+ * them (as EventBuffer does with keys past the limit), batch by batch: the work and memory
+ * follow the values moved, not the rows times the keys.
+ */
+function foldRarestKeys(batches: Map<string, Data>[]): void {
+  const present = new Map<string, number>();
+  for (const names of batches) {
+    for (const [name, data] of names) {
+      if (fixedColumnNames.includes(name)) continue;
+      const key = propertyKey(name);
+      present.set(key, (present.get(key) ?? 0) + data.length - data.nullCount);
+    }
+  }
+  if (present.size <= propertyColumnsMax) return;
+  const byUse = [...present].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
+  const folded = new Set(byUse.slice(propertyColumnsMax).map(([key]) => key));
+  for (const names of batches) foldIntoProperties(names, folded);
+}
+
+/** Moves the `folded` keys' columns of one batch into its `properties` JSON. */
+function foldIntoProperties(names: Map<string, Data>, folded: Set<string>): void {
+  const rows = names.get("uuid")!.length;
+  // Per row, the `"key":value` pairs moved, joined by commas.
+  const pairs: (string | undefined)[] = new Array(rows);
+  let moved = false;
+  for (const [name, data] of names) {
+    if (fixedColumnNames.includes(name) || !folded.has(propertyKey(name))) continue;
+    names.delete(name);
+    const keyJson = JSON.stringify(propertyKey(name));
+    const isJson = name.startsWith(mixedPropertyColumnPrefix);
+    const values = vectorValues(makeVector(data));
+    for (let row = 0; row < rows; row++) {
+      const value = values[row];
+      if (value === null || value === undefined) continue;
+      const pair = `${keyJson}:${isJson ? (value as string) : JSON.stringify(value)}`;
+      pairs[row] = pairs[row] === undefined ? pair : `${pairs[row]},${pair}`;
+      moved = true;
+    }
+  }
+  if (!moved) return;
+  const rest = vectorValues(makeVector(names.get("properties")!)) as (string | null)[];
+  const properties = new Utf8Builder();
+  for (let row = 0; row < rows; row++) {
+    const text = rest[row] ?? null;
+    const added = pairs[row];
+    if (added === undefined) {
+      if (text === null) properties.appendNull();
+      else properties.append(text);
+    } else if (text === null || text === "{}") properties.append(`{${added}}`);
+    else properties.append(`${text.slice(0, -1)},${added}}`);
+  }
+  names.set("properties", properties.finish());
+}
 
 type GatherKind = "utf8" | "dictionary" | "number" | "boolean" | "int32" | "timestamp" | { kind: "mixed"; sourceKinds: PropertyKind[] };
 

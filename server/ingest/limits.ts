@@ -19,6 +19,13 @@ export const projectEventsBurst = 50_000;
 export const eventNameLengthMax = 200;
 export const libFieldLengthMax = 100;
 export const groupKeyLengthMax = 400;
+/**
+ * Not in the spec: the length of a key of `properties`, in characters. Each key may become a
+ * column, named in the schema of every file that holds it: 500 keys of 20,000 characters
+ * made 10 MB of schema per file. 1,000 leaves room for the longest keys SDKs build
+ * (posthog-js's `$feature/<flag key>`, with flag keys of a few hundred characters).
+ */
+export const propertyKeyLengthMax = 1000;
 /** An event stamped more than this after its own request was sent has an untrustworthy clock. */
 export const clockSkewToleranceMs = 60_000;
 /**

@@ -1,7 +1,7 @@
 // Per-event rules of the native ingest API. A failing event is rejected with a reason and
 // the rest of the batch goes on; nothing here throws for bad input.
 import {
-  clockSkewToleranceMs, distinctIdLengthMax, eventNameLengthMax, groupKeyLengthMax, groupTypesPerEventMax, libFieldLengthMax,
+  clockSkewToleranceMs, distinctIdLengthMax, eventNameLengthMax, groupKeyLengthMax, groupTypesPerEventMax, libFieldLengthMax, propertyKeyLengthMax,
 } from "./limits.ts";
 import { isPlainObject, sentUuid } from "./json-values.ts";
 import { knownReservedEvents } from "./reserved-events.ts";
@@ -83,6 +83,11 @@ function validMoney(properties: Record<string, unknown>): boolean {
   return moneyProperties.every((name) => !(name in properties) || Number.isSafeInteger(properties[name]));
 }
 
+function keysWithinLength(properties: Record<string, unknown>): boolean {
+  for (const key in properties) if (key.length > propertyKeyLengthMax && codePointCount(key) > propertyKeyLengthMax) return false;
+  return true;
+}
+
 function validGroups(value: unknown): value is Record<string, string> {
   if (!isPlainObject(value)) return false;
   const entries = Object.entries(value);
@@ -116,7 +121,7 @@ export function validateEvent(raw: unknown, clock: RequestClock): EventVerdict {
   if (!isBoundedString(distinctId, distinctIdLengthMax)) return reject("invalid");
   if (looksLikeEmail(distinctId) || looksLikePhoneNumber(distinctId)) return reject("invalid");
 
-  if (!isPlainObject(raw.properties) || !validMoney(raw.properties)) return reject("invalid");
+  if (!isPlainObject(raw.properties) || !validMoney(raw.properties) || !keysWithinLength(raw.properties)) return reject("invalid");
   const lib = raw.lib;
   if (!isPlainObject(lib) || !isBoundedString(lib.name, libFieldLengthMax) || !isBoundedString(lib.version, libFieldLengthMax)) {
     return reject("invalid");

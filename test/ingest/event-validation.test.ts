@@ -262,3 +262,22 @@ describe("nesting", () => {
     expect([health.status, await health.json()]).toEqual([200, { status: "ok", checks: { "region:eu": "ok" } }]);
   });
 });
+
+describe("property keys", () => {
+  test("a property key of 1,000 characters is stored (astral ones count once); 1,001 characters is invalid, and the rest of the batch is stored", async () => {
+    const atEdge = nativeEvent({ distinct_id: "long-keys", properties: { ["k".repeat(1000)]: 1 } });
+    const astral = nativeEvent({ distinct_id: "long-keys", properties: { ["😀".repeat(1000)]: "wide" } });
+    const past = nativeEvent({ distinct_id: "long-keys", properties: { plan: "pro", ["k".repeat(1001)]: 1 } });
+    const astralPast = nativeEvent({ distinct_id: "long-keys", properties: { ["😀".repeat(1001)]: "wide" } });
+    const reply = await post(nativeBody(key, [atEdge, past, astral, astralPast]));
+    expect([reply.status, reply.body]).toEqual([
+      200, ok(2, [{ uuid: past.uuid, reason: "invalid" }, { uuid: astralPast.uuid, reason: "invalid" }]),
+    ]);
+    const reader = await regionReader(service, dedicated.owner, dedicated.project.id);
+    const events = await reader.eventsOf(await reader.personOf("long-keys"));
+    expect(events.map((event) => [event.uuid, event.properties])).toEqual([
+      [atEdge.uuid, atEdge.properties],
+      [astral.uuid, astral.properties],
+    ]);
+  });
+});

@@ -6,7 +6,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { WriteAheadLog } from "../../storage/wal.ts";
 import { EventStore, defaultStorageTuning, type StorageTuning } from "../../storage/event-store.ts";
 import { recentUuidsOnDisk } from "../../storage/recent-uuids.ts";
-import { partsPerMerge } from "../../storage/partition-compaction.ts";
+import { partsPerMerge, splitPartLevel } from "../../storage/partition-compaction.ts";
 import { encodeBatchRecord, readBatchRecord, type StoredEvent } from "../../storage/event-record.ts";
 import { ManifestUncertainError, readManifest } from "../../storage/manifest.ts";
 import type { WalPosition } from "../../storage/wal.ts";
@@ -52,7 +52,7 @@ function breakManifestLog(store: EventStore): () => void {
 describe("event store", () => {
   test("seal writes one seal file with a segment per project environment, records them in the manifest and truncates the WAL", async () => {
     const { dataDir, wal, store } = await openStore();
-    const production = [storedEvent(), storedEvent()];
+    const production = [storedEvent({ properties: { plan: "pro" } }), storedEvent({ properties: { items: 2 } })];
     const staging = [storedEvent({ event: "staged" })];
     await ingest(wal, store, production);
     await ingest(wal, store, staging, "staging");
@@ -62,8 +62,8 @@ describe("event store", () => {
     const fileBytes = statSync(join(dataDir, "segments", "seal-00000001.arrows")).size;
     const [first, second] = manifest.segments;
     expect(manifest.segments).toEqual([
-      { file: "segments/seal-00000001.arrows", offset: 0, bytes: first!.bytes, projectId, dataId: 7, environment: "production", rows: 2, sealedAt: expect.any(Number) },
-      { file: "segments/seal-00000001.arrows", offset: first!.bytes, bytes: fileBytes - first!.bytes, projectId, dataId: 7, environment: "staging", rows: 1, sealedAt: second!.sealedAt },
+      { file: "segments/seal-00000001.arrows", offset: 0, bytes: first!.bytes, projectId, dataId: 7, environment: "production", rows: 2, cells: 4, sealedAt: expect.any(Number) },
+      { file: "segments/seal-00000001.arrows", offset: first!.bytes, bytes: fileBytes - first!.bytes, projectId, dataId: 7, environment: "staging", rows: 1, cells: 0, sealedAt: second!.sealedAt },
     ]);
     expect(manifest.walSealedThrough).toEqual(end);
     expect([...wal.records()]).toEqual([]);
@@ -190,6 +190,80 @@ describe("event store", () => {
     // 9 + 9 + 3 pass 20: the two nines merge (18 rows, at most 20), the three waits.
     expect(levelsAndRows.at(-1)).toEqual([[0, 11], [1, 16], [0, 3], [1, 18]]);
     expect(stored).toBe(48);
+  });
+
+  /** `count` events of one day, each setting the keys `keys`. */
+  const eventsWith = (count: number, keys: string[], day = Date.parse("2026-11-19T12:00:00.000Z")) =>
+    Array.from({ length: count }, (_, row) => storedEvent({ timestamp: day + row, properties: Object.fromEntries(keys.map((key) => [key, row])) }));
+  const partsOf = (dataDir: string) => readManifest(dataDir).parts.map(({ level, rows, cells }) => ({ level, rows, cells }));
+
+  test("a merge takes at most partCellsMax property cells, and parts of more than half of it never merge again", async () => {
+    // Parts of 2 rows x 3 keys: four hold 24 cells, past 20, so three merge (18) and one waits.
+    const { dataDir, wal, store } = await openStore(undefined, { ...quiet, partCellsMax: 20 });
+    const seen: { level: number; rows: number; cells: number }[][] = [];
+    for (let part = 0; part < 5; part++) {
+      await ingest(wal, store, eventsWith(2, ["a", "b", "c"]));
+      await store.flush();
+      seen.push(partsOf(dataDir));
+    }
+    const small = { level: 0, rows: 2, cells: 6 };
+    const merged = { level: 1, rows: 6, cells: 18 };
+    expect(seen).toEqual([[small], [small, small], [small, small, small], [small, merged], [small, merged, small]]);
+    expect(store.scan(7, "production")).toHaveLength(10);
+  });
+
+  test("rows times keys past partCellsMax are written as several parts within it, at splitPartLevel, which merge no more", async () => {
+    const { dataDir, wal, store } = await openStore(undefined, { ...quiet, partCellsMax: 12 });
+    const events = eventsWith(10, ["a", "b", "c"]);
+    await ingest(wal, store, events);
+    await store.flush();
+    expect(partsOf(dataDir)).toEqual([
+      { level: splitPartLevel, rows: 4, cells: 12 }, { level: splitPartLevel, rows: 4, cells: 12 }, { level: splitPartLevel, rows: 2, cells: 6 },
+    ]);
+    for (let part = 0; part < 3; part++) {
+      await ingest(wal, store, eventsWith(2, ["a", "b"]));
+      await store.flush();
+    }
+    // The three new parts (4 cells each, 12 together) merge with each other, not with the split ones.
+    expect(partsOf(dataDir).slice(3)).toEqual([{ level: 1, rows: 6, cells: 12 }]);
+    expect(store.scan(7, "production")).toHaveLength(16);
+  });
+
+  test("a compaction takes the oldest segments that hold partCellsMax property cells together, at least one; the rest wait for the next", async () => {
+    const { dataDir, wal, store } = await openStore(undefined, { ...quiet, partCellsMax: 8 });
+    for (const count of [2, 2, 2]) {
+      await ingest(wal, store, eventsWith(count, ["a", "b"]));
+      await store.seal();
+    }
+    await ingest(wal, store, eventsWith(3, ["a", "b", "c"]));
+    await store.seal();
+    const segmentCells = () => readManifest(dataDir).segments.map((segment) => segment.cells);
+    expect(segmentCells()).toEqual([4, 4, 4, 9]);
+    await store.compact(7, "production");
+    expect([segmentCells(), partsOf(dataDir)]).toEqual([[4, 9], [{ level: 0, rows: 4, cells: 8 }]]);
+    await store.compact(7, "production");
+    expect(segmentCells()).toEqual([9]);
+    // A segment past the bound alone is taken alone, and written in parts within it.
+    await store.compact(7, "production");
+    expect(segmentCells()).toEqual([]);
+    expect(store.scan(7, "production")).toHaveLength(9);
+  });
+
+  test("events whose one key cycles through 500 names are stored once each, and no part holds more than partCellsMax cells", async () => {
+    const tuning = { ...quiet, sealCells: 20_000, partCellsMax: 20_000, compactRows: 100 };
+    const { dataDir, wal, store } = await openStore(undefined, tuning);
+    const events = Array.from({ length: 3000 }, (_, i) => storedEvent({ properties: { [`k${i % 500}`]: i } }));
+    for (let start = 0; start < events.length; start += 100) {
+      await ingest(wal, store, events.slice(start, start + 100));
+      await store.stop();
+      await store.flush();
+    }
+    const parts = readManifest(dataDir).parts;
+    expect(parts.filter((part) => part.cells > tuning.partCellsMax)).toEqual([]);
+    const stored = store.scan(7, "production");
+    const byUuid = new Map(stored.map((event) => [event.uuid, event]));
+    expect([stored.length, byUuid.size]).toEqual([3000, 3000]);
+    expect(events.filter((event) => !Bun.deepEquals(byUuid.get(event.uuid), event))).toEqual([]);
   });
 
   test("DuckDB reads the compacted Parquet and sees the same rows", async () => {
@@ -392,6 +466,26 @@ describe("event store", () => {
     const firstBytes = readBatchRecord(...encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", batches()[0]!))).bodyBytes;
     expect(await sealedRows({ ...quiet, sealBytes: firstBytes }, batches())).toEqual([2]);
     expect(await sealedRows({ ...quiet, sealBytes: firstBytes + 1 }, batches())).toEqual([3]);
+  });
+
+  test("a seal starts by itself once the buffers' property cells (rows x property columns, summed) reach sealCells", async () => {
+    const sealed = async (sealCells: number, records: number) => {
+      const { wal, store } = await openStore(undefined, { ...quiet, sealCells });
+      const all: [StoredEvent[], string][] = [
+        [[storedEvent({ properties: { a: 1, b: 2 } }), storedEvent({ properties: { c: 3 } })], "production"],
+        [[storedEvent({ properties: { d: 4 } })], "staging"],
+        [[storedEvent({ properties: { e: 5 } })], "production"],
+      ];
+      for (const [events, environment] of all.slice(0, records)) await ingest(wal, store, events, environment);
+      await store.stop();
+      return store.liveFiles().segments.map(({ environment, rows, cells }) => ({ environment, rows, cells }));
+    };
+    // Three values in 2 rows x 3 keys: 6 cells.
+    expect(await sealed(6, 1)).toEqual([{ environment: "production", rows: 2, cells: 6 }]);
+    expect(await sealed(7, 1)).toEqual([]);
+    // Then 1 x 1 in staging, and production grows to 3 rows x 4 keys: 13 cells in all.
+    expect(await sealed(13, 3)).toEqual([{ environment: "production", rows: 3, cells: 12 }, { environment: "staging", rows: 1, cells: 1 }]);
+    expect(await sealed(14, 3)).toEqual([]);
   });
 
   test("while more rows than compactBacklogRows wait in segments, the tick compacts the biggest partitions, short of their row count and age, until no more do", async () => {

@@ -30,10 +30,10 @@ function open(dir: string, logBytesMax?: number): ManifestLog {
 }
 
 const segment = (file: string, offset: number): SegmentEntry => ({
-  file, offset, bytes: 100, projectId: "p", dataId: 1, environment: "production", rows: 10, sealedAt: 1_000,
+  file, offset, bytes: 100, projectId: "p", dataId: 1, environment: "production", rows: 10, cells: 30, sealedAt: 1_000,
 });
 const part = (file: string, level = 0): PartEntry => ({
-  file, projectId: "p", dataId: 1, environment: "production", day: "2026-11-20", level, rows: 10, bytes: 500,
+  file, projectId: "p", dataId: 1, environment: "production", day: "2026-11-20", level, rows: 10, cells: 30, bytes: 500,
 });
 
 /** A seal of two segments, then a compaction of one of them into a part. */

@@ -61,13 +61,32 @@ describe("merging event files", () => {
     expect(tableToEvents(input.gather(input.firstArrivalsSorted(allRows(input))))).toEqual([legacy, other, ...many]);
   });
 
-  test(`files holding more than ${propertyColumnsMax} keys together are regrouped: every value survives`, () => {
-    const wide = (from: number) => storedEvent({ properties: Object.fromEntries(Array.from({ length: 300 }, (_, k) => [`k${from + k}`, from + k])) });
-    const events = [wide(0), wide(300)];
-    const input = new MergeInput(events.map((event) => eventsToTable([event])));
+  test(`files holding more than ${propertyColumnsMax} keys together keep columns for the ${propertyColumnsMax} set on most rows; the others move into each row's properties JSON`, () => {
+    const keys = (prefix: string, value: (k: number) => unknown) => Object.fromEntries(Array.from({ length: 300 }, (_, k) => [`${prefix}${k}`, value(k)]));
+    const first = [
+      storedEvent({ properties: { common: 1, nested: { x: 1 }, ...keys("a", (k) => k) } }),
+      storedEvent({ properties: { common: 2 } }),
+    ];
+    const second = [
+      storedEvent({ properties: { common: "three", flag: true, list: [1, 2], ...keys("b", (k) => `v${k}`) } }),
+      storedEvent({ properties: { common: 4, flag: false } }),
+    ];
+    const input = new MergeInput([eventsToTable(first), eventsToTable(second)]);
     const merged = input.gather(allRows(input));
-    expect(merged.schema.fields.filter((field) => field.name.startsWith("p_"))).toHaveLength(propertyColumnsMax);
-    expect(tableToEvents(merged)).toEqual(events);
+    // 602 keys: common (4 rows) and flag (2) first, then the 600 set on one row each by name.
+    const byName = [...Array.from({ length: 300 }, (_, k) => `a${k}`), ...Array.from({ length: 300 }, (_, k) => `b${k}`)].sort();
+    const folded = byName.slice(propertyColumnsMax - 2);
+    const columns = merged.schema.fields.map((field) => field.name).filter((name) => /^pj?_/.test(name));
+    expect(columns.sort()).toEqual(["pj_common", "p_flag", ...byName.slice(0, propertyColumnsMax - 2).map((key) => `p_${key}`)].sort());
+    expect(folded).toHaveLength(102);
+    const json = merged.getChild("properties")!.toArray() as (string | null)[];
+    expect(json.map((text) => (text === null ? null : JSON.parse(text)))).toEqual([
+      { nested: { x: 1 } },
+      null,
+      { list: [1, 2], ...Object.fromEntries(folded.map((key) => [key, `v${key.slice(1)}`])) },
+      null,
+    ]);
+    expect(tableToEvents(merged)).toEqual([...first, ...second]);
   });
 
   test("Parquet parts written from gathered tables read back into another merge", () => {

@@ -126,7 +126,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       compactAgeMs: parseInteger("STORAGE_COMPACT_AGE_MS", env.STORAGE_COMPACT_AGE_MS, defaultStorageTuning.compactAgeMs, 1, 86_400_000),
       compactBacklogRows: parseInteger("STORAGE_COMPACT_BACKLOG_ROWS", env.STORAGE_COMPACT_BACKLOG_ROWS, defaultStorageTuning.compactBacklogRows, 1, segmentRowsMax),
       partRowsMax: parseInteger("STORAGE_PART_ROWS_MAX", env.STORAGE_PART_ROWS_MAX, defaultStorageTuning.partRowsMax, 1, 100_000_000),
-      partCellsMax: parseInteger("STORAGE_PART_CELLS_MAX", env.STORAGE_PART_CELLS_MAX, defaultStorageTuning.partCellsMax, 1, 1 << 30),
+      partBytesMax: parseInteger("STORAGE_PART_BYTES_MAX", env.STORAGE_PART_BYTES_MAX, defaultStorageTuning.partBytesMax, 1, 2 ** 31),
     },
   };
 }

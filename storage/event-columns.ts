@@ -6,7 +6,7 @@
 // go into a column. Together they give back the event's properties, except that a property
 // whose value is null is stored as absent (null and "not set" mean the same in queries).
 // Files are written by event-buffer.ts (new events) and table-merge.ts (compaction).
-import type { Table } from "apache-arrow";
+import type { Data, Table } from "apache-arrow";
 import { vectorValues, type ColumnValue } from "./arrow-vectors.ts";
 import type { StoredEvent } from "./event-record.ts";
 import { groupTypesPerProjectMax } from "./person-store.ts";
@@ -16,18 +16,23 @@ export const mixedPropertyColumnPrefix = "pj_";
 /** Past this many keys in one file, the rarer keys stay in the JSON column only. */
 export const propertyColumnsMax = 500;
 /**
- * Property cells (rows x property columns) that one unit of storage work may hold: the buffers
- * of a seal, the inputs of a compaction or merge, one part. Arrow keeps a column dense, one
- * slot per row whether the row sets the key or not (8 bytes for a number), so rows alone do not
- * bound memory: 500 keys each set on one event in 500 made 4 KB per row, and a merge of 100k
- * such rows passed 1.8 GB. 2^23 cells is at most 64 MiB of number slots; the benchmark's
- * events (11 keys) fill it at 760k rows, so it binds only wide or sparse data.
+ * Property cells (rows x property columns) the buffers of a seal may hold. Arrow keeps a column
+ * dense, one slot per row whether the row sets the key or not (8 bytes for a number), so rows
+ * and request bytes do not bound the buffers: 500 keys each set on one event in 500 made 4 KB
+ * per row. 2^23 cells is at most 64 MiB of number slots; the benchmark's buffers (11 keys)
+ * fill it at 760k rows, so it binds only wide or sparse data.
  */
 export const propertyCellsMax = 2 ** 23;
 
-/** Property columns of an event file's table (every column that is not a fixed one). */
-export const propertyColumnCount = (table: Table): number =>
-  table.schema.fields.filter(({ name }) => name.startsWith(propertyColumnPrefix) || name.startsWith(mixedPropertyColumnPrefix)).length;
+/** Bytes of a table's Arrow buffers, dictionaries included: what holding it in memory takes. */
+export function tableBytes(table: Table): number {
+  let bytes = 0;
+  for (const batch of table.batches) for (const column of batch.data.children) bytes += dataBytes(column);
+  return bytes;
+}
+
+export const dataBytes = (data: Data): number =>
+  data.byteLength + (data.dictionary ? data.dictionary.data.reduce((sum, words) => sum + dataBytes(words), 0) : 0);
 
 export type PropertyKind = "number" | "string" | "boolean" | "mixed";
 

@@ -44,11 +44,11 @@ export interface StorageTuning {
   /** A merge of parts that would give more rows than this does not happen. */
   partRowsMax: number;
   /**
-   * A compaction takes segments, and a merge takes parts, holding at most this many property
-   * cells together (at least one segment), and no part it writes holds more (event-columns.ts
-   * propertyCellsMax).
+   * A compaction takes segments, and a merge takes parts, that take at most this many bytes in
+   * memory together (at least one segment), and no part it writes takes more (as Arrow buffers:
+   * event-columns.ts tableBytes).
    */
-  partCellsMax: number;
+  partBytesMax: number;
 }
 
 /** Called once segments up to `position` are named in the manifest: the WAL may drop them. */
@@ -85,7 +85,10 @@ export const defaultStorageTuning: StorageTuning = {
   // twice this, merges held the worker long enough to delay ingest answers (p99) and grew
   // its heap past 400 MB.
   partRowsMax: parquetRowGroupRows,
-  partCellsMax: propertyCellsMax,
+  // Rows alone do not bound a merge's memory: events of a few KB, or many keys set on few rows
+  // (Arrow pads every column to every row), made parts of 131k rows take over a gigabyte. The
+  // benchmark's parts take about 33 MB.
+  partBytesMax: 64 * 1024 * 1024,
 };
 
 const backgroundTickMs = 1000;
@@ -110,11 +113,11 @@ export interface PartitionSnapshot {
 
 const partitionKey = (dataId: number, environment: string) => `${dataId}/${environment}`;
 
-/** The first of `segments` that hold at most `cellsMax` property cells together, and at least the first. */
-function takeWithin(segments: SegmentEntry[], cellsMax: number): SegmentEntry[] {
-  let cells = 0;
+/** The first of `segments` that take at most `bytesMax` together (an Arrow IPC stream is its buffers), and at least the first. */
+function takeWithin(segments: SegmentEntry[], bytesMax: number): SegmentEntry[] {
+  let bytes = 0;
   let count = 0;
-  while (count < segments.length && (count === 0 || cells + segments[count]!.cells <= cellsMax)) cells += segments[count++]!.cells;
+  while (count < segments.length && (count === 0 || bytes + segments[count]!.bytes <= bytesMax)) bytes += segments[count++]!.bytes;
   return segments.slice(0, count);
 }
 const fileNumber = (n: number) => String(n).padStart(8, "0");
@@ -258,7 +261,6 @@ export class EventStore {
             dataId: buffer.dataId,
             environment: buffer.environment,
             rows: buffer.events.rows,
-            cells: buffer.events.propertyCells,
             sealedAt,
           })),
         });
@@ -284,8 +286,8 @@ export class EventStore {
   }
 
   /**
-   * Turns a partition's sealed segments, oldest first, as many as hold partCellsMax property
-   * cells together (at least one), into Parquet (partition-compaction.ts) on the compactor,
+   * Turns a partition's sealed segments, oldest first, as many as take partBytesMax together
+   * (at least one), into Parquet (partition-compaction.ts) on the compactor,
    * then names and writes the new parts and commits them in place of the segments and of the
    * parts they merged. Seals meanwhile add segments the commit leaves alone.
    */
@@ -293,20 +295,20 @@ export class EventStore {
     return this.serially("compacting", async () => {
       const segments = takeWithin(
         this.manifest.segments.filter((s) => s.dataId === dataId && s.environment === environment),
-        this.tuning.partCellsMax,
+        this.tuning.partBytesMax,
       );
       if (segments.length === 0) return;
       const parts = this.manifest.parts.filter((p) => p.dataId === dataId && p.environment === environment);
       const written: PartEntry[] = [];
       let replaced: string[] = [];
       try {
-        const { partRowsMax, partCellsMax } = this.tuning;
-        const outcome = await this.compactor.run({ dataDir: this.dataDir, segments, parts, partRowsMax, partCellsMax });
+        const { partRowsMax, partBytesMax } = this.tuning;
+        const outcome = await this.compactor.run({ dataDir: this.dataDir, segments, parts, partRowsMax, partBytesMax });
         replaced = outcome.replaced;
-        for (const { day, level, rows, cells, parquet } of outcome.written) {
+        for (const { day, level, rows, arrowBytes, parquet } of outcome.written) {
           const file = join("parquet", String(dataId), environment, day, `part-${fileNumber(this.manifests.takeFileNumber())}.parquet`);
           writeFileAtomic(join(this.dataDir, file), parquet);
-          written.push({ file, projectId: segments[0]!.projectId, dataId, environment, day, level, rows, cells, bytes: parquet.byteLength });
+          written.push({ file, projectId: segments[0]!.projectId, dataId, environment, day, level, rows, bytes: parquet.byteLength, arrowBytes });
         }
         this.manifests.commit({
           // Other partitions' segments share the seal files: drop exactly these entries.
@@ -331,7 +333,7 @@ export class EventStore {
     await this.seal();
     for (const key of new Set(this.manifest.segments.map((s) => partitionKey(s.dataId, s.environment)))) {
       const [dataId, environment] = key.split("/");
-      // A compaction may take only some of the segments (partCellsMax).
+      // A compaction may take only some of the segments (partBytesMax).
       while (this.manifest.segments.some((s) => partitionKey(s.dataId, s.environment) === key)) await this.compact(Number(dataId), environment!);
     }
   }

@@ -23,8 +23,6 @@ export interface SegmentEntry {
   dataId: number;
   environment: string;
   rows: number;
-  /** Rows x property columns (event-columns.ts propertyCellsMax); see cellsOf for older entries. */
-  cells: number;
   sealedAt: number;
 }
 
@@ -38,9 +36,9 @@ export interface PartEntry {
   /** 0 for a part made from segments; n + 1 for a merge of parts of level n. */
   level: number;
   rows: number;
-  /** Rows x property columns (event-columns.ts propertyCellsMax); see cellsOf for older entries. */
-  cells: number;
+  /** Bytes of the file, and of its rows once read (Arrow buffers: event-columns.ts tableBytes; see withArrowBytes for older entries). */
   bytes: number;
+  arrowBytes: number;
 }
 
 export interface Manifest {
@@ -92,11 +90,10 @@ export const emptyManifest = (): Manifest => ({ walSealedThrough: { file: 0, off
 const segmentKey = (segment: { file: string; offset: number }) => `${segment.file}@${segment.offset}`;
 
 /**
- * Entries written before files recorded their cells read as 0: they were made bounded by rows
- * alone and take part in compaction and merges as before.
+ * Parts written before parts recorded their Arrow bytes read as 0: they were made bounded by
+ * rows alone, and merge bounded by rows as before.
  */
-const cellsOf = <Entry extends { cells?: number }>(entries: Entry[]): (Entry & { cells: number })[] =>
-  entries.map((entry) => (entry.cells === undefined ? { ...entry, cells: 0 } : (entry as Entry & { cells: number })));
+const withArrowBytes = (parts: PartEntry[]): PartEntry[] => parts.map((part) => (part.arrowBytes === undefined ? { ...part, arrowBytes: 0 } : part));
 
 /** The manifest after `change`. */
 function applied(manifest: Manifest, change: LoggedChange): Manifest {
@@ -105,8 +102,8 @@ function applied(manifest: Manifest, change: LoggedChange): Manifest {
   return {
     walSealedThrough: change.walSealedThrough ?? manifest.walSealedThrough,
     nextFileNumber: Math.max(manifest.nextFileNumber, change.nextFileNumber),
-    segments: [...(droppedSegments.size > 0 ? manifest.segments.filter((s) => !droppedSegments.has(segmentKey(s))) : manifest.segments), ...cellsOf(change.addSegments ?? [])],
-    parts: [...(droppedParts.size > 0 ? manifest.parts.filter((p) => !droppedParts.has(p.file)) : manifest.parts), ...cellsOf(change.addParts ?? [])],
+    segments: [...(droppedSegments.size > 0 ? manifest.segments.filter((s) => !droppedSegments.has(segmentKey(s))) : manifest.segments), ...(change.addSegments ?? [])],
+    parts: [...(droppedParts.size > 0 ? manifest.parts.filter((p) => !droppedParts.has(p.file)) : manifest.parts), ...withArrowBytes(change.addParts ?? [])],
   };
 }
 
@@ -115,7 +112,7 @@ function readCheckpoint(dataDir: string): { manifest: Manifest; lastChange: numb
   if (!existsSync(path)) return { manifest: emptyManifest(), lastChange: 0 };
   const { version, lastChange, walSealedThrough, nextFileNumber, segments, parts } = JSON.parse(readFileSync(path, "utf8")) as Checkpoint;
   if (!readableVersions.has(version)) throw new Error(`${path}: manifest version ${version} is not one of ${[...readableVersions].join(", ")}`);
-  return { manifest: { walSealedThrough, nextFileNumber, segments: cellsOf(segments), parts: cellsOf(parts) }, lastChange: lastChange ?? 0 };
+  return { manifest: { walSealedThrough, nextFileNumber, segments, parts: withArrowBytes(parts) }, lastChange: lastChange ?? 0 };
 }
 
 /** The log's whole records, and where the whole part ends. */

@@ -7,15 +7,15 @@ import { join } from "node:path";
 import { parquetRowGroupRows, parquetTable, readParquetTable, readSegmentTable } from "./data-files.ts";
 import { encodeParquetFile } from "./parquet/parquet-file-writer.ts";
 import { MergeInput } from "./table-merge.ts";
-import { propertyColumnCount } from "./event-columns.ts";
+import { tableBytes } from "./event-columns.ts";
 import type { PartEntry, SegmentEntry } from "./manifest.ts";
 
 /** This many Parquet parts of one level for one day merge into one part of the next level. */
 export const partsPerMerge = 8;
 /**
- * The level of parts written by a compaction or merge whose rows times property keys passed
- * partCellsMax, so that it wrote several parts instead of one: they never merge again (merging
- * them could split again, level after level, without end).
+ * The level of parts written by a compaction or merge whose rows would have taken more than
+ * partBytesMax in one part, so that it wrote several: they never merge again (merging them
+ * could split again, level after level, without end).
  */
 export const splitPartLevel = 1000;
 
@@ -30,8 +30,8 @@ export interface CompactionJob {
   parts: PartEntry[];
   /** A merge of parts that would give more rows than this does not happen. */
   partRowsMax: number;
-  /** No merge takes parts of more property cells together, and no part written holds more. */
-  partCellsMax: number;
+  /** No merge takes parts that take more bytes in memory together (as Arrow buffers), and no part written takes more. */
+  partBytesMax: number;
 }
 
 /** A part to write: its Parquet bytes, for the store to name and write. */
@@ -39,8 +39,8 @@ export interface CompactedPart {
   day: string;
   level: number;
   rows: number;
-  /** Rows x property columns. */
-  cells: number;
+  /** Bytes of the part's rows as Arrow buffers (what reading it back takes). */
+  arrowBytes: number;
   parquet: Uint8Array;
 }
 
@@ -52,7 +52,7 @@ export interface CompactionOutcome {
 }
 
 /** A part during the job: one in the manifest (its file) or one made by this job (its bytes). */
-type WorkingPart = { day: string; level: number; rows: number; cells: number } & ({ file: string } | { made: CompactedPart });
+type WorkingPart = { day: string; level: number; rows: number; arrowBytes: number } & ({ file: string } | { made: CompactedPart });
 
 const allRows = (length: number) => Int32Array.from({ length }, (_, row) => row);
 
@@ -70,26 +70,26 @@ function rowsByDay(timestamps: Float64Array): Map<string, number[]> {
 
 /**
  * The parts of one day and level to merge next, in write order, or null. Parts of more than
- * half of `partRowsMax` rows or of `partCellsMax` cells are full enough and never merge again
+ * half of `partRowsMax` rows or `partBytesMax` bytes are full enough and never merge again
  * (merging them would rewrite much to add little). The others merge once there are
- * partsPerMerge of them, or once they hold `partRowsMax` rows or `partCellsMax` cells together:
+ * partsPerMerge of them, or once they hold `partRowsMax` rows or `partBytesMax` bytes together:
  * then as many as fit in both, at least two. So parts of any size below the half merge
  * (level-0 parts grow past compactRows when compaction lags, and eight of those would pass the
- * bound), and no merge holds more than `partRowsMax` rows or `partCellsMax` cells.
+ * bound), and no merge holds more than `partRowsMax` rows or `partBytesMax` bytes.
  */
-function nextMerge<Part extends { rows: number; cells: number }>(parts: Part[], partRowsMax: number, partCellsMax: number): Part[] | null {
-  const open = parts.filter((part) => part.rows <= partRowsMax / 2 && part.cells <= partCellsMax / 2);
+function nextMerge<Part extends { rows: number; arrowBytes: number }>(parts: Part[], partRowsMax: number, partBytesMax: number): Part[] | null {
+  const open = parts.filter((part) => part.rows <= partRowsMax / 2 && part.arrowBytes <= partBytesMax / 2);
   const openRows = open.reduce((sum, part) => sum + part.rows, 0);
-  const openCells = open.reduce((sum, part) => sum + part.cells, 0);
-  if (open.length < partsPerMerge && openRows < partRowsMax && openCells < partCellsMax) return null;
+  const openBytes = open.reduce((sum, part) => sum + part.arrowBytes, 0);
+  if (open.length < partsPerMerge && openRows < partRowsMax && openBytes < partBytesMax) return null;
   const group: Part[] = [];
   let rows = 0;
-  let cells = 0;
+  let bytes = 0;
   for (const part of open) {
-    if (group.length === partsPerMerge || rows + part.rows > partRowsMax || cells + part.cells > partCellsMax) break;
+    if (group.length === partsPerMerge || rows + part.rows > partRowsMax || bytes + part.arrowBytes > partBytesMax) break;
     group.push(part);
     rows += part.rows;
-    cells += part.cells;
+    bytes += part.arrowBytes;
   }
   return group.length >= 2 ? group : null;
 }
@@ -98,32 +98,31 @@ function nextMerge<Part extends { rows: number; cells: number }>(parts: Part[], 
  * One new level-0 part per UTC day of the segments' rows (so the cost follows new data, not
  * the size of the day); then parts of one level merge into one part of the next (nextMerge).
  * Each row is rewritten about log8(rows) times, and no merge holds more than `partRowsMax` rows
- * or `partCellsMax` property cells in memory. When a day's rows times the property keys they
- * may hold pass `partCellsMax`, they are written as several parts, each within it, at
- * splitPartLevel.
+ * or `partBytesMax` bytes in memory. Rows that would take more than `partBytesMax` in one part
+ * (MergeInput.bytesPerRow) are written as several parts, each within it, at splitPartLevel.
  */
-export function compactPartition({ dataDir, segments, parts: currentParts, partRowsMax, partCellsMax }: CompactionJob): CompactionOutcome {
-  let parts: WorkingPart[] = currentParts.map(({ day, level, rows, cells, file }) => ({ day, level, rows, cells, file }));
+export function compactPartition({ dataDir, segments, parts: currentParts, partRowsMax, partBytesMax }: CompactionJob): CompactionOutcome {
+  let parts: WorkingPart[] = currentParts.map(({ day, level, rows, arrowBytes, file }) => ({ day, level, rows, arrowBytes, file }));
   const replaced: string[] = [];
   const make = (day: string, level: number, input: MergeInput, rows: ArrayLike<number>) => {
     const order = input.firstArrivalsSorted(rows);
-    const rowsPerPart = Math.max(1, Math.floor(partCellsMax / Math.max(1, input.propertyKeys)));
+    const rowsPerPart = Math.max(1, Math.floor(partBytesMax / input.bytesPerRow));
     const split = order.length > rowsPerPart;
     // Runs of the sorted rows: each part is sorted by (person, timestamp) in itself.
     for (let start = 0; start < order.length; start += rowsPerPart) {
       const table = input.gather(order.subarray(start, start + rowsPerPart));
       const made: CompactedPart = {
-        day, level: split ? splitPartLevel : level, rows: table.numRows, cells: table.numRows * propertyColumnCount(table),
+        day, level: split ? splitPartLevel : level, rows: table.numRows, arrowBytes: tableBytes(table),
         parquet: encodeParquetFile(table, parquetRowGroupRows),
       };
-      parts.push({ day, level: made.level, rows: made.rows, cells: made.cells, made });
+      parts.push({ day, level: made.level, rows: made.rows, arrowBytes: made.arrowBytes, made });
     }
   };
   const incoming = new MergeInput(segments.map((segment) => readSegmentTable(join(dataDir, segment.file), segment)));
   for (const [day, rows] of rowsByDay(incoming.timestamps)) {
     make(day, 0, incoming, rows);
     for (let level = 0; parts.some((part) => part.day === day && part.level >= level && part.level < splitPartLevel); ) {
-      const group = nextMerge(parts.filter((part) => part.day === day && part.level === level), partRowsMax, partCellsMax);
+      const group = nextMerge(parts.filter((part) => part.day === day && part.level === level), partRowsMax, partBytesMax);
       if (!group) {
         level++;
         continue;

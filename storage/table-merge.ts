@@ -12,13 +12,15 @@ import { int64At, int64Words, vectorValues } from "./arrow-vectors.ts";
 import { UuidTable, uuidWordsOfBytes } from "./uuid-index.ts";
 import { DictionaryBuilder, Utf8Builder } from "./column-builders.ts";
 import {
-  fixedColumnNames, mixedPropertyColumnPrefix, propertyColumnPrefix, propertyColumnsMax, type PropertyKind,
+  dataBytes, fixedColumnNames, mixedPropertyColumnPrefix, propertyColumnPrefix, propertyColumnsMax, type PropertyKind,
 } from "./event-columns.ts";
 
 /** Counting sort by person needs an array as long as the largest person index: past this (relative to the rows), sort by comparison. */
 const countingSortSpread = 8;
 /** Person runs up to this long are put in time order by insertion (they are short and nearly sorted). */
 const insertionRunMax = 32;
+/** A property column's slot per row, at most (a Float64). */
+const propertySlotBytes = 8;
 
 /** One column's arrays, one per input batch (null where a batch lacks the column). */
 type ColumnInputs = (Data | null)[];
@@ -45,12 +47,15 @@ export class MergeInput {
   private readonly batches: { names: Map<string, Data> }[];
   /** Property keys with the kind each batch stores them as. */
   private readonly propertyKinds = new Map<string, PropertyKind[]>();
+  /** Bytes of the batches' Arrow buffers. */
+  private readonly inputBytes: number;
 
   constructor(tables: Table[]) {
     this.batches = tables.flatMap((table) =>
       table.batches.map((batch) => ({ names: new Map(batch.schema.fields.map((field, index) => [field.name, batch.data.children[index]!] as const)) })),
     );
     foldRarestKeys(this.batches.map((batch) => batch.names));
+    this.inputBytes = this.batches.reduce((sum, batch) => sum + [...batch.names.values()].reduce((bytes, data) => bytes + dataBytes(data), 0), 0);
     let rows = 0;
     for (const batch of this.batches) {
       this.batchStart.push(rows);
@@ -79,9 +84,13 @@ export class MergeInput {
     });
   }
 
-  /** Property keys the merged rows may hold as columns (at most propertyColumnsMax). */
-  get propertyKeys(): number {
-    return this.propertyKinds.size;
+  /**
+   * About the most a row of a table gathered from these rows takes in memory: the inputs'
+   * bytes per row, plus a slot in each property column (a table pads every column to all its
+   * rows, and a number's slot is the widest, 8 bytes).
+   */
+  get bytesPerRow(): number {
+    return Math.ceil(this.inputBytes / Math.max(1, this.rows)) + propertySlotBytes * this.propertyKinds.size;
   }
 
   /** Of `rows` (in arrival order), the first arrival of each uuid, ordered by (person index, timestamp). */

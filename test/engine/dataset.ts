@@ -127,7 +127,7 @@ export async function datasetOf(
   options: { canonical?: Int32Array; personValues?: Map<string, Map<number, unknown>>; created?: Float64Array; leaveUnsealed?: boolean; compactRows?: number } = {},
 ): Promise<Dataset> {
   const dataDir = mkdtempSync(join(tmpdir(), "engine-"));
-  const tuning: StorageTuning = { sealRows: 1 << 30, sealBytes: 1 << 30, sealCells: 1 << 30, sealAgeMs: 1 << 30, compactRows: options.compactRows ?? 400, compactAgeMs: 1 << 30, compactBacklogRows: 1 << 30, partRowsMax: 2000, partCellsMax: 1 << 30 };
+  const tuning: StorageTuning = { sealRows: 1 << 30, sealBytes: 1 << 30, sealCells: 1 << 30, sealAgeMs: 1 << 30, compactRows: options.compactRows ?? 400, compactAgeMs: 1 << 30, compactBacklogRows: 1 << 30, partRowsMax: 2000, partBytesMax: 2 ** 31 };
   const store = EventStore.open(dataDir, join(dataDir, "wal"), () => {}, tuning);
   const largest = events.reduce((max, event) => Math.max(max, event.person_index), -1);
   const canonical = options.canonical ?? Int32Array.from({ length: largest + 1 }, (_, index) => index);

@@ -62,8 +62,8 @@ describe("event store", () => {
     const fileBytes = statSync(join(dataDir, "segments", "seal-00000001.arrows")).size;
     const [first, second] = manifest.segments;
     expect(manifest.segments).toEqual([
-      { file: "segments/seal-00000001.arrows", offset: 0, bytes: first!.bytes, projectId, dataId: 7, environment: "production", rows: 2, cells: 4, sealedAt: expect.any(Number) },
-      { file: "segments/seal-00000001.arrows", offset: first!.bytes, bytes: fileBytes - first!.bytes, projectId, dataId: 7, environment: "staging", rows: 1, cells: 0, sealedAt: second!.sealedAt },
+      { file: "segments/seal-00000001.arrows", offset: 0, bytes: first!.bytes, projectId, dataId: 7, environment: "production", rows: 2, sealedAt: expect.any(Number) },
+      { file: "segments/seal-00000001.arrows", offset: first!.bytes, bytes: fileBytes - first!.bytes, projectId, dataId: 7, environment: "staging", rows: 1, sealedAt: second!.sealedAt },
     ]);
     expect(manifest.walSealedThrough).toEqual(end);
     expect([...wal.records()]).toEqual([]);
@@ -195,62 +195,73 @@ describe("event store", () => {
   /** `count` events of one day, each setting the keys `keys`. */
   const eventsWith = (count: number, keys: string[], day = Date.parse("2026-11-19T12:00:00.000Z")) =>
     Array.from({ length: count }, (_, row) => storedEvent({ timestamp: day + row, properties: Object.fromEntries(keys.map((key) => [key, row])) }));
-  const partsOf = (dataDir: string) => readManifest(dataDir).parts.map(({ level, rows, cells }) => ({ level, rows, cells }));
+  const partsOf = (dataDir: string) => readManifest(dataDir).parts.map(({ level, rows }) => [level, rows]);
+  /** The files one compaction of `events` writes with the default tuning: its segment's bytes, and its part's bytes as Arrow buffers. */
+  async function sizesOf(events: StoredEvent[]) {
+    const { dataDir, wal, store } = await openStore();
+    await ingest(wal, store, events);
+    await store.seal();
+    const segmentBytes = readManifest(dataDir).segments[0]!.bytes;
+    await store.flush();
+    return { segmentBytes, arrowBytes: readManifest(dataDir).parts[0]!.arrowBytes };
+  }
 
-  test("a merge takes at most partCellsMax property cells, and parts of more than half of it never merge again", async () => {
-    // Parts of 2 rows x 3 keys: four hold 24 cells, past 20, so three merge (18) and one waits.
-    const { dataDir, wal, store } = await openStore(undefined, { ...quiet, partCellsMax: 20 });
-    const seen: { level: number; rows: number; cells: number }[][] = [];
+  test("a merge takes parts of at most partBytesMax bytes together, and parts of more than half of it merge no more", async () => {
+    // Four parts of b bytes pass 3.5 b: three merge and one waits.
+    const { arrowBytes } = await sizesOf(eventsWith(2, ["a", "b", "c"]));
+    const { dataDir, wal, store } = await openStore(undefined, { ...quiet, partBytesMax: Math.floor(3.5 * arrowBytes) });
+    const seen: number[][][] = [];
     for (let part = 0; part < 5; part++) {
       await ingest(wal, store, eventsWith(2, ["a", "b", "c"]));
       await store.flush();
       seen.push(partsOf(dataDir));
     }
-    const small = { level: 0, rows: 2, cells: 6 };
-    const merged = { level: 1, rows: 6, cells: 18 };
-    expect(seen).toEqual([[small], [small, small], [small, small, small], [small, merged], [small, merged, small]]);
+    expect(readManifest(dataDir).parts[0]!.arrowBytes).toBe(arrowBytes);
+    expect(seen).toEqual([[[0, 2]], [[0, 2], [0, 2]], [[0, 2], [0, 2], [0, 2]], [[0, 2], [1, 6]], [[0, 2], [1, 6], [0, 2]]]);
     expect(store.scan(7, "production")).toHaveLength(10);
   });
 
-  test("rows times keys past partCellsMax are written as several parts within it, at splitPartLevel, which merge no more", async () => {
-    const { dataDir, wal, store } = await openStore(undefined, { ...quiet, partCellsMax: 12 });
-    const events = eventsWith(10, ["a", "b", "c"]);
+  test("rows that would take more than partBytesMax in one part are written as several within it, at splitPartLevel, which merge no more", async () => {
+    const events = eventsWith(1000, ["a", "b", "c"]);
+    const { arrowBytes } = await sizesOf(events);
+    const partBytesMax = Math.floor(arrowBytes / 3);
+    const { dataDir, wal, store } = await openStore(undefined, { ...quiet, partBytesMax });
     await ingest(wal, store, events);
     await store.flush();
-    expect(partsOf(dataDir)).toEqual([
-      { level: splitPartLevel, rows: 4, cells: 12 }, { level: splitPartLevel, rows: 4, cells: 12 }, { level: splitPartLevel, rows: 2, cells: 6 },
-    ]);
-    for (let part = 0; part < 3; part++) {
-      await ingest(wal, store, eventsWith(2, ["a", "b"]));
+    const parts = readManifest(dataDir).parts;
+    expect(parts.length).toBeGreaterThanOrEqual(3);
+    expect(parts.filter((part) => part.level !== splitPartLevel || part.arrowBytes > partBytesMax)).toEqual([]);
+    expect(parts.reduce((sum, part) => sum + part.rows, 0)).toBe(1000);
+    // Small parts made later merge with each other, not with the split ones.
+    for (let part = 0; part < partsPerMerge; part++) {
+      await ingest(wal, store, eventsWith(2, ["a"]));
       await store.flush();
     }
-    // The three new parts (4 cells each, 12 together) merge with each other, not with the split ones.
-    expect(partsOf(dataDir).slice(3)).toEqual([{ level: 1, rows: 6, cells: 12 }]);
-    expect(store.scan(7, "production")).toHaveLength(16);
+    expect(partsOf(dataDir).slice(parts.length)).toEqual([[1, 2 * partsPerMerge]]);
+    expect(uuids(store.scan(7, "production")).slice(0, 1000).sort()).toEqual(uuids(events).sort());
   });
 
-  test("a compaction takes the oldest segments that hold partCellsMax property cells together, at least one; the rest wait for the next", async () => {
-    const { dataDir, wal, store } = await openStore(undefined, { ...quiet, partCellsMax: 8 });
-    for (const count of [2, 2, 2]) {
-      await ingest(wal, store, eventsWith(count, ["a", "b"]));
+  test("a compaction takes the oldest segments that take at most partBytesMax together, at least one; the rest wait for the next", async () => {
+    const { segmentBytes } = await sizesOf(eventsWith(2, ["a", "b"]));
+    const { dataDir, wal, store } = await openStore(undefined, { ...quiet, partBytesMax: 2 * segmentBytes });
+    for (const events of [eventsWith(2, ["a", "b"]), eventsWith(2, ["a", "b"]), eventsWith(2, ["a", "b"]), eventsWith(50, ["a", "b", "c"])]) {
+      await ingest(wal, store, events);
       await store.seal();
     }
-    await ingest(wal, store, eventsWith(3, ["a", "b", "c"]));
-    await store.seal();
-    const segmentCells = () => readManifest(dataDir).segments.map((segment) => segment.cells);
-    expect(segmentCells()).toEqual([4, 4, 4, 9]);
+    const segments = () => readManifest(dataDir).segments.map((segment) => segment.rows);
+    expect(readManifest(dataDir).segments.map((segment) => segment.bytes).slice(0, 3)).toEqual([segmentBytes, segmentBytes, segmentBytes]);
     await store.compact(7, "production");
-    expect([segmentCells(), partsOf(dataDir)]).toEqual([[4, 9], [{ level: 0, rows: 4, cells: 8 }]]);
+    expect([segments(), partsOf(dataDir)]).toEqual([[2, 50], [[0, 4]]]);
     await store.compact(7, "production");
-    expect(segmentCells()).toEqual([9]);
-    // A segment past the bound alone is taken alone, and written in parts within it.
+    expect(segments()).toEqual([50]);
+    // A segment past the bound alone is taken alone.
     await store.compact(7, "production");
-    expect(segmentCells()).toEqual([]);
-    expect(store.scan(7, "production")).toHaveLength(9);
+    expect(segments()).toEqual([]);
+    expect(store.scan(7, "production")).toHaveLength(56);
   });
 
-  test("events whose one key cycles through 500 names are stored once each, and no part holds more than partCellsMax cells", async () => {
-    const tuning = { ...quiet, sealCells: 20_000, partCellsMax: 20_000, compactRows: 100 };
+  test("events whose one key cycles through 500 names are stored once each, in parts within partBytesMax", async () => {
+    const tuning = { ...quiet, sealCells: 20_000, partBytesMax: 400_000, compactRows: 100 };
     const { dataDir, wal, store } = await openStore(undefined, tuning);
     const events = Array.from({ length: 3000 }, (_, i) => storedEvent({ properties: { [`k${i % 500}`]: i } }));
     for (let start = 0; start < events.length; start += 100) {
@@ -259,7 +270,7 @@ describe("event store", () => {
       await store.flush();
     }
     const parts = readManifest(dataDir).parts;
-    expect(parts.filter((part) => part.cells > tuning.partCellsMax)).toEqual([]);
+    expect(parts.filter((part) => part.arrowBytes > tuning.partBytesMax)).toEqual([]);
     const stored = store.scan(7, "production");
     const byUuid = new Map(stored.map((event) => [event.uuid, event]));
     expect([stored.length, byUuid.size]).toEqual([3000, 3000]);
@@ -478,13 +489,13 @@ describe("event store", () => {
       ];
       for (const [events, environment] of all.slice(0, records)) await ingest(wal, store, events, environment);
       await store.stop();
-      return store.liveFiles().segments.map(({ environment, rows, cells }) => ({ environment, rows, cells }));
+      return store.liveFiles().segments.map(({ environment, rows }) => ({ environment, rows }));
     };
     // Three values in 2 rows x 3 keys: 6 cells.
-    expect(await sealed(6, 1)).toEqual([{ environment: "production", rows: 2, cells: 6 }]);
+    expect(await sealed(6, 1)).toEqual([{ environment: "production", rows: 2 }]);
     expect(await sealed(7, 1)).toEqual([]);
     // Then 1 x 1 in staging, and production grows to 3 rows x 4 keys: 13 cells in all.
-    expect(await sealed(13, 3)).toEqual([{ environment: "production", rows: 3, cells: 12 }, { environment: "staging", rows: 1, cells: 1 }]);
+    expect(await sealed(13, 3)).toEqual([{ environment: "production", rows: 3 }, { environment: "staging", rows: 1 }]);
     expect(await sealed(14, 3)).toEqual([]);
   });
 

@@ -30,10 +30,10 @@ function open(dir: string, logBytesMax?: number): ManifestLog {
 }
 
 const segment = (file: string, offset: number): SegmentEntry => ({
-  file, offset, bytes: 100, projectId: "p", dataId: 1, environment: "production", rows: 10, cells: 30, sealedAt: 1_000,
+  file, offset, bytes: 100, projectId: "p", dataId: 1, environment: "production", rows: 10, sealedAt: 1_000,
 });
 const part = (file: string, level = 0): PartEntry => ({
-  file, projectId: "p", dataId: 1, environment: "production", day: "2026-11-20", level, rows: 10, cells: 30, bytes: 500,
+  file, projectId: "p", dataId: 1, environment: "production", day: "2026-11-20", level, rows: 10, bytes: 500, arrowBytes: 4_000,
 });
 
 /** A seal of two segments, then a compaction of one of them into a part. */
@@ -192,5 +192,17 @@ describe("manifest log", () => {
     expect(open(dir).manifest.parts).toEqual([part("parquet/part-7.parquet", 1)]);
     writeFileSync(join(dir, manifestFileName), JSON.stringify({ ...old, version: 2 }));
     expect(() => readManifest(dir)).toThrow("manifest version 2 is not one of 3, 4");
+  });
+  test("parts named before parts recorded their Arrow bytes (in a checkpoint or in the log) read as 0 bytes", () => {
+    const dir = newDir();
+    const { arrowBytes: _, ...older } = part("parquet/part-6.parquet");
+    const checkpoint = { version: 4, lastChange: 0, walSealedThrough: { file: 2, offset: 80 }, nextFileNumber: 9, segments: [], parts: [older] };
+    writeFileSync(join(dir, manifestFileName), JSON.stringify(checkpoint));
+    const { arrowBytes: __, ...logged } = part("parquet/part-7.parquet", 1);
+    const log = open(dir);
+    log.commit({ addParts: [logged as PartEntry] });
+    log.close();
+    logs.pop();
+    expect(readManifest(dir).parts).toEqual([{ ...older, arrowBytes: 0 }, { ...logged, arrowBytes: 0 }]);
   });
 });

@@ -110,8 +110,8 @@ test("the compaction thread answers a job it cannot do with the error, and goes 
   const thread = new CompactionThread();
   cleanups.push(() => thread.close());
   const missing = { ...segments[0]!, file: "segments/seal-99999999.arrows" };
-  await expect(thread.run({ dataDir, segments: [missing], parts: [], partRowsMax: quiet.partRowsMax, partCellsMax: quiet.partCellsMax })).rejects.toThrow("no such file or directory");
-  const outcome = await thread.run({ dataDir, segments, parts: [], partRowsMax: quiet.partRowsMax, partCellsMax: quiet.partCellsMax });
+  await expect(thread.run({ dataDir, segments: [missing], parts: [], partRowsMax: quiet.partRowsMax, partBytesMax: quiet.partBytesMax })).rejects.toThrow("no such file or directory");
+  const outcome = await thread.run({ dataDir, segments, parts: [], partRowsMax: quiet.partRowsMax, partBytesMax: quiet.partBytesMax });
   expect(outcome.written.map(({ day: partDay, level, rows }) => ({ partDay, level, rows }))).toEqual([{ partDay: "2026-11-20", level: 0, rows: 3 }]);
   expect(outcome.replaced).toEqual([]);
 });

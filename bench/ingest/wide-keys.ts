@@ -6,7 +6,8 @@
 // (default 90; merges of level-0 parts start after about 30 s): one project sends the shape at
 // BENCH_RATE events/s (default 4,500, under the 5,000 limit) while another sends ordinary
 // events at 100 a second, whose acknowledgement latency is what other tenants see. The
-// baseline, in the same run, sends the generator's ordinary events as the first project. A
+// baseline, in the same run, sends the generator's ordinary events as the first project, and a
+// control sends as many values as the widest shape under the same keys every time. A
 // service whose RSS passes 2 GiB is stopped and reported as such. Writes the "Ingest: many
 // property keys" section of bench/RESULTS.md (all shapes), or only prints (BENCH_SHAPES, a
 // list of shape numbers from 0, to run some: as at an earlier commit, to compare).
@@ -39,6 +40,11 @@ const shapes: { name: string; templates: () => string[] }[] = [
   {
     name: "200 keys per event, none repeated within 2,000 events",
     templates: () => templatesWith(2_000, (i) => Object.fromEntries(Array.from({ length: 200 }, (_, k) => [`w${i * 200 + k}`, k]))),
+  },
+  // Control for the shape above: as many values per event, but the same keys on every event (wide, not sparse).
+  {
+    name: "control: 200 keys per event, the same 200 on every event",
+    templates: () => templatesWith(2_000, (i) => Object.fromEntries(Array.from({ length: 200 }, (_, k) => [`w${k}`, i * 200 + k]))),
   },
   { name: "one number per event, 1,000-character keys cycling through 500 names", templates: () => templatesWith(500, (i) => ({ [`${"x".repeat(990)}${String(i).padStart(10, "0")}`]: i })) },
 ];

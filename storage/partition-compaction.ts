@@ -18,6 +18,11 @@ export const partsPerMerge = 8;
  * could split again, level after level, without end).
  */
 export const splitPartLevel = 1000;
+/**
+ * Rows split into parts fill each to this share of partBytesMax, in runs of equal rows: the
+ * estimate is an average per row, and each part carries its own dictionaries besides.
+ */
+const splitPartFill = 0.9;
 
 const dayMs = 86_400_000;
 const utcDay = (timestamp: number) => new Date(timestamp).toISOString().slice(0, 10);
@@ -99,15 +104,18 @@ function nextMerge<Part extends { rows: number; arrowBytes: number }>(parts: Par
  * the size of the day); then parts of one level merge into one part of the next (nextMerge).
  * Each row is rewritten about log8(rows) times, and no merge holds more than `partRowsMax` rows
  * or `partBytesMax` bytes in memory. Rows that would take more than `partBytesMax` in one part
- * (MergeInput.bytesPerRow) are written as several parts, each within it, at splitPartLevel.
+ * (MergeInput.bytesPerRow) are written as several parts of equal rows, each within it, at
+ * splitPartLevel.
  */
 export function compactPartition({ dataDir, segments, parts: currentParts, partRowsMax, partBytesMax }: CompactionJob): CompactionOutcome {
   let parts: WorkingPart[] = currentParts.map(({ day, level, rows, arrowBytes, file }) => ({ day, level, rows, arrowBytes, file }));
   const replaced: string[] = [];
   const make = (day: string, level: number, input: MergeInput, rows: ArrayLike<number>) => {
     const order = input.firstArrivalsSorted(rows);
-    const rowsPerPart = Math.max(1, Math.floor(partBytesMax / input.bytesPerRow));
-    const split = order.length > rowsPerPart;
+    const bytes = order.length * input.bytesPerRow;
+    const count = bytes <= partBytesMax ? 1 : Math.ceil(bytes / (partBytesMax * splitPartFill));
+    const rowsPerPart = Math.ceil(order.length / count);
+    const split = count > 1;
     // Runs of the sorted rows: each part is sorted by (person, timestamp) in itself.
     for (let start = 0; start < order.length; start += rowsPerPart) {
       const table = input.gather(order.subarray(start, start + rowsPerPart));

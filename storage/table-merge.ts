@@ -21,6 +21,47 @@ const countingSortSpread = 8;
 const insertionRunMax = 32;
 /** A property column's slot per row, at most (a Float64). */
 const propertySlotBytes = 8;
+/** The longest JSON text of a number (`-1.2345678901234567e-300`). */
+const numberJsonBytesMax = 24;
+
+/** About the bytes of a typed column's values as JSON text, one per row with its offset (gatherMixed's output). */
+function jsonTextBytes(data: Data): number {
+  let bytes = 4 * data.length;
+  for (let row = 0; row < data.length; row++) {
+    if (!data.getValid(row)) continue;
+    switch (data.type.typeId) {
+      case Type.Float:
+        bytes += numberJsonBytesMax;
+        break;
+      case Type.Bool:
+        bytes += 5;
+        break;
+      case Type.Utf8:
+        bytes += data.valueOffsets[row + 1]! - data.valueOffsets[row]! + 2;
+        break;
+      default: {
+        const code = (data.values as Int32Array)[row]!;
+        bytes += dictionaryWordBytes(data)[code]! + 2;
+      }
+    }
+  }
+  return bytes;
+}
+
+const wordBytesOf = new WeakMap<Data, Int32Array>();
+
+/** The UTF-8 length of each word of a dictionary column's dictionary. */
+function dictionaryWordBytes(data: Data): Int32Array {
+  let lengths = wordBytesOf.get(data);
+  if (!lengths) {
+    const words = data.dictionary!.data;
+    lengths = new Int32Array(words.reduce((sum, chunk) => sum + chunk.length, 0));
+    let at = 0;
+    for (const chunk of words) for (let word = 0; word < chunk.length; word++) lengths[at++] = chunk.valueOffsets[word + 1]! - chunk.valueOffsets[word]!;
+    wordBytesOf.set(data, lengths);
+  }
+  return lengths;
+}
 
 /** One column's arrays, one per input batch (null where a batch lacks the column). */
 type ColumnInputs = (Data | null)[];
@@ -47,15 +88,14 @@ export class MergeInput {
   private readonly batches: { names: Map<string, Data> }[];
   /** Property keys with the kind each batch stores them as. */
   private readonly propertyKinds = new Map<string, PropertyKind[]>();
-  /** Bytes of the batches' Arrow buffers. */
-  private readonly inputBytes: number;
+  /** Bytes of the batches' Arrow buffers, plus what a table gathered from all their rows adds (gatheredExtraBytes). */
+  private readonly gatheredBytes: number;
 
   constructor(tables: Table[]) {
     this.batches = tables.flatMap((table) =>
       table.batches.map((batch) => ({ names: new Map(batch.schema.fields.map((field, index) => [field.name, batch.data.children[index]!] as const)) })),
     );
     foldRarestKeys(this.batches.map((batch) => batch.names));
-    this.inputBytes = this.batches.reduce((sum, batch) => sum + [...batch.names.values()].reduce((bytes, data) => bytes + dataBytes(data), 0), 0);
     let rows = 0;
     for (const batch of this.batches) {
       this.batchStart.push(rows);
@@ -82,15 +122,33 @@ export class MergeInput {
         kinds[index] = propertyKindOf(name, data);
       }
     });
+    const inputBytes = this.batches.reduce((sum, batch) => sum + [...batch.names.values()].reduce((bytes, data) => bytes + dataBytes(data), 0), 0);
+    this.gatheredBytes = inputBytes + this.gatheredExtraBytes();
   }
 
   /**
-   * About the most a row of a table gathered from these rows takes in memory: the inputs'
-   * bytes per row, plus a slot in each property column (a table pads every column to all its
-   * rows, and a number's slot is the widest, 8 bytes).
+   * What a table gathered from every row takes beyond the inputs: a slot in each property
+   * column for the rows of batches that lack it, and a key stored as different types in
+   * different batches written out as JSON text per row (gatherMixed), where a dictionary
+   * input held each string once.
    */
+  private gatheredExtraBytes(): number {
+    let bytes = 0;
+    for (const [key, kinds] of this.propertyKinds) {
+      const present = kinds.filter((kind) => kind !== undefined);
+      const mixed = present.some((kind) => kind !== present[0]);
+      this.batches.forEach((batch, index) => {
+        const kind = kinds[index];
+        if (kind === undefined) bytes += batch.names.get("uuid")!.length * propertySlotBytes;
+        else if (mixed && kind !== "mixed") bytes += jsonTextBytes(batch.names.get(propertyColumnPrefix + key)!);
+      });
+    }
+    return bytes;
+  }
+
+  /** What a row of a table gathered from these rows takes in memory, on average. */
   get bytesPerRow(): number {
-    return Math.ceil(this.inputBytes / Math.max(1, this.rows)) + propertySlotBytes * this.propertyKinds.size;
+    return this.gatheredBytes / Math.max(1, this.rows);
   }
 
   /** Of `rows` (in arrival order), the first arrival of each uuid, ordered by (person index, timestamp). */

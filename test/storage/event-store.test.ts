@@ -221,6 +221,36 @@ describe("event store", () => {
     expect(store.scan(7, "production")).toHaveLength(10);
   });
 
+  test("parts that fill partBytesMax exactly merge into one part, not split", async () => {
+    const { arrowBytes } = await sizesOf(eventsWith(2, ["a", "b", "c"]));
+    const { dataDir, wal, store } = await openStore(undefined, { ...quiet, partBytesMax: 4 * arrowBytes });
+    for (let part = 0; part < 4; part++) {
+      await ingest(wal, store, eventsWith(2, ["a", "b", "c"]));
+      await store.flush();
+    }
+    expect(partsOf(dataDir)).toEqual([[1, 8]]);
+  });
+
+  test("a key stored as a number in one segment and as one long repeated string in another stays within partBytesMax once written as JSON per row", async () => {
+    const partBytesMax = 4 * 1024 * 1024;
+    const { dataDir, wal, store } = await openStore(undefined, { ...quiet, partBytesMax });
+    const day = Date.parse("2026-11-19T12:00:00.000Z");
+    const number = storedEvent({ timestamp: day, properties: { note: 1 } });
+    const long = "x".repeat(20_000);
+    const strings = Array.from({ length: 1000 }, (_, row) => storedEvent({ timestamp: day + row + 1, properties: { note: long } }));
+    await ingest(wal, store, [number]);
+    await store.seal();
+    await ingest(wal, store, strings);
+    await store.flush();
+    const parts = readManifest(dataDir).parts;
+    // 1,001 rows of about 20 KB of JSON each: about 20 MB, in parts of at most 4 MiB.
+    expect(parts.length).toBeGreaterThanOrEqual(5);
+    expect(parts.filter((part) => part.arrowBytes > partBytesMax)).toEqual([]);
+    expect(parts.reduce((sum, part) => sum + part.rows, 0)).toBe(1001);
+    const stored = new Map(store.scan(7, "production").map((event) => [event.uuid, event]));
+    expect([number, ...strings].filter((event) => !Bun.deepEquals(stored.get(event.uuid), event))).toEqual([]);
+  });
+
   test("rows that would take more than partBytesMax in one part are written as several within it, at splitPartLevel, which merge no more", async () => {
     const events = eventsWith(1000, ["a", "b", "c"]);
     const { arrowBytes } = await sizesOf(events);

@@ -3,11 +3,12 @@ import { Table, makeVector, tableFromIPC, tableToIPC } from "apache-arrow";
 import { Table as WasmTable, readParquet, writeParquet } from "parquet-wasm";
 import { Utf8Builder } from "../../storage/column-builders.ts";
 import { eventsToTable } from "../../storage/event-buffer.ts";
-import { propertyColumnsMax, tableToEvents } from "../../storage/event-columns.ts";
+import { propertyColumnsMax, tableBytes, tableToEvents } from "../../storage/event-columns.ts";
 import { MergeInput, sortByPersonAndTime } from "../../storage/table-merge.ts";
 import { storedEvent } from "./fixtures.ts";
 
 const allRows = (input: MergeInput) => Int32Array.from({ length: input.rows }, (_, row) => row);
+const eventsSetting = (count: number, properties: Record<string, unknown>) => Array.from({ length: count }, () => storedEvent({ properties }));
 const fieldTypes = (table: Table) => table.schema.fields.filter((field) => /^pj?_/.test(field.name)).map((field) => `${field.name}:${field.type}`);
 
 describe("merging event files", () => {
@@ -87,6 +88,24 @@ describe("merging event files", () => {
       null,
     ]);
     expect(tableToEvents(merged)).toEqual([...first, ...second]);
+  });
+
+  test("bytesPerRow: the inputs' bytes, plus slots for rows whose file lacks a key, plus the JSON text of a key whose type differs between files", () => {
+    const perRow = (tables: Table[]) => new MergeInput(tables).bytesPerRow;
+    const sameKeys = [eventsToTable(eventsSetting(2, { a: 1, b: "x" })), eventsToTable(eventsSetting(3, { a: 2, b: "y" }))];
+    const bytes = sameKeys.reduce((sum, table) => sum + tableBytes(table), 0);
+    expect(perRow(sameKeys)).toBe(bytes / 5);
+    const disjoint = [eventsToTable(eventsSetting(2, { a: 1 })), eventsToTable(eventsSetting(3, { b: 2 }))];
+    // a is missing from 3 rows, b from 2: 8 bytes each.
+    expect(perRow(disjoint)).toBe((disjoint.reduce((sum, table) => sum + tableBytes(table), 0) + 5 * 8) / 5);
+    // One long string 1,000 times in a dictionary (stored once) becomes 1,000 JSON texts once the key is also a number elsewhere.
+    const long = "x".repeat(10_000);
+    const mixed = [eventsToTable(eventsSetting(1, { note: 1 })), eventsToTable(eventsSetting(1000, { note: long }))];
+    const input = new MergeInput(mixed);
+    const gathered = tableBytes(input.gather(allRows(input)));
+    expect(gathered).toBeGreaterThan(1000 * (long.length + 2));
+    expect(input.bytesPerRow * input.rows).toBeGreaterThanOrEqual(gathered);
+    expect(input.bytesPerRow * input.rows).toBeLessThan(gathered * 1.1);
   });
 
   test("Parquet parts written from gathered tables read back into another merge", () => {

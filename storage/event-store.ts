@@ -120,6 +120,7 @@ function takeWithin(segments: SegmentEntry[], bytesMax: number): SegmentEntry[] 
   while (count < segments.length && (count === 0 || bytes + segments[count]!.bytes <= bytesMax)) bytes += segments[count++]!.bytes;
   return segments.slice(0, count);
 }
+
 const fileNumber = (n: number) => String(n).padStart(8, "0");
 
 export class EventStore {

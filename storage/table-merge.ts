@@ -26,40 +26,27 @@ const numberJsonBytesMax = 24;
 
 /** About the bytes of a typed column's values as JSON text, one per row with its offset (gatherMixed's output). */
 function jsonTextBytes(data: Data): number {
+  // Per present value: a number's longest text, a boolean's, or a string's bytes and quotes.
+  const typeId = data.type.typeId;
+  const wordBytes = typeId === Type.Dictionary ? dictionaryWordBytes(data) : null;
+  const codes = data.values as Int32Array;
   let bytes = 4 * data.length;
   for (let row = 0; row < data.length; row++) {
     if (!data.getValid(row)) continue;
-    switch (data.type.typeId) {
-      case Type.Float:
-        bytes += numberJsonBytesMax;
-        break;
-      case Type.Bool:
-        bytes += 5;
-        break;
-      case Type.Utf8:
-        bytes += data.valueOffsets[row + 1]! - data.valueOffsets[row]! + 2;
-        break;
-      default: {
-        const code = (data.values as Int32Array)[row]!;
-        bytes += dictionaryWordBytes(data)[code]! + 2;
-      }
-    }
+    if (typeId === Type.Float) bytes += numberJsonBytesMax;
+    else if (typeId === Type.Bool) bytes += 5;
+    else if (wordBytes) bytes += wordBytes[codes[row]!]! + 2;
+    else bytes += data.valueOffsets[row + 1]! - data.valueOffsets[row]! + 2;
   }
   return bytes;
 }
 
-const wordBytesOf = new WeakMap<Data, Int32Array>();
-
 /** The UTF-8 length of each word of a dictionary column's dictionary. */
 function dictionaryWordBytes(data: Data): Int32Array {
-  let lengths = wordBytesOf.get(data);
-  if (!lengths) {
-    const words = data.dictionary!.data;
-    lengths = new Int32Array(words.reduce((sum, chunk) => sum + chunk.length, 0));
-    let at = 0;
-    for (const chunk of words) for (let word = 0; word < chunk.length; word++) lengths[at++] = chunk.valueOffsets[word + 1]! - chunk.valueOffsets[word]!;
-    wordBytesOf.set(data, lengths);
-  }
+  const words = data.dictionary!.data;
+  const lengths = new Int32Array(words.reduce((sum, chunk) => sum + chunk.length, 0));
+  let at = 0;
+  for (const chunk of words) for (let word = 0; word < chunk.length; word++) lengths[at++] = chunk.valueOffsets[word + 1]! - chunk.valueOffsets[word]!;
   return lengths;
 }
 

@@ -60,9 +60,12 @@ function codePointCount(text: string): number {
   return count;
 }
 
-/** 1 to `max` characters, not only white space. Counted in code points only when UTF-16 units pass `max` (never fewer). */
+/** At most `max` characters, counted in code points only when UTF-16 units pass `max` (never fewer). */
+const withinCharacters = (text: string, max: number): boolean => text.length <= max || codePointCount(text) <= max;
+
+/** 1 to `max` characters, not only white space. */
 const isBoundedString = (value: unknown, max: number): value is string =>
-  typeof value === "string" && value.length >= 1 && (value.length <= max || codePointCount(value) <= max) && value.trim().length > 0;
+  typeof value === "string" && value.length >= 1 && withinCharacters(value, max) && value.trim().length > 0;
 
 /**
  * A phone number: 7-15 digits written as a phone number is written (a leading + or
@@ -84,7 +87,7 @@ function validMoney(properties: Record<string, unknown>): boolean {
 }
 
 function keysWithinLength(properties: Record<string, unknown>): boolean {
-  for (const key in properties) if (key.length > propertyKeyLengthMax && codePointCount(key) > propertyKeyLengthMax) return false;
+  for (const key in properties) if (!withinCharacters(key, propertyKeyLengthMax)) return false;
   return true;
 }
 

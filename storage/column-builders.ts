@@ -4,7 +4,9 @@
 // so a query can snapshot unsealed rows while more arrive: the arrays it returns view the
 // builder's memory, which is safe because a builder only ever writes past its last row (a
 // bitmap's last byte gains bits past the rows the view covers, which no reader looks at), and
-// growing moves it to new memory, leaving the old for the views.
+// growing moves it to new memory, leaving the old for the views. `truncate` takes back rows
+// appended since the last view (a WAL record that failed halfway: event-buffer.ts), so views
+// never see rows change.
 import {
   Bool, Dictionary, Float64, Int32, TimestampMillisecond, Utf8, makeData, makeVector, type Data,
 } from "apache-arrow";
@@ -63,6 +65,20 @@ abstract class ColumnBuilder {
 
   isPresent(row: number): boolean {
     return (this.validity[row >> 3]! & (1 << (row & 7))) !== 0;
+  }
+
+  /**
+   * Drops the rows from `rows` on, so the next append writes row `rows` again. Only rows no
+   * view covers may go: those appended since the last finish() (appends and snapshots never
+   * interleave in the storage worker).
+   */
+  truncate(rows: number): void {
+    for (let row = rows; row < this.length; row++) {
+      if (!this.isPresent(row)) continue;
+      this.validity[row >> 3]! &= ~(1 << (row & 7));
+      this.present--;
+    }
+    if (rows < this.length) this.length = rows;
   }
 
   /** Validity for makeData: no bitmap when every row is present. */
@@ -137,6 +153,12 @@ export class BoolBuilder extends ColumnBuilder {
     return (this.bits[row >> 3]! & (1 << (row & 7))) !== 0;
   }
 
+  /** Also clears the dropped rows' value bits: append only ever sets bits. */
+  override truncate(rows: number): void {
+    for (let row = rows; row < this.length && row >> 3 < this.bits.length; row++) this.bits[row >> 3]! &= ~(1 << (row & 7));
+    super.truncate(rows);
+  }
+
   finish(): Data<Bool> {
     return makeData({ type: new Bool(), length: this.length, ...this.nulls(), data: firstElements(this.bits, (this.length + 7) >> 3) });
   }
@@ -209,6 +231,11 @@ export class Utf8Builder extends ColumnBuilder {
     return this.bytes.toString("utf8", this.offsets[row]!, this.offsets[row + 1]!);
   }
 
+  override truncate(rows: number): void {
+    if (rows < this.length) this.used = this.offsets[rows]!;
+    super.truncate(rows);
+  }
+
   finish(): Data<Utf8> {
     return makeData({
       type: new Utf8(),
@@ -253,6 +280,19 @@ export class DictionaryBuilder extends ColumnBuilder {
 
   valueAt(row: number): string {
     return this.words[this.codes[row]!]!;
+  }
+
+  /**
+   * Also forgets the words only the dropped rows used. Words get their codes in the order
+   * append first meets them, so those of the kept rows are the codes up to the highest they use.
+   */
+  override truncate(rows: number): void {
+    if (rows >= this.length) return;
+    let words = 0;
+    for (let row = 0; row < rows; row++) if (this.isPresent(row) && this.codes[row]! >= words) words = this.codes[row]! + 1;
+    this.dictionary.truncate(words);
+    this.wordBytes.truncate(words);
+    super.truncate(rows);
   }
 
   finish(): Data<Dictionary<Utf8, Int32>> {

@@ -78,10 +78,39 @@ export class EventBuffer {
     return this.rows * this.properties.size;
   }
 
-  /** Every accepted event of a WAL record, with ingest's decisions applied. */
+  /**
+   * Every accepted event of a WAL record, with ingest's decisions applied: all of them or, if
+   * one cannot be appended (the error is thrown), none.
+   */
   appendRecord(record: BatchRecordView): void {
     const { locations, group_types: groupTypes } = record.header;
-    for (const accepted of record.accepted) this.appendWalEvent(record.batch[accepted.index]!, accepted, locations[accepted.location]!, groupTypes);
+    const rows = this.rows;
+    const propertyColumns = this.properties.size;
+    try {
+      for (const accepted of record.accepted) this.appendWalEvent(record.batch[accepted.index]!, accepted, locations[accepted.location]!, groupTypes);
+    } catch (error) {
+      this.truncate(rows, propertyColumns);
+      throw error;
+    }
+  }
+
+  /** Back to `rows` rows and the first `propertyColumns` property columns (a column that turned mixed since stays so, holding the same values). */
+  private truncate(rows: number, propertyColumns: number): void {
+    for (const builder of this.fixedBuilders()) builder.truncate(rows);
+    let index = 0;
+    for (const [key, column] of this.properties) {
+      if (index++ < propertyColumns) column.builder.truncate(rows);
+      else this.properties.delete(key);
+    }
+  }
+
+  /** The fixed columns' builders, in file order (event-columns.ts fixedColumnNames). */
+  private fixedBuilders(): (Utf8Builder | DictionaryBuilder | TimestampBuilder | Float64Builder | BoolBuilder | Int32Builder)[] {
+    return [
+      this.uuid, this.event, this.timestamp, this.distinctId, this.anonId, this.sessionId, this.windowId, this.libName, this.libVersion,
+      this.consent, this.sampleRate, this.geoCountry, this.geoRegion, this.geoCity, this.geoTimezone, this.isSuspect, this.personIndex,
+      ...this.groupKeys, this.groups, this.set, this.setOnce, this.rest,
+    ];
   }
 
   private appendWalEvent(logged: RawEvent, accepted: AcceptedEvent, location: Location, groupTypes: Record<string, number>): void {
@@ -201,11 +230,7 @@ export class EventBuffer {
    */
   toTable(): Table {
     const rows = this.rows;
-    const fixed: Data[] = [
-      this.uuid, this.event, this.timestamp, this.distinctId, this.anonId, this.sessionId, this.windowId, this.libName, this.libVersion,
-      this.consent, this.sampleRate, this.geoCountry, this.geoRegion, this.geoCity, this.geoTimezone, this.isSuspect, this.personIndex,
-      ...this.groupKeys, this.groups, this.set, this.setOnce, this.rest,
-    ].map((builder) => builder.finish());
+    const fixed: Data[] = this.fixedBuilders().map((builder) => builder.finish());
     const columns: Record<string, Vector> = {};
     fixedColumnNames.forEach((name, index) => (columns[name] = makeVector(fixed[index]!)));
     const keys = [...this.properties.entries()].sort(([a, x], [b, y]) => y.builder.present - x.builder.present || (a < b ? -1 : 1));

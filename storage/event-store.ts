@@ -123,6 +123,16 @@ function takeWithin(segments: SegmentEntry[], bytesMax: number): SegmentEntry[] 
 
 const fileNumber = (n: number) => String(n).padStart(8, "0");
 
+/** Where records that cannot be stored are kept, under the store's directory (see EventStore.addWalRecord). */
+export const quarantineDir = "quarantine";
+export const quarantineSuffix = ".record";
+const positionText = ({ file, offset }: WalPosition) => `${String(file).padStart(16, "0")}:${offset}`;
+/**
+ * A quarantined record's file, named by the WAL file and offset where the record ends; it holds
+ * the record's payload (event-record.ts layout), the request's JSON text at its end.
+ */
+export const quarantinePath = (position: WalPosition) => join(quarantineDir, `wal-${positionText(position).replace(":", "-")}${quarantineSuffix}`);
+
 export class EventStore {
   private buffers = new Map<string, Buffer>();
   private bufferedRows = 0;
@@ -179,7 +189,7 @@ export class EventStore {
     const store = new EventStore(dataDir, onSealed, manifests, tuning, compactor);
     for (const { payload, position } of readWalRecords(walDir, manifest.walSealedThrough)) {
       if (replayUpTo && comparePositions(position, replayUpTo) > 0) break;
-      store.add(readBatchRecord(payload), position);
+      store.addWalRecord(payload, undefined, position);
     }
     return store;
   }
@@ -194,8 +204,38 @@ export class EventStore {
     const { project_id: projectId, data_id: dataId, environment } = record.header;
     const buffer = this.bufferOf(projectId, dataId, environment);
     const cells = buffer.propertyCells;
-    buffer.appendRecord(record);
+    try {
+      buffer.appendRecord(record);
+    } catch (error) {
+      if (buffer.rows === 0) this.buffers.delete(partitionKey(dataId, environment));
+      throw error;
+    }
     this.added(record.accepted.length, record.bodyBytes, buffer.propertyCells - cells, position);
+  }
+
+  /**
+   * Takes a WAL record as the log holds it (`payload`, or the two parts encodeBatchRecord
+   * gave). A record that cannot be read or buffered (only a bug lets one into the WAL) would
+   * stop every later one with it, at every restart: it is set aside whole instead, durably,
+   * in quarantine/ (quarantinePath), and the log goes on past it. Nothing of it is buffered.
+   */
+  addWalRecord(payload: Uint8Array, separateBody: Uint8Array | undefined, position: WalPosition): void {
+    let record: BatchRecordView;
+    try {
+      record = readBatchRecord(payload, separateBody);
+      this.add(record, position);
+    } catch (error) {
+      const path = join(this.dataDir, quarantinePath(position));
+      const why = `the WAL record ending at ${positionText(position)} cannot be stored (${(error as Error).message})`;
+      try {
+        writeFileAtomic(path, separateBody ? Buffer.concat([payload, separateBody]) : payload);
+      } catch (writeError) {
+        // Not set aside, so not passed over either: it stays in the WAL for a later try.
+        throw new Error(`${why}, nor kept in quarantine: ${(writeError as Error).message}`);
+      }
+      console.error(`storage: ${why}; it is kept in ${path}`);
+      this.added(0, 0, 0, position);
+    }
   }
 
   /** Takes stored events as they are (benchmarks and tests that generate rows rather than requests). */

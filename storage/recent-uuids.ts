@@ -46,7 +46,17 @@ export async function* recentUuidsOnDisk(
     }
   }
   for (const { payload } of readWalRecords(walDir)) {
+    const uuids = walRecordUuids(payload);
+    if (uuids) for (const uuid of uuids.uuids) yield { projectId: uuids.projectId, uuid };
+  }
+}
+
+/** A WAL record's stored uuids, or null for a record that cannot be read (the storage worker sets it aside: EventStore.addWalRecord). */
+function walRecordUuids(payload: Uint8Array): { projectId: string; uuids: string[] } | null {
+  try {
     const { header, accepted, batch } = readBatchRecord(payload);
-    for (const { index } of accepted) yield { projectId: header.project_id, uuid: (batch[index]!.uuid as string).toLowerCase() };
+    return { projectId: header.project_id, uuids: accepted.map(({ index }) => (batch[index]!.uuid as string).toLowerCase()) };
+  } catch {
+    return null;
   }
 }

@@ -4,7 +4,6 @@
 import { EventStore, type StorageTuning } from "./event-store.ts";
 import type { EventCursor } from "./partition-reads.ts";
 import { CompactionThread } from "./compaction-thread.ts";
-import { readBatchRecord } from "./event-record.ts";
 import type { WalPosition } from "./wal.ts";
 import { startHeapGuard, workerHeapBytesSoftMax } from "./heap-guard.ts";
 
@@ -63,7 +62,7 @@ self.onmessage = async (message: MessageEvent<WorkerRequest>) => {
     return;
   }
   if (request.type === "add") {
-    store!.add(readBatchRecord(request.head, request.body), request.position);
+    store!.addWalRecord(request.head, request.body, request.position);
     post({ type: "added", bytes: request.head.byteLength + request.body.byteLength });
     return;
   }

@@ -16,6 +16,12 @@ export class WordIds {
     return id;
   }
 
+  /** Forgets every word past the first `count` (their ids are free again). */
+  truncate(count: number): void {
+    for (let id = count; id < this.words.length; id++) this.ids.delete(this.words[id]!);
+    if (count < this.words.length) this.words.length = count;
+  }
+
   /** A chunk's dictionary codes mapped to global ids (-1 stays -1). */
   remap(words: string[]): Int32Array {
     return Int32Array.from(words, (word) => this.id(word));

@@ -3,12 +3,13 @@
 // segments and Parquet, and the ingest-time state derived from them (recent uuids for
 // duplicate detection, per-project rate buckets).
 import { makeDirectories } from "../../storage/atomic-file.ts";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { RegionCode } from "../config.ts";
 import { RegionStore } from "../../storage/region-store.ts";
 import { WriteAheadLog } from "../../storage/wal.ts";
 import { RecentUuidIndex, uuidIndexCapacity } from "../../storage/uuid-index.ts";
-import type { StorageTuning } from "../../storage/event-store.ts";
+import { quarantineDir, quarantineSuffix, type StorageTuning } from "../../storage/event-store.ts";
 import { recentPartsMax, recentUuidsOnDisk } from "../../storage/recent-uuids.ts";
 import { StorageClient } from "../../storage/storage-client.ts";
 import { ProjectRateLimiter } from "../ingest/project-rate.ts";
@@ -72,7 +73,16 @@ export class RegionNode {
     const walProblem = this.wal.unavailableReason();
     if (walProblem) return `error: write-ahead log ${walProblem}`;
     const storageProblem = this.events.problem();
-    return storageProblem ? `error: storage ${storageProblem}` : "ok";
+    if (storageProblem) return `error: storage ${storageProblem}`;
+    const quarantined = this.quarantinedRecords();
+    if (quarantined > 0) return `error: storage could not store ${quarantined} WAL record(s); they are kept in ${join(this.dataDir, quarantineDir)} (see the log)`;
+    return "ok";
+  }
+
+  /** Records the storage worker set aside (EventStore.addWalRecord): until an operator moves them away, the region is degraded. */
+  private quarantinedRecords(): number {
+    const dir = join(this.dataDir, quarantineDir);
+    return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(quarantineSuffix)).length : 0;
   }
 
   /** HealthResponse of this region alone, with its HTTP status. */

@@ -121,4 +121,48 @@ describe("column builders", () => {
       expect([name, throughIpc(builder)]).toEqual([name, expected(rows)]);
     }
   });
+  test("truncate takes back rows appended since the last view: values, nulls, counts, text bytes and words only they used", () => {
+    const builders = {
+      numbers: [new Float64Builder(), (row: number) => row / 2],
+      integers: [new Int32Builder(), (row: number) => row - 3],
+      flags: [new BoolBuilder(), () => true],
+      times: [new TimestampBuilder(), (row: number) => 2 ** 40 + row],
+      text: [new Utf8Builder(), (row: number) => `value ${row} é`],
+      codes: [new DictionaryBuilder(), (row: number) => (row < 3000 ? `word ${row % 5}` : `late word ${row}`)],
+    } as const;
+    const valueAt = (row: number, make: (row: number) => unknown) => (row % 4 === 1 ? null : make(row));
+    for (const [name, [builder, make]] of Object.entries(builders)) {
+      const append = (row: number, value = valueAt(row, make)) => {
+        if (value === null) builder.appendNull();
+        else (builder.append as (value: unknown) => void)(value);
+      };
+      // 3,001 rows: not on a byte boundary, so the bitmaps' last kept byte also holds dropped rows.
+      for (let row = 0; row < 3001; row++) append(row);
+      const view = builder.finish();
+      // Past every allocation, so the dropped rows grew the arrays.
+      for (let row = 3001; row < rows; row++) append(row);
+      builder.truncate(3001);
+      expect([name, builder.length, builder.present]).toEqual([name, 3001, Array.from({ length: 3001 }, (_, row) => valueAt(row, make)).filter((v) => v !== null).length]);
+      // Written again: true flags over dropped bits read false where a false now goes.
+      const again = (row: number) => (name === "flags" ? false : valueAt(row + 7, make));
+      for (let row = 3001; row < 3011; row++) append(row, again(row));
+      const expected = [...Array.from({ length: 3001 }, (_, row) => valueAt(row, make)), ...Array.from({ length: 10 }, (_, index) => again(3001 + index))];
+      expect([name, throughIpc(builder)]).toEqual([name, expected]);
+      expect([name, throughIpc({ finish: () => view })]).toEqual([name, expected.slice(0, 3001)]);
+    }
+    const codes = builders.codes[0];
+    // The words of dropped rows (late word 3001 to 4999) are gone; those written again came back in order.
+    expect(codes.words).toEqual([
+      "word 0", "word 2", "word 3", "word 4", "word 1", "late word 3000",
+      "late word 3008", "late word 3010", "late word 3011", "late word 3012", "late word 3014", "late word 3015", "late word 3016",
+    ]);
+  });
+
+  test("truncate past the last row, or of a column shorter than that, changes nothing", () => {
+    const text = new Utf8Builder();
+    for (const value of ["a", "b"]) text.append(value);
+    text.truncate(5);
+    text.truncate(2);
+    expect([text.length, text.present, throughIpc(text)]).toEqual([2, 2, ["a", "b"]]);
+  });
 });

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
+import { tableFromIPC } from "apache-arrow";
 import { WriteAheadLog } from "../../storage/wal.ts";
-import { EventStore, defaultStorageTuning, type StorageTuning } from "../../storage/event-store.ts";
+import { EventStore, defaultStorageTuning, quarantineDir, quarantinePath, type StorageTuning } from "../../storage/event-store.ts";
 import { recentUuidsOnDisk } from "../../storage/recent-uuids.ts";
 import { partsPerMerge, splitPartLevel } from "../../storage/partition-compaction.ts";
 import { encodeBatchRecord, readBatchRecord, type StoredEvent } from "../../storage/event-record.ts";
@@ -37,6 +38,31 @@ async function ingest(wal: WriteAheadLog, store: EventStore, events: StoredEvent
 }
 
 const uuids = (rows: StoredEvent[]) => rows.map((row) => row.uuid);
+
+/** Appends a record's parts like the storage worker takes them: WAL first, then the store as bytes. */
+async function ingestParts(wal: WriteAheadLog, store: EventStore, parts: [Uint8Array, Uint8Array]): Promise<WalPosition> {
+  const position = await wal.append(parts);
+  store.addWalRecord(parts[0], parts[1], position);
+  return position;
+}
+
+/**
+ * A record only a bug could log: its first event is fine (and brings a new event name and
+ * property key), its second has `properties: null`, which buffering cannot take.
+ */
+function recordFailingHalfway(environment = "production"): { parts: [Uint8Array, Uint8Array]; first: StoredEvent } {
+  const first = storedEvent({ event: "only_in_the_bad_record", properties: { only_in_the_bad_record: 1, plan: "never" } });
+  const accepted = acceptedBatchOf(projectId, 7, environment, [first, storedEvent()]);
+  const body = JSON.parse(new TextDecoder().decode(accepted.body)) as { batch: Record<string, unknown>[] };
+  body.batch[1]!.properties = null;
+  return { parts: encodeBatchRecord({ ...accepted, body: new TextEncoder().encode(JSON.stringify(body)) }), first };
+}
+
+/** The buffered rows' column names and event names (what a query's snapshot sees). */
+function bufferedShape(store: EventStore): { columns: string[]; events: string[] } {
+  const table = tableFromIPC(store.snapshot(7, "production").buffered!);
+  return { columns: table.schema.fields.map((field) => field.name), events: store.scan(7, "production").map((event) => event.event) };
+}
 
 /**
  * An injected failure at the file layer: every write and truncate of the store's manifest log
@@ -333,6 +359,65 @@ describe("event store", () => {
       })),
     );
     await wal.close();
+  });
+
+  test("a WAL record that cannot be buffered is kept whole in quarantine/, none of its events buffered, and storage goes on past it", async () => {
+    const { dataDir, wal, store } = await openStore();
+    const before = [storedEvent({ properties: { plan: "pro" } })];
+    const after = [storedEvent({ properties: { plan: "free" } })];
+    await ingestParts(wal, store, encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", before)));
+    const shapeBefore = bufferedShape(store);
+    const bad = recordFailingHalfway();
+    const badPosition = await ingestParts(wal, store, bad.parts);
+    // Its first event went into the buffers before the second failed, and came out again: its
+    // event name, its new property column and its row.
+    expect(bufferedShape(store)).toEqual(shapeBefore);
+    // The first record of a partition: no buffer is left behind for it.
+    const badElsewhere = await ingestParts(wal, store, recordFailingHalfway("staging").parts);
+    const afterPosition = await ingestParts(wal, store, encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", after)));
+
+    expect(store.scan(7, "production")).toEqual([...before, ...after]);
+    expect(store.partitions()).toEqual([{ projectId, dataId: 7, environment: "production" }]);
+    expect(readdirSync(join(dataDir, quarantineDir)).sort()).toEqual(
+      [badPosition, badElsewhere].map((position) => quarantinePath(position).slice(quarantineDir.length + 1)).sort(),
+    );
+    const kept = readFileSync(join(dataDir, quarantinePath(badPosition)));
+    expect(new Uint8Array(kept)).toEqual(new Uint8Array(Buffer.concat(bad.parts)));
+    expect(readBatchRecord(kept).batch[0]!.uuid).toBe(bad.first.uuid);
+
+    // The seal covers the WAL past the bad record: a restart replays nothing, stores nothing twice.
+    await store.flush();
+    expect(readManifest(dataDir).walSealedThrough).toEqual(afterPosition);
+    expect(store.liveFiles().parts.map((part) => [part.environment, part.rows])).toEqual([["production", 2]]);
+    await wal.close();
+    const second = await openStore(dataDir);
+    expect(second.store.scan(7, "production")).toEqual([...before, ...after]);
+    expect(second.store.problem()).toBeNull();
+  });
+
+  test("a restart replays past records that cannot be read or buffered, keeping each in quarantine/; the duplicate index reads past them too", async () => {
+    const first = await openStore();
+    const stored = [storedEvent(), storedEvent(), storedEvent()];
+    await ingestParts(first.wal, first.store, encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", [stored[0]!])));
+    const bad = recordFailingHalfway();
+    const badPosition = await ingestParts(first.wal, first.store, bad.parts);
+    await ingestParts(first.wal, first.store, encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", [stored[1]!])));
+    const unreadable = encodeBatchRecord({ ...acceptedBatchOf(projectId, 7, "production", [storedEvent()]), body: new TextEncoder().encode("{\"batch\": [") });
+    const unreadablePosition = await ingestParts(first.wal, first.store, unreadable);
+    await ingestParts(first.wal, first.store, encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", [stored[2]!])));
+    await first.wal.close();
+    rmSync(join(first.dataDir, quarantineDir), { recursive: true });
+
+    const second = await openStore(first.dataDir);
+    expect(second.store.scan(7, "production")).toEqual(stored);
+    expect(readdirSync(join(first.dataDir, quarantineDir)).sort()).toEqual(
+      [badPosition, unreadablePosition].map((position) => quarantinePath(position).slice(quarantineDir.length + 1)).sort(),
+    );
+    expect(new Uint8Array(readFileSync(join(first.dataDir, quarantinePath(unreadablePosition))))).toEqual(new Uint8Array(Buffer.concat(unreadable)));
+    // The bad record's uuids count as taken (it is kept, so a retry is a duplicate); the unreadable one gives none.
+    const recent = (await Array.fromAsync(recentUuidsOnDisk(first.dataDir, join(first.dataDir, "wal"), { rowsMax: 0, partsMax: 0 }))).map((entry) => entry.uuid);
+    const badUuids = (JSON.parse(new TextDecoder().decode(bad.parts[1])) as { batch: { uuid: string }[] }).batch.map((event) => event.uuid);
+    expect(recent).toEqual([stored[0]!.uuid, ...badUuids, stored[1]!.uuid, stored[2]!.uuid]);
   });
 
   test("restart: unsealed events are replayed from the WAL; sealed ones are not replayed twice", async () => {

@@ -1,10 +1,10 @@
 import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tableFromIPC } from "apache-arrow";
 import { StorageClient, workerRestartsMax, type StorageClientOptions } from "../../storage/storage-client.ts";
-import { defaultStorageTuning, type PartitionSnapshot } from "../../storage/event-store.ts";
+import { defaultStorageTuning, quarantineDir, quarantinePath, type PartitionSnapshot } from "../../storage/event-store.ts";
 import { vectorValues } from "../../storage/arrow-vectors.ts";
 import { WriteAheadLog, type WalPosition } from "../../storage/wal.ts";
 import { encodeBatchRecord, type StoredEvent } from "../../storage/event-record.ts";
@@ -20,9 +20,11 @@ const quiet = { ...defaultStorageTuning, sealRows: 1_000_000, sealAgeMs: 3_600_0
  * A client over a fresh data directory and its WAL; `ingest` appends a record of `events` to
  * the WAL and hands it to the client, as capture does; `close` stops the client and closes the WAL.
  */
-async function openClient(options: Partial<StorageClientOptions> = {}) {
+async function openClient(options: Partial<StorageClientOptions> = {}, { quarantineBlocked = false } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), "storage-client-"));
   dirs.push(dataDir);
+  // A file where the quarantine directory goes: a record the worker cannot read cannot be set aside either.
+  if (quarantineBlocked) writeFileSync(join(dataDir, quarantineDir), "");
   const wal = await WriteAheadLog.open(join(dataDir, "wal"));
   const client = await StorageClient.start({ dataDir, walDir: join(dataDir, "wal"), tuning: quiet, onSealed: () => {}, durableHead: () => wal.head(), ...options });
   const ingest = async (events: StoredEvent[], environment = "production") => {
@@ -42,6 +44,24 @@ function backlogWaiter(client: StorageClient) {
   const waiting = client.backlogWithinLimit().then(() => (released = true));
   return { waiting, released: () => released };
 }
+
+test("a record the worker cannot buffer is set aside in quarantine/; the worker lives on and stores the records around it", async () => {
+  const { dataDir, wal, client, ingest, close } = await openClient();
+  try {
+    const before = storedEvent();
+    const after = storedEvent();
+    await ingest([before]);
+    const unreadable = encodeBatchRecord({ ...acceptedBatchOf(projectId, 7, "production", [storedEvent()]), body: new TextEncoder().encode("not json") });
+    const position = await wal.append(unreadable);
+    client.add(...unreadable, position);
+    await ingest([after]);
+    const snapshot = await client.snapshot(7, "production");
+    expect(vectorValues(tableFromIPC(snapshot.buffered!).getChild("uuid")!)).toEqual([before.uuid, after.uuid]);
+    expect([client.problem(), readdirSync(join(dataDir, quarantineDir))]).toEqual([null, [quarantinePath(position).slice(quarantineDir.length + 1)]]);
+  } finally {
+    await close();
+  }
+});
 
 test("past its backlog limit the client makes callers wait until the worker has taken the records", async () => {
   const { wal, client, close } = await openClient({ backlogBytesMax: 1 });
@@ -99,14 +119,23 @@ test("callers past the segment limit are released by the background compaction o
   }
 });
 
-/** A record the worker cannot read: it throws, uncaught, and the worker dies (a bug or a fault stands in for it). */
+/**
+ * A record the worker cannot read; with the quarantine directory blocked (openClient) it cannot
+ * set it aside either, so it throws, uncaught, and the worker dies (a bug and a fault stand in for it).
+ */
 function poisonRecord(): [Uint8Array, Uint8Array] {
   const [head, body] = encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", [storedEvent()]));
   head[0] = 99;
   return [head, body];
 }
 
-const failure = "storage worker failed: WAL record format 99 is not known (expected 4 or 3)";
+const blocked = { quarantineBlocked: true };
+
+/** Why the worker fails on a poison record ending at `position` in `dataDir`'s store. */
+const poisonFailure = (dataDir: string, position: WalPosition) =>
+  `the WAL record ending at ${String(position.file).padStart(16, "0")}:${position.offset} cannot be stored (WAL record format 99 is not known (expected 4 or 3)), ` +
+  `nor kept in quarantine: EEXIST: file already exists, mkdir '${join(dataDir, quarantineDir)}'`;
+const failure = (dataDir: string, position: WalPosition) => `storage worker failed: ${poisonFailure(dataDir, position)}`;
 
 /** How a call ended: "answered", or the message it failed with. */
 const message = (call: Promise<unknown>) => call.then(() => "answered", (error: Error) => error.message);
@@ -114,7 +143,7 @@ const message = (call: Promise<unknown>) => call.then(() => "answered", (error: 
 const bufferedUuids = (snapshot: PartitionSnapshot) => (snapshot.buffered ? vectorValues(tableFromIPC(snapshot.buffered).getChild("uuid")!) : []);
 
 test("a worker that dies is replaced: it replays the WAL's durable records, takes the records added meanwhile once, and calls made meanwhile wait for it", async () => {
-  const { wal, client, ingest, close } = await openClient();
+  const { dataDir, wal, client, ingest, close } = await openClient({}, blocked);
   try {
     const events = Array.from({ length: 4 }, () => storedEvent());
     await ingest(events.slice(0, 2));
@@ -124,7 +153,7 @@ test("a worker that dies is replaced: it replays the WAL's durable records, take
 
     client.add(...poisonRecord(), wal.head());
     const underWay = client.snapshot(7, "production");
-    expect(await message(underWay)).toBe(failure);
+    expect(await message(underWay)).toBe(failure(dataDir, secondPosition));
     client.add(...second, secondPosition);
     await ingest([events[3]!]);
 
@@ -139,7 +168,7 @@ test("a worker that dies is replaced: it replays the WAL's durable records, take
 test("a replacement worker replays the WAL only up to the durable head: a record written past it, its fsync not done yet, comes in through its own add", async () => {
   // The WAL's durable head, as the replacement is told it: held back to play a write whose fsync is still under way.
   let heldHead: WalPosition | null = null;
-  const { wal, client, ingest, close } = await openClient({ durableHead: () => heldHead! });
+  const { dataDir, wal, client, ingest, close } = await openClient({ durableHead: () => heldHead! }, blocked);
   try {
     const events = Array.from({ length: 3 }, () => storedEvent());
     await ingest(events.slice(0, 2));
@@ -148,7 +177,7 @@ test("a replacement worker replays the WAL only up to the durable head: a record
     const unsyncedPosition = await wal.append(unsynced);
 
     client.add(...poisonRecord(), wal.head());
-    expect(await message(client.snapshot(7, "production"))).toBe(failure);
+    expect(await message(client.snapshot(7, "production"))).toBe(failure(dataDir, unsyncedPosition));
     // The record is in the WAL's file, but the replacement stopped at the durable head.
     expect(bufferedUuids(await client.snapshot(7, "production"))).toEqual(events.slice(0, 2).map((event) => event.uuid));
     client.add(...unsynced, unsyncedPosition);
@@ -159,17 +188,17 @@ test("a replacement worker replays the WAL only up to the durable head: a record
 });
 
 test(`past ${workerRestartsMax} restarts, or when a restart fails, the client gives up: calls fail, nobody waits for the backlog, and the WAL keeps the records`, async () => {
-  const { wal, client, ingest, close } = await openClient({ backlogBytesMax: 1 });
+  const { dataDir, wal, client, ingest, close } = await openClient({ backlogBytesMax: 1 }, blocked);
   try {
     for (let restart = 1; restart <= workerRestartsMax; restart++) {
       client.add(...poisonRecord(), wal.head());
-      expect(await message(client.snapshot(7, "production"))).toBe(failure);
+      expect(await message(client.snapshot(7, "production"))).toBe(failure(dataDir, wal.head()));
       // The next call waits for the replacement.
       expect(bufferedUuids(await client.snapshot(7, "production"))).toEqual([]);
     }
     client.add(...poisonRecord(), wal.head());
-    expect(await message(client.snapshot(7, "production"))).toBe(failure);
-    const givenUp = `${failure} (restarted ${workerRestartsMax} times within 10 minutes; restart the service)`;
+    expect(await message(client.snapshot(7, "production"))).toBe(failure(dataDir, wal.head()));
+    const givenUp = `${failure(dataDir, wal.head())} (restarted ${workerRestartsMax} times within 10 minutes; restart the service)`;
     expect([await message(client.snapshot(7, "production")), client.problem()]).toEqual([givenUp, givenUp]);
 
     await ingest([storedEvent()]);
@@ -180,13 +209,14 @@ test(`past ${workerRestartsMax} restarts, or when a restart fails, the client gi
   }
 
   // A restart that cannot open the store (here: a record in the WAL it cannot read) gives up at once.
-  const poisoned = await openClient();
+  const poisoned = await openClient({}, blocked);
   const failing = poisoned.client;
   try {
     const poison = poisonRecord();
-    failing.add(...poison, await poisoned.wal.append(poison));
-    expect(await message(failing.snapshot(7, "production"))).toBe(failure);
-    const restartFailed = `${failure}; its restart failed: storage worker could not open ${poisoned.dataDir}: WAL record format 99 is not known (expected 4 or 3)`;
+    const position = await poisoned.wal.append(poison);
+    failing.add(...poison, position);
+    expect(await message(failing.snapshot(7, "production"))).toBe(failure(poisoned.dataDir, position));
+    const restartFailed = `${failure(poisoned.dataDir, position)}; its restart failed: storage worker could not open ${poisoned.dataDir}: ${poisonFailure(poisoned.dataDir, position)}`;
     expect([await message(failing.snapshot(7, "production")), failing.problem()]).toEqual([restartFailed, restartFailed]);
   } finally {
     await poisoned.close();
@@ -194,26 +224,27 @@ test(`past ${workerRestartsMax} restarts, or when a restart fails, the client gi
 });
 
 test("a worker that dies while stopping ends the stop with its failure instead of leaving it waiting", async () => {
-  const { wal, client } = await openClient();
+  const { dataDir, wal, client } = await openClient({}, blocked);
   try {
     client.add(...poisonRecord(), wal.head());
-    expect(await message(client.stop())).toBe(failure);
-    expect(await message(client.stop())).toBe(failure);
+    expect(await message(client.stop())).toBe(failure(dataDir, wal.head()));
+    expect(await message(client.stop())).toBe(failure(dataDir, wal.head()));
   } finally {
     await wal.close();
   }
 });
 
 test("a stop while a dead worker is being replaced waits for the replacement to settle (here its open fails)", async () => {
-  const { dataDir, wal, client } = await openClient();
+  const { dataDir, wal, client } = await openClient({}, blocked);
   try {
     // Durable in the WAL: the replacement replays it and fails to open, which the client reports.
     const poison = poisonRecord();
-    client.add(...poison, await wal.append(poison));
-    expect(await message(client.snapshot(7, "production"))).toBe(failure);
+    const position = await wal.append(poison);
+    client.add(...poison, position);
+    expect(await message(client.snapshot(7, "production"))).toBe(failure(dataDir, position));
     // The worker is gone and its replacement is being opened.
     expect(await message(client.stop())).toBe("answered");
-    expect(client.problem()).toBe(`${failure}; its restart failed: storage worker could not open ${dataDir}: WAL record format 99 is not known (expected 4 or 3)`);
+    expect(client.problem()).toBe(`${failure(dataDir, position)}; its restart failed: storage worker could not open ${dataDir}: ${poisonFailure(dataDir, position)}`);
   } finally {
     await wal.close();
   }
@@ -223,11 +254,11 @@ test("a stop while a dead worker is being replaced waits for the replacement to 
 const threadsLabelled = (label: string) => [...threadsUsage(process.pid).values()].map((thread) => thread.name).filter((name) => name.endsWith(` ${label}`));
 
 test("a stop while a dead worker is being replaced waits for the replacement, and when it opens, ends it and its compaction thread", async () => {
-  const { wal, client } = await openClient({ threadLabel: "r1" });
+  const { dataDir, wal, client } = await openClient({ threadLabel: "r1" }, blocked);
   try {
     // Not in the WAL: the worker dies on it, and the replacement, which replays the WAL, opens.
     client.add(...poisonRecord(), wal.head());
-    expect(await message(client.snapshot(7, "production"))).toBe(failure);
+    expect(await message(client.snapshot(7, "production"))).toBe(failure(dataDir, wal.head()));
     expect(await message(client.stop())).toBe("answered");
     expect(threadsLabelled("r1")).toEqual([]);
     expect(await message(client.snapshot(7, "production"))).toBe("storage worker is stopped");

@@ -19,7 +19,7 @@ import { EventBuffer } from "./event-buffer.ts";
 import { propertyCellsMax, tableToEvents } from "./event-columns.ts";
 import { readBatchRecord, type BatchRecordView, type StoredEvent } from "./event-record.ts";
 import { ManifestLog, ManifestUncertainError, removeUnnamedFiles, type Manifest, type PartEntry, type SegmentEntry } from "./manifest.ts";
-import { partitionTables, personEventsIn, type EventCursor } from "./partition-reads.ts";
+import { partitionTables } from "./partition-reads.ts";
 import { comparePositions, readWalRecords, type WalPosition } from "./wal.ts";
 
 export interface StorageTuning {
@@ -445,11 +445,6 @@ export class EventStore {
   /** Every stored event of a partition: Parquet parts, sealed segments, then buffered rows. */
   scan(dataId: number, environment: string): StoredEvent[] {
     return this.tables(dataId, environment).flatMap((table) => tableToEvents(table));
-  }
-
-  /** A person's events in a partition: see personEventsIn. */
-  personEvents(dataId: number, environment: string, personIndexes: readonly number[], before: EventCursor | null, limit: number): StoredEvent[] {
-    return personEventsIn(this.tables(dataId, environment), personIndexes, before, limit);
   }
 
   private tables(dataId: number, environment: string): Table[] {

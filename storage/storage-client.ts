@@ -7,8 +7,6 @@
 // until compaction brings them back, so ingest runs at the speed storage sustains instead of
 // filling the disk with uncompacted segments.
 import { segmentRowsMax, type PartitionSnapshot, type StorageTuning } from "./event-store.ts";
-import type { EventCursor } from "./partition-reads.ts";
-import type { StoredEvent } from "./event-record.ts";
 import { comparePositions, type WalPosition } from "./wal.ts";
 import type { WorkerReply, WorkerRequest } from "./storage-worker.ts";
 import { PendingCalls } from "./pending-calls.ts";
@@ -242,11 +240,6 @@ export class StorageClient {
 
   seal = () => this.call("seal");
   flush = () => this.call("flush");
-
-  /** A person's events in one partition, newest first (see EventStore.personEvents). */
-  personEvents(dataId: number, environment: string, personIndexes: number[], before: EventCursor | null, limit: number): Promise<StoredEvent[]> {
-    return this.ask((id) => ({ type: "person-events", id, dataId, environment, personIndexes, before, limit }));
-  }
 
   /** The live files and unsealed rows of one partition, for a query (see EventStore.snapshot). */
   snapshot(dataId: number, environment: string): Promise<PartitionSnapshot> {

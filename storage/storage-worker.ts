@@ -2,7 +2,6 @@
 // (its work runs on a thread of its own, compaction-thread.ts), so the thread that answers
 // ingest requests only validates and appends to the WAL. Protocol: see storage-client.ts.
 import { EventStore, type StorageTuning } from "./event-store.ts";
-import type { EventCursor } from "./partition-reads.ts";
 import { CompactionThread } from "./compaction-thread.ts";
 import type { WalPosition } from "./wal.ts";
 import { startHeapGuard, workerHeapBytesSoftMax } from "./heap-guard.ts";
@@ -14,7 +13,6 @@ export type WorkerRequest =
   | { type: "open"; dataDir: string; walDir: string; tuning: StorageTuning; replayUpTo?: WalPosition; compactionThreadName: string }
   | { type: "add"; head: Uint8Array; body: Uint8Array; position: WalPosition }
   | { type: "call"; id: number; method: "seal" | "flush" | "stop" }
-  | { type: "person-events"; id: number; dataId: number; environment: string; personIndexes: number[]; before: EventCursor | null; limit: number }
   | { type: "snapshot"; id: number; dataId: number; environment: string };
 
 export type WorkerReply =
@@ -70,17 +68,6 @@ self.onmessage = async (message: MessageEvent<WorkerRequest>) => {
     try {
       const value = store!.snapshot(request.dataId, request.environment);
       self.postMessage({ type: "result", id: request.id, error: null, value } satisfies WorkerReply, value.buffered ? [value.buffered.buffer as ArrayBuffer] : []);
-    } catch (error) {
-      post({ type: "result", id: request.id, error: (error as Error).message });
-    }
-    return;
-  }
-  if (request.type === "person-events") {
-    // Reads run at once, between storage steps: they see the manifest as it is, and the
-    // files it names stay until a later step replaces them.
-    try {
-      const value = store!.personEvents(request.dataId, request.environment, request.personIndexes, request.before, request.limit);
-      post({ type: "result", id: request.id, error: null, value });
     } catch (error) {
       post({ type: "result", id: request.id, error: (error as Error).message });
     }

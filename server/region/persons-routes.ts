@@ -8,11 +8,13 @@ import { requireUuid } from "../control/ids.ts";
 import { readJsonBody } from "../http/body.ts";
 import { validateBody } from "../http/validate.ts";
 import type { StoredEvent } from "../../storage/event-record.ts";
-import type { EventCursor } from "../../storage/partition-reads.ts";
 import type { PersonRecord } from "../../storage/person-directory.ts";
 import { UnmergeError, unmergeDistinctIdsMax } from "../../storage/person-store.ts";
 import { distinctIdLengthMax } from "../ingest/limits.ts";
 import type { RegionNode } from "./region-node.ts";
+import { snapshotChunks, type ChunkStore } from "../../engine/chunk-store.ts";
+import { personEventsOf, type EventCursor } from "../../engine/person-events.ts";
+import { snapshotAttemptsMax } from "./sql-service.ts";
 import type { RegionClaims } from "./region-auth.ts";
 import { badRequest, regionAccess, type RegionTokenCheck } from "./region-access.ts";
 import { decodeCursor, page, pageLimit, textParam } from "./paging.ts";
@@ -80,7 +82,26 @@ const isEventPosition = (value: unknown): value is EventCursor =>
   typeof value === "object" && value !== null &&
   Number.isFinite((value as EventCursor).timestamp) && typeof (value as EventCursor).uuid === "string";
 
-export function personsRoutes(node: RegionNode, check: RegionTokenCheck) {
+/**
+ * A person's events in the token's environment (see personEventsOf), from a fresh snapshot
+ * when a compaction removed one of the snapshot's files while they were read.
+ */
+async function readPersonEvents(
+  node: RegionNode, columns: ChunkStore, claims: RegionClaims, personIndexes: number[], before: EventCursor | null, limit: number,
+): Promise<StoredEvent[]> {
+  for (let attempt = 1; ; attempt++) {
+    const chunks = snapshotChunks(await node.events.snapshot(claims.dataId, claims.environment), node.dataDir);
+    try {
+      return await personEventsOf(columns, chunks, personIndexes, before, limit);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || attempt === snapshotAttemptsMax) throw error;
+    } finally {
+      columns.release(chunks);
+    }
+  }
+}
+
+export function personsRoutes(node: RegionNode, check: RegionTokenCheck, columns: ChunkStore) {
   const directory = node.store.directory;
   return new Elysia()
     .get("/persons", async ({ request }) => {
@@ -115,7 +136,7 @@ export function personsRoutes(node: RegionNode, check: RegionTokenCheck) {
       const limit = pageLimit(query);
       const cursor = decodeCursor(query, isEventPosition);
       const indexes = directory.indexesOf(claims.projectId, person.index);
-      const events = await node.events.personEvents(claims.dataId, claims.environment, indexes, cursor, limit + 1);
+      const events = await readPersonEvents(node, columns, claims, indexes, cursor, limit + 1);
       const view = propertyView(node, claims);
       return jsonResponse(200, page(events, limit, (event) => eventDto(event, view), (event) => ({ timestamp: event.timestamp, uuid: event.uuid })));
     })

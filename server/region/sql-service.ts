@@ -21,7 +21,7 @@ export const sqlRowsMax = 10_000;
 export const sqlAnswerBytesMax = 32 * 1024 * 1024;
 
 /** Snapshots taken before giving up when compaction keeps replacing files under a request. */
-const snapshotAttemptsMax = 3;
+export const snapshotAttemptsMax = 3;
 
 const emptyDirectory = (dir: string) => {
   for (const name of readdirSync(dir)) rmSync(join(dir, name), { recursive: true, force: true });

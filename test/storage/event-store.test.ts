@@ -156,31 +156,6 @@ describe("event store", () => {
     expect(uuids(store.scan(7, "production"))).toEqual(uuids([...rows].reverse()));
   });
 
-  test("a person's events: from Parquet parts, segments and buffers alike, newest first, before a cursor, at most a limit", async () => {
-    const { dataDir, wal, store } = await openStore();
-    const at = Date.parse("2026-11-19T12:00:00.000Z");
-    const mine = (offset: number, personIndex = 3) => storedEvent({ person_index: personIndex, timestamp: at + offset });
-    const compacted = [mine(1), mine(5, 9), storedEvent({ person_index: 4, timestamp: at + 2 })];
-    await ingest(wal, store, compacted);
-    await store.flush();
-    expect(readManifest(dataDir).parts).toHaveLength(1);
-    const sealed = [mine(3), mine(7)];
-    await ingest(wal, store, sealed);
-    await store.seal();
-    expect(readManifest(dataDir).segments).toHaveLength(1);
-    const buffered = [mine(4), mine(6, 9)];
-    await ingest(wal, store, buffered);
-    await ingest(wal, store, [storedEvent({ person_index: 3, timestamp: at + 8 })], "staging");
-
-    const all = store.personEvents(7, "production", [3, 9], null, 100);
-    expect(uuids(all)).toEqual(uuids([sealed[1]!, buffered[1]!, compacted[1]!, buffered[0]!, sealed[0]!, compacted[0]!]));
-    expect(all[0]).toEqual(sealed[1]);
-    expect(uuids(store.personEvents(7, "production", [3], null, 2))).toEqual(uuids([sealed[1]!, buffered[0]!]));
-    const cursor = { timestamp: buffered[0]!.timestamp, uuid: buffered[0]!.uuid };
-    expect(uuids(store.personEvents(7, "production", [3], cursor, 100))).toEqual(uuids([sealed[0]!, compacted[0]!]));
-    expect(store.personEvents(7, "production", [42], null, 100)).toEqual([]);
-  });
-
   /** Level-0 parts of `rowsPerPart` rows each, one compaction per part, with partRowsMax 20. */
   async function compactParts(rowsPerPart: number[]) {
     const { dataDir, wal, store } = await openStore(undefined, { ...quiet, partRowsMax: 20 });

@@ -4,8 +4,8 @@
 // entry nor that of a directory just created for it (makeDirectories).
 // The store's synchronous writes go through writeAll, which finishes writes the kernel cuts
 // short (the WAL's group commit writes asynchronously and counts a short write as a failure).
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writevSync } from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writevSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 export const temporarySuffix = ".tmp-";
 
@@ -61,4 +61,10 @@ export function writeFileAtomic(path: string, bytes: Uint8Array | string): void 
   }
   renameSync(temporary, path);
   fsyncDirectory(dirname(path));
+}
+
+/** Removes what a crash during writeFileAtomic left in `dir` (its files only, not below); no directory there, nothing to do. */
+export function removeTemporaryFiles(dir: string): void {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return;
+  for (const name of readdirSync(dir)) if (name.includes(temporarySuffix)) rmSync(join(dir, name));
 }

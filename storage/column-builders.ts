@@ -271,10 +271,21 @@ export class DictionaryBuilder extends ColumnBuilder {
     this.markPresent();
   }
 
-  /** The code of `word`, added to the dictionary when new. */
+  /**
+   * The code of `word`, added to the dictionary when new: with its bytes, or not at all (a
+   * value that cannot be written, which only a bug lets through, must not leave a code without
+   * bytes behind, or the next new word would take its code and lose its own bytes).
+   */
   codeOf(word: string): number {
     const code = this.dictionary.id(word);
-    if (code === this.wordBytes.length) this.wordBytes.append(word);
+    if (code === this.wordBytes.length) {
+      try {
+        this.wordBytes.append(word);
+      } catch (error) {
+        this.dictionary.truncate(code);
+        throw error;
+      }
+    }
     return code;
   }
 

@@ -68,6 +68,8 @@ export class EventBuffer {
   /** JSON of the properties without a column (objects, arrays, keys past the column limit). */
   private readonly rest = new Utf8Builder();
   private readonly properties = new Map<string, PropertyColumn>();
+  /** While appendRecord runs: the columns the record turned mixed, as they were before (truncate puts them back). */
+  private turnedMixed: { column: PropertyColumn; kind: PropertyKind; builder: PropertyBuilder }[] | null = null;
 
   get rows(): number {
     return this.uuid.length;
@@ -86,16 +88,26 @@ export class EventBuffer {
     const { locations, group_types: groupTypes } = record.header;
     const rows = this.rows;
     const propertyColumns = this.properties.size;
+    this.turnedMixed = [];
     try {
       for (const accepted of record.accepted) this.appendWalEvent(record.batch[accepted.index]!, accepted, locations[accepted.location]!, groupTypes);
     } catch (error) {
-      this.truncate(rows, propertyColumns);
+      this.truncate(rows, propertyColumns, this.turnedMixed);
       throw error;
+    } finally {
+      this.turnedMixed = null;
     }
   }
 
-  /** Back to `rows` rows and the first `propertyColumns` property columns (a column that turned mixed since stays so, holding the same values). */
-  private truncate(rows: number, propertyColumns: number): void {
+  /**
+   * Back to `rows` rows and the first `propertyColumns` property columns, with the columns
+   * `turnedMixed` lists back in their kind (their builders were replaced, not written to, since).
+   */
+  private truncate(rows: number, propertyColumns: number, turnedMixed: NonNullable<EventBuffer["turnedMixed"]>): void {
+    for (const { column, kind, builder } of turnedMixed) {
+      column.kind = kind;
+      column.builder = builder;
+    }
     for (const builder of this.fixedBuilders()) builder.truncate(rows);
     let index = 0;
     for (const [key, column] of this.properties) {
@@ -213,6 +225,7 @@ export class EventBuffer {
     }
     if (column.kind !== kind && column.kind !== "mixed") {
       if (kind === null) return false;
+      this.turnedMixed?.push({ column, kind: column.kind, builder: column.builder });
       column.builder = asMixed(column);
       column.kind = "mixed";
     }

@@ -12,7 +12,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { tableToIPC, type Table } from "apache-arrow";
-import { makeDirectories, writeFileAtomic } from "./atomic-file.ts";
+import { makeDirectories, removeTemporaryFiles, writeFileAtomic } from "./atomic-file.ts";
 import { parquetRowGroupRows, writeSealFile } from "./data-files.ts";
 import { compactInPlace, type Compactor } from "./compaction-thread.ts";
 import { EventBuffer } from "./event-buffer.ts";
@@ -126,6 +126,8 @@ const fileNumber = (n: number) => String(n).padStart(8, "0");
 /** Where records that cannot be stored are kept, under the store's directory (see EventStore.addWalRecord). */
 export const quarantineDir = "quarantine";
 export const quarantineSuffix = ".record";
+/** JavaScriptCore's error when an allocation fails (an ArrayBuffer, a string, an object). */
+const isOutOfMemory = (error: unknown) => error instanceof RangeError && error.message === "Out of memory";
 const positionText = ({ file, offset }: WalPosition) => `${String(file).padStart(16, "0")}:${offset}`;
 /**
  * A quarantined record's file, named by the WAL file and offset where the record ends; it holds
@@ -185,6 +187,7 @@ export class EventStore {
     const manifests = ManifestLog.open(dataDir);
     const manifest = manifests.manifest;
     removeUnnamedFiles(dataDir, manifest);
+    removeTemporaryFiles(join(dataDir, quarantineDir));
     makeDirectories(join(dataDir, "segments"));
     const store = new EventStore(dataDir, onSealed, manifests, tuning, compactor);
     for (const { payload, position } of readWalRecords(walDir, manifest.walSealedThrough)) {
@@ -218,6 +221,8 @@ export class EventStore {
    * gave). A record that cannot be read or buffered (only a bug lets one into the WAL) would
    * stop every later one with it, at every restart: it is set aside whole instead, durably,
    * in quarantine/ (quarantinePath), and the log goes on past it. Nothing of it is buffered.
+   * Running out of memory is no fault of the record: that error is thrown, the record stays
+   * in the WAL, and the worker's restart replays it.
    */
   addWalRecord(payload: Uint8Array, separateBody: Uint8Array | undefined, position: WalPosition): void {
     let record: BatchRecordView;
@@ -225,6 +230,7 @@ export class EventStore {
       record = readBatchRecord(payload, separateBody);
       this.add(record, position);
     } catch (error) {
+      if (isOutOfMemory(error)) throw error;
       const path = join(this.dataDir, quarantinePath(position));
       const why = `the WAL record ending at ${positionText(position)} cannot be stored (${(error as Error).message})`;
       try {
@@ -235,6 +241,9 @@ export class EventStore {
       }
       console.error(`storage: ${why}; it is kept in ${path}`);
       this.added(0, 0, 0, position);
+      // With nothing buffered no seal would come to let the log drop the record (and a restart
+      // would set it aside again): one records how far the WAL is stored.
+      if (this.bufferedRows === 0) void this.seal().catch(() => {});
     }
   }
 
@@ -281,7 +290,7 @@ export class EventStore {
 
   seal(): Promise<void> {
     return this.serially("sealing", async () => {
-      if (this.bufferedRows === 0) return;
+      if (this.bufferedRows === 0) return this.sealNothingBuffered();
       const sealedThrough = this.addedThrough;
       const buffers = [...this.buffers.values()];
       const bufferedBytes = this.bufferedBytes;
@@ -317,6 +326,20 @@ export class EventStore {
       this.failure = null;
       await this.onSealed(sealedThrough);
     });
+  }
+
+  /** A seal with no rows: records that buffered nothing (set aside in quarantine/) may still leave the WAL. */
+  private async sealNothingBuffered(): Promise<void> {
+    const sealedThrough = this.addedThrough;
+    if (comparePositions(sealedThrough, this.manifest.walSealedThrough) <= 0) return;
+    try {
+      this.manifests.commit({ walSealedThrough: sealedThrough });
+    } catch (error) {
+      this.failure = error as Error;
+      throw error;
+    }
+    this.failure = null;
+    await this.onSealed(sealedThrough);
   }
 
   /** Puts unsealed rows back (a seal runs without yielding, so nothing was added meanwhile). */

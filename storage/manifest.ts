@@ -10,7 +10,7 @@
 // Log record layout: u32 payload length | u32 CRC-32 of the payload | payload (JSON), little endian.
 import { closeSync, existsSync, fdatasyncSync, ftruncateSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
-import { fsyncDirectory, temporarySuffix, writeAll, writeFileAtomic } from "./atomic-file.ts";
+import { fsyncDirectory, removeTemporaryFiles, temporarySuffix, writeAll, writeFileAtomic } from "./atomic-file.ts";
 import type { WalPosition } from "./wal.ts";
 
 export interface SegmentEntry {
@@ -174,7 +174,7 @@ export function removeUnnamedFiles(dataDir: string, manifest: Readonly<Manifest>
   for (const file of [...listFiles(dataDir, join(dataDir, "segments")), ...listFiles(dataDir, join(dataDir, "parquet"))]) {
     if (!live.has(file) || file.includes(temporarySuffix)) rmSync(join(dataDir, file));
   }
-  for (const name of readdirSync(dataDir)) if (name.includes(temporarySuffix)) rmSync(join(dataDir, name));
+  removeTemporaryFiles(dataDir);
 }
 
 /**

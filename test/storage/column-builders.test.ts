@@ -158,6 +158,17 @@ describe("column builders", () => {
     ]);
   });
 
+  test("a dictionary value that cannot be written leaves no word behind: the next new word keeps its own code and bytes", () => {
+    for (const unwritable of [null, 5, { text: "object" }]) {
+      const codes = new DictionaryBuilder();
+      codes.append("signup");
+      expect(() => codes.append(unwritable as unknown as string)).toThrow();
+      codes.append("purchase");
+      codes.append("signup");
+      expect([String(unwritable), codes.words, codes.length, throughIpc(codes)]).toEqual([String(unwritable), ["signup", "purchase"], 3, ["signup", "purchase", "signup"]]);
+    }
+  });
+
   test("truncate past the last row, or of a column shorter than that, changes nothing", () => {
     const text = new Utf8Builder();
     for (const value of ["a", "b"]) text.append(value);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -11,6 +11,7 @@ import { partsPerMerge, splitPartLevel } from "../../storage/partition-compactio
 import { encodeBatchRecord, readBatchRecord, type StoredEvent } from "../../storage/event-record.ts";
 import { ManifestUncertainError, readManifest } from "../../storage/manifest.ts";
 import type { WalPosition } from "../../storage/wal.ts";
+import { EventBuffer } from "../../storage/event-buffer.ts";
 import { acceptedBatchOf, storedEvent } from "./fixtures.ts";
 
 const dirs: string[] = [];
@@ -368,6 +369,65 @@ describe("event store", () => {
     const second = await openStore(dataDir);
     expect(second.store.scan(7, "production")).toEqual([...before, ...after]);
     expect(second.store.problem()).toBeNull();
+  });
+
+  test("a record that fails after turning a number column mixed and meeting a new word leaves the buffers as they were: later records keep their types and words", async () => {
+    const { wal, store } = await openStore();
+    const before = [storedEvent({ event: "signup", properties: { amount: 1 } })];
+    const after = [storedEvent({ event: "purchase", properties: { amount: 2 } })];
+    await ingestParts(wal, store, encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", before)));
+    const shapeBefore = bufferedShape(store);
+    const accepted = acceptedBatchOf(projectId, 7, "production", [storedEvent({ properties: { amount: "text" } }), storedEvent({ event: "never_stored" })]);
+    const body = JSON.parse(new TextDecoder().decode(accepted.body)) as { batch: Record<string, unknown>[] };
+    // Fails where the event name is written: after the first event made `amount` mixed.
+    body.batch[1]!.event = null;
+    await ingestParts(wal, store, encodeBatchRecord({ ...accepted, body: new TextEncoder().encode(JSON.stringify(body)) }));
+    expect(bufferedShape(store)).toEqual(shapeBefore);
+    await ingestParts(wal, store, encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", after)));
+    const table = tableFromIPC(store.snapshot(7, "production").buffered!);
+    expect([String(table.getChild("p_amount")?.type), table.getChild("pj_amount")]).toEqual(["Float64", null]);
+    expect(store.scan(7, "production")).toEqual([...before, ...after]);
+    await store.flush();
+    expect(store.scan(7, "production")).toEqual([...before, ...after]);
+    await wal.close();
+  });
+
+  test("a record set aside with nothing else buffered still leaves the WAL: the manifest records it sealed, and a restart does not set it aside again", async () => {
+    const { dataDir, wal, store } = await openStore();
+    const badPosition = await ingestParts(wal, store, recordFailingHalfway().parts);
+    // The seal it asked for runs first; this one finds nothing more to do.
+    await store.seal();
+    expect(readManifest(dataDir).walSealedThrough).toEqual(badPosition);
+    expect([...wal.records()]).toEqual([]);
+    expect(store.liveFiles()).toEqual({ segments: [], parts: [] });
+    // An operator moved the record away, and a crash had left half a copy of another behind.
+    rmSync(join(dataDir, quarantineDir), { recursive: true });
+    mkdirSync(join(dataDir, quarantineDir));
+    writeFileSync(join(dataDir, `${quarantinePath(badPosition)}.tmp-1-abc`), "half");
+    await wal.close();
+    const second = await openStore(dataDir);
+    expect(readdirSync(join(dataDir, quarantineDir))).toEqual([]);
+    expect(second.store.scan(7, "production")).toEqual([]);
+  });
+
+  test("running out of memory while buffering a record is no fault of the record: the error is thrown, nothing is set aside, and a restart stores it", async () => {
+    const { dataDir, wal, store } = await openStore();
+    const events = [storedEvent(), storedEvent()];
+    const parts = encodeBatchRecord(acceptedBatchOf(projectId, 7, "production", events));
+    const position = await wal.append(parts);
+    const appendRecord = EventBuffer.prototype.appendRecord;
+    EventBuffer.prototype.appendRecord = () => {
+      throw new RangeError("Out of memory");
+    };
+    try {
+      expect(() => store.addWalRecord(parts[0], parts[1], position)).toThrow(new RangeError("Out of memory"));
+    } finally {
+      EventBuffer.prototype.appendRecord = appendRecord;
+    }
+    expect([existsSync(join(dataDir, quarantineDir)), store.scan(7, "production"), readManifest(dataDir).walSealedThrough]).toEqual([false, [], { file: 0, offset: 0 }]);
+    await wal.close();
+    const second = await openStore(dataDir);
+    expect(second.store.scan(7, "production")).toEqual(events);
   });
 
   test("a restart replays past records that cannot be read or buffered, keeping each in quarantine/; the duplicate index reads past them too", async () => {

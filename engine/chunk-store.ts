@@ -90,7 +90,8 @@ export class ChunkStore {
     return schema;
   }
 
-  private table(ref: Exclude<ChunkRef, { kind: "part" }>): Table {
+  /** The rows of a segment, or of unsealed rows (decoded once until release()), as a table. */
+  table(ref: Exclude<ChunkRef, { kind: "part" }>): Table {
     if (ref.kind === "segment") return readSegmentTable(ref.path, ref);
     let table = this.transient.get(ref.id);
     if (!table) {

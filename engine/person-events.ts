@@ -4,8 +4,7 @@
 // Only the person_index column of a chunk is scanned (through the query engine's column cache);
 // a chunk's rows become events only where the person is. Parts hold one UTC day each, so they
 // are read newest day first and the reading stops once no older day can change the page.
-import { tableFromIPC, type Table } from "apache-arrow";
-import { readParquetTable, readSegmentTable } from "../storage/data-files.ts";
+import { readParquetTable } from "../storage/data-files.ts";
 import { tableToEvents } from "../storage/event-columns.ts";
 import type { StoredEvent } from "../storage/event-record.ts";
 import { partDay, type ChunkRef, type ChunkStore } from "./chunk-store.ts";
@@ -24,12 +23,6 @@ function isBefore(event: StoredEvent, before: EventCursor | null): boolean {
   return before === null || event.timestamp < before.timestamp || (event.timestamp === before.timestamp && event.uuid < before.uuid);
 }
 
-function chunkTable(ref: ChunkRef): Table {
-  if (ref.kind === "part") return readParquetTable(ref.path);
-  if (ref.kind === "segment") return readSegmentTable(ref.path, ref);
-  return tableFromIPC(ref.ipc);
-}
-
 /** Parts by day, newest day first (each day's start as epoch ms). */
 function partsByDayNewestFirst(chunks: readonly ChunkRef[]): { start: number; parts: ChunkRef[] }[] {
   const days = new Map<number, ChunkRef[]>();
@@ -45,35 +38,44 @@ function partsByDayNewestFirst(chunks: readonly ChunkRef[]): { start: number; pa
 
 /**
  * The events of `chunks` (a partition's snapshot) written with any of `personIndexes`, newest
- * first, only those before `before`, at most `limit`; an event stored twice (a uuid in two
- * chunks until compaction meets them) is given once.
+ * first, only those before `before`, at most `limit`. An event stored twice (a uuid in two
+ * chunks until compaction meets them) is given once, as it first arrived, the copy compaction
+ * keeps: parts hold what came before any sealed segment, and segments what came before the
+ * unsealed rows (snapshotChunks lists them in that order).
  */
 export async function personEventsOf(
   columns: ChunkStore, chunks: readonly ChunkRef[], personIndexes: readonly number[], before: EventCursor | null, limit: number,
 ): Promise<StoredEvent[]> {
   const wanted = new Set(personIndexes);
-  const found = new Map<string, StoredEvent>();
-  const take = async (ref: ChunkRef) => {
+  const fromParts = new Map<string, StoredEvent>();
+  const arrivedLater = new Map<string, StoredEvent>();
+  const take = async (ref: ChunkRef, found: Map<string, StoredEvent>) => {
     const people = (await columns.columns(ref, ["person_index"])).get("person_index") as Int32Array | undefined;
     if (!people) return;
     const rows: number[] = [];
     for (let row = 0; row < people.length; row++) if (wanted.has(people[row]!)) rows.push(row);
     if (rows.length === 0) return;
-    for (const event of tableToEvents(chunkTable(ref), rows)) if (isBefore(event, before) && !found.has(event.uuid)) found.set(event.uuid, event);
+    const table = ref.kind === "part" ? readParquetTable(ref.path) : columns.table(ref);
+    for (const event of tableToEvents(table, rows)) if (isBefore(event, before) && !found.has(event.uuid)) found.set(event.uuid, event);
+  };
+  const page = () => {
+    const events = new Map(arrivedLater);
+    for (const [uuid, event] of fromParts) events.set(uuid, event);
+    return [...events.values()].sort(newestFirst);
   };
   /** Whether the page is full with events no older day can displace: all of them at or after `dayStart`. */
   const settledFrom = (dayStart: number) => {
-    if (found.size < limit) return false;
-    return [...found.values()].sort(newestFirst)[limit - 1]!.timestamp >= dayStart;
+    if (fromParts.size + arrivedLater.size < limit) return false;
+    const events = page();
+    return events.length >= limit && events[limit - 1]!.timestamp >= dayStart;
   };
   // Sealed segments and unsealed rows may hold any time.
-  for (const ref of chunks) if (ref.kind !== "part") await take(ref);
+  for (const ref of chunks) if (ref.kind !== "part") await take(ref, arrivedLater);
   for (const { start, parts } of partsByDayNewestFirst(chunks)) {
     // A day that starts after the cursor holds nothing before it.
     if (before !== null && start > before.timestamp) continue;
     if (settledFrom(start + dayMs)) break;
-    for (const ref of parts) await take(ref);
+    for (const ref of parts) await take(ref, fromParts);
   }
-  return [...found.values()].sort(newestFirst).slice(0, limit);
+  return page().slice(0, limit);
 }
-

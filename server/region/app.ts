@@ -120,7 +120,7 @@ export function regionApp({ prefix, node, queries, keys, issuer, regionSecret }:
     .use(experimentStatsRoutes(node, queries, check))
     .use(sqlRoutes(sql, check))
     .use(schemaRoutes(schema, check))
-    .use(personsRoutes(node, check, queries.columns))
+    .use(personsRoutes(node, check, queries.columns, queries.gate))
     .use(groupsRoutes(node, check))
     .get("/token", async ({ request }) => {
       const claims = await verifyRegionToken(request.headers.get("authorization"), keys, issuer(), node.code);

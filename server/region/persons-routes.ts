@@ -15,6 +15,7 @@ import type { RegionNode } from "./region-node.ts";
 import { snapshotChunks, type ChunkStore } from "../../engine/chunk-store.ts";
 import { personEventsOf, type EventCursor } from "../../engine/person-events.ts";
 import { snapshotAttemptsMax } from "./sql-service.ts";
+import { tooManyConcurrentQueries, type QueryGate } from "./query-service.ts";
 import type { RegionClaims } from "./region-auth.ts";
 import { badRequest, regionAccess, type RegionTokenCheck } from "./region-access.ts";
 import { decodeCursor, page, pageLimit, textParam } from "./paging.ts";
@@ -84,9 +85,22 @@ const isEventPosition = (value: unknown): value is EventCursor =>
 
 /**
  * A person's events in the token's environment (see personEventsOf), from a fresh snapshot
- * when a compaction removed one of the snapshot's files while they were read.
+ * when a compaction removed one of the snapshot's files while they were read. A scan of the
+ * partition like a query's, so it is one of the project's concurrent queries.
  */
 async function readPersonEvents(
+  node: RegionNode, columns: ChunkStore, gate: QueryGate, claims: RegionClaims, personIndexes: number[], before: EventCursor | null, limit: number,
+): Promise<StoredEvent[]> {
+  const release = gate.tryAcquire(claims.projectId);
+  if (!release) throw tooManyConcurrentQueries();
+  try {
+    return await readFromSnapshots(node, columns, claims, personIndexes, before, limit);
+  } finally {
+    release();
+  }
+}
+
+async function readFromSnapshots(
   node: RegionNode, columns: ChunkStore, claims: RegionClaims, personIndexes: number[], before: EventCursor | null, limit: number,
 ): Promise<StoredEvent[]> {
   for (let attempt = 1; ; attempt++) {
@@ -101,7 +115,7 @@ async function readPersonEvents(
   }
 }
 
-export function personsRoutes(node: RegionNode, check: RegionTokenCheck, columns: ChunkStore) {
+export function personsRoutes(node: RegionNode, check: RegionTokenCheck, columns: ChunkStore, gate: QueryGate) {
   const directory = node.store.directory;
   return new Elysia()
     .get("/persons", async ({ request }) => {
@@ -136,7 +150,7 @@ export function personsRoutes(node: RegionNode, check: RegionTokenCheck, columns
       const limit = pageLimit(query);
       const cursor = decodeCursor(query, isEventPosition);
       const indexes = directory.indexesOf(claims.projectId, person.index);
-      const events = await readPersonEvents(node, columns, claims, indexes, cursor, limit + 1);
+      const events = await readPersonEvents(node, columns, gate, claims, indexes, cursor, limit + 1);
       const view = propertyView(node, claims);
       return jsonResponse(200, page(events, limit, (event) => eventDto(event, view), (event) => ({ timestamp: event.timestamp, uuid: event.uuid })));
     })

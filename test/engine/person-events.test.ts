@@ -79,6 +79,26 @@ test("an event in two chunks (a retry stored again before compaction met the fir
   expect(await read([3], null, 10)).toEqual([event]);
 });
 
+test("an event stored twice with different content is given as it first arrived, before and after compaction, so a cursor never meets it again", async () => {
+  const { store, ingest, read } = await openStore();
+  const first = storedEvent({ person_index: 3, timestamp: Date.parse("2026-11-19T12:00:00.000Z"), properties: { copy: "first" } });
+  const other = storedEvent({ person_index: 3, timestamp: first.timestamp - 1000 });
+  await ingest([first, other]);
+  await store.flush();
+  const retry = { ...first, timestamp: first.timestamp + 500, properties: { copy: "retry" } };
+  // In a sealed segment, then in unsealed rows.
+  await ingest([retry]);
+  await store.seal();
+  expect(await read([3], null, 10)).toEqual([first, other]);
+  await ingest([retry]);
+  expect(await read([3], null, 10)).toEqual([first, other]);
+  const pageOne = await read([3], null, 1);
+  expect(pageOne).toEqual([first]);
+  await store.flush();
+  expect(await read([3], cursorAt(pageOne[0]!), 10)).toEqual([other]);
+  expect(await read([3], null, 10)).toEqual([first, other]);
+});
+
 test("parts are read newest day first, and no older day's part is opened once the page is full with newer events", async () => {
   const { dataDir, store, ingest, read } = await openStore();
   const day = (date: string, hour: number, personIndex = 3) => storedEvent({ person_index: personIndex, timestamp: Date.parse(`${date}T${String(hour).padStart(2, "0")}:00:00.000Z`) });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { createProject, createToken, regionTokenFor, signUp, type SignedUpUser } from "../helpers/accounts.ts";
 import { bearer, call, isoPattern, uuidPattern } from "../helpers/client.ts";
+import { concurrentQueriesPerProjectMax } from "../../server/region/query-service.ts";
 import { nativeBody, nativeEvent, ok, postIngest, rfc3339, sendAccepted, type NativeEvent } from "../ingest/helpers.ts";
 
 let service: TestService;
@@ -372,6 +373,25 @@ describe("access and paging", () => {
     expect([second.body.results.map((event: any) => event.uuid), second.body.next_cursor]).toEqual([newestFirst(events).slice(3), null]);
     const foreign = await region("GET", `/persons/${person.id}/events?cursor=${Buffer.from('{"before":3}').toString("base64url")}`, tokens.read);
     expect([foreign.status, foreign.body]).toEqual([400, { error: { code: "bad_request", message: "cursor is not one this listing gave" } }]);
+  });
+
+  test(`reading a person's events counts as one of the project's ${concurrentQueriesPerProjectMax} concurrent queries; the person's details do not`, async () => {
+    const events = [at({ distinct_id: "user-gated" })];
+    await send(events);
+    const person = await personOf("user-gated");
+    const gate = service.queries.get("eu")!.gate;
+    const held = Array.from({ length: concurrentQueriesPerProjectMax }, () => gate.tryAcquire(project.id)!);
+    try {
+      const busy = await region("GET", `/persons/${person.id}/events`, tokens.read);
+      expect([busy.status, busy.body, busy.headers.get("retry-after")]).toEqual([
+        429, { error: { code: "too_many_concurrent_queries", message: "a project runs at most 2 queries at once; retry when one has finished" } }, "1",
+      ]);
+      expect((await region("GET", `/persons/${person.id}`, tokens.read)).status).toBe(200);
+    } finally {
+      for (const release of held) release();
+    }
+    const after = await region("GET", `/persons/${person.id}/events`, tokens.read);
+    expect([after.status, after.body.results.map((event: any) => event.uuid)]).toEqual([200, uuids(events)]);
   });
 
   test("persons, events and groups outlive a restart (events then come from sealed segments)", async () => {

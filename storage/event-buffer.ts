@@ -19,6 +19,13 @@ interface PropertyColumn {
   builder: PropertyBuilder;
 }
 
+/** A property column as it was before a value of another type made it mixed. */
+interface TurnedMixed {
+  column: PropertyColumn;
+  kind: PropertyKind;
+  builder: PropertyBuilder;
+}
+
 /** A raw native event of a validated request body, as JSON.parse gave it. */
 type RawEvent = Record<string, unknown>;
 
@@ -69,7 +76,7 @@ export class EventBuffer {
   private readonly rest = new Utf8Builder();
   private readonly properties = new Map<string, PropertyColumn>();
   /** While appendRecord runs: the columns the record turned mixed, as they were before (truncate puts them back). */
-  private turnedMixed: { column: PropertyColumn; kind: PropertyKind; builder: PropertyBuilder }[] | null = null;
+  private turnedMixed: TurnedMixed[] | null = null;
 
   get rows(): number {
     return this.uuid.length;
@@ -103,7 +110,7 @@ export class EventBuffer {
    * Back to `rows` rows and the first `propertyColumns` property columns, with the columns
    * `turnedMixed` lists back in their kind (their builders were replaced, not written to, since).
    */
-  private truncate(rows: number, propertyColumns: number, turnedMixed: NonNullable<EventBuffer["turnedMixed"]>): void {
+  private truncate(rows: number, propertyColumns: number, turnedMixed: readonly TurnedMixed[]): void {
     for (const { column, kind, builder } of turnedMixed) {
       column.kind = kind;
       column.builder = builder;

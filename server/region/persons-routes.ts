@@ -83,11 +83,7 @@ const isEventPosition = (value: unknown): value is EventCursor =>
   typeof value === "object" && value !== null &&
   Number.isFinite((value as EventCursor).timestamp) && typeof (value as EventCursor).uuid === "string";
 
-/**
- * A person's events in the token's environment (see personEventsOf), from a fresh snapshot
- * when a compaction removed one of the snapshot's files while they were read. A scan of the
- * partition like a query's, so it is one of the project's concurrent queries.
- */
+/** A person's events in the token's environment (see personEventsOf): a scan of the partition like a query's, so one of the project's concurrent queries. */
 async function readPersonEvents(
   node: RegionNode, columns: ChunkStore, gate: QueryGate, claims: RegionClaims, personIndexes: number[], before: EventCursor | null, limit: number,
 ): Promise<StoredEvent[]> {
@@ -100,6 +96,7 @@ async function readPersonEvents(
   }
 }
 
+/** personEventsOf over a snapshot, and over a fresh one when a compaction removed one of its files while they were read. */
 async function readFromSnapshots(
   node: RegionNode, columns: ChunkStore, claims: RegionClaims, personIndexes: number[], before: EventCursor | null, limit: number,
 ): Promise<StoredEvent[]> {

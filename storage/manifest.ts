@@ -5,7 +5,8 @@
 // parts a region had. Once the log is long, the whole state is written to `manifest.json` (a
 // checkpoint, replaced atomically, recording the last change it includes) and the log starts
 // again. After a crash the manifest is the checkpoint plus every whole change after it: a change
-// torn by the crash is cut off, and the files it would have named are removed as leftovers.
+// torn by the crash is cut off, and the files it would have named are removed as leftovers. A
+// damaged change followed by whole ones is no tear, and the manifest is not read (replay).
 //
 // Log record layout: u32 payload length | u32 CRC-32 of the payload | payload (JSON), little endian.
 import { closeSync, existsSync, fdatasyncSync, ftruncateSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -115,33 +116,71 @@ function readCheckpoint(dataDir: string): { manifest: Manifest; lastChange: numb
   return { manifest: { walSealedThrough, nextFileNumber, segments, parts: withArrowBytes(parts) }, lastChange: lastChange ?? 0 };
 }
 
-/** The log's whole records, and where the whole part ends. */
-function readLog(dataDir: string): { changes: LoggedChange[]; validBytes: number; totalBytes: number } {
-  const path = join(dataDir, manifestLogFileName);
-  if (!existsSync(path)) return { changes: [], validBytes: 0, totalBytes: 0 };
-  const bytes = new Uint8Array(readFileSync(path));
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const decoder = new TextDecoder();
-  const changes: LoggedChange[] = [];
-  let offset = 0;
-  while (offset + recordHeaderBytes <= bytes.byteLength) {
-    const length = view.getUint32(offset, true);
-    const end = offset + recordHeaderBytes + length;
-    // No change is empty: a zero length is a tail the file system extended but never wrote
-    // (zeros, whose CRC-32 over no bytes would match).
-    if (length === 0 || end > bytes.byteLength) break;
-    const payload = bytes.subarray(offset + recordHeaderBytes, end);
-    if (Bun.hash.crc32(payload) !== view.getUint32(offset + 4, true)) break;
-    changes.push(JSON.parse(decoder.decode(payload)) as LoggedChange);
-    offset = end;
-  }
-  return { changes, validBytes: offset, totalBytes: bytes.byteLength };
+/** The change whose record starts at `offset`, or null where no whole record with a matching checksum does. */
+function changeAt(bytes: Uint8Array, view: DataView, offset: number): { change: LoggedChange; end: number } | null {
+  if (offset + recordHeaderBytes > bytes.byteLength) return null;
+  const length = view.getUint32(offset, true);
+  const end = offset + recordHeaderBytes + length;
+  // No change is empty: a zero length is a tail the file system extended but never wrote
+  // (zeros, whose CRC-32 over no bytes would match).
+  if (length === 0 || end > bytes.byteLength) return null;
+  const payload = bytes.subarray(offset + recordHeaderBytes, end);
+  if (Bun.hash.crc32(payload) !== view.getUint32(offset + 4, true)) return null;
+  return { change: JSON.parse(new TextDecoder().decode(payload)) as LoggedChange, end };
 }
 
-/** The checkpoint with the logged changes after it applied, and the last change's sequence number. */
+/**
+ * The log's whole records, where the whole part ends, and the newest change among whole
+ * records past that end, if any. A crash tears at most the last change (each is synced before
+ * the next is written), so a whole record past a bad one means the file is damaged, not torn.
+ */
+function readLog(dataDir: string): { changes: LoggedChange[]; validBytes: number; totalBytes: number; newestIntactAfter: number | null } {
+  const path = join(dataDir, manifestLogFileName);
+  if (!existsSync(path)) return { changes: [], validBytes: 0, totalBytes: 0, newestIntactAfter: null };
+  const bytes = new Uint8Array(readFileSync(path));
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const changes: LoggedChange[] = [];
+  let offset = 0;
+  for (let record = changeAt(bytes, view, offset); record; record = changeAt(bytes, view, offset)) {
+    changes.push(record.change);
+    offset = record.end;
+  }
+  let newestIntactAfter: number | null = null;
+  for (let start = offset + 1; start + recordHeaderBytes < bytes.byteLength; start++) {
+    let record: ReturnType<typeof changeAt> = null;
+    try {
+      record = changeAt(bytes, view, start);
+    } catch {
+      // A checksum matched by chance over bytes that are not a change.
+    }
+    const sequence = record?.change.sequence;
+    if (!Number.isSafeInteger(sequence)) continue;
+    newestIntactAfter = Math.max(newestIntactAfter ?? 0, sequence!);
+    start = record!.end - 1;
+  }
+  return { changes, validBytes: offset, totalBytes: bytes.byteLength, newestIntactAfter };
+}
+
+/** The manifest log is damaged before changes that are intact: see replay. */
+export class ManifestCorruptError extends Error {}
+
+/**
+ * The checkpoint with the logged changes after it applied, and the last change's sequence
+ * number. Changes past a damaged record are not skipped over (the ones between might be lost,
+ * and the rest would not apply), nor cut off with it: the files they name would then be
+ * removed as leftovers, deleting stored events. The manifest is not read at all instead.
+ */
 function replay(dataDir: string): { manifest: Manifest; lastChange: number; validBytes: number; totalBytes: number } {
   let { manifest, lastChange } = readCheckpoint(dataDir);
   const log = readLog(dataDir);
+  // Changes the checkpoint includes (a crash came between the checkpoint and emptying the log) are not needed.
+  if (log.newestIntactAfter !== null && log.newestIntactAfter > lastChange) {
+    throw new ManifestCorruptError(
+      `${join(dataDir, manifestLogFileName)} is damaged at byte ${log.validBytes} of ${log.totalBytes}, before intact changes (up to change ${log.newestIntactAfter}). ` +
+        "The store does not open on it: the files those changes name would be deleted. Restore the file from a backup, " +
+        "or move it away to start from the last checkpoint (files named only since then are then removed)",
+    );
+  }
   for (const change of log.changes) {
     // Changes up to the checkpoint's are in it already (a crash came between the checkpoint and emptying the log).
     if (change.sequence <= lastChange) continue;

@@ -7,7 +7,7 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  ManifestLog, emptyManifest, manifestFileName, manifestLogFileName, readManifest, type PartEntry, type SegmentEntry,
+  ManifestCorruptError, ManifestLog, emptyManifest, manifestFileName, manifestLogFileName, readManifest, type PartEntry, type SegmentEntry,
 } from "../../storage/manifest.ts";
 
 const dirs: string[] = [];
@@ -48,6 +48,12 @@ function sealAndCompact(log: ManifestLog): void {
     dropSegments: [{ file: `segments/seal-${seal}.arrows`, offset: 0 }],
     addParts: [part(`parquet/part-${partNumber}.parquet`)],
   });
+}
+
+/** Commits until a checkpoint has just emptied the log (its bound is small). */
+function commitUntilCheckpoint(log: ManifestLog, dir: string): void {
+  do log.commit({ walSealedThrough: { file: 2, offset: log.manifest.walSealedThrough.offset + 1 } });
+  while (statSync(join(dir, manifestLogFileName)).size > 0);
 }
 
 describe("manifest log", () => {
@@ -106,6 +112,57 @@ describe("manifest log", () => {
       segments: [segment("segments/seal-1.arrows", 0), segment("segments/seal-1.arrows", 100)],
       parts: [],
     });
+  });
+
+  test("a damaged record before intact changes stops the open instead of cutting them off, so the files they name are not removed", () => {
+    const dir = newDir();
+    const log = open(dir);
+    sealAndCompact(log);
+    // A third change after the two: the damage is in the first, the second and third are intact.
+    log.commit({ walSealedThrough: { file: 1, offset: 900 } });
+    log.close();
+    logs.splice(logs.indexOf(log), 1);
+    const bytes = readFileSync(join(dir, manifestLogFileName));
+    const firstLength = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
+    // A byte of the first record's payload.
+    bytes[8 + Math.floor(firstLength / 2)]! ^= 0xff;
+    writeFileSync(join(dir, manifestLogFileName), bytes);
+    const message =
+      `${join(dir, manifestLogFileName)} is damaged at byte 0 of ${bytes.length}, before intact changes (up to change 3). ` +
+      "The store does not open on it: the files those changes name would be deleted. Restore the file from a backup, " +
+      "or move it away to start from the last checkpoint (files named only since then are then removed)";
+    expect(() => readManifest(dir)).toThrow(new ManifestCorruptError(message));
+    expect(() => ManifestLog.open(dir)).toThrow(new ManifestCorruptError(message));
+    // Nothing was cut off.
+    expect(new Uint8Array(readFileSync(join(dir, manifestLogFileName)))).toEqual(new Uint8Array(bytes));
+  });
+
+  test("a damaged record among changes the checkpoint already holds is cut off with them, and the store opens", () => {
+    const dir = newDir();
+    const log = open(dir, 1_000);
+    sealAndCompact(log);
+    const logBefore = readFileSync(join(dir, manifestLogFileName));
+    commitUntilCheckpoint(log, dir);
+    const expected = structuredClone(log.manifest);
+    // The log as a crash between the checkpoint and emptying the log leaves it, its first change damaged.
+    const damaged = Buffer.concat([logBefore, readFileSync(join(dir, manifestLogFileName))]);
+    damaged[10]! ^= 0xff;
+    writeFileSync(join(dir, manifestLogFileName), damaged);
+    expect(readManifest(dir)).toEqual(expected);
+    expect(open(dir).manifest).toEqual(expected);
+  });
+
+  test("a damaged record among changes the checkpoint holds, followed by a change it does not, stops the open", () => {
+    const dir = newDir();
+    const log = open(dir, 1_000);
+    sealAndCompact(log);
+    const logBefore = readFileSync(join(dir, manifestLogFileName));
+    commitUntilCheckpoint(log, dir);
+    log.commit({ walSealedThrough: { file: 9, offset: 1 } });
+    const damaged = Buffer.concat([logBefore, readFileSync(join(dir, manifestLogFileName))]);
+    damaged[10]! ^= 0xff;
+    writeFileSync(join(dir, manifestLogFileName), damaged);
+    expect(() => readManifest(dir)).toThrow(ManifestCorruptError);
   });
 
   test("past its size bound the log becomes a checkpoint and starts again", () => {

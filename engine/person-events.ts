@@ -41,7 +41,8 @@ function partsByDayNewestFirst(chunks: readonly ChunkRef[]): { start: number; pa
  * first, only those before `before`, at most `limit`. An event stored twice (a uuid in two
  * chunks until compaction meets them) is given once, as it first arrived, the copy compaction
  * keeps: parts hold what came before any sealed segment, and segments what came before the
- * unsealed rows (snapshotChunks lists them in that order).
+ * unsealed rows (snapshotChunks lists them in that order). Copies on different UTC days stay
+ * stored twice (compaction deduplicates within a day) and are not looked for across days.
  */
 export async function personEventsOf(
   columns: ChunkStore, chunks: readonly ChunkRef[], personIndexes: readonly number[], before: EventCursor | null, limit: number,

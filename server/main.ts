@@ -1,7 +1,9 @@
 // `npm start`: serve everything on PORT until SIGTERM/SIGINT, then shut down cleanly.
 import { ConfigError, loadConfig } from "./config.ts";
-import { startService } from "./service.ts";
+import { startService, type RunningService } from "./service.ts";
 import { startHeapGuard } from "../storage/heap-guard.ts";
+import { ManifestCorruptError } from "../storage/manifest.ts";
+import { WalCorruptError } from "../storage/wal.ts";
 
 let config;
 try {
@@ -14,7 +16,17 @@ try {
   throw error;
 }
 
-const service = await startService(config);
+let service: RunningService;
+try {
+  service = await startService(config);
+} catch (error) {
+  // Damaged files the store does not open on: the operator's move, so a message, not a trace.
+  if (error instanceof WalCorruptError || error instanceof ManifestCorruptError) {
+    console.error(`storage error: ${error.message}`);
+    process.exit(2);
+  }
+  throw error;
+}
 startHeapGuard();
 console.log(`svc-analytics listening on ${service.url} (regions: ${config.regions.join(", ")}; data: ${config.dataDir})`);
 

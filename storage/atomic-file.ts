@@ -4,7 +4,7 @@
 // entry nor that of a directory just created for it (makeDirectories).
 // The store's synchronous writes go through writeAll, which finishes writes the kernel cuts
 // short (the WAL's group commit writes asynchronously and counts a short write as a failure).
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writevSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writevSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 export const temporarySuffix = ".tmp-";
@@ -65,6 +65,6 @@ export function writeFileAtomic(path: string, bytes: Uint8Array | string): void 
 
 /** Removes what a crash during writeFileAtomic left in `dir` (its files only, not below); no directory there, nothing to do. */
 export function removeTemporaryFiles(dir: string): void {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) return;
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return;
   for (const name of readdirSync(dir)) if (name.includes(temporarySuffix)) rmSync(join(dir, name));
 }

@@ -116,6 +116,8 @@ function readCheckpoint(dataDir: string): { manifest: Manifest; lastChange: numb
   return { manifest: { walSealedThrough, nextFileNumber, segments, parts: withArrowBytes(parts) }, lastChange: lastChange ?? 0 };
 }
 
+const decoder = new TextDecoder();
+
 /** The change whose record starts at `offset`, or null where no whole record with a matching checksum does. */
 function changeAt(bytes: Uint8Array, view: DataView, offset: number): { change: LoggedChange; end: number } | null {
   if (offset + recordHeaderBytes > bytes.byteLength) return null;
@@ -126,7 +128,7 @@ function changeAt(bytes: Uint8Array, view: DataView, offset: number): { change: 
   if (length === 0 || end > bytes.byteLength) return null;
   const payload = bytes.subarray(offset + recordHeaderBytes, end);
   if (Bun.hash.crc32(payload) !== view.getUint32(offset + 4, true)) return null;
-  return { change: JSON.parse(new TextDecoder().decode(payload)) as LoggedChange, end };
+  return { change: JSON.parse(decoder.decode(payload)) as LoggedChange, end };
 }
 
 /**
@@ -153,7 +155,8 @@ function readLog(dataDir: string): { changes: LoggedChange[]; validBytes: number
     } catch {
       // A checksum matched by chance over bytes that are not a change.
     }
-    const sequence = record?.change.sequence;
+    // `?.` past `change` too: a matching checksum over `null` parses to no object.
+    const sequence = record?.change?.sequence;
     if (!Number.isSafeInteger(sequence)) continue;
     newestIntactAfter = Math.max(newestIntactAfter ?? 0, sequence!);
     start = record!.end - 1;

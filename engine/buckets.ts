@@ -1,8 +1,51 @@
 // A query's interval buckets: their labels in order, and each row's bucket number, computed
-// from the row's instant plus the zone's offset at that instant (offsets from a table built
-// once per query, so a DST change mid-range moves rows to the right local day).
-import { bucketKey, bucketKeys, bucketLabel, bucketNaiveStart, offsetIn, offsetTable, type BucketInterval, type OffsetTable } from "./time-zone.ts";
+// from the row's instant plus the zone's offset at that instant (ZoneOffsets, so a DST change
+// mid-range moves rows to the right local day).
+import { bucketKey, bucketLabel, bucketNaiveStart, type BucketInterval } from "./time-zone.ts";
+import { ZoneOffsets } from "./zone-offsets.ts";
 import type { Query } from "./ir/query.ts";
+
+const hourMs = 3_600_000;
+/**
+ * Local hours a range can hold beyond its naive span's count less: hours a DST change skips
+ * are no bucket, so a span's count can exceed its true count by at most the hours skipped
+ * (a change or two a year, of up to a day in the zones that skipped one).
+ */
+const skippedHoursSlack = 72;
+
+/** The first and last bucket keys of instants in [from, to). */
+function edgeKeys(interval: BucketInterval, offsets: ZoneOffsets, from: number, to: number): [first: number, last: number] {
+  return [bucketKey(interval, from + offsets.offsetIn(from)), bucketKey(interval, to - 1 + offsets.offsetIn(to - 1))];
+}
+
+/** The bucket keys that instants in [from, to) fall into, in order (an hour a DST change skips is not one). */
+export function bucketKeys(interval: BucketInterval, offsets: ZoneOffsets, from: number, to: number): number[] {
+  const [first, last] = edgeKeys(interval, offsets, from, to);
+  const keys: number[] = [];
+  if (interval === "hour") {
+    const push = (key: number) => {
+      if (keys.length === 0 || keys[keys.length - 1]! < key) keys.push(key);
+    };
+    for (let at = Math.floor(from / hourMs) * hourMs; at < to; at += hourMs) push(bucketKey(interval, Math.max(at, from) + offsets.offsetIn(Math.max(at, from))));
+    push(last);
+    return keys;
+  }
+  const step = interval === "week" ? 7 : 1;
+  for (let key = first; key <= last; key += step) keys.push(key);
+  return keys;
+}
+
+/**
+ * How many buckets [from, to) has, without listing them when there are more than `max`
+ * (then possibly a few more than the true count for hours): O(1) in the range's length.
+ */
+export function bucketCount(interval: BucketInterval, zone: string, from: number, to: number, max: number): number {
+  const offsets = ZoneOffsets.of(zone);
+  const [first, last] = edgeKeys(interval, offsets, from, to);
+  const span = (last - first) / (interval === "week" ? 7 : 1) + 1;
+  if (interval !== "hour" || span > max + skippedHoursSlack) return span;
+  return bucketKeys(interval, offsets, from, to).length;
+}
 
 /**
  * The buckets of instants in one span that crosses at most two bucket boundaries, as integer
@@ -23,7 +66,7 @@ const noBoundary = 2 ** 31 - 1;
 export class BucketMap {
   readonly labels: string[];
   readonly count: number;
-  private readonly table: OffsetTable;
+  private readonly offsets: ZoneOffsets;
   private readonly keys: number[];
   private readonly firstKey: number;
   private readonly slots: Int32Array;
@@ -31,8 +74,8 @@ export class BucketMap {
 
   constructor(private readonly query: Pick<Query, "interval" | "timeZone" | "from" | "to">) {
     this.interval = query.interval;
-    this.table = offsetTable(query.timeZone, query.from, query.to);
-    this.keys = bucketKeys(query.interval, this.table, query.from, query.to);
+    this.offsets = ZoneOffsets.of(query.timeZone);
+    this.keys = bucketKeys(query.interval, this.offsets, query.from, query.to);
     this.labels = this.keys.map((key) => bucketLabel(query.interval, key));
     this.count = this.keys.length;
     this.firstKey = this.keys[0]!;
@@ -42,7 +85,7 @@ export class BucketMap {
 
   /** The bucket of an instant inside the query's range. */
   bucketOf(instant: number): number {
-    return this.slots[bucketKey(this.interval, instant + offsetIn(this.table, instant)) - this.firstKey]!;
+    return this.slots[bucketKey(this.interval, instant + this.offsets.offsetIn(instant)) - this.firstKey]!;
   }
 
   /**
@@ -81,12 +124,11 @@ export class BucketMap {
     const from = Math.max(low, this.query.from);
     const to = Math.min(high, this.query.to - 1);
     if (from > to) return { base: low, first: 0, second: noBoundary, third: noBoundary };
-    const { starts } = this.table;
-    for (let index = 1; index < starts.length; index++) if (starts[index]! > from && starts[index]! <= to) return null;
+    if (this.offsets.changesWithin(from, to)) return null;
     const first = this.bucketOf(from);
     const last = this.bucketOf(to);
     if (last - first > 2) return null;
-    const offset = offsetIn(this.table, from);
+    const offset = this.offsets.offsetIn(from);
     const startOf = (slot: number) => (slot <= last ? bucketNaiveStart(this.interval, this.keys[slot]!) - offset - low : noBoundary);
     return { base: low, first, second: startOf(first + 1), third: startOf(first + 2) };
   }

@@ -1,9 +1,8 @@
 // Calendar arithmetic in a project's IANA time zone. Intervals bucket events by local time
 // (a day is a local calendar day, so a DST day has 23 or 25 hours); a bucket's label is its
-// local start as text. Offsets come from Intl once per zone and range: transitions are found
-// by sampling daily and bisecting to the minute, then rows look their offset up in that table.
+// local start as text. Offsets come from Intl; rows look theirs up in ZoneOffsets, which
+// keeps each zone's transitions (zone-offsets.ts).
 
-const minuteMs = 60_000;
 const hourMs = 3_600_000;
 export const dayMs = 86_400_000;
 
@@ -74,38 +73,6 @@ export function instantOf(zone: string, year: number, month: number, day: number
   return high;
 }
 
-/** Offsets in force over [from, to): `starts[i]` is where `offsets[i]` begins (starts[0] = -Infinity). */
-export interface OffsetTable {
-  starts: Float64Array;
-  offsets: Float64Array;
-}
-
-export function offsetTable(zone: string, from: number, to: number): OffsetTable {
-  const starts = [-Infinity];
-  const offsets = [offsetAt(zone, from)];
-  for (let at = from; at < to; at += dayMs) {
-    const next = Math.min(at + dayMs, to);
-    if (offsetAt(zone, next) === offsets[offsets.length - 1]) continue;
-    let low = at;
-    let high = next;
-    while (high - low > minuteMs) {
-      const middle = low + Math.floor((high - low) / 2 / minuteMs) * minuteMs || low + minuteMs;
-      if (offsetAt(zone, middle) === offsets[offsets.length - 1]) low = middle;
-      else high = middle;
-    }
-    starts.push(high);
-    offsets.push(offsetAt(zone, high));
-  }
-  return { starts: Float64Array.from(starts), offsets: Float64Array.from(offsets) };
-}
-
-export function offsetIn(table: OffsetTable, instant: number): number {
-  const { starts, offsets } = table;
-  let index = starts.length - 1;
-  while (index > 0 && instant < starts[index]!) index--;
-  return offsets[index]!;
-}
-
 export type BucketInterval = "hour" | "day" | "week" | "month";
 
 /**
@@ -149,27 +116,4 @@ export function bucketLabel(interval: BucketInterval, key: number): string {
   const date = new Date(interval === "hour" ? key * hourMs : key * dayMs);
   const day = `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
   return interval === "hour" ? `${day}T${pad(date.getUTCHours())}:00` : day;
-}
-
-/** The bucket keys that instants in [from, to) fall into, in order (an hour a DST change skips is not one). */
-export function bucketKeys(interval: BucketInterval, table: OffsetTable, from: number, to: number): number[] {
-  const keys: number[] = [];
-  const push = (key: number) => {
-    if (keys.length === 0 || keys[keys.length - 1]! < key) keys.push(key);
-  };
-  if (interval === "hour") {
-    for (let at = Math.floor(from / hourMs) * hourMs; at < to; at += hourMs) push(bucketKey(interval, Math.max(at, from) + offsetIn(table, Math.max(at, from))));
-    const last = to - 1;
-    push(bucketKey(interval, last + offsetIn(table, last)));
-    return keys;
-  }
-  const first = bucketKey(interval, from + offsetIn(table, from));
-  const last = bucketKey(interval, to - 1 + offsetIn(table, to - 1));
-  if (interval === "month") {
-    for (let key = first; key <= last; key++) keys.push(key);
-    return keys;
-  }
-  const step = interval === "week" ? 7 : 1;
-  for (let key = first; key <= last; key += step) keys.push(key);
-  return keys;
 }

@@ -14,6 +14,19 @@ const hourMs = 3_600_000;
 
 export class DateExpressionError extends Error {}
 
+/**
+ * The calendar years a date expression may name (in the project's zone). No event is older
+ * than 1970, and 9999-12-31 is the latest date a four-digit year writes (a common "no end");
+ * past them calendar arithmetic breaks down (years before 100 and before year 1 read wrong).
+ */
+export const dateYearMin = 1970;
+export const dateYearMax = 9999;
+
+function checkYear(expression: string, year: number): void {
+  if (year < dateYearMin) throw new DateExpressionError(`"${expression}" is before ${dateYearMin}-01-01, the earliest date a query can name`);
+  if (year > dateYearMax) throw new DateExpressionError(`"${expression}" is after ${dateYearMax}-12-31, the latest date a query can name`);
+}
+
 const daysInMonth = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
 function validDate(year: number, month: number, day: number): boolean {
@@ -40,7 +53,11 @@ export function evaluateDate(expression: string, side: DateSide, zone: string, n
   if (relative) {
     const amount = Number(relative[1]);
     const unit = relative[2]!;
-    if (unit === "h") return now - amount * hourMs;
+    if (unit === "h") {
+      const instant = now - amount * hourMs;
+      checkYear(expression, localTime(zone, instant).year);
+      return instant;
+    }
     let year = today.year;
     let month = today.month;
     let day = today.day;
@@ -54,12 +71,14 @@ export function evaluateDate(expression: string, side: DateSide, zone: string, n
       // The 31st three months back may not exist: the month's last day stands for it.
       day = Math.min(day, daysInMonth(year, month));
     }
+    checkYear(expression, year);
     return dayBound(zone, year, month, day, side);
   }
   const date = datePattern.exec(text);
   if (date) {
     const [year, month, day] = [Number(date[1]), Number(date[2]), Number(date[3])];
     if (!validDate(year, month, day)) throw new DateExpressionError(`"${expression}" is not a calendar date`);
+    checkYear(expression, year);
     return dayBound(zone, year, month, day, side);
   }
   const timestamp = timestampPattern.exec(text);
@@ -69,6 +88,7 @@ export function evaluateDate(expression: string, side: DateSide, zone: string, n
     if (!validDate(year!, month!, day!) || hour! > 23 || minute! > 59 || second > 59) {
       throw new DateExpressionError(`"${expression}" is not a valid timestamp`);
     }
+    checkYear(expression, year!);
     const fraction = timestamp[7] ? Math.floor(Number(timestamp[7]) * 1000) : 0;
     const zonePart = timestamp[8];
     if (!zonePart) return instantOf(zone, year!, month!, day!, hour!, minute!, second) + fraction;

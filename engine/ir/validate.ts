@@ -4,7 +4,8 @@
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import type { TSchema } from "@sinclair/typebox";
-import { bucketKeys, bucketStartAt, isTimeZone, offsetTable, type BucketInterval } from "../time-zone.ts";
+import { bucketCount } from "../buckets.ts";
+import { bucketStartAt, isTimeZone, type BucketInterval } from "../time-zone.ts";
 import { DateExpressionError, evaluateDate } from "./dates.ts";
 import type { Breakdown, Filter, Query, Series } from "./query.ts";
 import {
@@ -187,7 +188,7 @@ export function validateQuery(document: unknown, timeZone: string, now: number):
   const to = evaluate("to", ir.date_range.to ?? "now");
   if (from >= to) throw new InvalidQueryError("/date_range", `from (${new Date(from).toISOString()}) must be before to (${new Date(to).toISOString()})`);
   const interval = insight.interval ?? "day";
-  const buckets = bucketKeys(interval, offsetTable(timeZone, from, to), from, to).length;
+  const buckets = bucketCount(interval, timeZone, from, to, intervalBucketsMax);
   if (buckets > intervalBucketsMax) {
     throw new InvalidQueryError("/insight/interval", `the range has ${buckets} ${interval} intervals; at most ${intervalBucketsMax} (use a longer interval or a shorter range)`);
   }

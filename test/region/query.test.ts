@@ -161,6 +161,27 @@ describe("POST /query", () => {
     expect(noQuery.body.error.code).toBe("bad_request");
   });
 
+  test("ranges of centuries and dates out of 1970-9999 are refused at once, the region and /v1 alike, while /health answers", async () => {
+    const token = await regionToken(project.id, ["query:read"]);
+    const ranged = (from: string, to?: string) => ({ ...trendsIr([{ event: "x" }]), date_range: to === undefined ? { from } : { from, to } });
+    const cases: [unknown, string][] = [
+      [ranged("1970-01-01", "9999-12-31"), "/insight/interval: the range has 2932897 day intervals; at most 10000 (use a longer interval or a shorter range)"],
+      [ranged("1900-01-01", "9999-12-31"), '/date_range/from: "1900-01-01" is before 1970-01-01, the earliest date a query can name'],
+      [ranged("-7000y"), '/date_range/from: "-7000y" is before 1970-01-01, the earliest date a query can name'],
+      [ranged("-99999y"), '/date_range/from: "-99999y" is before 1970-01-01, the earliest date a query can name'],
+    ];
+    const [health, ...replies] = await Promise.all([
+      call(service.url, "GET", "/health"),
+      ...cases.map(([document]) => query(token, { query: document })),
+      ...cases.map(([document]) => call(service.url, "POST", `/v1/projects/${project.id}/query`, { headers: bearer(patSecret), body: { query: document } })),
+    ]);
+    expect(health.status).toBe(200);
+    expect(replies.map((reply) => [reply.status, reply.body])).toEqual([
+      ...cases.map(([, message]) => [400, { error: { code: "invalid_query", message } }]),
+      ...cases.map(([, message]) => [400, { error: { code: "validation", message: `body /query${message}` } }]),
+    ]);
+  });
+
   test("a region token is required, with query:read", async () => {
     const missing = await call(service.url, "POST", "/region/eu/query", { body: { query: trendsIr([{ event: "x" }]) } });
     expect([missing.status, missing.body.error.code]).toEqual([401, "unauthorized"]);

@@ -23,6 +23,8 @@ export interface QueryLimits {
   personSlotBytesMax?: number;
   /** Cells of trends' single pass by breakdown value, over all its series (default trendsValueCellsMax). */
   trendsValueCellsMax?: number;
+  /** Values an answer may hold (default answerCellsMax). */
+  answerCellsMax?: number;
 }
 
 export interface Execution {

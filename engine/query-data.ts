@@ -7,6 +7,7 @@ import {
 } from "./columns.ts";
 import { mayHoldRange, sampleRateColumn, type ChunkRef, type ChunkStore, type ColumnType } from "./chunk-store.ts";
 import { personSlotBytesMax } from "./person-slots.ts";
+import { answerCellsMax } from "./answer-size.ts";
 import type { Filter, Query } from "./ir/query.ts";
 
 /**
@@ -182,7 +183,7 @@ export class QueryData {
   constructor(
     readonly source: QuerySource,
     readonly query: Query,
-    private readonly limits: { rowsMax: number; deadline: number; personSlotBytesMax?: number; trendsValueCellsMax?: number },
+    private readonly limits: { rowsMax: number; deadline: number; personSlotBytesMax?: number; trendsValueCellsMax?: number; answerCellsMax?: number },
   ) {
     // Parts hold one UTC day each: days outside the range are never opened.
     this.chunks = source.chunks.filter((ref) => mayHoldRange(ref, query.scanFrom, query.to));
@@ -208,6 +209,11 @@ export class QueryData {
   /** Cells of trends' single pass by breakdown value, over all its series. */
   get trendsValueCellsMax(): number {
     return this.limits.trendsValueCellsMax ?? trendsValueCellsMax;
+  }
+
+  /** Values an answer may hold (answer-size.ts). */
+  get answerCellsMax(): number {
+    return this.limits.answerCellsMax ?? answerCellsMax;
   }
 
   kindOf(key: string): ValueKind {

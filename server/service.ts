@@ -3,6 +3,7 @@
 import { mkdirSync } from "node:fs";
 import { ChunkStore } from "../engine/chunk-store.ts";
 import { QueryService } from "./region/query-service.ts";
+import { ResultCache, resultCacheSweepIntervalMs } from "./region/result-cache.ts";
 import { join } from "node:path";
 import { createLocalJWKSet, createRemoteJWKSet } from "jose";
 import type { Server } from "bun";
@@ -65,6 +66,11 @@ export async function startService(config: Config): Promise<RunningService> {
     links.set(code, new LocalRegionLink(node));
   }
 
+  // One column cache and one result cache for every region: their bounds are the process's, not each region's.
+  const columns = new ChunkStore(config.queryCacheBytes);
+  const results = new ResultCache(config.queryResultCacheBytes);
+  const sweepTimer = setInterval(() => results.sweep(Date.now()), resultCacheSweepIntervalMs);
+
   let listeningUrl = "";
   const ctx: ControlContext = {
     config,
@@ -74,6 +80,10 @@ export async function startService(config: Config): Promise<RunningService> {
     signer,
     limiters: new ControlLimiters(),
     baseUrl: () => config.publicUrl ?? listeningUrl,
+    cacheStats: () => {
+      const decoded = columns.stats();
+      return { results: results.stats(), columns: { entries: decoded.columns, bytes: decoded.bytes, bytes_max: config.queryCacheBytes } };
+    },
   };
 
   // A region node started for another control plane trusts that control plane's keys only.
@@ -82,11 +92,9 @@ export async function startService(config: Config): Promise<RunningService> {
     : createLocalJWKSet(signer.jwks());
   const issuer = () => config.controlPlaneUrl ?? ctx.baseUrl();
   const surfaces = new Map<string, Surface>();
-  // One column cache for every region: its bound is the process's, not each region's.
-  const columns = new ChunkStore(config.queryCacheBytes);
   const queryServices = new Map<RegionCode, QueryService>();
   for (const [code, node] of nodes) {
-    const queries = new QueryService(node, columns, config.queryRowsMax);
+    const queries = new QueryService(node, columns, results, config.queryRowsMax);
     queryServices.set(code, queries);
     const region = regionApp({ prefix: `/region/${code}`, node, queries, keys, issuer, regionSecret: config.regionSecret });
     const ingest = ingestApp({ prefix: `/ingest/${code}`, node, trustProxy: config.trustProxy });
@@ -147,6 +155,7 @@ export async function startService(config: Config): Promise<RunningService> {
     queries: queryServices,
     stop: async () => {
       clearInterval(retryTimer);
+      clearInterval(sweepTimer);
       await server.stop();
       for (const node of nodes.values()) await node.close();
       store.close();

@@ -6,6 +6,7 @@
 // default series[0]) in interval c + k, for k = 0 .. periods - 1 while c + k is inside the
 // range (later cohorts have fewer periods). Persons are not weighted by sampling.
 import { BucketMap } from "../buckets.ts";
+import { checkAnswerCells } from "../answer-size.ts";
 import type { QueryData } from "../query-data.ts";
 import { baseSelection, columnsNeeded, seriesSelection } from "../selection.ts";
 import { StreamBuilder } from "../person-streams.ts";
@@ -54,6 +55,11 @@ export async function retention(data: QueryData): Promise<RetentionResult> {
   const { columns, eventProperties } = columnsNeeded(query);
   await data.prepare(eventProperties);
   const buckets = new BucketMap(query);
+  checkAnswerCells(
+    [{ count: buckets.count, name: `${query.interval} cohorts` }, { count: query.retention.periods, name: "periods" }],
+    data.answerCellsMax,
+    "use fewer periods, a longer interval or a shorter date range",
+  );
   const start = query.series[0]!;
   const back = query.series[1] ?? start;
   // Without a return event of its own, each start row is also a return row: pushed once.

@@ -5,6 +5,7 @@
 // row of currency null. Sums are weighted by 1 / `$sample_rate` and rounded half away from
 // zero (exact unless sampled data is weighted to fractions).
 import { BucketMap } from "../buckets.ts";
+import { checkAnswerCells } from "../answer-size.ts";
 import { numbersAsText } from "../columns.ts";
 import { numericValues } from "../numeric.ts";
 import type { QueryData } from "../query-data.ts";
@@ -44,6 +45,16 @@ export async function revenue(data: QueryData): Promise<RevenueResult> {
   const currencies = new WordIds();
   // sums[currency id + 1]: unrounded minor units per bucket (slot 0: no currency).
   const sums: (Float64Array | undefined)[] = [];
+  let rowCount = 0;
+  // A currency property may hold any text, so the rows are bounded as they appear.
+  const newRow = () => {
+    checkAnswerCells(
+      [{ count: ++rowCount, name: "currencies" }, { count: buckets.count, name: `${query.interval} intervals` }],
+      data.answerCellsMax,
+      "use a longer interval or a shorter date range, or filter on fewer currencies",
+    );
+    return new Float64Array(buckets.count);
+  };
   for (const ref of data.chunks) {
     const chunk = await data.load(ref, columns);
     const base = baseSelection(chunk, query);
@@ -63,7 +74,7 @@ export async function revenue(data: QueryData): Promise<RevenueResult> {
         if (!Number.isInteger(amount)) continue;
         const code = currency.codes[row]!;
         const slot = code < 0 ? 0 : slots[code]!;
-        const cell = (sums[slot] ??= new Float64Array(buckets.count));
+        const cell = (sums[slot] ??= newRow());
         cell[buckets.bucketOf(timestamps[row]!)]! += sign * amount * (weights ? weights[row]! : 1);
       }
     }

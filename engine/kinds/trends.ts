@@ -14,6 +14,7 @@ import type { LoadedChunk, QueryData } from "../query-data.ts";
 import { baseSelection, breakdownColumns, columnsNeeded, instantSpan, seriesRows } from "../selection.ts";
 import { isAdditive, SeriesAggregate, type ChunkCells } from "./trends-aggregate.ts";
 import { BucketMap } from "../buckets.ts";
+import { checkAnswerCells } from "../answer-size.ts";
 import { groupColumn } from "../../storage/event-columns.ts";
 
 export interface TrendsRow {
@@ -80,6 +81,13 @@ function groupedBy(values: BreakdownValues, breakdown: Breakdown, groupOf: (valu
   };
 }
 
+function checkTrendsCells(data: QueryData, groups: number, buckets: number): void {
+  const query = data.query;
+  const dimensions = [{ count: query.series.length, name: "series" }, { count: buckets, name: `${query.interval} intervals` }];
+  if (query.breakdown) dimensions.splice(1, 0, { count: groups, name: "breakdown values" });
+  checkAnswerCells(dimensions, data.answerCellsMax, "use fewer series, a lower breakdown limit, a longer interval or a shorter date range");
+}
+
 export async function trends(data: QueryData): Promise<TrendsResult> {
   const query: Query = data.query;
   const { columns, eventProperties } = columnsNeeded(query);
@@ -93,6 +101,7 @@ export async function trends(data: QueryData): Promise<TrendsResult> {
   let groupIds: number[] = [absentValue];
   let hasOther = false;
   if (!breakdown) {
+    checkTrendsCells(data, 1, buckets.count);
     aggregates = aggregatesOf(1);
     await aggregateChunks(data, columns, buckets, aggregates, () => ({ groupCodes: null, groupOfCode: null }));
   } else {
@@ -119,6 +128,7 @@ export async function trends(data: QueryData): Promise<TrendsResult> {
     const ranked = values.rank(breakdown.limit);
     groupIds = ranked.top;
     hasOther = ranked.hasOther;
+    checkTrendsCells(data, ranked.top.length + (hasOther ? 1 : 0), buckets.count);
     const slotOf = groupSlots(ranked.top, ranked.top.length);
     aggregates = aggregatesOf(groupIds.length + (hasOther ? 1 : 0));
     if (byValue) {

@@ -5,6 +5,13 @@ import type { ControlLimiters } from "./limits.ts";
 import type { MailOutbox } from "./mail-outbox.ts";
 import type { RegionTokenSigner } from "./services/region-token-signer.ts";
 
+export interface CacheStats {
+  /** POST /query answers kept (every region's). */
+  results: { entries: number; bytes: number; bytes_max: number };
+  /** Decoded columns kept for queries (every region's). */
+  columns: { entries: number; bytes: number; bytes_max: number };
+}
+
 /** What every control-plane service needs; built once at start-up. */
 export interface ControlContext {
   config: Config;
@@ -15,4 +22,6 @@ export interface ControlContext {
   limiters: ControlLimiters;
   /** Base URL clients use (PUBLIC_URL, or the address the service listens on). */
   baseUrl(): string;
+  /** What the process's query caches hold (reported by /health). */
+  cacheStats(): CacheStats;
 }

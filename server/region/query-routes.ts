@@ -21,6 +21,6 @@ export function queryRoutes(queries: QueryService, check: RegionTokenCheck) {
     .post("/query", async ({ request }) => {
       const claims = await regionAccess(request, check, "query:read");
       const body = validateBody<typeof QueryBody.static>(QueryBody, await readJsonBody(request, queryBodyBytesMax));
-      return jsonResponse(200, await queries.run(claims, body));
+      return new Response(await queries.run(claims, body), { status: 200, headers: { "Content-Type": "application/json" } });
     }, { parse: "none" });
 }

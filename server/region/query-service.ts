@@ -1,7 +1,9 @@
 // Runs POST /query for one region: validates the Query IR in the project's time zone, answers
 // from the result cache when it can, holds the per-project concurrency limit, reads a
 // snapshot of the partition from the storage worker (files plus rows not sealed yet, so
-// results are fresh to the second) and runs the executor over the shared column cache.
+// results are fresh to the second) and runs the executor over the shared column cache. The
+// answer is bounded (engine/answer-size.ts) and leaves as the JSON text the cache keeps.
+import { answerBytesMax, answerJson } from "../../engine/answer-size.ts";
 import { snapshotChunks, type ChunkRef, type ChunkStore } from "../../engine/chunk-store.ts";
 import { executeQuery, type InsightResult } from "../../engine/execute.ts";
 import { InvalidQueryError, validateQuery } from "../../engine/ir/validate.ts";
@@ -10,13 +12,10 @@ import { instantOf, localTime } from "../../engine/time-zone.ts";
 import { ApiError } from "../http/errors.ts";
 import type { RegionClaims } from "./region-auth.ts";
 import type { RegionNode } from "./region-node.ts";
+import { resultCacheHistoricalMs, resultCacheRecentMs, type ResultCache } from "./result-cache.ts";
 
 export const queryTimeoutMs = 30_000;
 export const concurrentQueriesPerProjectMax = 2;
-/** Results of ranges reaching into today are kept this long; older ranges an hour. */
-export const resultCacheRecentMs = 60_000;
-export const resultCacheHistoricalMs = 3_600_000;
-const resultCacheEntriesMax = 1000;
 
 export interface QueryRequest {
   query: unknown;
@@ -24,14 +23,17 @@ export interface QueryRequest {
   refresh?: boolean;
 }
 
+/** An answer without its `cached` flag, which is spelled when it is sent (withCachedFlag). */
 export interface QueryAnswer {
   result: InsightResult;
   sql?: string;
   params?: (string | number | boolean)[];
-  cached: boolean;
   computed_at: string;
   rows_read: number;
 }
+
+/** The JSON of an answer (an object's text) with `cached` as its first member. */
+const withCachedFlag = (json: string, cached: boolean) => `{"cached":${cached},${json.slice(1)}`;
 
 /** JSON with object keys sorted, so equal documents give equal cache keys. */
 function canonicalJson(value: unknown): string {
@@ -68,11 +70,11 @@ export class QueryGate {
 
 export class QueryService {
   readonly gate = new QueryGate();
-  private readonly cache = new Map<string, { answer: QueryAnswer; expiresAt: number }>();
 
-  constructor(private readonly node: RegionNode, readonly columns: ChunkStore, private readonly rowsMax: number) {}
+  constructor(private readonly node: RegionNode, readonly columns: ChunkStore, private readonly cache: ResultCache, private readonly rowsMax: number) {}
 
-  async run(claims: RegionClaims, request: QueryRequest): Promise<QueryAnswer> {
+  /** The answer as JSON text. */
+  async run(claims: RegionClaims, request: QueryRequest): Promise<string> {
     const now = Date.now();
     const timeZone = this.node.store.projectTimeZone(claims.projectId);
     let query;
@@ -84,8 +86,8 @@ export class QueryService {
     }
     const includeSql = request.include_sql === true;
     const cacheKey = `${claims.projectId}\u0000${claims.environment}\u0000${includeSql}\u0000${canonicalJson(request.query)}`;
-    const hit = this.cache.get(cacheKey);
-    if (hit && hit.expiresAt > now && request.refresh !== true) return { ...hit.answer, cached: true };
+    const hit = request.refresh === true ? null : this.cache.get(cacheKey, now);
+    if (hit !== null) return withCachedFlag(hit, true);
 
     const release = this.gate.tryAcquire(claims.projectId);
     if (!release) throw tooManyConcurrentQueries();
@@ -101,12 +103,12 @@ export class QueryService {
       const answer: QueryAnswer = {
         result: execution.result,
         ...(execution.sql ? { sql: execution.sql.sql, params: execution.sql.params } : {}),
-        cached: false,
         computed_at: new Date(now).toISOString(),
         rows_read: execution.rowsRead,
       };
-      this.remember(cacheKey, answer, now + (this.touchesToday(query.to, timeZone, now) ? resultCacheRecentMs : resultCacheHistoricalMs));
-      return answer;
+      const json = answerJson(answer, answerBytesMax, "narrow the date range or the filters, or lower the breakdown limit or the paths' edges");
+      this.cache.set(cacheKey, json, now + (this.touchesToday(query.to, timeZone, now) ? resultCacheRecentMs : resultCacheHistoricalMs));
+      return withCachedFlag(json, false);
     } catch (error) {
       if (error instanceof QueryLimitError) {
         throw new ApiError(422, "query_too_large", error.code === "timeout" ? `the query ran past the ${queryTimeoutMs / 1000} s limit; narrow the date range or the filters` : error.message);
@@ -122,11 +124,4 @@ export class QueryService {
     const today = localTime(timeZone, now);
     return to > instantOf(timeZone, today.year, today.month, today.day);
   }
-
-  private remember(key: string, answer: QueryAnswer, expiresAt: number): void {
-    this.cache.delete(key);
-    this.cache.set(key, { answer, expiresAt });
-    if (this.cache.size > resultCacheEntriesMax) this.cache.delete(this.cache.keys().next().value!);
-  }
-
 }

@@ -1,7 +1,7 @@
 // Runs one Query IR document on a handful of events written through the storage path: the
 // helper of the hand-worked semantics tests.
 import { afterAll } from "bun:test";
-import { executeQuery } from "../../engine/execute.ts";
+import { executeQuery, type QueryLimits } from "../../engine/execute.ts";
 import { validateQuery } from "../../engine/ir/validate.ts";
 import type { StoredEvent } from "../../storage/event-record.ts";
 import { storedEvent } from "../storage/fixtures.ts";
@@ -18,10 +18,16 @@ export function handRunner() {
   afterAll(async () => {
     for (const dataset of open) await dataset.close();
   });
-  return async (events: StoredEvent[], document: unknown, zone = "UTC", persons: { canonical?: Int32Array; created?: Float64Array } = {}) => {
+  return async (
+    events: StoredEvent[],
+    document: unknown,
+    zone = "UTC",
+    persons: { canonical?: Int32Array; created?: Float64Array } = {},
+    limitOverrides: Partial<QueryLimits> = {},
+  ) => {
     const dataset = await datasetOf(events, persons);
     open.push(dataset);
-    return (await executeQuery(validateQuery(document, zone, now), dataset.source(), limits)).result as any;
+    return (await executeQuery(validateQuery(document, zone, now), dataset.source(), { ...limits, ...limitOverrides })).result as any;
   };
 }
 

@@ -141,6 +141,58 @@ describe("POST /query", () => {
     expect(refreshed.body.result.rows[0]).toEqual({ series: 0, event: "signed_up", math: "total", values: [0, 2], total: 2 });
   });
 
+  test("an answer's values at their bound: 20 series x 5 breakdown groups x 10,000 hours is answered, one group more is 422", async () => {
+    const cells = await makeProject("Cells", "UTC");
+    await send(["a", "b", "c", "d", "e", "f"].map((plan) => nativeEvent({ event: "e", distinct_id: plan, timestamp: rfc3339(Date.now() - 60_000), properties: { plan } })), cells.public_keys[0].key);
+    const hourMs = 3_600_000;
+    const end = Math.floor(Date.now() / hourMs) * hourMs + hourMs;
+    const document = (limit: number) => ({
+      ir_version: 1,
+      date_range: { from: new Date(end - 10_000 * hourMs).toISOString(), to: new Date(end).toISOString() },
+      insight: { kind: "trends", interval: "hour", series: Array.from({ length: 20 }, () => ({ event: "e" })), breakdown: { type: "event", property: "plan", limit } },
+    });
+    const token = await regionToken(cells.project.id, ["query:read"]);
+    const atBound = await query(token, { query: document(4) });
+    expect([atBound.status, atBound.body.result.buckets.length, atBound.body.result.rows.length]).toEqual([200, 10_000, 100]);
+    expect(atBound.body.result.rows.reduce((sum: number, row: any) => sum + row.values.length, 0)).toBe(1_000_000);
+    const past = await query(token, { query: document(5) });
+    expect([past.status, past.body]).toEqual([422, {
+      error: {
+        code: "query_too_large",
+        message: "the answer would hold 20 series x 6 breakdown values x 10000 hour intervals = 1200000 values; at most 1000000 (use fewer series, a lower breakdown limit, a longer interval or a shorter date range)",
+      },
+    }]);
+  });
+
+  test("the result cache keeps at most QUERY_RESULT_CACHE_MB of answers, and /health says how much it holds", async () => {
+    const small = await startTestService({ QUERY_RESULT_CACHE_MB: "1" });
+    try {
+      const user = await signUp(small, "Cache owner");
+      const created = await createProject(user, "Cache", "eu", "UTC");
+      await sendAccepted(small.url, created.public_keys[0].key, [nativeEvent({ event: "e", properties: { plan: "x" } })]);
+      const pat = (await createToken(user, ["query:read"])).secret;
+      const token = await regionTokenFor(small, pat, created.project.id, ["query:read"]);
+      // Ten series of 1,920 hours: about 76 KB each; thirty limits of the breakdown make thirty answers (of one size).
+      const document = (limit: number) => ({
+        ir_version: 1, date_range: { from: "-80d" },
+        insight: { kind: "trends", interval: "hour", series: Array.from({ length: 10 }, () => ({ event: "e" })), breakdown: { type: "event", property: "plan", limit } },
+      });
+      const sizes: number[] = [];
+      for (let limit = 1; limit <= 30; limit++) {
+        const reply = await call(small.url, "POST", "/region/eu/query", { headers: bearer(token), body: { query: document(limit) } });
+        expect(reply.status).toBe(200);
+        sizes.push(JSON.stringify(reply.body).length);
+      }
+      const health = await call(small.url, "GET", "/health");
+      const results = health.body.caches.results;
+      // Thirty answers do not fit in 1 MiB: the oldest went, as many as fit stayed.
+      const entryBytes = results.bytes / results.entries;
+      expect([results.bytes_max, results.entries, entryBytes > sizes[0]! - 100]).toEqual([1024 * 1024, Math.floor((1024 * 1024) / entryBytes), true]);
+    } finally {
+      await small.close();
+    }
+  });
+
   test("invalid documents get invalid_query with the JSON path of the problem", async () => {
     const token = await regionToken(project.id, ["query:read"]);
     const cases: [unknown, string][] = [

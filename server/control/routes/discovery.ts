@@ -63,6 +63,6 @@ export function discoveryRoutes(app: AnyElysia, ctx: ControlContext, routes: V1R
         checks[`region:${code}`] = await link.health().catch((error: Error) => `error: ${error.message}`);
       }
       const healthy = Object.values(checks).every((value) => value === "ok");
-      return jsonResponse(healthy ? 200 : 503, { status: healthy ? "ok" : "degraded", checks });
+      return jsonResponse(healthy ? 200 : 503, { status: healthy ? "ok" : "degraded", checks, caches: ctx.cacheStats() });
     });
 }

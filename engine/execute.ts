@@ -38,5 +38,5 @@ const executors: Record<InsightKind, (data: QueryData) => Promise<InsightResult>
 export async function executeQuery(query: Query, source: QuerySource, limits: QueryLimits, includeSql = false): Promise<Execution> {
   const data = new QueryData(source, query, limits);
   const result = await executors[query.kind](data);
-  return { result, rowsRead: data.rowsRead, sql: includeSql ? compileSql(query, data) : null };
+  return { result, rowsRead: data.rowsRead, sql: includeSql ? await compileSql(query, data) : null };
 }

@@ -8,6 +8,7 @@ import {
 import { mayHoldRange, sampleRateColumn, type ChunkRef, type ChunkStore, type ColumnType } from "./chunk-store.ts";
 import { personSlotBytesMax } from "./person-slots.ts";
 import { answerCellsMax } from "./answer-size.ts";
+import { propertyKeys } from "./property-keys.ts";
 import type { Filter, Query } from "./ir/query.ts";
 
 /**
@@ -209,6 +210,13 @@ export class QueryData {
   /** Cells of trends' single pass by breakdown value, over all its series. */
   get trendsValueCellsMax(): number {
     return this.limits.trendsValueCellsMax ?? trendsValueCellsMax;
+  }
+
+  /** Every event property key with a column in some chunk of the partition, in range or not. */
+  async allEventPropertyKeys(): Promise<string[]> {
+    const keys = new Set<string>();
+    for (const ref of this.source.chunks) for (const key of propertyKeys(await this.source.store.schema(ref))) keys.add(key);
+    return [...keys];
   }
 
   /** Values an answer may hold (answer-size.ts). */

@@ -7,6 +7,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { bucketCount } from "../buckets.ts";
 import { bucketStartAt, isTimeZone, type BucketInterval } from "../time-zone.ts";
 import { DateExpressionError, evaluateDate } from "./dates.ts";
+import { sqlSpellable } from "../sql/column-names.ts";
 import type { Breakdown, Filter, Query, Series } from "./query.ts";
 import {
   breakdownLimitDefault, Filter as FilterSchema, filterableColumns, funnelStepsMin, funnelWindowDefault, intervalBucketsMax,
@@ -91,8 +92,16 @@ function checkFilterValue(filter: Filter, path: string): void {
   }
 }
 
+/** A property key is spelled in the compiled SQL, whose text NUL would end (column-names.ts). */
+function checkKey(key: string | undefined, path: string): void {
+  if (key !== undefined && !sqlSpellable(key)) throw new InvalidQueryError(path, "must not contain NUL (U+0000)");
+}
+
 function checkFilters(filters: Filter[] | undefined, path: string): Filter[] {
-  (filters ?? []).forEach((filter, index) => checkFilterValue(filter, `${path}/${index}`));
+  (filters ?? []).forEach((filter, index) => {
+    checkKey(filter.key, `${path}/${index}/key`);
+    checkFilterValue(filter, `${path}/${index}`);
+  });
   return filters ?? [];
 }
 
@@ -113,6 +122,8 @@ const seriesCounts: Record<string, [min: number, max: number | null]> = {
 const windowUnitMs = { minute: 60_000, hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000 };
 
 function normalizeSeries(spec: SeriesSpec, path: string, kind: string): Series {
+  checkKey(spec.property, `${path}/property`);
+  checkKey(spec.currency_property, `${path}/currency_property`);
   const math = spec.math ?? "total";
   if (kind !== "trends" && spec.math !== undefined) throw new InvalidQueryError(`${path}/math`, `applies to trends only (${kind} counts persons)`);
   if (kind === "revenue") {
@@ -140,6 +151,7 @@ function normalizeBreakdown(insight: InsightSpec): Breakdown | null {
   const spec = insight.breakdown;
   if (!spec) return null;
   const path = "/insight/breakdown";
+  checkKey(spec.property, `${path}/property`);
   if (spec.type === "group") {
     if (spec.group_type_index === undefined) throw new InvalidQueryError(`${path}/group_type_index`, "is required for a group breakdown");
   } else {

@@ -4,7 +4,9 @@ import type { Query } from "../ir/query.ts";
 import type { InsightKind } from "../ir/schema.ts";
 import type { QueryData } from "../query-data.ts";
 import { columnsNeeded } from "../selection.ts";
-import type { SqlKinds } from "./expressions.ts";
+import { personPropertyPrefix, type SqlKinds } from "./expressions.ts";
+import { propertyColumnNames } from "./column-names.ts";
+import { propertyColumnPrefix } from "../../storage/event-columns.ts";
 import { Params } from "./params.ts";
 import { trendsSql } from "./trends-sql.ts";
 import { funnelSql } from "./funnel-sql.ts";
@@ -27,17 +29,26 @@ export function personProperties(query: Query): string[] {
   return [...keys];
 }
 
-export function sqlKinds(query: Query, data: QueryData): SqlKinds {
+/**
+ * The query's property kinds, and column names as the `events` view of every file of the
+ * partition names them (as /sql's view does), so the SQL reads the same columns there.
+ */
+export async function sqlKinds(query: Query, data: QueryData): Promise<SqlKinds> {
+  const personKeys = personProperties(query);
+  const eventKeys = columnsNeeded(query).eventProperties;
   return {
-    event: new Map(columnsNeeded(query).eventProperties.map((key) => [key, data.kindOf(key)])),
-    person: new Map(personProperties(query).map((key) => [key, data.personProperty(key).kind])),
+    event: new Map(eventKeys.map((key) => [key, data.kindOf(key)])),
+    person: new Map(personKeys.map((key) => [key, data.personProperty(key).kind])),
+    // Keys no file holds are named too: the view gives them a column of NULLs.
+    eventColumns: propertyColumnNames(propertyColumnPrefix, [...(await data.allEventPropertyKeys()), ...eventKeys]),
+    personColumns: propertyColumnNames(personPropertyPrefix, personKeys),
   };
 }
 
 const compilers: Record<InsightKind, (query: Query, kinds: SqlKinds, params: Params) => string> = { trends: trendsSql, funnel: funnelSql, stickiness: stickinessSql, retention: retentionSql, lifecycle: lifecycleSql, revenue: revenueSql, paths: pathsSql };
 
-export function compileSql(query: Query, data: QueryData): CompiledSql {
+export async function compileSql(query: Query, data: QueryData): Promise<CompiledSql> {
   const params = new Params();
-  const sql = compilers[query.kind](query, sqlKinds(query, data), params);
+  const sql = compilers[query.kind](query, await sqlKinds(query, data), params);
   return { sql, params: params.values };
 }

@@ -6,7 +6,8 @@ import type { ValueKind } from "../query-data.ts";
 import { valueText } from "../columns.ts";
 import { eventsViewSql, type ViewFile } from "./view.ts";
 import { identifier } from "./params.ts";
-import { personPropertyColumn } from "./expressions.ts";
+import { personPropertyPrefix } from "./expressions.ts";
+import { propertyColumnNames } from "./column-names.ts";
 
 export interface SqlRows {
   columns: string[];
@@ -24,7 +25,7 @@ export class DuckDbSession {
   }
 
   /** Defines `person_overrides` from the override array and `events` over the files. */
-  async defineEvents(files: ViewFile[], properties: Map<string, ValueKind>, canonical: Int32Array): Promise<void> {
+  async defineEvents(files: ViewFile[], properties: Map<string, ValueKind>, canonical: Int32Array, names?: Map<string, string>): Promise<void> {
     await this.connection.run("CREATE OR REPLACE TEMP TABLE person_overrides (person_index INTEGER PRIMARY KEY, person_id INTEGER NOT NULL)");
     const appender = await this.connection.createAppender("person_overrides", "main", "temp");
     for (let index = 0; index < canonical.length; index++) {
@@ -34,12 +35,13 @@ export class DuckDbSession {
       appender.endRow();
     }
     appender.closeSync();
-    await this.connection.run(eventsViewSql(files, properties));
+    await this.connection.run(eventsViewSql(files, properties, names));
   }
 
   /** Defines `persons` (person_id, pp_<key> per property) from each person's values. */
   async definePersons(properties: Map<string, { kind: ValueKind; values: Map<number, unknown> }>): Promise<void> {
-    const columns = [...properties].map(([key, { kind }]) => `${identifier(personPropertyColumn(key))} ${kind === "number" ? "DOUBLE" : "VARCHAR"}`);
+    const names = propertyColumnNames(personPropertyPrefix, properties.keys());
+    const columns = [...properties].map(([key, { kind }]) => `${identifier(names.get(key)!)} ${kind === "number" ? "DOUBLE" : "VARCHAR"}`);
     await this.connection.run(`CREATE OR REPLACE TEMP TABLE persons (person_id INTEGER PRIMARY KEY${columns.map((column) => `, ${column}`).join("")})`);
     const persons = new Set<number>();
     for (const { values } of properties.values()) for (const person of values.keys()) persons.add(person);

@@ -8,10 +8,12 @@ import { groupColumn } from "../../storage/event-columns.ts";
 import type { ValueKind } from "../query-data.ts";
 import { identifier, literal, type Params } from "./params.ts";
 
-/** Property kinds for this query, as the executor typed them. */
+/** Property kinds for this query, as the executor typed them, and their columns' names (column-names.ts). */
 export interface SqlKinds {
   event: Map<string, ValueKind>;
   person: Map<string, ValueKind>;
+  eventColumns: Map<string, string>;
+  personColumns: Map<string, string>;
 }
 
 export interface SqlValue {
@@ -19,8 +21,7 @@ export interface SqlValue {
   kind: ValueKind;
 }
 
-export const eventPropertyColumn = (key: string) => `p_${key}`;
-export const personPropertyColumn = (key: string) => `pp_${key}`;
+export const personPropertyPrefix = "pp_";
 
 /** A number as JavaScript writes it (integers without ".0"), for comparing numbers as text. */
 export const numberAsText = (sql: string) =>
@@ -30,8 +31,8 @@ export const numberAsText = (sql: string) =>
 export const textAsNumber = (sql: string) => `CASE WHEN regexp_full_match(${sql}, ${literal(numericPattern)}) THEN CAST(${sql} AS DOUBLE) END`;
 
 export function filterValue(filter: Pick<Filter, "type" | "key">, kinds: SqlKinds): SqlValue {
-  if (filter.type === "event") return { sql: `e.${identifier(eventPropertyColumn(filter.key))}`, kind: kinds.event.get(filter.key) ?? "text" };
-  if (filter.type === "person") return { sql: `p.${identifier(personPropertyColumn(filter.key))}`, kind: kinds.person.get(filter.key) ?? "text" };
+  if (filter.type === "event") return { sql: `e.${identifier(kinds.eventColumns.get(filter.key)!)}`, kind: kinds.event.get(filter.key) ?? "text" };
+  if (filter.type === "person") return { sql: `p.${identifier(kinds.personColumns.get(filter.key)!)}`, kind: kinds.person.get(filter.key) ?? "text" };
   if (filter.key === "is_suspect") return { sql: "CAST(e.is_suspect AS VARCHAR)", kind: "text" };
   return { sql: `e.${identifier(filter.key)}`, kind: "text" };
 }

@@ -1,12 +1,16 @@
 // The `events` view a compiled query (and /sql) runs on: every live Parquet file of one
 // project environment, with each property the query names as one typed column `p_<key>`
-// (DOUBLE when every file stores numbers, else VARCHAR with the executor's text rules), and
-// `person_id`, the canonical person after merges (through the `person_overrides` table).
-// Files whose property columns are stored alike are read by one read_parquet call.
+// (DOUBLE when every file stores numbers, else VARCHAR with the executor's text rules; named
+// by column-names.ts), and `person_id`, the canonical person after merges (through the
+// `person_overrides` table). Files whose property columns are stored alike are read by one
+// read_parquet call. A file holding columns whose names differ only in letter case (keys
+// `plan` and `Plan`) has them renamed by DuckDB as it reads (`p_Plan_1`), so its property
+// columns are read by position instead, with files of exactly its columns.
 import type { ColumnType } from "../chunk-store.ts";
 import { propertySource, type PropertySource, type ValueKind } from "../query-data.ts";
-import { fixedColumnNames } from "../../storage/event-columns.ts";
-import { eventPropertyColumn, numberAsText } from "./expressions.ts";
+import { fixedColumnNames, mixedPropertyColumnPrefix, propertyColumnPrefix } from "../../storage/event-columns.ts";
+import { foldIdentifier, propertyColumnNames } from "./column-names.ts";
+import { numberAsText } from "./expressions.ts";
 import { identifier, literal } from "./params.ts";
 
 export interface ViewFile {
@@ -17,8 +21,11 @@ export interface ViewFile {
 const fixedTypes: Record<string, string> = { timestamp: "TIMESTAMPTZ", sample_rate: "DOUBLE", is_suspect: "BOOLEAN", person_index: "INTEGER" };
 const fixedType = (name: string) => fixedTypes[name] ?? "VARCHAR";
 
-function propertyExpression(source: PropertySource, key: string, kind: ValueKind): string {
-  const column = identifier(eventPropertyColumn(key));
+/** How a file's column is spelled in SQL: by name, or by position when the file's names collide. */
+type ColumnReference = (name: string) => string;
+
+function propertyExpression(source: PropertySource, key: string, kind: ValueKind, reference: ColumnReference): string {
+  const column = reference(propertyColumnPrefix + key);
   if (kind === "number") return source === "number" ? column : "NULL::DOUBLE";
   switch (source) {
     case "text":
@@ -28,18 +35,33 @@ function propertyExpression(source: PropertySource, key: string, kind: ValueKind
     case "number":
       return numberAsText(column);
     case "json":
-      return `json_extract_string(${identifier(`pj_${key}`)}, '$')`;
+      return `json_extract_string(${reference(mixedPropertyColumnPrefix + key)}, '$')`;
     default:
       return "NULL::VARCHAR";
   }
 }
 
-export function eventsViewSql(files: ViewFile[], properties: Map<string, ValueKind>): string {
+/** Positional references (#1, #2, ...) when two of the file's column names fold alike, else quoted names. */
+function columnReference(file: ViewFile): ColumnReference {
+  const names = [...file.schema.keys()];
+  if (new Set(names.map(foldIdentifier)).size === names.length) return identifier;
+  return (name) => `#${names.indexOf(name) + 1}`;
+}
+
+/**
+ * `names` gives each property's column (column-names.ts; by default from `properties` alone);
+ * properties without one (keys with NUL) are left out.
+ */
+export function eventsViewSql(files: ViewFile[], properties: Map<string, ValueKind>, names = propertyColumnNames(propertyColumnPrefix, properties.keys())): string {
   const fixed = fixedColumnNames.map(identifier).join(", ");
+  const named = [...properties].filter(([key]) => names.has(key));
   const bySignature = new Map<string, { paths: string[]; expressions: string[] }>();
   for (const file of files) {
-    const expressions = [...properties].map(([key, kind]) => `${propertyExpression(propertySource(file.schema, key), key, kind)} AS ${identifier(eventPropertyColumn(key))}`);
-    const signature = expressions.join("\u0000");
+    const reference = columnReference(file);
+    const expressions = named.map(([key, kind]) => `${propertyExpression(propertySource(file.schema, key), key, kind, reference)} AS ${identifier(names.get(key)!)}`);
+    // Positions hold only among files of the same columns.
+    const positional = reference !== identifier ? [...file.schema.keys()] : [];
+    const signature = [...positional, ...expressions].join("\u0000");
     const group = bySignature.get(signature) ?? { paths: [], expressions };
     group.paths.push(file.path);
     bySignature.set(signature, group);
@@ -50,7 +72,7 @@ export function eventsViewSql(files: ViewFile[], properties: Map<string, ValueKi
   if (selects.length === 0) {
     const columns = [
       ...fixedColumnNames.map((name) => `NULL::${fixedType(name)} AS ${identifier(name)}`),
-      ...[...properties].map(([key, kind]) => `NULL::${kind === "number" ? "DOUBLE" : "VARCHAR"} AS ${identifier(eventPropertyColumn(key))}`),
+      ...named.map(([key, kind]) => `NULL::${kind === "number" ? "DOUBLE" : "VARCHAR"} AS ${identifier(names.get(key)!)}`),
     ];
     selects.push(`SELECT ${columns.join(", ")} WHERE FALSE`);
   }

@@ -203,6 +203,9 @@ describe("POST /query", () => {
       [{ ...trendsIr([{ event: "x" }]), filters: [{ type: "event", key: "a", operator: "gt", value: "ten" }] }, "/filters/0/value: must be a number for gt"],
       [{ ...trendsIr([{ event: "x" }]), filters: [{ type: "column", key: "password", operator: "eq", value: 1 }] }, "/filters/0/key: must be one of event, distinct_id, anon_id, session_id, window_id, lib_name, lib_version, consent, geo_country, geo_region, geo_city, geo_timezone, is_suspect"],
       [trendsIr([{ event: "x" }], { periods: 3 }), "/insight/periods: applies to retention insights only"],
+      [{ ...trendsIr([{ event: "x" }]), filters: [{ type: "event", key: "a\u0000b", operator: "is_set" }] }, "/filters/0/key: must not contain NUL (U+0000)"],
+      [trendsIr([{ event: "x", math: "sum", property: "\u0000" }]), "/insight/series/0/property: must not contain NUL (U+0000)"],
+      [trendsIr([{ event: "x" }], { breakdown: { type: "person", property: "x\u0000" } }), "/insight/breakdown/property: must not contain NUL (U+0000)"],
     ];
     for (const [document, message] of cases) {
       const reply = await query(token, { query: document });

@@ -265,6 +265,23 @@ describe("POST /sql", () => {
     }
   });
 
+  test("hostile property keys are quoted and keys that differ only in letter case keep their own columns; the view never breaks", async () => {
+    const created = await makeProject("Hostile keys");
+    const long = "k".repeat(1000);
+    await send(keyOf(created, "production"), [
+      event("e", "a", 0, { plan: "lower", 'say "hi"': 1, "back\\slash": 2, [long]: 3, "it's": 4 }),
+      event("e", "b", 1, { Plan: "upper" }),
+    ]);
+    const token = await regionToken(created.project.id, ["sql.raw"]);
+    const reply = await sql({ sql: `SELECT distinct_id, "p_Plan", "p_plan_2", "p_say ""hi""", "p_back\\slash", "p_${long}", "p_it's" FROM events ORDER BY distinct_id` }, token);
+    expect([reply.status, reply.body]).toEqual([200, {
+      columns: ["distinct_id", "p_Plan", "p_plan_2", 'p_say "hi"', "p_back\\slash", `p_${long}`, "p_it's"],
+      types: ["VARCHAR", "VARCHAR", "VARCHAR", "DOUBLE", "DOUBLE", "DOUBLE", "DOUBLE"],
+      rows: [["a", null, "lower", 1, 2, 3, 4], ["b", "upper", null, null, null, null, null]],
+      truncated: false,
+    }]);
+  });
+
   test("POST /sql needs a region token with sql.raw; query:read is not enough", async () => {
     const missing = await call(service.url, "POST", "/region/eu/sql", { body: { sql: "SELECT 1" } });
     expect([missing.status, missing.body.error.code]).toEqual([401, "unauthorized"]);

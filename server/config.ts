@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { defaultColumnCacheBytes } from "../engine/chunk-store.ts";
 import { queryRowsMax } from "../engine/query-data.ts";
 import { defaultResultCacheBytes } from "./region/result-cache.ts";
+import { queryTimeoutMs } from "./region/query-service.ts";
 import { defaultStorageTuning, segmentRowsMax, type StorageTuning } from "../storage/event-store.ts";
 import { DatacenterRangesError, loadDatacenterRanges, type DatacenterRanges } from "./ingest/datacenter-ip.ts";
 
@@ -39,6 +40,8 @@ export interface Config {
   queryRowsMax: number;
   /** Bound of the result cache of POST /query shared by every region, in bytes. */
   queryResultCacheBytes: number;
+  /** How long a query (/query, /sql, the schema routes, experiment stats) may run before 422 query_too_large. */
+  queryTimeoutMs: number;
   /** Datacenter address ranges (DATACENTER_RANGES_FILE, else the bundled list): events from them are marked suspect. */
   datacenterRanges: DatacenterRanges;
 }
@@ -120,6 +123,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     datacenterRanges: parseDatacenterRanges(env.DATACENTER_RANGES_FILE),
     queryCacheBytes: parseInteger("QUERY_CACHE_MB", env.QUERY_CACHE_MB, defaultColumnCacheBytes / 1024 / 1024, 16, 1024 * 1024) * 1024 * 1024,
     queryRowsMax: parseInteger("QUERY_ROWS_MAX", env.QUERY_ROWS_MAX, queryRowsMax, 1, queryRowsMax),
+    queryTimeoutMs: parseInteger("QUERY_TIMEOUT_MS", env.QUERY_TIMEOUT_MS, queryTimeoutMs, 100, queryTimeoutMs),
     queryResultCacheBytes: parseInteger("QUERY_RESULT_CACHE_MB", env.QUERY_RESULT_CACHE_MB, defaultResultCacheBytes / 1024 / 1024, 1, 64 * 1024) * 1024 * 1024,
     storage: {
       sealRows: parseInteger("STORAGE_SEAL_ROWS", env.STORAGE_SEAL_ROWS, defaultStorageTuning.sealRows, 1, 10_000_000),

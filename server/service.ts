@@ -25,6 +25,7 @@ import { ingestApp, ingestErrorResponse, unservedIngestRegionResponse } from "./
 import { errorResponse, type ApiError } from "./http/errors.ts";
 import { withTimeout } from "./http/timeout.ts";
 import { recordSocketAddress } from "./http/client-meta.ts";
+import { sandboxKillGraceMs } from "../engine/sql/sandbox-runner.ts";
 
 /** Answers a request; `path` is its URL's path (parsed once, while routing). */
 type Handler = (request: Request, path: string) => Response | Promise<Response>;
@@ -33,7 +34,17 @@ interface Surface {
   handle: Handler;
   /** How this surface words an error it did not produce itself (the time-out). */
   renderError: (error: ApiError) => Response;
+  /** When the surface's request is answered 503 whatever its handler is doing. */
+  timeoutMs: number;
 }
+
+/**
+ * The region's last resort: a query answers 422 query_too_large at its own time-out (a /sql
+ * process is killed at most sandboxKillGraceMs after it), so the request time-out comes later,
+ * or a client would be told 503, to retry a query that can never finish.
+ */
+export const regionTimeoutMarginMs = 3_000;
+export const regionRequestTimeoutMs = (queryTimeoutMs: number) => queryTimeoutMs + sandboxKillGraceMs + regionTimeoutMarginMs;
 
 export interface RunningService {
   url: string;
@@ -94,17 +105,17 @@ export async function startService(config: Config): Promise<RunningService> {
   const surfaces = new Map<string, Surface>();
   const queryServices = new Map<RegionCode, QueryService>();
   for (const [code, node] of nodes) {
-    const queries = new QueryService(node, columns, results, config.queryRowsMax);
+    const queries = new QueryService(node, columns, results, config.queryRowsMax, config.queryTimeoutMs);
     queryServices.set(code, queries);
     const region = regionApp({ prefix: `/region/${code}`, node, queries, keys, issuer, regionSecret: config.regionSecret });
     const ingest = ingestApp({ prefix: `/ingest/${code}`, node, trustProxy: config.trustProxy });
-    surfaces.set(`/region/${code}`, { handle: (request) => region.handle(request), renderError: errorResponse });
-    surfaces.set(`/ingest/${code}`, { handle: ingest.handle, renderError: ingestErrorResponse });
+    surfaces.set(`/region/${code}`, { handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: regionRequestTimeoutMs(config.queryTimeoutMs) });
+    surfaces.set(`/ingest/${code}`, { handle: ingest.handle, renderError: ingestErrorResponse, timeoutMs: requestTimeoutMs });
   }
   const control = controlApp(ctx);
-  const controlSurface: Surface = { handle: (request) => control.handle(request), renderError: errorResponse };
+  const controlSurface: Surface = { handle: (request) => control.handle(request), renderError: errorResponse, timeoutMs: requestTimeoutMs };
 
-  const unservedIngestRegion: Surface = { handle: unservedIngestRegionResponse, renderError: ingestErrorResponse };
+  const unservedIngestRegion: Surface = { handle: unservedIngestRegionResponse, renderError: ingestErrorResponse, timeoutMs: requestTimeoutMs };
   const route = (path: string): Surface => {
     const match = path.match(/^\/(region|ingest)\/([a-z]{2})(?:\/|$)/);
     const surface = match && surfaces.get(`/${match[1]}/${match[2]}`);
@@ -124,7 +135,7 @@ export async function startService(config: Config): Promise<RunningService> {
       recordSocketAddress(request, srv.requestIP(request)?.address);
       const path = new URL(request.url).pathname;
       const surface = route(path);
-      const response = await withTimeout(Promise.resolve(surface.handle(request, path)), requestTimeoutMs, surface.renderError);
+      const response = await withTimeout(Promise.resolve(surface.handle(request, path)), surface.timeoutMs, surface.renderError);
       if (config.logRequests) {
         console.log(`${request.method} ${path} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);
       }

@@ -84,8 +84,8 @@ const IngestPolicyRequest = t.Object({ keep_ratio: t.Number({ exclusiveMinimum: 
 
 export function regionApp({ prefix, node, queries, keys, issuer, regionSecret }: RegionAppOptions) {
   const check = { keys, issuer, region: node.code };
-  const sql = new SqlService(node, queries.columns, queries.gate, { scratchDir: join(node.dataDir, "sql-scratch") });
-  const schema = new SchemaService(node, new ChunkSummaries(queries.columns), queries.gate);
+  const sql = new SqlService(node, queries.columns, queries.gate, { scratchDir: join(node.dataDir, "sql-scratch"), timeoutMs: queries.timeoutMs });
+  const schema = new SchemaService(node, new ChunkSummaries(queries.columns), queries.gate, queries.timeoutMs);
   return new Elysia({ name: `region-${node.code}`, prefix })
     .onError(regionErrorHandler)
     .get("/health", () => {

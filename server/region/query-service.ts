@@ -14,6 +14,7 @@ import type { RegionClaims } from "./region-auth.ts";
 import type { RegionNode } from "./region-node.ts";
 import { resultCacheHistoricalMs, resultCacheRecentMs, type ResultCache } from "./result-cache.ts";
 
+/** Spec 2, Limits: the query time-out (QUERY_TIMEOUT_MS may lower it). */
 export const queryTimeoutMs = 30_000;
 export const concurrentQueriesPerProjectMax = 2;
 
@@ -71,7 +72,14 @@ export class QueryGate {
 export class QueryService {
   readonly gate = new QueryGate();
 
-  constructor(private readonly node: RegionNode, readonly columns: ChunkStore, private readonly cache: ResultCache, private readonly rowsMax: number) {}
+  constructor(
+    private readonly node: RegionNode,
+    readonly columns: ChunkStore,
+    private readonly cache: ResultCache,
+    private readonly rowsMax: number,
+    /** Every query route of the region runs at most this long. */
+    readonly timeoutMs = queryTimeoutMs,
+  ) {}
 
   /** The answer as JSON text. */
   async run(claims: RegionClaims, request: QueryRequest): Promise<string> {
@@ -99,7 +107,7 @@ export class QueryService {
         propertyValues: (key: string) => this.node.store.directory.propertyValues(claims.projectId, key),
         createdTimes: () => this.node.store.directory.createdTimes(claims.projectId),
       };
-      const execution = await executeQuery(query, { store: this.columns, chunks, persons }, { rowsMax: this.rowsMax, deadline: now + queryTimeoutMs }, includeSql);
+      const execution = await executeQuery(query, { store: this.columns, chunks, persons }, { rowsMax: this.rowsMax, deadline: now + this.timeoutMs }, includeSql);
       const answer: QueryAnswer = {
         result: execution.result,
         ...(execution.sql ? { sql: execution.sql.sql, params: execution.sql.params } : {}),
@@ -111,7 +119,7 @@ export class QueryService {
       return withCachedFlag(json, false);
     } catch (error) {
       if (error instanceof QueryLimitError) {
-        throw new ApiError(422, "query_too_large", error.code === "timeout" ? `the query ran past the ${queryTimeoutMs / 1000} s limit; narrow the date range or the filters` : error.message);
+        throw new ApiError(422, "query_too_large", error.code === "timeout" ? `the query ran past the ${this.timeoutMs / 1000} s limit; narrow the date range or the filters` : error.message);
       }
       throw error;
     } finally {

@@ -79,6 +79,8 @@ export class SqlService {
   }
 
   async run(claims: RegionClaims, request: SqlRequest): Promise<SelectAnswer> {
+    // DuckDB reads SQL text up to its first NUL: the rest would be dropped without a word.
+    if (request.sql.includes("\u0000")) throw new ApiError(400, "invalid_query", "the statement contains NUL (U+0000), which would cut it short; remove it");
     const deadline = Date.now() + this.timeoutMs;
     const release = this.gate.tryAcquire(claims.projectId);
     if (!release) throw tooManyConcurrentQueries();

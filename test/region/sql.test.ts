@@ -282,6 +282,27 @@ describe("POST /sql", () => {
     }]);
   });
 
+  test("a NUL in the statement is 400 invalid_query, not a statement cut short at it", async () => {
+    const reply = await sql({ sql: "SELECT 1 AS one\u0000; SELECT secret FROM elsewhere" });
+    expect([reply.status, reply.body]).toEqual(refused(400, "invalid_query", "the statement contains NUL (U+0000), which would cut it short; remove it"));
+    const inParams = await sql({ sql: "SELECT $1 AS text, length($1) AS characters", params: ["a\u0000b"] });
+    expect([inParams.status, inParams.body.rows]).toEqual([200, [["a\u0000b", 3]]]);
+  });
+
+  test("over HTTP, a statement past QUERY_TIMEOUT_MS is 422 query_too_large, never the request time-out's 503", async () => {
+    const quick = await startTestService({ QUERY_TIMEOUT_MS: "1000" });
+    try {
+      const user = await signUp(quick, "Slow SQL");
+      const created = await createProject(user, "Slow", "eu", "UTC");
+      const pat = (await createToken(user, ["sql.raw"])).secret;
+      const token = await regionTokenFor(quick, pat, created.project.id, ["sql.raw"]);
+      const reply = await call(quick.url, "POST", "/region/eu/sql", { headers: bearer(token), body: { sql: "SELECT sum(x) FROM range(10000000000000) t(x)" } });
+      expect([reply.status, reply.body, reply.headers.get("retry-after")]).toEqual([...refused(422, "query_too_large", "the query ran past the 1 s limit; filter or aggregate more"), null]);
+    } finally {
+      await quick.close();
+    }
+  });
+
   test("POST /sql needs a region token with sql.raw; query:read is not enough", async () => {
     const missing = await call(service.url, "POST", "/region/eu/sql", { body: { sql: "SELECT 1" } });
     expect([missing.status, missing.body.error.code]).toEqual([401, "unauthorized"]);

@@ -15,7 +15,7 @@ const statsBodyBytesMax = 256 * 1024;
 
 /** Shares the column cache and the per-project concurrency gate of POST /query. */
 export function experimentStatsRoutes(node: RegionNode, queries: QueryService, check: RegionTokenCheck) {
-  const stats = new ExperimentStatsService(node, queries.columns, queries.gate);
+  const stats = new ExperimentStatsService(node, queries.columns, queries.gate, queries.timeoutMs);
   return new Elysia({ name: `region-experiments-${check.region}` })
     .post("/experiments/stats", async ({ request }) => {
       const claims = await regionAccess(request, check, "experiments:read");

@@ -12,8 +12,6 @@ import type { ViewFile } from "./view.ts";
 
 /** The OS limit on a sandbox process's data (heap and private mappings): DuckDB's own limit plus room for strings and the runtime. */
 export const sandboxProcessDataBytesMax = 2 * 1024 * 1024 * 1024;
-/** Sandbox processes running at once in this server process, whatever their project or region. */
-export const sandboxProcessesMax = 4;
 /** How long past its deadline a sandbox process may take to notice its interrupt before it is killed. */
 export const sandboxKillGraceMs = 2_000;
 
@@ -30,11 +28,7 @@ export interface SandboxRequest {
 
 export type SandboxReply = { answer: SelectAnswer } | { refusal: { kind: RefusalKind; message: string } } | { failure: string };
 
-/** Thrown when sandboxProcessesMax statements are already running. */
-export class SandboxBusyError extends Error {}
-
 const childScript = fileURLToPath(new URL("./sandbox-process.ts", import.meta.url));
-let running = 0;
 
 export interface SandboxInput {
   files: ViewFile[];
@@ -63,36 +57,30 @@ function request(input: SandboxInput): SandboxRequest {
   };
 }
 
-/** The child's reply; a child killed at its deadline counts as a timeout refusal. */
+/** The child's reply; a child killed at its deadline counts as a timeout refusal. The caller holds a slot (sandbox-slots.ts). */
 export async function runInSandbox(input: SandboxInput): Promise<SandboxReply> {
-  if (running >= sandboxProcessesMax) throw new SandboxBusyError(`at most ${sandboxProcessesMax} SQL statements run at once`);
-  running++;
+  const child = Bun.spawn({
+    cmd: ["/bin/sh", "-c", 'ulimit -d "$1" && shift && exec "$@"', "sh", String(sandboxProcessDataBytesMax / 1024), process.execPath, childScript],
+    cwd: input.cwd,
+    env: {},
+    stdin: new Blob([JSON.stringify(request(input))]),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let killed = false;
+  const killer = setTimeout(() => {
+    killed = true;
+    child.kill("SIGKILL");
+  }, Math.max(0, input.limits.deadline - Date.now()) + sandboxKillGraceMs);
   try {
-    const child = Bun.spawn({
-      cmd: ["/bin/sh", "-c", 'ulimit -d "$1" && shift && exec "$@"', "sh", String(sandboxProcessDataBytesMax / 1024), process.execPath, childScript],
-      cwd: input.cwd,
-      env: {},
-      stdin: new Blob([JSON.stringify(request(input))]),
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    let killed = false;
-    const killer = setTimeout(() => {
-      killed = true;
-      child.kill("SIGKILL");
-    }, Math.max(0, input.limits.deadline - Date.now()) + sandboxKillGraceMs);
+    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    if (killed) return { refusal: { kind: "timeout", message: "the statement ran past its time limit" } };
     try {
-      const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-      if (killed) return { refusal: { kind: "timeout", message: "the statement ran past its time limit" } };
-      try {
-        return JSON.parse(stdout) as SandboxReply;
-      } catch {
-        return { failure: `sandbox process ended without an answer (exit ${code}): ${stderr.slice(-2000)}` };
-      }
-    } finally {
-      clearTimeout(killer);
+      return JSON.parse(stdout) as SandboxReply;
+    } catch {
+      return { failure: `sandbox process ended without an answer (exit ${code}): ${stderr.slice(-2000)}` };
     }
   } finally {
-    running--;
+    clearTimeout(killer);
   }
 }

@@ -5,6 +5,8 @@ import { ApiError, bearerChallenge } from "../http/errors.ts";
 import type { RegionCode } from "../config.ts";
 
 export interface RegionClaims {
+  /** The project's organisation: the tenant that shares of server-wide resources are counted by. */
+  orgId: string;
   projectId: string;
   dataId: number;
   environment: string;
@@ -30,10 +32,11 @@ export async function verifyRegionToken(
       issuer,
       audience: regionAudience(region),
       algorithms: ["EdDSA"],
-      requiredClaims: ["exp", "project_id", "data_id", "environment", "scopes", "region"],
+      requiredClaims: ["exp", "org_id", "project_id", "data_id", "environment", "scopes", "region"],
     });
     if (payload.region !== region) throw regionUnauthorized("region token is for another region");
     return {
+      orgId: String(payload.org_id),
       projectId: String(payload.project_id),
       dataId: Number(payload.data_id),
       environment: String(payload.environment),

@@ -5,7 +5,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { snapshotChunks, type ChunkRef, type ChunkStore } from "../../engine/chunk-store.ts";
-import { SandboxBusyError, runInSandbox, sandboxProcessesMax } from "../../engine/sql/sandbox-runner.ts";
+import { runInSandbox } from "../../engine/sql/sandbox-runner.ts";
+import { sandboxSlots, type SandboxSlots, type SlotRefusal } from "../../engine/sql/sandbox-slots.ts";
 import type { RefusalKind, SelectAnswer, SqlParam } from "../../engine/sql/select-statement.ts";
 import { sandboxMemoryLimitBytes } from "../../engine/sql/sandbox.ts";
 import { viewFiles, viewProperties } from "../../engine/sql/view-files.ts";
@@ -36,6 +37,15 @@ export interface SqlServiceOptions {
   /** Scratch space for copies of recent rows; owned by the service (emptied when it starts). */
   scratchDir: string;
   timeoutMs?: number;
+  /** The server's sandbox processes (default: the process-wide slots every region shares). */
+  slots?: SandboxSlots;
+}
+
+function busyError(refusal: SlotRefusal, slots: SandboxSlots): ApiError {
+  const message = refusal === "tenant"
+    ? `an organisation runs at most ${slots.perTenantMax} SQL statements at once across its projects; retry when one has finished`
+    : `the server runs at most ${slots.max} SQL statements at once; retry shortly`;
+  return new ApiError(429, "too_many_concurrent_queries", message, { "Retry-After": "1" });
 }
 
 function refusalError(kind: RefusalKind, message: string, timeoutMs: number): ApiError {
@@ -54,10 +64,12 @@ function refusalError(kind: RefusalKind, message: string, timeoutMs: number): Ap
 export class SqlService {
   private readonly scratchDir: string;
   private readonly timeoutMs: number;
+  private readonly slots: SandboxSlots;
 
   constructor(private readonly node: RegionNode, private readonly columns: ChunkStore, private readonly gate: QueryGate, options: SqlServiceOptions) {
     this.scratchDir = options.scratchDir;
     this.timeoutMs = options.timeoutMs ?? queryTimeoutMs;
+    this.slots = options.slots ?? sandboxSlots;
     // Left over by a process that stopped mid-request: nothing else uses these copies.
     rmSync(this.scratchDir, { recursive: true, force: true });
     mkdirSync(this.scratchDir, { recursive: true });
@@ -84,9 +96,15 @@ export class SqlService {
     const deadline = Date.now() + this.timeoutMs;
     const release = this.gate.tryAcquire(claims.projectId);
     if (!release) throw tooManyConcurrentQueries();
+    const slot = this.slots.tryAcquire(claims.orgId);
+    if ("refused" in slot) {
+      release();
+      throw busyError(slot.refused, this.slots);
+    }
     let chunks: ChunkRef[] = [];
-    const scratch = mkdtempSync(join(this.scratchDir, "q-"));
+    let scratch: string | null = null;
     try {
+      scratch = mkdtempSync(join(this.scratchDir, "q-"));
       const pinned = await this.pinnedSnapshot(claims, scratch);
       chunks = pinned.chunks;
       const files = pinned.files;
@@ -102,14 +120,10 @@ export class SqlService {
       if ("answer" in reply) return reply.answer;
       if ("refusal" in reply) throw refusalError(reply.refusal.kind, reply.refusal.message, this.timeoutMs);
       throw new Error(`/sql failed: ${reply.failure}`);
-    } catch (error) {
-      if (error instanceof SandboxBusyError) {
-        throw new ApiError(429, "too_many_concurrent_queries", `the server runs at most ${sandboxProcessesMax} SQL queries at once; retry shortly`, { "Retry-After": "1" });
-      }
-      throw error;
     } finally {
-      rmSync(scratch, { recursive: true, force: true });
+      if (scratch !== null) rmSync(scratch, { recursive: true, force: true });
       this.columns.release(chunks);
+      slot.release();
       release();
     }
   }

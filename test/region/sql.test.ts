@@ -13,6 +13,7 @@ import { nativeEvent, rfc3339, sendAccepted, type NativeEvent } from "../ingest/
 import { QueryGate, concurrentQueriesPerProjectMax } from "../../server/region/query-service.ts";
 import { SqlService, sqlAnswerBytesMax, sqlRowsMax } from "../../server/region/sql-service.ts";
 import { ApiError } from "../../server/http/errors.ts";
+import { sandboxProcessesMax, sandboxProcessesPerTenantMax, sandboxSlots } from "../../engine/sql/sandbox-slots.ts";
 import type { RegionClaims } from "../../server/region/region-auth.ts";
 
 let service: TestService;
@@ -78,7 +79,7 @@ beforeAll(async () => {
   expect(otherParquet).toBeDefined();
   const mine = await call(service.url, "GET", "/region/eu/token", { headers: bearer(sqlToken) });
   ownParquet = filesUnder(join(service.dataDir, "eu", "parquet", String(mine.body.data_id))).find((file) => file.endsWith(".parquet"))!;
-  claims = { projectId: project.id, dataId: mine.body.data_id, environment: "production", scopes: ["sql.raw"], region: "eu", expiresAt: mine.body.expires_at };
+  claims = { orgId: owner.orgId, projectId: project.id, dataId: mine.body.data_id, environment: "production", scopes: ["sql.raw"], region: "eu", expiresAt: mine.body.expires_at };
 });
 
 afterAll(async () => {
@@ -301,6 +302,31 @@ describe("POST /sql", () => {
     } finally {
       await quick.close();
     }
+  });
+
+  test(`an organisation holds at most ${sandboxProcessesPerTenantMax} of the server's ${sandboxProcessesMax} SQL processes: another tenant still gets one`, async () => {
+    const tenantA = await signUp(service, "Tenant A");
+    const projectA = await createProject(tenantA, "A's project", "eu", "UTC");
+    const tokenA = await regionTokenFor(service, (await createToken(tenantA, ["sql.raw"])).secret, projectA.project.id, ["sql.raw"]);
+    const statementA = () => call(service.url, "POST", "/region/eu/sql", { headers: bearer(tokenA), body: { sql: "SELECT 1 AS one" } });
+    // Tenant B (this file's owner) runs two statements, from two of its projects.
+    const heldByB = [sandboxSlots.tryAcquire(owner.orgId), sandboxSlots.tryAcquire(owner.orgId)].map((slot) => (slot as { release: () => void }).release);
+    const others: (() => void)[] = [];
+    try {
+      const thirdOfB = await sql({ sql: "SELECT 1 AS one" });
+      expect([thirdOfB.status, thirdOfB.body, thirdOfB.headers.get("retry-after")]).toEqual([
+        ...refused(429, "too_many_concurrent_queries", `an organisation runs at most ${sandboxProcessesPerTenantMax} SQL statements at once across its projects; retry when one has finished`), "1",
+      ]);
+      const ofA = await statementA();
+      expect([ofA.status, ofA.body.rows]).toEqual([200, [[1]]]);
+      // Two more tenants fill the server: then A waits too, with the server's reason.
+      for (const tenant of ["tenant-c", "tenant-d"]) others.push((sandboxSlots.tryAcquire(tenant) as { release: () => void }).release);
+      const full = await statementA();
+      expect([full.status, full.body]).toEqual(refused(429, "too_many_concurrent_queries", `the server runs at most ${sandboxProcessesMax} SQL statements at once; retry shortly`));
+    } finally {
+      for (const release of [...heldByB, ...others]) release();
+    }
+    expect((await sql({ sql: "SELECT 1 AS one" })).status).toBe(200);
   });
 
   test("POST /sql needs a region token with sql.raw; query:read is not enough", async () => {

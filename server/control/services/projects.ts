@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, max } from "drizzle-orm";
 import { nowIso } from "../../clock.ts";
-import { validation } from "../../http/errors.ts";
+import { missingScope, validation } from "../../http/errors.ts";
 import type { RegionCode } from "../../config.ts";
 import type { ControlContext } from "../context.ts";
 import { environments, projects, publicKeys } from "../db/schema.ts";
@@ -68,8 +68,21 @@ export interface CreatedProject {
   keys: KeyRow[];
 }
 
+/**
+ * A token restricted by `project_ids` reaches only the projects it lists, so it cannot make
+ * new ones: a project it created would be outside its own reach, or would widen a list its
+ * owner chose on purpose. 403 `missing_scope`, as for a token lacking the scope: what it lacks
+ * is `projects:write` over the whole organisation.
+ */
+function requireWholeOrg(access: OrgAccess): void {
+  if (access.principal.kind === "token" && access.principal.token.projectIds !== null) {
+    throw missingScope("projects:write", "on the whole organisation: this token is restricted to its project_ids and cannot create projects; use a token without project_ids");
+  }
+}
+
 export function planCreateProject(ctx: ControlContext, access: OrgAccess, input: CreateProjectInput): WritePlan<CreatedProject> {
   requireScope(access, "projects:write");
+  requireWholeOrg(access);
   const valid = validateCreate(ctx, input);
   const preview = {
     org_id: access.org.id,

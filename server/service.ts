@@ -16,6 +16,7 @@ import { RegionTokenSigner } from "./control/services/region-token-signer.ts";
 import { syncPendingKeys } from "./control/services/keys.ts";
 import { syncPendingFlagSecretKeys } from "./control/flags/flag-secret-keys.ts";
 import { pushUnpublished } from "./control/flags/flag-publications.ts";
+import { pushRevocations } from "./control/services/token-revocations.ts";
 import { RegionNode } from "./region/region-node.ts";
 import { LocalRegionLink, RemoteRegionLink, type RegionLink } from "./region/region-link.ts";
 import { jwksPath } from "./control/routes/discovery.ts";
@@ -45,7 +46,7 @@ export interface RunningService {
 }
 
 export const mailOutboxFile = "mail-outbox.jsonl";
-/** Keys a region could not take (registry_synced false) are pushed again this often. */
+/** Keys, flags and region-token revocations a region could not take are pushed again this often. */
 export const keySyncRetryIntervalMs = 30_000;
 
 export async function startService(config: Config): Promise<RunningService> {
@@ -131,6 +132,7 @@ export async function startService(config: Config): Promise<RunningService> {
     await syncPendingKeys(ctx);
     await syncPendingFlagSecretKeys(ctx);
     await pushUnpublished(ctx);
+    await pushRevocations(ctx);
   };
   await syncPending();
   let syncing = false;

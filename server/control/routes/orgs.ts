@@ -8,6 +8,7 @@ import { orgAccess } from "../access.ts";
 import { applyWrite } from "../services/audited-write.ts";
 import { listOrgs, planCreateOrg, planRenameOrg } from "../services/orgs.ts";
 import { createInvitation, listMembers, planChangeRole, planRemoveMember, revokeInvitation } from "../services/members.ts";
+import { pushRevocations } from "../services/token-revocations.ts";
 import { Name, emailLengthMax } from "../schemas.ts";
 import { requireSession } from "./session-auth.ts";
 
@@ -31,14 +32,17 @@ export function orgRoutes(app: AnyElysia, ctx: ControlContext) {
       return jsonResponse(200, applyWrite(ctx, org.principal, planRenameOrg(ctx, org, name.trim())));
     })
     .get("/app/orgs/:org_id/members", (c: Ctx) => jsonResponse(200, listMembers(ctx, access(c))))
-    .patch("/app/orgs/:org_id/members/:member_id", (c: Ctx) => {
+    .patch("/app/orgs/:org_id/members/:member_id", async (c: Ctx) => {
       const org = access(c);
       const { role } = validateBody<typeof RoleRequest.static>(RoleRequest, c.body);
-      return jsonResponse(200, applyWrite(ctx, org.principal, planChangeRole(ctx, org, c.params.member_id!, role)));
+      const member = applyWrite(ctx, org.principal, planChangeRole(ctx, org, c.params.member_id!, role));
+      await pushRevocations(ctx);
+      return jsonResponse(200, member);
     })
-    .delete("/app/orgs/:org_id/members/:member_id", (c: Ctx) => {
+    .delete("/app/orgs/:org_id/members/:member_id", async (c: Ctx) => {
       const org = access(c);
       applyWrite(ctx, org.principal, planRemoveMember(ctx, org, c.params.member_id!));
+      await pushRevocations(ctx);
       return jsonResponse(204, undefined);
     })
     .post("/app/orgs/:org_id/invitations", (c: Ctx) => {

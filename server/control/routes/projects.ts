@@ -6,9 +6,9 @@ import type { ControlContext } from "../context.ts";
 import { orgAccess, projectAccess } from "../access.ts";
 import { applyWrite } from "../services/audited-write.ts";
 import {
-  createdProjectResponse, getProject, listEnvironments, listProjects, planCreateProject, planDeleteProject, planRenameProject,
+  createdProjectResponse, getProject, listEnvironments, listProjects, planCreateProject, planDeleteProject, planRenameProject, pushProjectDeletion,
 } from "../services/projects.ts";
-import { listKeys, planRevokeKey, planRotateKey, planUpdateKeyAllowlist, rotatedKeysResponse, syncKeysToRegion, syncedKeyDtos } from "../services/keys.ts";
+import { listKeys, planRevokeKey, planRotateKey, planUpdateKeyAllowlist, rotatedKeysResponse, syncedKeyDtos } from "../services/keys.ts";
 import { CreateProjectRequest, KeyAllowlistRequest, RenameRequest, RotateKeyRequest } from "../schemas.ts";
 import { requireSession } from "./session-auth.ts";
 
@@ -34,7 +34,7 @@ export function projectRoutes(app: AnyElysia, ctx: ControlContext) {
     .delete("/app/projects/:project_id", async (c: Ctx) => {
       const access = project(c);
       const revoked = applyWrite(ctx, access.principal, planDeleteProject(ctx, access));
-      await syncKeysToRegion(ctx, access.project, revoked);
+      await pushProjectDeletion(ctx, access.project, revoked);
       return jsonResponse(204, undefined);
     })
     .get("/app/projects/:project_id/environments", (c: Ctx) => jsonResponse(200, listEnvironments(ctx, project(c))))

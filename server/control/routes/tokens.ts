@@ -5,6 +5,7 @@ import { jsonResponse } from "../../http/errors.ts";
 import { validateBody } from "../../http/validate.ts";
 import type { ControlContext } from "../context.ts";
 import { createAccessToken, listAccessTokens, revokeAccessToken } from "../services/access-tokens.ts";
+import { pushRevocations } from "../services/token-revocations.ts";
 import { requireSession } from "./session-auth.ts";
 
 const CreateTokenRequest = t.Object(
@@ -27,8 +28,9 @@ export function tokenRoutes(app: AnyElysia, ctx: ControlContext) {
       const input = validateBody<typeof CreateTokenRequest.static>(CreateTokenRequest, c.body);
       return jsonResponse(201, createAccessToken(ctx, principal, input));
     })
-    .delete("/app/tokens/:token_id", (c: Ctx) => {
+    .delete("/app/tokens/:token_id", async (c: Ctx) => {
       revokeAccessToken(ctx, requireSession(ctx, c.request), c.params.token_id!);
+      await pushRevocations(ctx);
       return jsonResponse(204, undefined);
     });
 }

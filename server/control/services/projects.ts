@@ -8,7 +8,8 @@ import { newId, slugify, uniqueSlug } from "../ids.ts";
 import { environmentDto, environmentNames, keyDto, projectDto, projectEnvironments, sortEnvironments, type EnvironmentRow, type KeyRow } from "../dto.ts";
 import { projectVisibleToToken, requireScope, type OrgAccess, type ProjectAccess, type ProjectRow } from "../access.ts";
 import type { WritePlan } from "./audited-write.ts";
-import { newKeyRow, syncedKeyDtos } from "./keys.ts";
+import { newKeyRow, syncKeysToRegion, syncedKeyDtos } from "./keys.ts";
+import { pushRevocations, recordRevocation } from "./token-revocations.ts";
 
 export const defaultEnvironment = "production";
 export const defaultCurrency = "USD";
@@ -152,7 +153,7 @@ export function planRenameProject(ctx: ControlContext, access: ProjectAccess, na
   };
 }
 
-/** Soft-delete: the project disappears from every list and read, and every key is revoked. */
+/** Soft-delete: the project disappears from every list and read; every key and region token is revoked. */
 export function planDeleteProject(ctx: ControlContext, access: ProjectAccess): WritePlan<string[]> {
   requireScope(access, "projects:write");
   const envs = projectEnvironments(ctx, access.project.id);
@@ -177,9 +178,16 @@ export function planDeleteProject(ctx: ControlContext, access: ProjectAccess): W
         .set({ revokedAt: now, registrySynced: false })
         .where(and(eq(publicKeys.projectId, access.project.id), isNull(publicKeys.revokedAt)))
         .run();
+      recordRevocation(ctx, [access.project.region as RegionCode], { projectId: access.project.id }, "project_deleted", null);
       return activeKeys.map((key) => key.id);
     },
   };
+}
+
+/** After a committed delete: the region learns that the project's keys and region tokens are revoked. */
+export async function pushProjectDeletion(ctx: ControlContext, project: ProjectRow, revokedKeyIds: string[]): Promise<void> {
+  await syncKeysToRegion(ctx, project, revokedKeyIds);
+  await pushRevocations(ctx);
 }
 
 /** After a committed create: push the new keys to the region, then answer CreateProjectResponse. */

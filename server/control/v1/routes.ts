@@ -6,8 +6,8 @@ import { orgAccess, projectAccess, requireScope } from "../access.ts";
 import { orgDto, tokenDto, userDto } from "../dto.ts";
 import { sortScopes } from "../auth/scopes.ts";
 import { listOrgs } from "../services/orgs.ts";
-import { type CreatedProject, createdProjectResponse, getProject, listEnvironments, listProjects, planCreateProject, planDeleteProject, planRenameProject } from "../services/projects.ts";
-import { listKeys, planRevokeKey, planRotateKey, rotatedKeysResponse, syncKeysToRegion, syncedKeyDtos } from "../services/keys.ts";
+import { type CreatedProject, createdProjectResponse, getProject, listEnvironments, listProjects, planCreateProject, planDeleteProject, planRenameProject, pushProjectDeletion } from "../services/projects.ts";
+import { listKeys, planRevokeKey, planRotateKey, rotatedKeysResponse, syncedKeyDtos } from "../services/keys.ts";
 import { issueRegionToken } from "../services/region-tokens.ts";
 import { prepareRegionQuery } from "../services/region-queries.ts";
 import type { V1Route } from "./route.ts";
@@ -106,7 +106,7 @@ export function v1Routes(ctx: ControlContext): V1Route[] {
         return {
           plan: planDeleteProject(ctx, access),
           respond: async (revokedKeyIds) => {
-            await syncKeysToRegion(ctx, access.project, revokedKeyIds);
+            await pushProjectDeletion(ctx, access.project, revokedKeyIds);
             return { status: 204 };
           },
         };

@@ -11,6 +11,7 @@ import { openControlStore } from "./control/db/open.ts";
 import { controlApp } from "./control/app.ts";
 import type { ControlContext } from "./control/context.ts";
 import { ControlLimiters, requestTimeoutMs } from "./control/limits.ts";
+import type { ContractOperation } from "./control/contract/operation.ts";
 import { LogMailOutbox } from "./control/mail-outbox.ts";
 import { RegionTokenSigner } from "./control/services/region-token-signer.ts";
 import { syncPendingKeys } from "./control/services/keys.ts";
@@ -41,6 +42,8 @@ export interface RunningService {
   nodes: ReadonlyMap<RegionCode, RegionNode>;
   /** Each local region's query runner (its concurrency gate and result cache). */
   queries: ReadonlyMap<RegionCode, QueryService>;
+  /** The control plane's routes as mounted (its router's table), and as declared for /openapi.json. */
+  control: { routes: { method: string; path: string }[]; operations: readonly ContractOperation[] };
   /** Stops accepting, waits for in-flight requests, closes every database. */
   stop(): Promise<void>;
 }
@@ -95,7 +98,7 @@ export async function startService(config: Config): Promise<RunningService> {
     surfaces.set(`/ingest/${code}`, { handle: ingest.handle, renderError: ingestErrorResponse });
   }
   const control = controlApp(ctx);
-  const controlSurface: Surface = { handle: (request) => control.handle(request), renderError: errorResponse };
+  const controlSurface: Surface = { handle: (request) => control.app.handle(request), renderError: errorResponse };
 
   const unservedIngestRegion: Surface = { handle: unservedIngestRegionResponse, renderError: ingestErrorResponse };
   const route = (path: string): Surface => {
@@ -147,6 +150,7 @@ export async function startService(config: Config): Promise<RunningService> {
     ctx,
     nodes,
     queries: queryServices,
+    control: { routes: control.app.routes.map(({ method, path }) => ({ method, path })), operations: control.operations },
     stop: async () => {
       clearInterval(retryTimer);
       await server.stop();

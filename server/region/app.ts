@@ -65,6 +65,8 @@ const KeySyncRequest = t.Object({
   ),
 });
 
+/** The control plane sends at most 1,000 per request (revocationsPerPushMax); each takes under 600 bytes, so they fit the 1 MiB body limit. */
+const tokenRevocationsPerRequestMax = 1000;
 const nullableId = t.Union([t.String({ minLength: 1, maxLength: 64 }), t.Null()]);
 /** Region-token revocations (storage/token-revocations.ts); each names at least one subject. */
 const TokenRevocationRequest = t.Object({
@@ -80,7 +82,7 @@ const TokenRevocationRequest = t.Object({
       scopes: t.Union([t.Array(t.String({ minLength: 1, maxLength: 64 }), { maxItems: 100 }), t.Null()]),
       reason: t.Union(revocationReasons.map((reason) => t.Literal(reason))),
     }),
-    { maxItems: 10_000 },
+    { maxItems: tokenRevocationsPerRequestMax },
   ),
 });
 

@@ -10,7 +10,8 @@ import { startTestService, type TestService } from "../helpers/service.ts";
 import { addMember, createToken, regionTokenFor, signUp, v1, type SignedUpUser } from "../helpers/accounts.ts";
 import { bearer, call, type Reply } from "../helpers/client.ts";
 import { pushUnpublished } from "../../server/control/flags/flag-publications.ts";
-import { pushRevocations } from "../../server/control/services/token-revocations.ts";
+import { pushRevocations, recordRevocation, revocationsPerPushMax } from "../../server/control/services/token-revocations.ts";
+import { regionTokenRevocations } from "../../server/control/db/schema.ts";
 
 const secret = "internal-secret-for-tests";
 
@@ -206,6 +207,18 @@ describe("region-token revocations in a remote region", () => {
     // What the periodic sync does (every 30 s and at start-up): push what a region has not taken.
     await pushRevocations(control.ctx);
     expectRevoked(await atNode(token), "its owner is no longer a member of the organisation");
+  });
+
+  test("a backlog larger than one request reaches the node in batches", async () => {
+    const projectIds = Array.from({ length: revocationsPerPushMax + 1 }, () => crypto.randomUUID());
+    control.ctx.db.transaction(() => {
+      for (const projectId of projectIds) recordRevocation(control.ctx, ["us"], { projectId }, "project_deleted", null);
+    });
+    await pushRevocations(control.ctx);
+    expect(control.ctx.db.select().from(regionTokenRevocations).all().filter((row) => !row.synced)).toEqual([]);
+    const revocations = regionNode.nodes.get("us")!.store.tokenRevocations;
+    const covered = (projectId: string) => revocations.covering({ orgId: owner.orgId, userId: owner.userId, projectId, accessTokenId: null, issuedAt: 0 }).length;
+    expect([covered(projectIds[0]!), covered(projectIds.at(-1)!)]).toEqual([1, 1]);
   });
 });
 

@@ -19,6 +19,9 @@ import { regionTokenLifeMaxMs } from "./region-tokens.ts";
  */
 export const revocationIssueMarginSeconds = 1;
 
+/** Revocations per request to a region: a backlog after a long outage goes in batches the region's body limit takes. */
+export const revocationsPerPushMax = 1000;
+
 export interface RevocationSubject {
   orgId?: string;
   userId?: string;
@@ -73,15 +76,18 @@ const wire = (row: RevocationRow): TokenRevocation => ({
 async function pushToRegion(ctx: ControlContext, region: string, rows: RevocationRow[]): Promise<void> {
   const link = ctx.regions.get(region as RegionCode);
   if (!link) return;
-  try {
-    await link.revokeTokens(rows.map(wire));
-  } catch (error) {
-    console.error(`region-token revocation push to region ${region} failed (pushed again at the next sync):`, error);
-    return;
-  }
-  for (const row of rows) {
-    ctx.db.update(regionTokenRevocations).set({ synced: true })
-      .where(and(eq(regionTokenRevocations.id, row.id), eq(regionTokenRevocations.region, region))).run();
+  for (let start = 0; start < rows.length; start += revocationsPerPushMax) {
+    const batch = rows.slice(start, start + revocationsPerPushMax);
+    try {
+      await link.revokeTokens(batch.map(wire));
+    } catch (error) {
+      console.error(`region-token revocation push to region ${region} failed (pushed again at the next sync):`, error);
+      return;
+    }
+    for (const row of batch) {
+      ctx.db.update(regionTokenRevocations).set({ synced: true })
+        .where(and(eq(regionTokenRevocations.id, row.id), eq(regionTokenRevocations.region, region))).run();
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 // A /v1 route is declared once: method, path, scope, schemas and handler. mountV1Routes
 // turns the declarations into routes with the cross-cutting behaviour of every /v1 call
 // (bearer auth, per-token limits, dry_run, Idempotency-Key, audit), declared in the
-// contract (contract/openapi.ts) with the parameters and answers that behaviour adds.
+// contract (contract/operation.ts) with the parameters and answers that behaviour adds.
 import type { TSchema } from "elysia";
 import { ApiError, errorResponse, jsonResponse, rateLimited } from "../../http/errors.ts";
 import type { ControlContext } from "../context.ts";

@@ -12,11 +12,13 @@ import { openControlStore } from "./control/db/open.ts";
 import { controlApp } from "./control/app.ts";
 import type { ControlContext } from "./control/context.ts";
 import { ControlLimiters, requestTimeoutMs } from "./control/limits.ts";
+import type { ContractOperation } from "./control/contract/operation.ts";
 import { LogMailOutbox } from "./control/mail-outbox.ts";
 import { RegionTokenSigner } from "./control/services/region-token-signer.ts";
 import { syncPendingKeys } from "./control/services/keys.ts";
 import { syncPendingFlagSecretKeys } from "./control/flags/flag-secret-keys.ts";
 import { pushUnpublished } from "./control/flags/flag-publications.ts";
+import { pushRevocations } from "./control/services/token-revocations.ts";
 import { RegionNode } from "./region/region-node.ts";
 import { LocalRegionLink, RemoteRegionLink, type RegionLink } from "./region/region-link.ts";
 import { jwksPath } from "./control/routes/discovery.ts";
@@ -52,12 +54,14 @@ export interface RunningService {
   nodes: ReadonlyMap<RegionCode, RegionNode>;
   /** Each local region's query runner (its concurrency gate and result cache). */
   queries: ReadonlyMap<RegionCode, QueryService>;
+  /** The control plane's routes as mounted (its router's table), and as declared for /openapi.json. */
+  control: { routes: { method: string; path: string }[]; operations: readonly ContractOperation[] };
   /** Stops accepting, waits for in-flight requests, closes every database. */
   stop(): Promise<void>;
 }
 
 export const mailOutboxFile = "mail-outbox.jsonl";
-/** Keys a region could not take (registry_synced false) are pushed again this often. */
+/** Keys, flags and region-token revocations a region could not take are pushed again this often. */
 export const keySyncRetryIntervalMs = 30_000;
 
 export async function startService(config: Config): Promise<RunningService> {
@@ -113,7 +117,7 @@ export async function startService(config: Config): Promise<RunningService> {
     surfaces.set(`/ingest/${code}`, { handle: ingest.handle, renderError: ingestErrorResponse, timeoutMs: requestTimeoutMs });
   }
   const control = controlApp(ctx);
-  const controlSurface: Surface = { handle: (request) => control.handle(request), renderError: errorResponse, timeoutMs: requestTimeoutMs };
+  const controlSurface: Surface = { handle: (request) => control.app.handle(request), renderError: errorResponse, timeoutMs: requestTimeoutMs };
 
   const unservedIngestRegion: Surface = { handle: unservedIngestRegionResponse, renderError: ingestErrorResponse, timeoutMs: requestTimeoutMs };
   const route = (path: string): Surface => {
@@ -150,6 +154,7 @@ export async function startService(config: Config): Promise<RunningService> {
     await syncPendingKeys(ctx);
     await syncPendingFlagSecretKeys(ctx);
     await pushUnpublished(ctx);
+    await pushRevocations(ctx);
   };
   await syncPending();
   let syncing = false;
@@ -164,6 +169,7 @@ export async function startService(config: Config): Promise<RunningService> {
     ctx,
     nodes,
     queries: queryServices,
+    control: { routes: control.app.routes.map(({ method, path }) => ({ method, path })), operations: control.operations },
     stop: async () => {
       clearInterval(retryTimer);
       clearInterval(sweepTimer);

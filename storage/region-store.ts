@@ -1,12 +1,13 @@
 // The region's own SQLite file (region.sqlite): the key registry (the capture side's copy of
 // every public key of projects in this region, so ingest never asks the control plane whether
-// a key is valid), ingest policies, the person store (person-store.ts) and published flags
-// (flag-store.ts).
+// a key is valid), ingest policies, the person store (person-store.ts), published flags
+// (flag-store.ts) and region-token revocations (token-revocations.ts).
 import { Database } from "bun:sqlite";
 import { personSchema, personSchemaV4 } from "./person-schema.ts";
 import { PersonStore } from "./person-store.ts";
 import { PersonDirectory } from "./person-directory.ts";
 import { FlagStore, flagSchema } from "./flag-store.ts";
+import { TokenRevocationStore } from "./token-revocations.ts";
 
 export interface RegistryKey {
   key: string;
@@ -39,6 +40,8 @@ export class RegionStore {
   readonly directory: PersonDirectory;
   /** Published flag snapshots and flag secret keys (same file). */
   readonly flags: FlagStore;
+  /** Region tokens revoked before they expire (same file). */
+  readonly tokenRevocations: TokenRevocationStore;
 
   /** SQLite's write-ahead journal of this file: durable once synced, whatever the checkpoints did. */
   readonly journalPath: string;
@@ -61,6 +64,7 @@ export class RegionStore {
     this.directory = new PersonDirectory(this.db);
     this.persons = new PersonStore(this.db, this.directory);
     this.flags = new FlagStore(this.db);
+    this.tokenRevocations = new TokenRevocationStore(this.db);
   }
 
   private migrate(): void {

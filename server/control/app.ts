@@ -1,9 +1,11 @@
-// The control-plane surface: console /app, programmatic /v1, discovery and /health.
+// The control-plane surface: console /app, programmatic /v1, discovery and /health. Every
+// route is mounted through one ContractRouteTable, so /openapi.json lists each of them.
 import { Elysia } from "elysia";
 import { readJsonBody } from "../http/body.ts";
 import { apiErrorHandler } from "../http/elysia-errors.ts";
 import type { ControlContext } from "./context.ts";
 import { requestBodyBytesMax } from "./limits.ts";
+import { ContractRouteTable } from "./contract/route-table.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { discoveryRoutes } from "./routes/discovery.ts";
 import { orgRoutes } from "./routes/orgs.ts";
@@ -16,18 +18,18 @@ import { flagRoutes } from "./routes/flags.ts";
 import { experimentRoutes } from "./routes/experiments.ts";
 import { v1ExperimentRoutes } from "./v1/experiment-routes.ts";
 
-export function controlApp(ctx: ControlContext) {
-  const routes = [...v1Routes(ctx), ...v1FlagRoutes(ctx), ...v1ExperimentRoutes(ctx)];
+export function controlApp(ctx: ControlContext): ContractRouteTable {
   const app = new Elysia({ name: "control-plane" })
     .onParse(({ request }) => readJsonBody(request, requestBodyBytesMax))
     .onError(apiErrorHandler);
-  authRoutes(app, ctx);
-  orgRoutes(app, ctx);
-  projectRoutes(app, ctx);
-  flagRoutes(app, ctx);
-  experimentRoutes(app, ctx);
-  tokenRoutes(app, ctx);
-  discoveryRoutes(app, ctx, routes);
-  mountV1Routes(app, ctx, routes);
-  return app;
+  const routes = new ContractRouteTable(app);
+  authRoutes(routes, ctx);
+  orgRoutes(routes, ctx);
+  projectRoutes(routes, ctx);
+  flagRoutes(routes, ctx);
+  experimentRoutes(routes, ctx);
+  tokenRoutes(routes, ctx);
+  discoveryRoutes(routes, ctx);
+  mountV1Routes(routes, ctx, [...v1Routes(ctx), ...v1FlagRoutes(ctx), ...v1ExperimentRoutes(ctx)]);
+  return routes;
 }

@@ -19,8 +19,9 @@ export const unauthorized = (message = "authentication required") =>
   new ApiError(401, "unauthorized", message, bearerChallenge);
 export const invalidCredentials = (message = "email or password is incorrect") =>
   new ApiError(401, "invalid_credentials", message, bearerChallenge);
-export const missingScope = (scope: string) =>
-  new ApiError(403, "missing_scope", `requires scope \`${scope}\``);
+/** `detail` says more when the scope alone does not explain the refusal. */
+export const missingScope = (scope: string, detail?: string) =>
+  new ApiError(403, "missing_scope", `requires scope \`${scope}\`${detail ? ` ${detail}` : ""}`);
 export const forbidden = (message: string) => new ApiError(403, "forbidden", message);
 export const scopeNotHeld = (scopes: string[]) =>
   new ApiError(403, "scope_not_held", `scope not held by your role: ${scopes.map((s) => `\`${s}\``).join(", ")}`);

@@ -24,8 +24,8 @@ import { SchemaService } from "./schema-service.ts";
 import { ChunkSummaries } from "../../engine/chunk-summary.ts";
 import type { QueryService } from "./query-service.ts";
 import type { RegionNode } from "./region-node.ts";
-import { verifyRegionToken } from "./region-auth.ts";
-import { badRequest } from "./region-access.ts";
+import { badRequest, regionClaims } from "./region-access.ts";
+import { revocationReasons, subjectKeys } from "../../storage/token-revocations.ts";
 import { isTimeZone } from "../../engine/time-zone.ts";
 import { join } from "node:path";
 
@@ -65,6 +65,27 @@ const KeySyncRequest = t.Object({
   ),
 });
 
+/** The control plane sends at most 1,000 per request (revocationsPerPushMax); each takes under 600 bytes, so they fit the 1 MiB body limit. */
+const tokenRevocationsPerRequestMax = 1000;
+const nullableId = t.Union([t.String({ minLength: 1, maxLength: 64 }), t.Null()]);
+/** Region-token revocations (storage/token-revocations.ts); each names at least one subject. */
+const TokenRevocationRequest = t.Object({
+  revocations: t.Array(
+    t.Object({
+      id: t.String({ minLength: 1, maxLength: 64 }),
+      orgId: nullableId,
+      userId: nullableId,
+      projectId: nullableId,
+      accessTokenId: nullableId,
+      issuedUpTo: t.Integer({ minimum: 0 }),
+      keepUntil: t.Integer({ minimum: 0 }),
+      scopes: t.Union([t.Array(t.String({ minLength: 1, maxLength: 64 }), { maxItems: 100 }), t.Null()]),
+      reason: t.Union(revocationReasons.map((reason) => t.Literal(reason))),
+    }),
+    { maxItems: tokenRevocationsPerRequestMax },
+  ),
+});
+
 /** The catalog's personal-data property names of a project (the control plane pushes them). */
 const PiiPropertiesRequest = t.Object({ names: t.Array(t.String({ minLength: 1, maxLength: 200 }), { maxItems: 10_000 }) }, { additionalProperties: false });
 
@@ -83,7 +104,7 @@ const projectIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 const IngestPolicyRequest = t.Object({ keep_ratio: t.Number({ exclusiveMinimum: 0, maximum: 1 }) }, { additionalProperties: false });
 
 export function regionApp({ prefix, node, queries, keys, issuer, regionSecret }: RegionAppOptions) {
-  const check = { keys, issuer, region: node.code };
+  const check = { keys, issuer, region: node.code, revocations: node.store.tokenRevocations };
   const sql = new SqlService(node, queries.columns, queries.gate, { scratchDir: join(node.dataDir, "sql-scratch"), timeoutMs: queries.timeoutMs });
   const schema = new SchemaService(node, new ChunkSummaries(queries.columns), queries.gate, queries.timeoutMs);
   return new Elysia({ name: `region-${node.code}`, prefix })
@@ -98,6 +119,13 @@ export function regionApp({ prefix, node, queries, keys, issuer, regionSecret }:
       const unknownZone = body.keys.find((key) => key.timeZone !== undefined && !isTimeZone(key.timeZone));
       if (unknownZone) throw badRequest(`timeZone ${unknownZone.timeZone} is not an IANA time zone`);
       node.store.upsertKeys(body.keys.map((key) => ({ ...key, timeZone: key.timeZone ?? "UTC" })));
+      return new Response(null, { status: 204 });
+    }, { parse: "none" })
+    .post("/internal/token-revocations", async ({ request }) => {
+      checkRegionSecret(request, regionSecret);
+      const body = validateBody<typeof TokenRevocationRequest.static>(TokenRevocationRequest, await readJsonBody(request, internalKeysBodyBytesMax));
+      if (body.revocations.some((revocation) => subjectKeys(revocation).length === 0)) throw badRequest("a revocation must name a project, a member (orgId and userId) or an access token");
+      node.store.tokenRevocations.add(body.revocations);
       return new Response(null, { status: 204 });
     }, { parse: "none" })
     .put("/internal/ingest-policy/:project_id", async ({ request, params }) => {
@@ -123,7 +151,7 @@ export function regionApp({ prefix, node, queries, keys, issuer, regionSecret }:
     .use(personsRoutes(node, check, queries.columns, queries.gate))
     .use(groupsRoutes(node, check))
     .get("/token", async ({ request }) => {
-      const claims = await verifyRegionToken(request.headers.get("authorization"), keys, issuer(), node.code);
+      const claims = await regionClaims(request, check);
       return jsonResponse(200, {
         project_id: claims.projectId,
         data_id: claims.dataId,

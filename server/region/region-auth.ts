@@ -15,6 +15,16 @@ export interface RegionClaims {
   expiresAt: string;
 }
 
+/** Who a token was issued to and when: what revocations are matched against. */
+export interface RegionTokenIssue {
+  /** The user the token was issued to (`sub`). */
+  userId: string;
+  /** The personal access token it was issued with; null when issued for a console session. */
+  accessTokenId: string | null;
+  /** Unix seconds (`iat`). */
+  issuedAt: number;
+}
+
 const regionUnauthorized = (message: string) => new ApiError(401, "unauthorized", message, bearerChallenge);
 
 export const regionAudience = (region: RegionCode) => `region:${region}`;
@@ -24,7 +34,7 @@ export async function verifyRegionToken(
   keys: JWTVerifyGetKey,
   issuer: string,
   region: RegionCode,
-): Promise<RegionClaims> {
+): Promise<RegionClaims & RegionTokenIssue> {
   const match = authorization?.match(/^Bearer\s+(\S+)$/i);
   if (!match) throw regionUnauthorized("region token required (Authorization: Bearer <token>)");
   try {
@@ -32,16 +42,19 @@ export async function verifyRegionToken(
       issuer,
       audience: regionAudience(region),
       algorithms: ["EdDSA"],
-      requiredClaims: ["exp", "org_id", "project_id", "data_id", "environment", "scopes", "region"],
+      requiredClaims: ["exp", "iat", "sub", "org_id", "project_id", "data_id", "environment", "scopes", "region"],
     });
     if (payload.region !== region) throw regionUnauthorized("region token is for another region");
     return {
       orgId: String(payload.org_id),
+      userId: String(payload.sub),
       projectId: String(payload.project_id),
       dataId: Number(payload.data_id),
       environment: String(payload.environment),
       scopes: (payload.scopes as unknown[]).map(String),
       region,
+      accessTokenId: typeof payload.access_token_id === "string" ? payload.access_token_id : null,
+      issuedAt: payload.iat!,
       expiresAt: new Date(payload.exp! * 1000).toISOString(),
     };
   } catch (error) {

@@ -4,6 +4,7 @@
 import type { RegionCode } from "../config.ts";
 import type { RegistryKey } from "../../storage/region-store.ts";
 import type { FlagSecretKeyEntry, FlagSnapshot } from "../../storage/flag-store.ts";
+import type { TokenRevocation } from "../../storage/token-revocations.ts";
 import type { RegionNode } from "./region-node.ts";
 
 export interface RegionLink {
@@ -14,6 +15,8 @@ export interface RegionLink {
   publishFlags(snapshot: FlagSnapshot): Promise<void>;
   /** Pushes the latest state of these flag secret keys (hashes only). */
   syncFlagSecretKeys(keys: FlagSecretKeyEntry[]): Promise<void>;
+  /** Hands the region region-token revocations (it keeps each until the tokens it covers expire). */
+  revokeTokens(revocations: TokenRevocation[]): Promise<void>;
   /** "ok", or a short reason the region cannot serve. */
   health(): Promise<string>;
 }
@@ -37,6 +40,10 @@ export class LocalRegionLink implements RegionLink {
 
   async syncFlagSecretKeys(keys: FlagSecretKeyEntry[]): Promise<void> {
     this.node.store.flags.upsertSecretKeys(keys);
+  }
+
+  async revokeTokens(revocations: TokenRevocation[]): Promise<void> {
+    this.node.store.tokenRevocations.add(revocations);
   }
 
   async health(): Promise<string> {
@@ -76,6 +83,10 @@ export class RemoteRegionLink implements RegionLink {
 
   syncFlagSecretKeys(keys: FlagSecretKeyEntry[]): Promise<void> {
     return this.post("/internal/flag-secret-keys", { keys }, "a flag secret key sync");
+  }
+
+  revokeTokens(revocations: TokenRevocation[]): Promise<void> {
+    return this.post("/internal/token-revocations", { revocations }, "a region-token revocation");
   }
 
   async health(): Promise<string> {

@@ -1,5 +1,6 @@
+// Public documents other than /openapi.json (test/control/contract/openapi.test.ts): OAuth
+// metadata, health and how the surfaces are mounted.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import SwaggerParser from "@apidevtools/swagger-parser";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { call } from "../helpers/client.ts";
 import { allScopes } from "../../server/control/auth/scopes.ts";
@@ -7,42 +8,6 @@ import { allScopes } from "../../server/control/auth/scopes.ts";
 let service: TestService;
 beforeAll(async () => { service = await startTestService(); });
 afterAll(async () => { await service.close(); });
-
-describe("GET /openapi.json", () => {
-  test("is a valid OpenAPI 3.1 document, version 0.1.0", async () => {
-    const reply = await call(service.url, "GET", "/openapi.json");
-    expect(reply.status).toBe(200);
-    expect(reply.body.openapi).toBe("3.1.0");
-    expect(reply.body.info.version).toBe("0.1.0");
-    await SwaggerParser.validate(structuredClone(reply.body));
-  });
-
-  test("lists the implemented /v1 operations of the spec's table, with scopes; no flags, experiments or erasure", async () => {
-    const { paths } = (await call(service.url, "GET", "/openapi.json")).body;
-    const operations = Object.entries(paths).flatMap(([path, methods]) =>
-      Object.entries(methods as Record<string, any>).map(([method, op]) => `${method.toUpperCase()} ${path} ${op["x-required-scope"]}`),
-    );
-    expect(operations.sort()).toEqual([
-      "DELETE /v1/projects/{project_id} projects:write",
-      "GET /v1/me any valid token",
-      "GET /v1/orgs org:read",
-      "GET /v1/orgs/{org_id} org:read",
-      "GET /v1/orgs/{org_id}/projects projects:read",
-      "GET /v1/projects projects:read",
-      "GET /v1/projects/{project_id} projects:read",
-      "GET /v1/projects/{project_id}/environments projects:read",
-      "GET /v1/projects/{project_id}/keys projects:read",
-      "PATCH /v1/projects/{project_id} projects:write",
-      "POST /v1/orgs/{org_id}/projects projects:write",
-      "POST /v1/projects/{project_id}/keys/{key_id}/revoke projects:write",
-      "POST /v1/projects/{project_id}/keys/{key_id}/rotate projects:write",
-      "POST /v1/projects/{project_id}/query query:read",
-      "POST /v1/projects/{project_id}/region-token any valid token",
-    ]);
-    const write = paths["/v1/projects/{project_id}"].patch;
-    expect(write.parameters.map((p: any) => `${p.in}:${p.name}`)).toEqual(["path:project_id", "query:dry_run", "header:Idempotency-Key"]);
-  });
-});
 
 describe("OAuth metadata", () => {
   test("authorization-server metadata (RFC 8414) is public and advertises only what exists", async () => {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from "jose";
+import { eq } from "drizzle-orm";
+import { accessTokens } from "../../server/control/db/schema.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { createProject, createToken, signUp, v1, addMember, type SignedUpUser } from "../helpers/accounts.ts";
 import { call, bearer } from "../helpers/client.ts";
@@ -19,7 +21,7 @@ const regionCall = (token: string, region = "eu") => call(service.url, "GET", `/
 
 describe("POST /v1/projects/{id}/region-token", () => {
   test("issues an EdDSA JWT that verifies against the published JWKS", async () => {
-    const { secret } = await createToken(owner, ["query:read", "persons:write", "sql.raw", "projects:read"]);
+    const { secret, token: pat } = await createToken(owner, ["query:read", "persons:write", "sql.raw", "projects:read"]);
     const before = Date.now();
     const reply = await v1(service, secret, "POST", `/v1/projects/${project.id}/region-token`, {});
     expect(reply.status).toBe(200);
@@ -48,6 +50,7 @@ describe("POST /v1/projects/{id}/region-token", () => {
       region: "eu",
       scopes: ["query:read", "persons:read", "persons:write", "sql.raw"],
       sub: owner.userId,
+      access_token_id: pat.id,
     });
     expect((payload.exp! - payload.iat!) * 1000).toBeLessThanOrEqual(15 * 60_000);
   });
@@ -92,6 +95,17 @@ describe("POST /v1/projects/{id}/region-token", () => {
     expect(after.body.scopes).toEqual(["query:read", "persons:read"]);
     const pii = await createToken(owner, ["persons.pii"]);
     expect((await v1(service, pii.secret, "POST", `/v1/projects/${project.id}/region-token`)).body.scopes).toEqual(["persons.pii"]);
+  });
+
+  test("never outlives the access token it is issued with", async () => {
+    const { secret, token } = await createToken(owner, ["query:read"], { expires_in_days: 1 });
+    // Two minutes left of the access token's life (no API shortens it; the clock cannot be moved).
+    const patEnd = new Date(Date.now() + 120_000);
+    patEnd.setMilliseconds(0);
+    service.ctx.db.update(accessTokens).set({ expiresAt: patEnd.toISOString() }).where(eq(accessTokens.id, token.id)).run();
+    const reply = await v1(service, secret, "POST", `/v1/projects/${project.id}/region-token`);
+    expect([reply.status, reply.body.expires_at]).toEqual([200, patEnd.toISOString()]);
+    expect(decodeJwt(reply.body.token).exp).toBe(patEnd.getTime() / 1000);
   });
 
   test("unknown environment is 400", async () => {

@@ -7,9 +7,11 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import type { Server } from "bun";
 import { startTestService, type TestService } from "../helpers/service.ts";
-import { createToken, signUp, v1, type SignedUpUser } from "../helpers/accounts.ts";
-import { call } from "../helpers/client.ts";
+import { addMember, createToken, regionTokenFor, signUp, v1, type SignedUpUser } from "../helpers/accounts.ts";
+import { bearer, call, type Reply } from "../helpers/client.ts";
 import { pushUnpublished } from "../../server/control/flags/flag-publications.ts";
+import { pushRevocations, recordRevocation, revocationsPerPushMax } from "../../server/control/services/token-revocations.ts";
+import { regionTokenRevocations } from "../../server/control/db/schema.ts";
 
 const secret = "internal-secret-for-tests";
 
@@ -99,6 +101,19 @@ describe("remote region node", () => {
     expect(wrong.status).toBe(401);
   });
 
+  test("the internal API takes region-token revocations only with the secret, and only ones that name a subject", async () => {
+    const revocation = { id: crypto.randomUUID(), orgId: null, userId: null, projectId: null, accessTokenId: null, issuedUpTo: 1, keepUntil: 4102444800, scopes: null, reason: "project_deleted" };
+    const path = "/region/us/internal/token-revocations";
+    const anonymous = await call(regionNode.url, "POST", path, { body: { revocations: [{ ...revocation, projectId: crypto.randomUUID() }] } });
+    expect([anonymous.status, anonymous.body]).toEqual([401, { error: { code: "unauthorized", message: "internal API needs the region secret" } }]);
+    const everyone = await call(regionNode.url, "POST", path, { body: { revocations: [revocation] }, headers: { "x-region-secret": secret } });
+    expect([everyone.status, everyone.body]).toEqual([
+      400, { error: { code: "bad_request", message: "a revocation must name a project, a member (orgId and userId) or an access token" } },
+    ]);
+    const badReason = await call(regionNode.url, "POST", path, { body: { revocations: [{ ...revocation, projectId: crypto.randomUUID(), reason: "whim" }] }, headers: { "x-region-secret": secret } });
+    expect(badReason.status).toBe(400);
+  });
+
   test("Idempotency-Key: a first request still running is 409; once done, the same key replays it", async () => {
     const { secret: pat } = await createToken(owner, ["projects:write"]);
     const path = `/v1/orgs/${owner.orgId}/projects`;
@@ -138,6 +153,72 @@ describe("remote region node", () => {
     } finally {
       gate.down = false;
     }
+  });
+});
+
+describe("region-token revocations in a remote region", () => {
+  const atNode = (token: string) => call(regionNode.url, "GET", "/region/us/schema/events", { headers: bearer(token) });
+  const expectRevoked = (reply: Reply, why: string) =>
+    expect([reply.status, reply.body]).toEqual([401, { error: { code: "unauthorized", message: `region token revoked: ${why}` } }]);
+  const membershipId = async (user: SignedUpUser) =>
+    (await owner.client.get(`/app/orgs/${owner.orgId}/members`)).body.members.find((member: any) => member.user_id === user.userId).id;
+
+  async function remoteProject(name: string) {
+    const { secret: pat } = await createToken(owner, ["projects:write", "query:read"]);
+    const created = await v1(control, pat, "POST", `/v1/orgs/${owner.orgId}/projects`, { name, region: "us" });
+    expect(created.status).toBe(201);
+    return { pat, project: created.body.project };
+  }
+
+  test("reach the node at once: a removed member's, a downgraded member's and a deleted project's tokens are refused there", async () => {
+    const { pat: ownerPat, project } = await remoteProject("Remote revocations");
+    const leaving = await addMember(control, owner, "member");
+    const leavingToken = await regionTokenFor(control, (await createToken(leaving, ["query:read"])).secret, project.id, ["query:read"]);
+    const demoted = await addMember(control, owner, "admin");
+    const demotedToken = await regionTokenFor(control, (await createToken(demoted, ["query:read", "sql.raw"])).secret, project.id, ["query:read", "sql.raw"]);
+    const ownerToken = await regionTokenFor(control, ownerPat, project.id, ["query:read"]);
+    for (const token of [leavingToken, demotedToken, ownerToken]) expect([(await atNode(token)).status, (await atNode(token)).body]).toEqual([200, { events: [] }]);
+
+    expect((await owner.client.delete(`/app/orgs/${owner.orgId}/members/${await membershipId(leaving)}`)).status).toBe(204);
+    expectRevoked(await atNode(leavingToken), "its owner is no longer a member of the organisation");
+
+    expect((await owner.client.patch(`/app/orgs/${owner.orgId}/members/${await membershipId(demoted)}`, { role: "viewer" })).status).toBe(200);
+    const sql = await call(regionNode.url, "POST", "/region/us/sql", { headers: bearer(demotedToken), body: { sql: "SELECT 1 AS one" } });
+    expect([sql.status, sql.body]).toEqual([403, { error: { code: "forbidden", message: "region token lacks scope sql.raw: its owner's role no longer holds it" } }]);
+    expect((await atNode(demotedToken)).status).toBe(200);
+
+    expect((await atNode(ownerToken)).status).toBe(200);
+    expect((await v1(control, ownerPat, "DELETE", `/v1/projects/${project.id}`)).status).toBe(204);
+    expectRevoked(await atNode(ownerToken), "its project was deleted");
+  });
+
+  test("a node unreachable at the time honours the token until it learns the revocation at the next sync", async () => {
+    const { project } = await remoteProject("Partitioned");
+    const member = await addMember(control, owner, "member");
+    const token = await regionTokenFor(control, (await createToken(member, ["query:read"])).secret, project.id, ["query:read"]);
+    gate.down = true;
+    try {
+      expect((await owner.client.delete(`/app/orgs/${owner.orgId}/members/${await membershipId(member)}`)).status).toBe(204);
+    } finally {
+      gate.down = false;
+    }
+    // Meanwhile (README, Region token revocation): the node has not heard, so the token still works there.
+    expect([(await atNode(token)).status, (await atNode(token)).body]).toEqual([200, { events: [] }]);
+    // What the periodic sync does (every 30 s and at start-up): push what a region has not taken.
+    await pushRevocations(control.ctx);
+    expectRevoked(await atNode(token), "its owner is no longer a member of the organisation");
+  });
+
+  test("a backlog larger than one request reaches the node in batches", async () => {
+    const projectIds = Array.from({ length: revocationsPerPushMax + 1 }, () => crypto.randomUUID());
+    control.ctx.db.transaction(() => {
+      for (const projectId of projectIds) recordRevocation(control.ctx, ["us"], { projectId }, "project_deleted", null);
+    });
+    await pushRevocations(control.ctx);
+    expect(control.ctx.db.select().from(regionTokenRevocations).all().filter((row) => !row.synced)).toEqual([]);
+    const revocations = regionNode.nodes.get("us")!.store.tokenRevocations;
+    const covered = (projectId: string) => revocations.covering({ orgId: owner.orgId, userId: owner.userId, projectId, accessTokenId: null, issuedAt: 0 }).length;
+    expect([covered(projectIds[0]!), covered(projectIds.at(-1)!)]).toEqual([1, 1]);
   });
 });
 

@@ -268,6 +268,29 @@ describe("a token restricted with project_ids", () => {
     expect(keys.body.keys).toHaveLength(3);
   });
 
+  test("cannot create projects, even with projects:write (403 missing_scope saying why); dry runs neither", async () => {
+    const token = await createToken(ownerA, ["projects:write"], { project_ids: [projectA1.project.id] });
+    const before = (await ownerA.client.get(`/app/orgs/${ownerA.orgId}/projects`)).body.projects;
+    const refused = {
+      error: {
+        code: "missing_scope",
+        message: "requires scope `projects:write` on the whole organisation: this token is restricted to its project_ids and cannot create projects; use a token without project_ids",
+      },
+    };
+    for (const query of ["", "?dry_run=true"]) {
+      const reply = await v1(service, token.secret, "POST", `/v1/orgs/${ownerA.orgId}/projects${query}`, { name: "Widened", region: "eu" });
+      expect([reply.status, reply.body]).toEqual([403, refused]);
+    }
+    const keyed = await v1(service, token.secret, "POST", `/v1/orgs/${ownerA.orgId}/projects`, { name: "Widened", region: "eu" }, { "Idempotency-Key": "restricted-1" });
+    expect([keyed.status, keyed.body]).toEqual([403, refused]);
+    expect((await ownerA.client.get(`/app/orgs/${ownerA.orgId}/projects`)).body.projects).toEqual(before);
+    expect((await v1(service, token.secret, "GET", "/v1/projects")).body).toEqual({ projects: [projectA1.project] });
+
+    const whole = await createToken(ownerA, ["projects:write"]);
+    const created = await v1(service, whole.secret, "POST", `/v1/orgs/${ownerA.orgId}/projects?dry_run=true`, { name: "Allowed", region: "eu" });
+    expect([created.status, created.body.action]).toEqual([200, "project.create"]);
+  });
+
   test("gets 404 for a key of the other project under its own project's path", async () => {
     const token = await createToken(ownerA, everyScope, { project_ids: [projectA1.project.id] });
     const ids = { ...idsA, key: projectA2.public_keys[0].id };

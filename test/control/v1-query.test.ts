@@ -203,15 +203,17 @@ describe("POST /v1/projects/{project_id}/query", () => {
   });
 
   test("/openapi.json declares the operation: scope, request and response schemas, no dry_run or Idempotency-Key", async () => {
-    const { paths } = (await call(service.url, "GET", "/openapi.json")).body;
+    const { paths, components } = (await call(service.url, "GET", "/openapi.json")).body;
     const operation = paths["/v1/projects/{project_id}/query"].post;
+    const component = (schema: { $ref: string }) => components.schemas[schema.$ref.replace("#/components/schemas/", "")];
+    const request = component(operation.requestBody.content["application/json"].schema);
     expect({
       operationId: operation.operationId,
       scope: operation["x-required-scope"],
       parameters: operation.parameters.map((parameter: any) => `${parameter.in}:${parameter.name}`),
-      requestBody: [operation.requestBody.required, operation.requestBody.content["application/json"].schema.title],
-      required: operation.requestBody.content["application/json"].schema.required,
-      response: operation.responses["200"].content["application/json"].schema.title,
+      requestBody: [operation.requestBody.required, request.title],
+      required: request.required,
+      response: component(operation.responses["200"].content["application/json"].schema).title,
       statuses: Object.keys(operation.responses),
     }).toEqual({
       operationId: "prepareQuery",

@@ -316,3 +316,30 @@ export const experimentResults = sqliteTable("experiment_results", {
   body: text("body", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
   computedAt: text("computed_at").notNull(),
 });
+
+/**
+ * Region-token revocations waiting for (or already taken by) each region. One row per region;
+ * `synced` records that the region has it. Rows are deleted once `keep_until` has passed: by
+ * then every token they cover has expired.
+ */
+export const regionTokenRevocations = sqliteTable(
+  "region_token_revocations",
+  {
+    id: text("id").notNull(),
+    region: text("region").notNull(),
+    orgId: text("org_id"),
+    userId: text("user_id"),
+    projectId: text("project_id"),
+    accessTokenId: text("access_token_id"),
+    issuedUpTo: integer("issued_up_to").notNull(),
+    keepUntil: integer("keep_until").notNull(),
+    scopes: text("scopes", { mode: "json" }).$type<string[] | null>(),
+    reason: text("reason", { enum: ["project_deleted", "member_removed", "role_changed", "access_token_revoked"] }).notNull(),
+    synced: integer("synced", { mode: "boolean" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex("region_token_revocations_id_region_idx").on(table.id, table.region),
+    index("region_token_revocations_synced_idx").on(table.synced),
+  ],
+);

@@ -66,6 +66,31 @@ export const MetricUpdateRequest = t.Object(
   { title: "MetricUpdateRequest", additionalProperties: false },
 );
 
+const nullableTime = t.Union([t.String({ format: "date-time" }), t.Null()]);
+export const MetricDto = t.Object(
+  {
+    id: t.String({ format: "uuid" }),
+    project_id: t.String({ format: "uuid" }),
+    key: t.String(),
+    kind: t.Union([t.Literal("proportion"), t.Literal("mean")]),
+    name: t.String(),
+    direction: Direction,
+    certified: t.Boolean(),
+    monitor: t.Boolean(),
+    version: t.Integer({ format: "int32" }),
+    query: MetricQuery,
+    created_at: t.String({ format: "date-time" }),
+    archived_at: nullableTime,
+    certified_at: nullableTime,
+    certified_by: OwnerId,
+    description: Description,
+    owner_id: OwnerId,
+    unit: Unit,
+  },
+  { title: "MetricDto" },
+);
+export const MetricListResponse = t.Object({ metrics: t.Array(MetricDto) }, { title: "MetricListResponse" });
+
 export const metricDto = (row: MetricRow) => ({
   id: row.id,
   project_id: row.projectId,

@@ -1,4 +1,3 @@
-import { RouteTable, type AnyElysia } from "../../http/route-table.ts";
 // Public documents: the OpenAPI contract, OAuth metadata (RFC 8414, RFC 9728), the JWKS
 // that verifies region tokens, the region list and health.
 import { sql } from "drizzle-orm";
@@ -6,41 +5,55 @@ import { jsonResponse } from "../../http/errors.ts";
 import { knownRegions } from "../../config.ts";
 import type { ControlContext } from "../context.ts";
 import { allScopes } from "../auth/scopes.ts";
-import { openApiDocument } from "../v1/openapi.ts";
-import type { V1Route } from "../v1/route.ts";
+import { openApiDocument } from "../contract/openapi.ts";
+import type { ContractRouteTable } from "../contract/route-table.ts";
+import { answer } from "../contract/operation.ts";
 import { ingestUrl, regionApiUrl } from "../services/region-tokens.ts";
+import {
+  AuthorizationServerMetadata, HealthResponse, JsonWebKeySet, OpenApiDocument, ProtectedResourceMetadata, RegionList,
+} from "../schemas-discovery.ts";
 
 export const jwksPath = "/.well-known/jwks.json";
 
-export function discoveryRoutes(app: AnyElysia, ctx: ControlContext, routes: V1Route[]) {
-  return new RouteTable(app)
-    .get("/openapi.json", () => jsonResponse(200, openApiDocument(routes, ctx.baseUrl())))
-    .get(jwksPath, () => jsonResponse(200, ctx.signer.jwks(), { "Cache-Control": "public, max-age=300" }))
-    .get("/.well-known/oauth-authorization-server", () =>
-      // Only what exists today: personal access tokens are issued in the console, so no
-      // OAuth grant, authorization or token endpoint is advertised yet.
-      jsonResponse(200, {
-        issuer: ctx.baseUrl(),
-        jwks_uri: `${ctx.baseUrl()}${jwksPath}`,
-        scopes_supported: allScopes,
-        response_types_supported: [],
-        grant_types_supported: [],
-        token_endpoint_auth_methods_supported: [],
-        service_documentation: `${ctx.baseUrl()}/openapi.json`,
-      }),
+export function discoveryRoutes(routes: ContractRouteTable, ctx: ControlContext) {
+  return routes
+    .get("/openapi.json", { operationId: "getOpenApi", summary: "This document", security: "none", responses: answer(200, "The contract", OpenApiDocument) }, () =>
+      jsonResponse(200, openApiDocument(routes.operations, ctx.baseUrl())),
     )
-    .get("/.well-known/oauth-protected-resource/v1", () =>
-      jsonResponse(200, {
-        resource: `${ctx.baseUrl()}/v1`,
-        authorization_servers: [ctx.baseUrl()],
-        jwks_uri: `${ctx.baseUrl()}${jwksPath}`,
-        scopes_supported: allScopes,
-        bearer_methods_supported: ["header"],
-        resource_name: "svc-analytics programmatic API",
-        resource_documentation: `${ctx.baseUrl()}/openapi.json`,
-      }),
+    .get(jwksPath, { operationId: "getJwks", summary: "The keys that verify region tokens", security: "none", responses: answer(200, "JWKS", JsonWebKeySet) }, () =>
+      jsonResponse(200, ctx.signer.jwks(), { "Cache-Control": "public, max-age=300" }),
     )
-    .get("/app/regions", () =>
+    .get(
+      "/.well-known/oauth-authorization-server",
+      { operationId: "getAuthorizationServerMetadata", summary: "RFC 8414 authorization-server metadata", security: "none", responses: answer(200, "Metadata", AuthorizationServerMetadata) },
+      () =>
+        // Only what exists today: personal access tokens are issued in the console, so no
+        // OAuth grant, authorization or token endpoint is advertised yet.
+        jsonResponse(200, {
+          issuer: ctx.baseUrl(),
+          jwks_uri: `${ctx.baseUrl()}${jwksPath}`,
+          scopes_supported: allScopes,
+          response_types_supported: [],
+          grant_types_supported: [],
+          token_endpoint_auth_methods_supported: [],
+          service_documentation: `${ctx.baseUrl()}/openapi.json`,
+        }),
+    )
+    .get(
+      "/.well-known/oauth-protected-resource/v1",
+      { operationId: "getProtectedResourceMetadata", summary: "RFC 9728 protected-resource metadata of /v1", security: "none", responses: answer(200, "Metadata", ProtectedResourceMetadata) },
+      () =>
+        jsonResponse(200, {
+          resource: `${ctx.baseUrl()}/v1`,
+          authorization_servers: [ctx.baseUrl()],
+          jwks_uri: `${ctx.baseUrl()}${jwksPath}`,
+          scopes_supported: allScopes,
+          bearer_methods_supported: ["header"],
+          resource_name: "svc-analytics programmatic API",
+          resource_documentation: `${ctx.baseUrl()}/openapi.json`,
+        }),
+    )
+    .get("/app/regions", { operationId: "listRegions", summary: "Live regions and their URLs", security: "none", responses: answer(200, "Regions", RegionList) }, () =>
       jsonResponse(200, {
         regions: [...ctx.regions.keys()].map((code) => ({
           code,
@@ -51,18 +64,27 @@ export function discoveryRoutes(app: AnyElysia, ctx: ControlContext, routes: V1R
         })),
       }),
     )
-    .get("/health", async () => {
-      const checks: Record<string, string> = {};
-      try {
-        ctx.db.run(sql`SELECT 1`);
-        checks.global = "ok";
-      } catch (error) {
-        checks.global = `error: ${(error as Error).message}`;
-      }
-      for (const [code, link] of ctx.regions) {
-        checks[`region:${code}`] = await link.health().catch((error: Error) => `error: ${error.message}`);
-      }
-      const healthy = Object.values(checks).every((value) => value === "ok");
-      return jsonResponse(healthy ? 200 : 503, { status: healthy ? "ok" : "degraded", checks, caches: ctx.cacheStats() });
-    });
+    .get(
+      "/health",
+      {
+        operationId: "getHealth",
+        summary: "The control plane's store and every region",
+        security: "none",
+        responses: { ...answer(200, "Every check is ok", HealthResponse), ...answer(503, "A check failed", HealthResponse) },
+      },
+      async () => {
+        const checks: Record<string, string> = {};
+        try {
+          ctx.db.run(sql`SELECT 1`);
+          checks.global = "ok";
+        } catch (error) {
+          checks.global = `error: ${(error as Error).message}`;
+        }
+        for (const [code, link] of ctx.regions) {
+          checks[`region:${code}`] = await link.health().catch((error: Error) => `error: ${error.message}`);
+        }
+        const healthy = Object.values(checks).every((value) => value === "ok");
+        return jsonResponse(healthy ? 200 : 503, { status: healthy ? "ok" : "degraded", checks, caches: ctx.cacheStats() });
+      },
+    );
 }

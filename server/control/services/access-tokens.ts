@@ -12,6 +12,7 @@ import { tokenDto } from "../dto.ts";
 import { orgAccess, roleIn, type Principal, type TokenRow } from "../access.ts";
 import { isKnownScope, scopesOfRole, sortScopes } from "../auth/scopes.ts";
 import { applyWrite } from "./audited-write.ts";
+import { recordRevocation } from "./token-revocations.ts";
 
 export const patPrefix = "svc_pat_";
 const patSecretLength = 40;
@@ -110,7 +111,10 @@ export function revokeAccessToken(ctx: ControlContext, principal: Principal & { 
     orgId: token.orgId,
     before: tokenDto(token),
     after: { ...tokenDto(token), revoked_at: nowIso() },
-    apply: () => ctx.db.update(accessTokens).set({ revokedAt: nowIso() }).where(eq(accessTokens.id, token.id)).run(),
+    apply: () => {
+      ctx.db.update(accessTokens).set({ revokedAt: nowIso() }).where(eq(accessTokens.id, token.id)).run();
+      recordRevocation(ctx, ctx.regions.keys(), { accessTokenId: token.id }, "access_token_revoked", null);
+    },
   });
 }
 

@@ -8,7 +8,8 @@ import { invitations, memberships, orgs, users } from "../db/schema.ts";
 import { newId, requireUuid } from "../ids.ts";
 import { orgDto } from "../dto.ts";
 import { requireScope, type OrgAccess, type Principal } from "../access.ts";
-import { roles, type Role } from "../auth/scopes.ts";
+import { regionalScopes, roles, scopesOfRole, type Role } from "../auth/scopes.ts";
+import { recordRevocation } from "./token-revocations.ts";
 import { applyWrite, type WritePlan } from "./audited-write.ts";
 import { issueEmailToken, redeemEmailToken } from "./email-tokens.ts";
 import { normalizeEmail } from "./accounts.ts";
@@ -107,6 +108,10 @@ export function planChangeRole(ctx: ControlContext, access: OrgAccess, memberId:
     after,
     apply: () => {
       ctx.db.update(memberships).set({ role }).where(eq(memberships.id, row.membership.id)).run();
+      const kept = regionalScopes.filter((scope) => scopesOfRole(role).has(scope));
+      if (regionalScopes.some((scope) => scopesOfRole(row.membership.role).has(scope) && !kept.includes(scope))) {
+        recordRevocation(ctx, ctx.regions.keys(), { orgId: access.org.id, userId: row.user.id }, "role_changed", kept);
+      }
       return after;
     },
   };
@@ -132,6 +137,7 @@ export function planRemoveMember(ctx: ControlContext, access: OrgAccess, memberI
     after: null,
     apply: () => {
       ctx.db.delete(memberships).where(eq(memberships.id, row.membership.id)).run();
+      recordRevocation(ctx, ctx.regions.keys(), { orgId: access.org.id, userId: row.user.id }, "member_removed", null);
     },
   };
 }

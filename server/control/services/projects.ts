@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, max } from "drizzle-orm";
 import { nowIso } from "../../clock.ts";
-import { validation } from "../../http/errors.ts";
+import { missingScope, validation } from "../../http/errors.ts";
 import type { RegionCode } from "../../config.ts";
 import type { ControlContext } from "../context.ts";
 import { environments, projects, publicKeys } from "../db/schema.ts";
@@ -8,7 +8,8 @@ import { newId, slugify, uniqueSlug } from "../ids.ts";
 import { environmentDto, environmentNames, keyDto, projectDto, projectEnvironments, sortEnvironments, type EnvironmentRow, type KeyRow } from "../dto.ts";
 import { projectVisibleToToken, requireScope, type OrgAccess, type ProjectAccess, type ProjectRow } from "../access.ts";
 import type { WritePlan } from "./audited-write.ts";
-import { newKeyRow, syncedKeyDtos } from "./keys.ts";
+import { newKeyRow, syncKeysToRegion, syncedKeyDtos } from "./keys.ts";
+import { pushRevocations, recordRevocation } from "./token-revocations.ts";
 
 export const defaultEnvironment = "production";
 export const defaultCurrency = "USD";
@@ -68,8 +69,21 @@ export interface CreatedProject {
   keys: KeyRow[];
 }
 
+/**
+ * A token restricted by `project_ids` reaches only the projects it lists, so it cannot make
+ * new ones: a project it created would be outside its own reach, or would widen a list its
+ * owner chose on purpose. 403 `missing_scope`, as for a token lacking the scope: what it lacks
+ * is `projects:write` over the whole organisation.
+ */
+function requireWholeOrg(access: OrgAccess): void {
+  if (access.principal.kind === "token" && access.principal.token.projectIds !== null) {
+    throw missingScope("projects:write", "on the whole organisation: this token is restricted to its project_ids and cannot create projects; use a token without project_ids");
+  }
+}
+
 export function planCreateProject(ctx: ControlContext, access: OrgAccess, input: CreateProjectInput): WritePlan<CreatedProject> {
   requireScope(access, "projects:write");
+  requireWholeOrg(access);
   const valid = validateCreate(ctx, input);
   const preview = {
     org_id: access.org.id,
@@ -139,7 +153,7 @@ export function planRenameProject(ctx: ControlContext, access: ProjectAccess, na
   };
 }
 
-/** Soft-delete: the project disappears from every list and read, and every key is revoked. */
+/** Soft-delete: the project disappears from every list and read; every key and region token is revoked. */
 export function planDeleteProject(ctx: ControlContext, access: ProjectAccess): WritePlan<string[]> {
   requireScope(access, "projects:write");
   const envs = projectEnvironments(ctx, access.project.id);
@@ -164,9 +178,16 @@ export function planDeleteProject(ctx: ControlContext, access: ProjectAccess): W
         .set({ revokedAt: now, registrySynced: false })
         .where(and(eq(publicKeys.projectId, access.project.id), isNull(publicKeys.revokedAt)))
         .run();
+      recordRevocation(ctx, [access.project.region as RegionCode], { projectId: access.project.id }, "project_deleted", null);
       return activeKeys.map((key) => key.id);
     },
   };
+}
+
+/** After a committed delete: the region learns that the project's keys and region tokens are revoked. */
+export async function pushProjectDeletion(ctx: ControlContext, project: ProjectRow, revokedKeyIds: string[]): Promise<void> {
+  await syncKeysToRegion(ctx, project, revokedKeyIds);
+  await pushRevocations(ctx);
 }
 
 /** After a committed create: push the new keys to the region, then answer CreateProjectResponse. */

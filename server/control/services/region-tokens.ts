@@ -39,7 +39,10 @@ export async function issueRegionToken(ctx: ControlContext, access: ProjectAcces
     if (notHeld.length) throw scopeNotHeld(notHeld);
     scopes = sortScopes(new Set(input.scopes));
   }
-  const expiresAt = new Date(Date.now() + Math.min(lifeMs, regionTokenLifeMaxMs));
+  // Never outlives the access token it is issued with.
+  const principal = access.principal;
+  const accessTokenEnd = principal.kind === "token" && principal.token.expiresAt !== null ? Date.parse(principal.token.expiresAt) : Infinity;
+  const expiresAt = new Date(Math.min(Date.now() + Math.min(lifeMs, regionTokenLifeMaxMs), accessTokenEnd));
   expiresAt.setMilliseconds(0);
   const region = access.project.region as RegionCode;
   const token = await ctx.signer.sign(
@@ -50,8 +53,10 @@ export async function issueRegionToken(ctx: ControlContext, access: ProjectAcces
       environment,
       scopes,
       region,
+      // Lets the region refuse the token as soon as the access token it was cut from is revoked.
+      ...(principal.kind === "token" ? { access_token_id: principal.token.id } : {}),
     },
-    { issuer: ctx.baseUrl(), audience: regionAudience(region), subject: access.principal.user.id, expiresAt },
+    { issuer: ctx.baseUrl(), audience: regionAudience(region), subject: principal.user.id, expiresAt },
   );
   return {
     token,

@@ -1,9 +1,8 @@
 // A /v1 route is declared once: method, path, scope, schemas and handler. mountV1Routes
-// turns the declarations into Elysia routes with the cross-cutting behaviour of every /v1
-// call (bearer auth, per-token limits, dry_run, Idempotency-Key, audit), and openapi.ts
-// turns the same declarations into /openapi.json.
+// turns the declarations into routes with the cross-cutting behaviour of every /v1 call
+// (bearer auth, per-token limits, dry_run, Idempotency-Key, audit), declared in the
+// contract (contract/operation.ts) with the parameters and answers that behaviour adds.
 import type { TSchema } from "elysia";
-import type { AnyElysia } from "../../http/route-table.ts";
 import { ApiError, errorResponse, jsonResponse, rateLimited } from "../../http/errors.ts";
 import type { ControlContext } from "../context.ts";
 import type { Principal } from "../access.ts";
@@ -11,6 +10,8 @@ import { authenticateBearer } from "../services/access-tokens.ts";
 import { applyWrite, isDryRun, previewWrite, type WritePlan } from "../services/audited-write.ts";
 import { validateBody } from "../../http/validate.ts";
 import { finishIdempotent, parseIdempotencyKey, requestFingerprint, startIdempotent } from "../services/idempotency.ts";
+import type { ContractRouteTable } from "../contract/route-table.ts";
+import { withDryRun, type HttpMethod, type OperationDoc, type ResponseDoc } from "../contract/operation.ts";
 
 export interface V1Reply {
   status: number;
@@ -31,7 +32,7 @@ export interface V1Call {
 }
 
 interface V1RouteBase {
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+  method: HttpMethod;
   /** OpenAPI form: /v1/projects/{project_id} */
   path: string;
   operationId: string;
@@ -41,7 +42,8 @@ interface V1RouteBase {
   body?: TSchema;
   /** The body may be left out entirely (every field optional); it is then `{}`. */
   bodyOptional?: true;
-  responses: Record<number, { description: string; schema?: TSchema }>;
+  /** Writes also answer 200 DryRun with dry_run; that answer is added for them. */
+  responses: Record<number, ResponseDoc>;
   /** false: served but left out of /openapi.json (spec 1: flags and experiments are absent from the contract). */
   contract?: false;
 }
@@ -118,16 +120,28 @@ async function handleV1(ctx: ControlContext, route: V1Route, request: Request, p
   return jsonResponse(settled.reply.status, settled.reply.body, settled.headers);
 }
 
-const elysiaPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
+function v1Doc(route: V1Route): OperationDoc {
+  const doc: OperationDoc = {
+    operationId: route.operationId,
+    summary: route.summary,
+    security: "bearer",
+    scope: route.scope,
+    body: route.body,
+    responses: route.responses,
+    ...(route.bodyOptional ? { bodyOptional: true as const } : {}),
+    ...(route.contract === false ? { contract: false as const } : {}),
+  };
+  return route.write ? withDryRun(doc, true) : doc;
+}
 
-export function mountV1Routes(app: AnyElysia, ctx: ControlContext, routes: V1Route[]) {
-  for (const route of routes) {
-    const handler = ({ request, params, body }: { request: Request; params: Record<string, string>; body: unknown }) =>
+export function mountV1Routes(routes: ContractRouteTable, ctx: ControlContext, v1: V1Route[]) {
+  for (const route of v1) {
+    routes.add(route.method, route.path, v1Doc(route), ({ request, params, body }) =>
       handleV1(ctx, route, request, params, body).catch((error) => {
         if (error instanceof ApiError) return errorResponse(error);
         throw error;
-      });
-    app.route(route.method, elysiaPath(route.path), handler as never);
+      }),
+    );
   }
-  return app;
+  return routes;
 }

@@ -1,0 +1,270 @@
+// GET /openapi.json serves the whole control-plane contract (spec 1: version 0.1.0; the
+// flags, experiments and erasure routes are served but absent from it): every route the
+// control plane mounts, generated from the route declarations, with the spec's DTO names as
+// components; and every documented operation answers what its declaration says.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { startTestService, type TestService } from "../../helpers/service.ts";
+import { createToken, signUp, strongPassword, type SignedUpUser } from "../../helpers/accounts.ts";
+import { ConsoleClient, bearer, call, type Reply } from "../../helpers/client.ts";
+
+let service: TestService;
+let document: any;
+beforeAll(async () => {
+  service = await startTestService({ REGIONS: "eu,us" });
+  const reply = await call(service.url, "GET", "/openapi.json");
+  expect(reply.status).toBe(200);
+  document = reply.body;
+});
+afterAll(async () => { await service.close(); });
+
+/** Spec 1: "The flags, experiments and erasure routes exist on /v1 but are absent from the machine-readable contract". */
+const outOfContract = /\/(flags|flag-secret-keys|experiments|erasure-requests|erasure-certificates)(\/|$)/;
+
+const documented = () =>
+  Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods as object).map((method) => `${method.toUpperCase()} ${path}`));
+const mounted = () => service.control.routes.map(({ method, path }) => `${method} ${path.replace(/:(\w+)/g, "{$1}")}`);
+
+describe("GET /openapi.json", () => {
+  test("is a valid OpenAPI 3.1 document, version 0.1.0", async () => {
+    expect([document.openapi, document.info.version]).toEqual(["3.1.0", "0.1.0"]);
+    await SwaggerParser.validate(structuredClone(document));
+  });
+
+  test("lists every route the control plane mounts except the flags, experiments and erasure routes, and nothing else", () => {
+    const served = mounted();
+    const left = served.filter((operation) => outOfContract.test(operation));
+    expect(documented().sort()).toEqual(served.filter((operation) => !outOfContract.test(operation)).sort());
+    // The exclusions are real routes (so the pattern is not vacuous), and none of them leaks in.
+    expect(left.length).toBeGreaterThan(0);
+    expect(documented().filter((operation) => outOfContract.test(operation))).toEqual([]);
+    expect(new Set(served).size).toBe(served.length);
+  });
+
+  test("lists the implemented /v1 operations of the spec's table, with scopes", () => {
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods as Record<string, any>).map(([method, op]) => `${method.toUpperCase()} ${path} ${op["x-required-scope"]}`),
+    );
+    expect(operations.filter((operation) => operation.includes(" /v1/")).sort()).toEqual([
+      "DELETE /v1/projects/{project_id} projects:write",
+      "GET /v1/me any valid token",
+      "GET /v1/orgs org:read",
+      "GET /v1/orgs/{org_id} org:read",
+      "GET /v1/orgs/{org_id}/projects projects:read",
+      "GET /v1/projects projects:read",
+      "GET /v1/projects/{project_id} projects:read",
+      "GET /v1/projects/{project_id}/environments projects:read",
+      "GET /v1/projects/{project_id}/keys projects:read",
+      "PATCH /v1/projects/{project_id} projects:write",
+      "POST /v1/orgs/{org_id}/projects projects:write",
+      "POST /v1/projects/{project_id}/keys/{key_id}/revoke projects:write",
+      "POST /v1/projects/{project_id}/keys/{key_id}/rotate projects:write",
+      "POST /v1/projects/{project_id}/query query:read",
+      "POST /v1/projects/{project_id}/region-token any valid token",
+    ]);
+    const write = document.paths["/v1/projects/{project_id}"].patch;
+    expect(write.parameters.map((p: any) => `${p.in}:${p.name}`)).toEqual(["path:project_id", "query:dry_run", "header:Idempotency-Key"]);
+  });
+
+  test("says how each operation authenticates: /v1 a bearer token, /app the session cookie, the public documents nothing", () => {
+    expect(document.components.securitySchemes).toEqual({
+      bearer: { type: "http", scheme: "bearer" },
+      session: { type: "apiKey", in: "cookie", name: "svc_session" },
+    });
+    const publicOperations: string[] = [];
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const [method, op] of Object.entries(methods as Record<string, any>)) {
+        const label = `${method.toUpperCase()} ${path}`;
+        if (path.startsWith("/v1/")) expect([label, op.security]).toEqual([label, [{ bearer: [] }]]);
+        else if (op.security.length === 0) publicOperations.push(label);
+        else expect([label, op.security]).toEqual([label, [{ session: [] }]]);
+      }
+    }
+    expect(publicOperations.sort()).toEqual([
+      "GET /.well-known/jwks.json",
+      "GET /.well-known/oauth-authorization-server",
+      "GET /.well-known/oauth-protected-resource/v1",
+      "GET /app/regions",
+      "GET /health",
+      "GET /openapi.json",
+      "POST /app/auth/login",
+      "POST /app/auth/password-reset",
+      "POST /app/auth/password-reset/confirm",
+      "POST /app/auth/signup",
+      "POST /app/auth/verify-email",
+    ]);
+  });
+
+  test("components carry the spec's DTO names and operations refer to them", () => {
+    const names = Object.keys(document.components.schemas);
+    for (const name of [
+      "OrgDto", "OrgList", "ProjectDto", "ProjectList", "EnvironmentDto", "EnvironmentList", "KeyDto", "KeyList", "CreateProjectRequest",
+      "CreateProjectResponse", "RotateKeyResponse", "RegionDto", "RegionList", "HealthResponse", "MemberDto", "MembersResponse", "InvitationDto",
+      "SessionDto", "RevokeOthersResponse", "AcceptedResponse", "CreateTokenRequest", "CreatedTokenResponse", "TokenDto", "RegionTokenRequest",
+      "RegionTokenResponse", "V1QueryRequest", "RegionRequestDto", "V1MeResponse", "MeResponse", "MetricDto", "MetricCreateRequest",
+      "MetricUpdateRequest", "MetricListResponse", "DryRun", "ErrorBody", "RenameRequest", "OrgNameRequest", "RoleRequest", "InviteRequest",
+      "SignupRequest", "LoginRequest",
+    ]) {
+      expect(names).toContain(name);
+    }
+    const json = (op: any, status: number) => op.responses[status].content["application/json"].schema;
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    expect(json(document.paths["/v1/orgs/{org_id}"].get, 200)).toEqual(ref("OrgDto"));
+    expect(json(document.paths["/v1/orgs/{org_id}"].get, 404)).toEqual(ref("ErrorBody"));
+    expect(json(document.paths["/v1/orgs/{org_id}/projects"].post, 201)).toEqual(ref("CreateProjectResponse"));
+    expect(json(document.paths["/v1/orgs/{org_id}/projects"].post, 200)).toEqual(ref("DryRun"));
+    expect(json(document.paths["/v1/projects/{project_id}"].patch, 200)).toEqual({ anyOf: [ref("ProjectDto"), ref("DryRun")] });
+    expect(document.paths["/app/orgs/{org_id}/projects"].post.requestBody.content["application/json"].schema).toEqual(ref("CreateProjectRequest"));
+    expect(document.components.schemas.ProjectList.properties.projects.items).toEqual(ref("ProjectDto"));
+  });
+});
+
+describe("every documented operation answers as its declaration says", () => {
+  const exercised = new Set<string>();
+  const checks = new Map<unknown, ReturnType<typeof TypeCompiler.Compile>>();
+
+  /** Calls `target` (a path template, ids filled from `ids`, and a query) and checks the answer against the operation's declared answer for its status. */
+  async function expectDeclared(method: string, target: string, send: (path: string) => Promise<Reply>, ids: Record<string, string> = {}): Promise<Reply> {
+    const [template, query] = target.split("?") as [string, string | undefined];
+    const operation = service.control.operations.find((op) => op.method === method && op.path === template && op.contract !== false);
+    expect(operation, `${method} ${template} is not documented`).toBeDefined();
+    const reply = await send(template.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]!) + (query ? `?${query}` : ""));
+    const declared = operation!.responses[reply.status];
+    expect([`${method} ${template}`, reply.status, declared === undefined ? "undeclared" : "declared"]).toEqual([`${method} ${template}`, reply.status, "declared"]);
+    if (declared!.schema) {
+      let check = checks.get(declared!.schema);
+      if (!check) checks.set(declared!.schema, (check = TypeCompiler.Compile(declared!.schema)));
+      expect([`${method} ${template}`, [...check.Errors(reply.body)].map((error) => `${error.path}: ${error.message}`)]).toEqual([`${method} ${template}`, []]);
+    } else {
+      expect([`${method} ${template}`, reply.body]).toEqual([`${method} ${template}`, undefined]);
+    }
+    exercised.add(`${method} ${template}`);
+    return reply;
+  }
+
+  const anyone = (method: string, template: string, body?: unknown, ids?: Record<string, string>) =>
+    expectDeclared(method, template, (path) => call(service.url, method, path, { body }), ids);
+  const consoleCall = (client: ConsoleClient, method: string, template: string, body?: unknown, ids?: Record<string, string>) =>
+    expectDeclared(method, template, (path) => client.request(method, path, body), ids);
+  const v1Call = (secret: string, method: string, template: string, body?: unknown, ids?: Record<string, string>) =>
+    expectDeclared(method, template, (path) => call(service.url, method, path, { body, headers: bearer(secret) }), ids);
+
+  test("public documents", async () => {
+    for (const path of ["/openapi.json", "/.well-known/jwks.json", "/.well-known/oauth-authorization-server", "/.well-known/oauth-protected-resource/v1", "/app/regions", "/health"]) {
+      expect((await anyone("GET", path)).status).toBe(200);
+    }
+  });
+
+  test("accounts and sessions", async () => {
+    const email = `contract-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const ann = new ConsoleClient(service.url);
+    expect((await consoleCall(ann, "POST", "/app/auth/signup", { email, name: "Ann", password: strongPassword })).status).toBe(201);
+    expect((await consoleCall(ann, "GET", "/app/me")).status).toBe(200);
+    expect((await consoleCall(ann, "POST", "/app/auth/verify-email/send")).status).toBe(204);
+    expect((await anyone("POST", "/app/auth/verify-email", { token: service.lastMail(email, "verify_email").token })).status).toBe(204);
+
+    const phone = new ConsoleClient(service.url, "phone/1.0");
+    expect((await consoleCall(phone, "POST", "/app/auth/login", { email, password: strongPassword })).status).toBe(200);
+    const sessions = await consoleCall(ann, "GET", "/app/auth/sessions");
+    const phoneSession = sessions.body.sessions.find((session: any) => !session.current).id;
+    expect((await consoleCall(ann, "DELETE", "/app/auth/sessions/{session_id}", undefined, { session_id: phoneSession })).status).toBe(204);
+    await new ConsoleClient(service.url, "tablet/1.0").post("/app/auth/login", { email, password: strongPassword });
+    expect((await consoleCall(ann, "POST", "/app/auth/sessions/revoke-others")).body).toEqual({ revoked: 1 });
+    const newPassword = "amber-lantern-52-softly";
+    expect((await consoleCall(ann, "POST", "/app/auth/change-password", { current_password: strongPassword, new_password: newPassword })).status).toBe(204);
+
+    expect((await anyone("POST", "/app/auth/password-reset", { email })).status).toBe(202);
+    const reset = { token: service.lastMail(email, "password_reset").token, new_password: "copper-meadow-38-gently" };
+    expect((await anyone("POST", "/app/auth/password-reset/confirm", reset)).status).toBe(204);
+    expect((await consoleCall(ann, "POST", "/app/auth/login", { email, password: reset.new_password })).status).toBe(200);
+    expect((await consoleCall(ann, "POST", "/app/auth/logout")).status).toBe(204);
+    expect((await consoleCall(ann, "GET", "/app/me")).status).toBe(401);
+  });
+
+  test("organisations, members and invitations", async () => {
+    const owner = await signUp(service, "Org owner");
+    expect((await consoleCall(owner.client, "GET", "/app/orgs")).status).toBe(200);
+    const org = await consoleCall(owner.client, "POST", "/app/orgs", { name: "Contract org" });
+    expect(org.status).toBe(201);
+    const ids = { org_id: org.body.id };
+    expect((await consoleCall(owner.client, "PATCH", "/app/orgs/{org_id}", { name: "Contract org 2" }, ids)).status).toBe(200);
+
+    const bob = await signUp(service, "Bob");
+    expect((await consoleCall(owner.client, "POST", "/app/orgs/{org_id}/invitations", { email: bob.email, role: "member" }, ids)).status).toBe(201);
+    const carol = await consoleCall(owner.client, "POST", "/app/orgs/{org_id}/invitations", { email: "carol@example.com", role: "viewer" }, ids);
+    expect((await consoleCall(owner.client, "DELETE", "/app/orgs/{org_id}/invitations/{invitation_id}", undefined, { ...ids, invitation_id: carol.body.id })).status).toBe(204);
+    expect((await consoleCall(bob.client, "POST", "/app/invitations/accept", { token: service.lastMail(bob.email, "invitation").token })).status).toBe(200);
+
+    const members = await consoleCall(owner.client, "GET", "/app/orgs/{org_id}/members", undefined, ids);
+    const member_id = members.body.members.find((member: any) => member.user_id === bob.userId).id;
+    expect((await consoleCall(owner.client, "PATCH", "/app/orgs/{org_id}/members/{member_id}", { role: "viewer" }, { ...ids, member_id })).status).toBe(200);
+    expect((await consoleCall(owner.client, "DELETE", "/app/orgs/{org_id}/members/{member_id}", undefined, { ...ids, member_id })).status).toBe(204);
+    expect((await consoleCall(owner.client, "GET", "/app/orgs/{org_id}/members", undefined, { org_id: crypto.randomUUID() })).status).toBe(404);
+  });
+
+  test("projects, keys, tokens and metrics in the console", async () => {
+    const owner = await signUp(service, "Project owner");
+    const org = { org_id: owner.orgId };
+    expect((await consoleCall(owner.client, "GET", "/app/orgs/{org_id}/projects", undefined, org)).status).toBe(200);
+    const created = await consoleCall(owner.client, "POST", "/app/orgs/{org_id}/projects", { name: "Contract", region: "eu" }, org);
+    expect(created.status).toBe(201);
+    const ids = { project_id: created.body.project.id, key_id: created.body.public_keys[0].id };
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}", undefined, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "PATCH", "/app/projects/{project_id}", { name: "Contract 2" }, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/environments", undefined, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/keys", undefined, ids)).status).toBe(200);
+    const allow = { allowed_origins: ["https://app.example.com"] };
+    expect((await consoleCall(owner.client, "PATCH", "/app/projects/{project_id}/keys/{key_id}", allow, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/keys/{key_id}/rotate", { keep_old: true }, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/keys/{key_id}/revoke", undefined, ids)).status).toBe(200);
+
+    const metric = { key: "signed_up", name: "Signed up", query: { kind: "proportion", event: "signed_up" } };
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/metrics?dry_run=true", metric, ids)).body.dry_run).toBe(true);
+    const made = await consoleCall(owner.client, "POST", "/app/projects/{project_id}/metrics", metric, ids);
+    expect(made.status).toBe(201);
+    const metricIds = { ...ids, metric_id: made.body.id };
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/metrics", undefined, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/metrics/{metric_id}", undefined, metricIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "PATCH", "/app/projects/{project_id}/metrics/{metric_id}", { unit: "people" }, metricIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/metrics/{metric_id}/certify", undefined, metricIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/metrics/{metric_id}/archive", undefined, metricIds)).status).toBe(200);
+
+    const token = await consoleCall(owner.client, "POST", "/app/tokens", { name: "contract", org_id: owner.orgId, scopes: ["projects:read"] });
+    expect(token.status).toBe(201);
+    expect((await consoleCall(owner.client, "GET", "/app/tokens")).status).toBe(200);
+    expect((await consoleCall(owner.client, "DELETE", "/app/tokens/{token_id}", undefined, { token_id: token.body.token.id })).status).toBe(204);
+    expect((await consoleCall(owner.client, "DELETE", "/app/projects/{project_id}", undefined, ids)).status).toBe(204);
+  });
+
+  test("/v1", async () => {
+    const owner: SignedUpUser = await signUp(service, "V1 owner");
+    const { secret } = await createToken(owner, ["org:read", "projects:write", "query:read"]);
+    const org = { org_id: owner.orgId };
+    for (const path of ["/v1/me", "/v1/orgs", "/v1/projects"]) expect((await v1Call(secret, "GET", path)).status).toBe(200);
+    expect((await v1Call(secret, "GET", "/v1/orgs/{org_id}", undefined, org)).status).toBe(200);
+    expect((await v1Call(secret, "GET", "/v1/orgs/{org_id}/projects", undefined, org)).status).toBe(200);
+    const body = { name: "V1 contract", region: "us" };
+    expect((await v1Call(secret, "POST", "/v1/orgs/{org_id}/projects?dry_run=true", body, org)).status).toBe(200);
+    const created = await v1Call(secret, "POST", "/v1/orgs/{org_id}/projects", body, org);
+    expect(created.status).toBe(201);
+    const ids = { project_id: created.body.project.id, key_id: created.body.public_keys[1].id };
+    expect((await v1Call(secret, "GET", "/v1/projects/{project_id}", undefined, ids)).status).toBe(200);
+    expect((await v1Call(secret, "PATCH", "/v1/projects/{project_id}?dry_run=true", { name: "Renamed" }, ids)).body.dry_run).toBe(true);
+    expect((await v1Call(secret, "PATCH", "/v1/projects/{project_id}", { name: "Renamed" }, ids)).status).toBe(200);
+    expect((await v1Call(secret, "GET", "/v1/projects/{project_id}/environments", undefined, ids)).status).toBe(200);
+    expect((await v1Call(secret, "GET", "/v1/projects/{project_id}/keys", undefined, ids)).status).toBe(200);
+    expect((await v1Call(secret, "POST", "/v1/projects/{project_id}/keys/{key_id}/rotate", {}, ids)).status).toBe(200);
+    expect((await v1Call(secret, "POST", "/v1/projects/{project_id}/keys/{key_id}/revoke", undefined, ids)).status).toBe(200);
+    expect((await v1Call(secret, "POST", "/v1/projects/{project_id}/region-token", {}, ids)).status).toBe(200);
+    const query = { query: { ir_version: 1, date_range: { from: "-7d" }, insight: { kind: "trends", interval: "day", series: [{ event: "signed_up", math: "total" }] } } };
+    expect((await v1Call(secret, "POST", "/v1/projects/{project_id}/query", query, ids)).status).toBe(200);
+    expect((await v1Call(secret, "GET", "/v1/projects/{project_id}", undefined, { project_id: crypto.randomUUID() })).status).toBe(404);
+    expect((await v1Call("svc_pat_nonsense", "GET", "/v1/me")).status).toBe(401);
+    expect((await v1Call(secret, "DELETE", "/v1/projects/{project_id}", undefined, ids)).status).toBe(204);
+  });
+
+  test("each documented operation was called above", () => {
+    expect(documented().filter((operation) => !exercised.has(operation)).sort()).toEqual([]);
+  });
+});

@@ -96,13 +96,16 @@ export class PersonDirectory {
       findDistinctId: q("SELECT person_index FROM person_distinct_ids WHERE project_id = ? AND distinct_id = ?"),
       distinctIdsOf: q("SELECT distinct_id FROM person_distinct_ids WHERE project_id = ? AND person_index = ? ORDER BY distinct_id"),
       absorbedBy: q("SELECT old_index FROM person_overrides WHERE project_id = ? AND new_index = ? ORDER BY old_index"),
-      maxIndex: q("SELECT MAX(person_index) AS max FROM persons WHERE project_id = ?"),
+      // The newest index as a page of one, read from the end of the primary key.
+      lastIndex: q("SELECT person_index FROM persons WHERE project_id = ? ORDER BY person_index DESC LIMIT 1"),
       overrides: q("SELECT old_index, new_index FROM person_overrides WHERE project_id = ?"),
       createdTimes: q("SELECT person_index, created_at FROM persons WHERE project_id = ? AND merged_into IS NULL"),
       propertyValues: q(`SELECT person_index, json_type(properties, $path) AS type, json_extract(properties, $path) AS value
         FROM persons WHERE project_id = $project AND merged_into IS NULL AND json_type(properties, $path) IS NOT NULL`),
-      logOf: q(`SELECT kind, at, event_uuid, survivor, absorbed FROM identity_log
-        WHERE project_id = ? AND (survivor = ? OR absorbed = ?) ORDER BY at, event_uuid`),
+      // A union rather than "survivor = ? OR absorbed = ?", which SQLite answers by walking the project's log.
+      logOf: q(`SELECT kind, at, event_uuid, survivor, absorbed FROM identity_log WHERE project_id = ?1 AND survivor = ?2
+        UNION SELECT kind, at, event_uuid, survivor, absorbed FROM identity_log WHERE project_id = ?1 AND absorbed = ?2
+        ORDER BY at, event_uuid`),
       groupTypes: q("SELECT group_index, name FROM group_types WHERE project_id = ? ORDER BY group_index"),
       group: q("SELECT * FROM groups WHERE project_id = ? AND group_index = ? AND group_key = ?"),
       piiProperties: q("SELECT name FROM pii_properties WHERE project_id = ? ORDER BY name"),
@@ -173,7 +176,7 @@ export class PersonDirectory {
 
   /** Merges, refusals and unmerges that involved the person, oldest first. */
   identityLog(projectId: string, index: number): IdentityLogEntry[] {
-    return (this.statements.logOf!.all(projectId, index, index) as Record<string, unknown>[]).map((row) => ({
+    return (this.statements.logOf!.all(projectId, index) as Record<string, unknown>[]).map((row) => ({
       kind: row.kind as IdentityLogKind,
       at: row.at as number,
       eventUuid: row.event_uuid as string,
@@ -183,8 +186,9 @@ export class PersonDirectory {
   }
 
   /** How many person indexes the project has used (indexes are dense from 0). */
-  private indexCount(projectId: string): number {
-    return ((this.statements.maxIndex!.get(projectId) as { max: number | null }).max ?? -1) + 1;
+  indexCount(projectId: string): number {
+    const last = this.statements.lastIndex!.get(projectId) as { person_index: number } | null;
+    return last === null ? 0 : last.person_index + 1;
   }
 
   /**
@@ -258,10 +262,19 @@ export class PersonDirectory {
       where.push("group_key LIKE $pattern ESCAPE '\\'");
       params.pattern = likePattern(search);
     }
-    if (after !== null) {
-      where.push("(group_index > $afterType OR (group_index = $afterType AND group_key > $afterKey))");
+    // The cursor as a range SQLite starts the page from in the primary key, so a later page
+    // costs what the first does (an OR of type and key made it walk from the first group on).
+    if (after !== null && typeIndex === null) {
+      where.push("(group_index, group_key) > ($afterType, $afterKey)");
       params.afterType = after.typeIndex;
       params.afterKey = after.key;
+    } else if (after !== null) {
+      // Of one type: a cursor past that type leaves nothing, one before it starts at its first group.
+      if (after.typeIndex > typeIndex!) return [];
+      if (after.typeIndex === typeIndex) {
+        where.push("group_key > $afterKey");
+        params.afterKey = after.key;
+      }
     }
     const sql = `SELECT * FROM groups WHERE ${where.join(" AND ")} ORDER BY group_index, group_key LIMIT $limit`;
     return (this.db.query(sql).all(params) as GroupRow[]).map(toGroup);

@@ -3,7 +3,7 @@
 // a key is valid), ingest policies, the person store (person-store.ts) and published flags
 // (flag-store.ts).
 import { Database } from "bun:sqlite";
-import { personSchema, personSchemaV4 } from "./person-schema.ts";
+import { personSchema, personSchemaV4, personSchemaV7 } from "./person-schema.ts";
 import { PersonStore } from "./person-store.ts";
 import { PersonDirectory } from "./person-directory.ts";
 import { FlagStore, flagSchema } from "./flag-store.ts";
@@ -30,7 +30,7 @@ export interface IngestPolicy {
   updatedAt: string;
 }
 
-const schemaVersion = 6;
+const schemaVersion = 7;
 
 export class RegionStore {
   private readonly db: Database;
@@ -90,6 +90,7 @@ export class RegionStore {
       if (version < 4) this.db.exec(personSchemaV4);
       if (version < 5) this.db.exec("ALTER TABLE key_registry ADD COLUMN time_zone TEXT NOT NULL DEFAULT 'UTC'");
       if (version < 6) this.db.exec(flagSchema);
+      if (version < 7) this.db.exec(personSchemaV7);
       this.db.exec(`PRAGMA user_version = ${schemaVersion}`);
     })();
   }

@@ -200,6 +200,20 @@ describe("person store", () => {
     ]);
   });
 
+  test("groups page by (type, key) after a cursor; of one type, a cursor of an earlier type starts at its first group, of a later one leaves none", () => {
+    const { persons, directory } = openRegion();
+    persons.attribute(project, [event("u", { groups: { company: "b" } }), event("u", { groups: { company: "a", team: "x" } }), event("u", { groups: { team: "y" } })]);
+    const keys = (typeIndex: number | null, after: { typeIndex: number; key: string } | null, search: string | null = null) =>
+      directory.listGroups(project, typeIndex, search, after, 10).map((group) => `${group.typeIndex}:${group.key}`);
+    expect(keys(null, null)).toEqual(["0:a", "0:b", "1:x", "1:y"]);
+    expect(keys(null, { typeIndex: 0, key: "a" })).toEqual(["0:b", "1:x", "1:y"]);
+    expect(keys(null, { typeIndex: 0, key: "b" })).toEqual(["1:x", "1:y"]);
+    expect(keys(1, { typeIndex: 1, key: "x" })).toEqual(["1:y"]);
+    expect(keys(1, { typeIndex: 0, key: "b" })).toEqual(["1:x", "1:y"]);
+    expect(keys(0, { typeIndex: 1, key: "x" })).toEqual([]);
+    expect(keys(1, { typeIndex: 1, key: "x" }, "Y")).toEqual(["1:y"]);
+  });
+
   test("a batch of known ids without identity effects gets their persons and writes nothing", () => {
     const { path, persons } = openRegion();
     expect(persons.attribute(project, [event("a"), event("b")])).toEqual([0, 1]);
@@ -235,6 +249,34 @@ describe("person store", () => {
     expect(directory.personOf(project, "shared")!.properties).toEqual({});
     expect(directory.personOf(other, "shared")!.properties).toEqual({ where: "other" });
     expect(directory.person(other, directory.personOf(project, "shared")!.id)).toBeNull();
+  });
+
+  test("a file of schema 6 gets the person indexes of schema 7 when opened, its persons as they were", () => {
+    const { path, store, persons, directory } = openRegion();
+    persons.attribute(project, [event("anon"), event("user", { anonId: "anon" }), event("user", { event: "$create_alias", properties: { alias: "other" } })]);
+    const user = directory.personOf(project, "user")!;
+    const before = dump(path);
+    store.close();
+    stores.splice(stores.indexOf(store), 1);
+    const indexes = (db: Database) =>
+      db.query("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").all() as { name: string; sql: string }[];
+    const db = new Database(path);
+    const current = indexes(db);
+    // Schema 6's indexes, as versions 3 and 4 made them.
+    db.exec(`DROP INDEX person_distinct_ids_by_first_person; DROP INDEX identity_log_by_survivor; DROP INDEX identity_log_by_absorbed;
+      DROP INDEX person_distinct_ids_by_person; CREATE INDEX person_distinct_ids_by_person ON person_distinct_ids (project_id, person_index);
+      DROP INDEX person_overrides_by_survivor; CREATE INDEX person_overrides_by_survivor ON person_overrides (project_id, new_index);
+      PRAGMA user_version = 6`);
+    db.close();
+
+    const reopened = new RegionStore(path);
+    stores.push(reopened);
+    const migrated = new Database(path, { readonly: true });
+    expect([indexes(migrated), migrated.query("PRAGMA user_version").get()]).toEqual([current, { user_version: 7 }]);
+    migrated.close();
+    expect(dump(path)).toEqual(before);
+    expect(reopened.directory.distinctIdsOf(project, user.index)).toEqual(["anon", "other", "user"]);
+    expect(reopened.directory.identityLog(project, user.index).map((entry) => entry.kind)).toEqual(["merge"]);
   });
 
   test("the state survives reopening the file", () => {

@@ -26,12 +26,39 @@ export interface IdentityLogEntry {
   absorbed: number;
 }
 
+/**
+ * Groups a search examines at most per call, in (type, key) order from its cursor: matching a
+ * key costs far less than matching a person, so this many take about as long as
+ * personsExaminedPerPageMax persons.
+ */
+export const groupsExaminedPerPageMax = 50_000;
+
+/** Where a page of groups ended. */
+export interface GroupPosition {
+  typeIndex: number;
+  key: string;
+}
+
+export interface GroupPage {
+  groups: GroupRecord[];
+  /** Where the next page starts after, or null when no group is left to examine. */
+  next: GroupPosition | null;
+}
+
 export interface GroupRecord {
   typeIndex: number;
   key: string;
   properties: Record<string, unknown>;
   createdAt: number;
 }
+
+/**
+ * Person indexes one listing call examines at most, newest first from its cursor: a search or
+ * property filter that matches few persons reads this many persons rather than the whole
+ * project (about 3 us each for a search of distinct ids, measured), so no page holds up the
+ * process for longer than a few tens of milliseconds however large the project.
+ */
+export const personsExaminedPerPageMax = 10_000;
 
 /** Which persons a listing returns: all, or those matching a search and/or one property. */
 export interface PersonFilter {
@@ -40,6 +67,12 @@ export interface PersonFilter {
   /** Persons having this property; with `value`, having it equal to `value` (compared as text). */
   property?: string;
   value?: string;
+}
+
+export interface PersonPage {
+  persons: PersonRecord[];
+  /** The `before` of the next page, or null when no older person is left to examine. */
+  nextBefore: number | null;
 }
 
 interface PersonRow {
@@ -69,6 +102,14 @@ const toPerson = (projectId: string, row: PersonRow): PersonRecord => ({
   version: row.version,
   mergedInto: row.merged_into,
 });
+
+/** A page of groups read as `limit` + 1 rows: the next page starts after the last shown when there are more, else at `resume`. */
+function groupPage(rows: GroupRecord[], limit: number, resume: GroupPosition | null): GroupPage {
+  if (rows.length <= limit) return { groups: rows, next: resume };
+  const groups = rows.slice(0, limit);
+  const last = groups.at(-1)!;
+  return { groups, next: { typeIndex: last.typeIndex, key: last.key } };
+}
 
 const toGroup = (row: GroupRow): GroupRecord => ({
   typeIndex: row.group_index,
@@ -146,16 +187,16 @@ export class PersonDirectory {
   }
 
   /**
-   * Surviving persons, newest first, matching `filter`; `before` is the index the previous
-   * page ended at. Asks for one more than `limit` so the caller knows whether a page follows.
+   * Surviving persons matching `filter`, newest first, at most `limit`, from person indexes
+   * below `before` (the previous page's `nextBefore`; null for the first page). One call
+   * examines at most personsExaminedPerPageMax indexes, so a filter that matches few persons
+   * may give fewer than `limit`, even none, with a `nextBefore` to go on from.
    */
-  listPersons(projectId: string, filter: PersonFilter, before: number | null, limit: number): PersonRecord[] {
-    const where = ["project_id = $project", "merged_into IS NULL"];
-    const params: Record<string, string | number> = { project: projectId, limit: limit + 1 };
-    if (before !== null) {
-      where.push("person_index < $before");
-      params.before = before;
-    }
+  listPersons(projectId: string, filter: PersonFilter, before: number | null, limit: number): PersonPage {
+    const start = Math.min(before ?? Number.MAX_SAFE_INTEGER, this.indexCount(projectId));
+    const floor = Math.max(0, start - personsExaminedPerPageMax);
+    const where = ["project_id = $project", "merged_into IS NULL", "person_index < $before", "person_index >= $floor"];
+    const params: Record<string, string | number> = { project: projectId, before: start, floor, limit: limit + 1 };
     if (filter.search !== undefined) {
       where.push(`(id = $search OR EXISTS (SELECT 1 FROM person_distinct_ids d
         WHERE d.project_id = persons.project_id AND d.person_index = persons.person_index AND d.distinct_id LIKE $pattern ESCAPE '\\'))`);
@@ -171,7 +212,9 @@ export class PersonDirectory {
       }
     }
     const sql = `SELECT * FROM persons WHERE ${where.join(" AND ")} ORDER BY person_index DESC LIMIT $limit`;
-    return (this.db.query(sql).all(params) as PersonRow[]).map((row) => toPerson(projectId, row));
+    const persons = (this.db.query(sql).all(params) as PersonRow[]).map((row) => toPerson(projectId, row));
+    if (persons.length > limit) return { persons: persons.slice(0, limit), nextBefore: persons[limit - 1]!.index };
+    return { persons, nextBefore: floor > 0 ? floor : null };
   }
 
   /** Merges, refusals and unmerges that involved the person, oldest first. */
@@ -249,18 +292,16 @@ export class PersonDirectory {
 
   /**
    * Groups ordered by (type index, key), optionally of one type and with `search` in the key
-   * (case-insensitive); `after` is where the previous page ended. One more than `limit` comes back.
+   * (case-insensitive), at most `limit`, after `after` (the previous page's `next`; null for
+   * the first page). A search examines at most groupsExaminedPerPageMax groups per call, so it
+   * may give fewer than `limit`, even none, with a `next` to go on from.
    */
-  listGroups(projectId: string, typeIndex: number | null, search: string | null, after: { typeIndex: number; key: string } | null, limit: number): GroupRecord[] {
+  listGroups(projectId: string, typeIndex: number | null, search: string | null, after: GroupPosition | null, limit: number): GroupPage {
     const where = ["project_id = $project"];
-    const params: Record<string, string | number> = { project: projectId, limit: limit + 1 };
+    const params: Record<string, string | number> = { project: projectId };
     if (typeIndex !== null) {
       where.push("group_index = $type");
       params.type = typeIndex;
-    }
-    if (search !== null) {
-      where.push("group_key LIKE $pattern ESCAPE '\\'");
-      params.pattern = likePattern(search);
     }
     // The cursor as a range SQLite starts the page from in the primary key, so a later page
     // costs what the first does (an OR of type and key made it walk from the first group on).
@@ -270,14 +311,22 @@ export class PersonDirectory {
       params.afterKey = after.key;
     } else if (after !== null) {
       // Of one type: a cursor past that type leaves nothing, one before it starts at its first group.
-      if (after.typeIndex > typeIndex!) return [];
+      if (after.typeIndex > typeIndex!) return { groups: [], next: null };
       if (after.typeIndex === typeIndex) {
         where.push("group_key > $afterKey");
         params.afterKey = after.key;
       }
     }
-    const sql = `SELECT * FROM groups WHERE ${where.join(" AND ")} ORDER BY group_index, group_key LIMIT $limit`;
-    return (this.db.query(sql).all(params) as GroupRow[]).map(toGroup);
+    const ordered = `SELECT * FROM groups WHERE ${where.join(" AND ")} ORDER BY group_index, group_key`;
+    const read = (sql: string, more: Record<string, string | number>) => (this.db.query(sql).all({ ...params, ...more }) as GroupRow[]).map(toGroup);
+    if (search === null) return groupPage(read(`${ordered} LIMIT $limit`, { limit: limit + 1 }), limit, null);
+    const examined = { examined: groupsExaminedPerPageMax };
+    const groups = read(`SELECT * FROM (${ordered} LIMIT $examined) WHERE group_key LIKE $pattern ESCAPE '\\' ORDER BY group_index, group_key LIMIT $limit`,
+      { ...examined, pattern: likePattern(search), limit: limit + 1 });
+    if (groups.length > limit) return groupPage(groups, limit, null);
+    // A short page goes on after the last group it examined, unless that was the listing's last.
+    const [last] = read(`${ordered} LIMIT 1 OFFSET $examined - 1`, examined);
+    return groupPage(groups, limit, last ? { typeIndex: last.typeIndex, key: last.key } : null);
   }
 
   /** Property names the project's catalog marks as personal data. */

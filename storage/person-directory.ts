@@ -317,16 +317,23 @@ export class PersonDirectory {
         params.afterKey = after.key;
       }
     }
-    const ordered = `SELECT * FROM groups WHERE ${where.join(" AND ")} ORDER BY group_index, group_key`;
-    const read = (sql: string, more: Record<string, string | number>) => (this.db.query(sql).all({ ...params, ...more }) as GroupRow[]).map(toGroup);
-    if (search === null) return groupPage(read(`${ordered} LIMIT $limit`, { limit: limit + 1 }), limit, null);
+    const conditions = where.join(" AND ");
+    const read = (sql: string, more: Record<string, string | number>) => this.db.query(sql).all({ ...params, ...more }) as GroupRow[];
+    if (search === null) {
+      const rows = read(`SELECT * FROM groups WHERE ${conditions} ORDER BY group_index, group_key LIMIT $limit`, { limit: limit + 1 });
+      return groupPage(rows.map(toGroup), limit, null);
+    }
+    // The examined keys come from the primary key alone; only the matches' rows are read (reading
+    // whole rows, properties and all, made examining 50,000 groups take 100 ms instead of 8).
+    const examinedKeys = `SELECT group_index, group_key FROM groups WHERE ${conditions} ORDER BY group_index, group_key`;
     const examined = { examined: groupsExaminedPerPageMax };
-    const groups = read(`SELECT * FROM (${ordered} LIMIT $examined) WHERE group_key LIKE $pattern ESCAPE '\\' ORDER BY group_index, group_key LIMIT $limit`,
-      { ...examined, pattern: likePattern(search), limit: limit + 1 });
-    if (groups.length > limit) return groupPage(groups, limit, null);
+    const matches = read(`SELECT g.* FROM (${examinedKeys} LIMIT $examined) AS w
+      JOIN groups AS g ON g.project_id = $project AND g.group_index = w.group_index AND g.group_key = w.group_key
+      WHERE w.group_key LIKE $pattern ESCAPE '\\' ORDER BY w.group_index, w.group_key LIMIT $limit`, { ...examined, pattern: likePattern(search), limit: limit + 1 });
+    if (matches.length > limit) return groupPage(matches.map(toGroup), limit, null);
     // A short page goes on after the last group it examined, unless that was the listing's last.
-    const [last] = read(`${ordered} LIMIT 1 OFFSET $examined - 1`, examined);
-    return groupPage(groups, limit, last ? { typeIndex: last.typeIndex, key: last.key } : null);
+    const [last] = read(`${examinedKeys} LIMIT 1 OFFSET $examined - 1`, examined);
+    return groupPage(matches.map(toGroup), limit, last ? { typeIndex: last.group_index, key: last.group_key } : null);
   }
 
   /** Property names the project's catalog marks as personal data. */

@@ -28,8 +28,8 @@ afterAll(async () => {
   await service.close();
 });
 
-/** What is wrong with one statement's plan, if anything. */
-function planProblems(db: Database, sql: string): string[] {
+/** What is wrong with one statement's plan, if anything; `tables` are the file's tables (a plan also scans its own subqueries). */
+function planProblems(db: Database, tables: Set<string>, sql: string): string[] {
   const plan = (db.query(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail);
   // A first page read in index order with a LIMIT and no sort: SQLite stops after the page. A
   // page after a cursor (parameters $before..., $after...) must start at the cursor instead of
@@ -38,7 +38,7 @@ function planProblems(db: Database, sql: string): string[] {
   const problems: string[] = [];
   for (const detail of plan) {
     const scan = detail.match(/^SCAN (\w+)/);
-    if (scan && scan[1] !== "CONSTANT") problems.push(`${detail}: reads the whole table`);
+    if (scan && tables.has(scan[1]!)) problems.push(`${detail}: reads the whole table`);
     const search = detail.match(/^SEARCH (\w+) .*\((.*)\)$/);
     if (search && growingTables.includes(search[1]!) && search[2]!.split(" AND ").every((term) => term.startsWith("project_id"))) {
       if (!firstPageInOrder) problems.push(`${detail}: reads the whole project`);
@@ -104,7 +104,8 @@ test("ingest's person resolution and every persons and groups route use indexes 
     // The recording saw each growing table being read.
     const tablesRead = growingTables.filter((table) => statements.some((sql) => new RegExp(`\\bFROM ${table}\\b`).test(sql)));
     expect(tablesRead).toEqual(growingTables);
-    expect(statements.flatMap((sql) => planProblems(db, sql))).toEqual([]);
+    const tables = new Set((db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name));
+    expect(statements.flatMap((sql) => planProblems(db, tables, sql))).toEqual([]);
   } finally {
     db.close();
   }

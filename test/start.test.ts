@@ -4,19 +4,29 @@ import { expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, existsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readUntil, serviceJscRamBytes, watchOutput } from "./helpers/process.ts";
+import { serviceJscRamBytes, watchOutput } from "./helpers/process.ts";
 import { ManifestLog, manifestLogFileName } from "../storage/manifest.ts";
 import packageJson from "../package.json";
 
-test("main starts, serves /health on PORT, stops on SIGTERM with exit code 0", async () => {
+/** What the service prints after its "listening on" line, for clients reaching it at `baseUrl`. */
+const startupGuideText = (baseUrl: string) =>
+  `  service URL: ${baseUrl} (an API; the web console is not served yet)\n` +
+  `  health:      ${baseUrl}/health\n` +
+  `  API schema:  ${baseUrl}/openapi.json\n` +
+  `  next step:   sign up with POST ${baseUrl}/app/auth/signup, as README.md shows in "From sign-up to a first region token"\n`;
+
+test("main starts, prints where it is and what to do first, serves /health on PORT, stops on SIGTERM with exit code 0", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "svc-start-"));
   const child = Bun.spawn([process.execPath, "server/main.ts"], {
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir },
     stdout: "pipe",
     stderr: "inherit",
   });
+  const output = watchOutput(child.stdout);
   try {
-    const [, url] = await readUntil(child.stdout, /listening on (http:\/\/\S+) /);
+    const [, url] = await output.waitFor(/listening on (http:\/\/\S+) /);
+    const [guide] = await output.waitFor(/(?<=listening on .*\n)(.*\n){4}/);
+    expect(guide).toBe(startupGuideText(url!));
     const health = await fetch(`${url}/health`);
     expect(health.status).toBe(200);
     expect(((await health.json()) as { status: string }).status).toBe("ok");
@@ -119,7 +129,7 @@ test("SIGTERM to the `npm start` process reaches the service: it finishes an in-
   const dataDir = mkdtempSync(join(tmpdir(), "svc-npm-start-"));
   // npm runs the script through a shell; what Docker and systemd signal is npm.
   const npm = Bun.spawn(["npm", "start"], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, REGIONS: "eu" },
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, REGIONS: "eu", PUBLIC_URL: "https://analytics.example.com" },
     stdout: "pipe",
     stderr: "inherit",
   });
@@ -143,10 +153,11 @@ test("SIGTERM to the `npm start` process reaches the service: it finishes an in-
     expect(JSON.parse(answer.slice(answer.lastIndexOf("\r\n\r\n") + 4)).user.email).toBe("in-flight@example.com");
 
     expect(await npm.exited).toBe(0);
-    // In order: the signal, the in-flight sign-up's work (its mail), then the end of the shutdown.
+    // In order: the guide (at PUBLIC_URL), the signal, the in-flight sign-up's work (its mail), then the end of the shutdown.
     const afterStart = (await output.ended).split(/listening on .*\n/)[1];
     expect(afterStart).toBe(
-      "SIGTERM received: finishing in-flight requests and closing databases\n" +
+      startupGuideText("https://analytics.example.com") +
+        "SIGTERM received: finishing in-flight requests and closing databases\n" +
         `mail outbox: verify_email for in-flight@example.com written to ${join(dataDir, "mail-outbox.jsonl")}\n` +
         "stopped\n",
     );

@@ -14,12 +14,6 @@ async function readMatch(stream: ReadableStream<Uint8Array>, pattern: RegExp) {
   }
 }
 
-export async function readUntil(stream: ReadableStream<Uint8Array>, pattern: RegExp): Promise<RegExpMatchArray> {
-  const { match, reader } = await readMatch(stream, pattern);
-  reader.releaseLock();
-  return match;
-}
-
 export interface OutputWatch {
   /** Everything the stream has given so far. */
   text(): string;

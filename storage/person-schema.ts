@@ -1,5 +1,5 @@
 // The region SQLite file's person tables (person-store.ts), as region-store.ts's migrations
-// create them: version 3 made them, version 4 changed them.
+// create them: version 3 made them, versions 4 and 7 changed them.
 
 export const personSchema = `
   CREATE TABLE persons (

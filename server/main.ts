@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig } from "./config.ts";
 import { startService, type RunningService } from "./service.ts";
 import { startHeapGuard } from "../storage/heap-guard.ts";
+import { startupGuide } from "./startup-guide.ts";
 import { ManifestCorruptError } from "../storage/manifest.ts";
 import { WalCorruptError } from "../storage/wal.ts";
 
@@ -29,6 +30,7 @@ try {
 }
 startHeapGuard();
 console.log(`svc-analytics listening on ${service.url} (regions: ${config.regions.join(", ")}; data: ${config.dataDir})`);
+console.log(startupGuide(service.ctx.baseUrl()).join("\n"));
 
 let stopping = false;
 async function shutdown(signal: string) {

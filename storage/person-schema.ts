@@ -1,5 +1,5 @@
 // The region SQLite file's person tables (person-store.ts), as region-store.ts's migrations
-// create them: version 3 made them, version 4 changed them.
+// create them: version 3 made them, versions 4 and 7 changed them.
 
 export const personSchema = `
   CREATE TABLE persons (
@@ -68,4 +68,21 @@ export const personSchemaV4 = `
     name TEXT NOT NULL,
     PRIMARY KEY (project_id, name)
   );
+`;
+
+/**
+ * v7: each read of one person's rows finds them through an index that also gives them in the
+ * order asked, so it costs what that person has rather than what the project has: a person's
+ * distinct ids (sorted), the ids a person first had (unmerge), the persons merged into a
+ * survivor (sorted), and the identity log by either side. Before, `ORDER BY distinct_id` made
+ * SQLite walk the whole project's primary key for each person on a page or merged at ingest.
+ */
+export const personSchemaV7 = `
+  DROP INDEX person_distinct_ids_by_person;
+  CREATE INDEX person_distinct_ids_by_person ON person_distinct_ids (project_id, person_index, distinct_id);
+  CREATE INDEX person_distinct_ids_by_first_person ON person_distinct_ids (project_id, first_person_index);
+  DROP INDEX person_overrides_by_survivor;
+  CREATE INDEX person_overrides_by_survivor ON person_overrides (project_id, new_index, old_index);
+  CREATE INDEX identity_log_by_survivor ON identity_log (project_id, survivor);
+  CREATE INDEX identity_log_by_absorbed ON identity_log (project_id, absorbed);
 `;

@@ -74,7 +74,6 @@ export class PersonStore {
       moveDistinctId: q("UPDATE person_distinct_ids SET person_index = ? WHERE project_id = ? AND distinct_id = ?"),
       homeDistinctIds: q("SELECT distinct_id FROM person_distinct_ids WHERE project_id = ? AND first_person_index = ?"),
       moveDistinctIds: q("UPDATE person_distinct_ids SET person_index = ? WHERE project_id = ? AND person_index = ?"),
-      maxIndex: q("SELECT MAX(person_index) AS max FROM persons WHERE project_id = ?"),
       insertPerson: q(`INSERT INTO persons (project_id, person_index, id, properties, stamps, created_at, is_identified, version, merged_into)
         VALUES (?, ?, ?, '{}', '{}', ?, ?, 0, NULL)`),
       person: q("SELECT * FROM persons WHERE project_id = ? AND person_index = ?"),
@@ -177,7 +176,7 @@ export class PersonStore {
 
   private insertPerson(projectId: string, at: number, identified: boolean): number {
     let next = this.nextIndex.get(projectId);
-    if (next === undefined) next = ((this.statements.maxIndex!.get(projectId) as { max: number | null }).max ?? -1) + 1;
+    if (next === undefined) next = this.directory.indexCount(projectId);
     this.nextIndex.set(projectId, next + 1);
     this.statements.insertPerson!.run(projectId, next, Bun.randomUUIDv7(), at, identified ? 1 : 0);
     return next;

@@ -3,7 +3,7 @@
 // a key is valid), ingest policies, the person store (person-store.ts), published flags
 // (flag-store.ts) and region-token revocations (token-revocations.ts).
 import { Database } from "bun:sqlite";
-import { personSchema, personSchemaV4 } from "./person-schema.ts";
+import { personSchema, personSchemaV4, personSchemaV7 } from "./person-schema.ts";
 import { PersonStore } from "./person-store.ts";
 import { PersonDirectory } from "./person-directory.ts";
 import { FlagStore, flagSchema } from "./flag-store.ts";
@@ -31,7 +31,7 @@ export interface IngestPolicy {
   updatedAt: string;
 }
 
-const schemaVersion = 6;
+const schemaVersion = 7;
 
 export class RegionStore {
   private readonly db: Database;
@@ -94,6 +94,7 @@ export class RegionStore {
       if (version < 4) this.db.exec(personSchemaV4);
       if (version < 5) this.db.exec("ALTER TABLE key_registry ADD COLUMN time_zone TEXT NOT NULL DEFAULT 'UTC'");
       if (version < 6) this.db.exec(flagSchema);
+      if (version < 7) this.db.exec(personSchemaV7);
       this.db.exec(`PRAGMA user_version = ${schemaVersion}`);
     })();
   }

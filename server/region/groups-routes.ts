@@ -7,7 +7,7 @@ import type { GroupRecord } from "../../storage/person-directory.ts";
 import { groupTypesPerProjectMax } from "../../storage/person-store.ts";
 import type { RegionNode } from "./region-node.ts";
 import { badRequest, regionAccess, type RegionTokenCheck } from "./region-access.ts";
-import { decodeCursor, page, pageLimit, textParam } from "./paging.ts";
+import { decodeCursor, pageAt, pageLimit, textParam } from "./paging.ts";
 import { propertyView } from "./persons-routes.ts";
 
 const isGroupPosition = (value: unknown): value is { type_index: number; key: string } =>
@@ -48,9 +48,9 @@ export function groupsRoutes(node: RegionNode, check: RegionTokenCheck) {
       const typeIndex = typeParam === null ? null : typeIndexOf(typeParam, "type_index");
       const search = textParam(query, "search") ?? null;
       const after = cursor && { typeIndex: cursor.type_index, key: cursor.key };
-      const rows = directory.listGroups(claims.projectId, typeIndex, search, after, limit);
+      const { groups, next } = directory.listGroups(claims.projectId, typeIndex, search, after, limit);
       const toDto = groupDto(claims.projectId, propertyView(node, claims));
-      return jsonResponse(200, page(rows, limit, toDto, (group) => ({ type_index: group.typeIndex, key: group.key })));
+      return jsonResponse(200, pageAt(groups.map(toDto), next && { type_index: next.typeIndex, key: next.key }));
     })
     .get("/groups/:index/:key", async ({ request, params }) => {
       const claims = await regionAccess(request, check, "persons:read");

@@ -40,11 +40,16 @@ export function decodeCursor<T>(query: URLSearchParams, isPosition: (value: unkn
   throw badRequest("cursor is not one this listing gave");
 }
 
+export interface Page<Dto> {
+  results: Dto[];
+  next_cursor: string | null;
+}
+
+/** A page of results and the cursor of the position the next page starts from (null: the last page). */
+export const pageAt = <Dto>(results: Dto[], next: unknown | null): Page<Dto> => ({ results, next_cursor: next === null ? null : encodeCursor(next) });
+
 /** A page of `limit` results from `rows` (fetched as limit + 1), and the cursor of the next page. */
-export function page<Row, Dto>(rows: Row[], limit: number, toDto: (row: Row) => Dto, positionOf: (row: Row) => unknown): { results: Dto[]; next_cursor: string | null } {
+export function page<Row, Dto>(rows: Row[], limit: number, toDto: (row: Row) => Dto, positionOf: (row: Row) => unknown): Page<Dto> {
   const shown = rows.slice(0, limit);
-  return {
-    results: shown.map(toDto),
-    next_cursor: rows.length > limit ? encodeCursor(positionOf(shown.at(-1)!)) : null,
-  };
+  return pageAt(shown.map(toDto), rows.length > limit ? positionOf(shown.at(-1)!) : null);
 }

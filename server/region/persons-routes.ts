@@ -18,7 +18,7 @@ import { snapshotAttemptsMax } from "./sql-service.ts";
 import { tooManyConcurrentQueries, type QueryGate } from "./query-service.ts";
 import type { RegionClaims } from "./region-auth.ts";
 import { badRequest, regionAccess, type RegionTokenCheck } from "./region-access.ts";
-import { decodeCursor, page, pageLimit, textParam } from "./paging.ts";
+import { decodeCursor, page, pageAt, pageLimit, textParam } from "./paging.ts";
 import { isPersonalKey, isPersonalValue, maskProperties } from "./pii-mask.ts";
 
 const unmergeBodyBytesMax = 64 * 1024;
@@ -133,8 +133,8 @@ export function personsRoutes(node: RegionNode, check: RegionTokenCheck, columns
         }
       }
       const view = propertyView(node, claims);
-      const rows = directory.listPersons(claims.projectId, { search, property, value }, cursor?.before ?? null, limit);
-      return jsonResponse(200, page(rows, limit, (person) => personDto(node, person, view), (person) => ({ before: person.index })));
+      const { persons, nextBefore } = directory.listPersons(claims.projectId, { search, property, value }, cursor?.before ?? null, limit);
+      return jsonResponse(200, pageAt(persons.map((person) => personDto(node, person, view)), nextBefore === null ? null : { before: nextBefore }));
     })
     .get("/persons/:id", async ({ request, params }) => {
       const claims = await regionAccess(request, check, "persons:read");

@@ -14,10 +14,45 @@ async function readMatch(stream: ReadableStream<Uint8Array>, pattern: RegExp) {
   }
 }
 
-export async function readUntil(stream: ReadableStream<Uint8Array>, pattern: RegExp): Promise<RegExpMatchArray> {
-  const { match, reader } = await readMatch(stream, pattern);
-  reader.releaseLock();
-  return match;
+export interface OutputWatch {
+  /** Everything the stream has given so far. */
+  text(): string;
+  /** Resolves once the text so far matches `pattern` (rejects if the stream ends first). */
+  waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
+  /** Resolves with the whole text once the stream ends. */
+  ended: Promise<string>;
+}
+
+/** Reads `stream` to its end in the background, so lines can be waited for one after another without losing any. */
+export function watchOutput(stream: ReadableStream<Uint8Array>): OutputWatch {
+  let text = "";
+  let done = false;
+  const waiters: (() => void)[] = [];
+  const changed = () => {
+    for (const wake of waiters.splice(0)) wake();
+  };
+  const ended = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) {
+      text += decoder.decode(chunk, { stream: true });
+      changed();
+    }
+    done = true;
+    changed();
+    return text;
+  })();
+  return {
+    text: () => text,
+    ended,
+    async waitFor(pattern) {
+      for (;;) {
+        const match = text.match(pattern);
+        if (match) return match;
+        if (done) throw new Error(`output ended before ${pattern}: ${text}`);
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+    },
+  };
 }
 
 /**

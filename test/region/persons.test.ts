@@ -5,6 +5,7 @@ import { startTestService, type TestService } from "../helpers/service.ts";
 import { createProject, createToken, regionTokenFor, signUp, type SignedUpUser } from "../helpers/accounts.ts";
 import { bearer, call, isoPattern, uuidPattern } from "../helpers/client.ts";
 import { concurrentQueriesPerProjectMax } from "../../server/region/query-service.ts";
+import { personsExaminedPerPageMax } from "../../storage/person-directory.ts";
 import { nativeBody, nativeEvent, ok, postIngest, rfc3339, sendAccepted, type NativeEvent } from "../ingest/helpers.ts";
 
 let service: TestService;
@@ -361,6 +362,20 @@ describe("access and paging", () => {
     expect([valueAlone.status, valueAlone.body]).toEqual([400, { error: { code: "bad_request", message: "value needs property" } }]);
     const longSearch = await region("GET", `/persons?search=${"x".repeat(201)}`, tokens.read);
     expect([longSearch.status, longSearch.body]).toEqual([400, { error: { code: "bad_request", message: "search must be 1 to 200 characters" } }]);
+  });
+
+  test(`a search examines at most ${personsExaminedPerPageMax} persons per page: an older match comes after a short page with a cursor`, async () => {
+    const crowd = await createProject(owner, "Crowd", "eu");
+    const token = await regionToken(patSecret, crowd.project.id, ["persons:read"]);
+    const event = (distinctId: string) => nativeEvent({ distinct_id: distinctId, timestamp: rfc3339(Date.now() - 7_200_000), properties: {} });
+    await send([event("crowd-needle")], crowd.public_keys[0].key);
+    for (let start = 0; start < personsExaminedPerPageMax; start += 1000) {
+      await send(Array.from({ length: 1000 }, (_, i) => event(`crowd-${start + i}`)), crowd.public_keys[0].key);
+    }
+    const first = await region("GET", "/persons?search=needle", token);
+    expect([first.status, first.body.results, typeof first.body.next_cursor]).toEqual([200, [], "string"]);
+    const second = await region("GET", `/persons?search=needle&cursor=${first.body.next_cursor}`, token);
+    expect([second.status, second.body.results.map((person: any) => person.distinct_ids), second.body.next_cursor]).toEqual([200, [["crowd-needle"]], null]);
   });
 
   test("a person's events page newest first with cursors", async () => {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { RegionStore } from "../../storage/region-store.ts";
 import { UnmergeError, unmergeDistinctIdsMax, type IdentityEvent } from "../../storage/person-store.ts";
+import { groupsExaminedPerPageMax, personsExaminedPerPageMax, type PersonFilter } from "../../storage/person-directory.ts";
 
 const dirs: string[] = [];
 const stores: RegionStore[] = [];
@@ -195,9 +196,23 @@ describe("person store", () => {
     persons.attribute(project, [identify]);
     expect(directory.group(project, 1, "team-2")).toEqual({ typeIndex: 1, key: "team-2", properties: { name: "Core" }, createdAt: sixthEvent.timestamp });
     expect(directory.group(project, 1, "nope")).toBeNull();
-    expect(directory.listGroups(project, null, null, null, 100).map((group) => [group.typeIndex, group.key])).toEqual([
+    expect(directory.listGroups(project, null, null, null, 100).groups.map((group) => [group.typeIndex, group.key])).toEqual([
       [0, "company-1"], [1, "team-1"], [1, "team-2"], [2, "workspace-1"], [3, "region-1"], [4, "plan-1"],
     ]);
+  });
+
+  test("groups page by (type, key) after a cursor; of one type, a cursor of an earlier type starts at its first group, of a later one leaves none", () => {
+    const { persons, directory } = openRegion();
+    persons.attribute(project, [event("u", { groups: { company: "b" } }), event("u", { groups: { company: "a", team: "x" } }), event("u", { groups: { team: "y" } })]);
+    const keys = (typeIndex: number | null, after: { typeIndex: number; key: string } | null, search: string | null = null) =>
+      directory.listGroups(project, typeIndex, search, after, 10).groups.map((group) => `${group.typeIndex}:${group.key}`);
+    expect(keys(null, null)).toEqual(["0:a", "0:b", "1:x", "1:y"]);
+    expect(keys(null, { typeIndex: 0, key: "a" })).toEqual(["0:b", "1:x", "1:y"]);
+    expect(keys(null, { typeIndex: 0, key: "b" })).toEqual(["1:x", "1:y"]);
+    expect(keys(1, { typeIndex: 1, key: "x" })).toEqual(["1:y"]);
+    expect(keys(1, { typeIndex: 0, key: "b" })).toEqual(["1:x", "1:y"]);
+    expect(keys(0, { typeIndex: 1, key: "x" })).toEqual([]);
+    expect(keys(1, { typeIndex: 1, key: "x" }, "Y")).toEqual(["1:y"]);
   });
 
   test("a batch of known ids without identity effects gets their persons and writes nothing", () => {
@@ -235,6 +250,34 @@ describe("person store", () => {
     expect(directory.personOf(project, "shared")!.properties).toEqual({});
     expect(directory.personOf(other, "shared")!.properties).toEqual({ where: "other" });
     expect(directory.person(other, directory.personOf(project, "shared")!.id)).toBeNull();
+  });
+
+  test("a file of schema 6 gets the person indexes of schema 7 when opened, its persons as they were", () => {
+    const { path, store, persons, directory } = openRegion();
+    persons.attribute(project, [event("anon"), event("user", { anonId: "anon" }), event("user", { event: "$create_alias", properties: { alias: "other" } })]);
+    const user = directory.personOf(project, "user")!;
+    const before = dump(path);
+    store.close();
+    stores.splice(stores.indexOf(store), 1);
+    const indexes = (db: Database) =>
+      db.query("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").all() as { name: string; sql: string }[];
+    const db = new Database(path);
+    const current = indexes(db);
+    // Schema 6's indexes, as versions 3 and 4 made them.
+    db.exec(`DROP INDEX person_distinct_ids_by_first_person; DROP INDEX identity_log_by_survivor; DROP INDEX identity_log_by_absorbed;
+      DROP INDEX person_distinct_ids_by_person; CREATE INDEX person_distinct_ids_by_person ON person_distinct_ids (project_id, person_index);
+      DROP INDEX person_overrides_by_survivor; CREATE INDEX person_overrides_by_survivor ON person_overrides (project_id, new_index);
+      PRAGMA user_version = 6`);
+    db.close();
+
+    const reopened = new RegionStore(path);
+    stores.push(reopened);
+    const migrated = new Database(path, { readonly: true });
+    expect([indexes(migrated), migrated.query("PRAGMA user_version").get()]).toEqual([current, { user_version: 7 }]);
+    migrated.close();
+    expect(dump(path)).toEqual(before);
+    expect(reopened.directory.distinctIdsOf(project, user.index)).toEqual(["anon", "other", "user"]);
+    expect(reopened.directory.identityLog(project, user.index).map((entry) => entry.kind)).toEqual(["merge"]);
   });
 
   test("the state survives reopening the file", () => {
@@ -310,20 +353,57 @@ describe("person store", () => {
       event("carol%1"),
     ]);
     persons.attribute(other, [event("alice-elsewhere")]);
-    const ids = (people: { index: number }[]) => people.map((person) => person.index);
-    expect(ids(directory.listPersons(project, {}, null, 10))).toEqual([4, 3, 2, 1, 0]);
-    expect(ids(directory.listPersons(project, {}, null, 2))).toEqual([4, 3, 2]);
-    expect(ids(directory.listPersons(project, {}, 2, 2))).toEqual([1, 0]);
-    expect(ids(directory.listPersons(project, { search: "alice" }, null, 10))).toEqual([2, 0]);
-    expect(ids(directory.listPersons(project, { search: "%" }, null, 10))).toEqual([4]);
-    expect(ids(directory.listPersons(project, { search: directory.person(project, 1)!.id }, null, 10))).toEqual([1]);
-    expect(ids(directory.listPersons(project, { property: "plan", value: "pro" }, null, 10))).toEqual([2, 0]);
-    expect(ids(directory.listPersons(project, { property: "seats", value: "3" }, null, 10))).toEqual([0]);
-    expect(ids(directory.listPersons(project, { property: "beta", value: "true" }, null, 10))).toEqual([0]);
-    expect(ids(directory.listPersons(project, { property: "seats" }, null, 10))).toEqual([2, 0]);
-    expect(ids(directory.listPersons(project, { property: "plan", value: "pro", search: "phone" }, null, 10))).toEqual([2]);
+    const ids = (filter: PersonFilter, before: number | null = null, limit = 10) => {
+      const page = directory.listPersons(project, filter, before, limit);
+      return [page.persons.map((person) => person.index), page.nextBefore];
+    };
+    expect(ids({})).toEqual([[4, 3, 2, 1, 0], null]);
+    expect(ids({}, null, 2)).toEqual([[4, 3], 3]);
+    expect(ids({}, 3, 2)).toEqual([[2, 1], 1]);
+    expect(ids({}, 1, 2)).toEqual([[0], null]);
+    expect(ids({ search: "alice" })).toEqual([[2, 0], null]);
+    expect(ids({ search: "%" })).toEqual([[4], null]);
+    expect(ids({ search: directory.person(project, 1)!.id })).toEqual([[1], null]);
+    expect(ids({ property: "plan", value: "pro" })).toEqual([[2, 0], null]);
+    expect(ids({ property: "seats", value: "3" })).toEqual([[0], null]);
+    expect(ids({ property: "beta", value: "true" })).toEqual([[0], null]);
+    expect(ids({ property: "seats" })).toEqual([[2, 0], null]);
+    expect(ids({ property: "plan", value: "pro", search: "phone" })).toEqual([[2], null]);
     // A merged-away person is not listed.
     persons.attribute(project, [event("bob", { anonId: "carol_1" })]);
-    expect(ids(directory.listPersons(project, {}, null, 10))).toEqual([4, 2, 1, 0]);
+    expect(ids({})).toEqual([[4, 2, 1, 0], null]);
+  });
+
+  test(`a listing call examines at most ${personsExaminedPerPageMax} persons: a rare match comes on a later page, after a short one with a cursor`, () => {
+    const { persons, directory } = openRegion();
+    persons.attribute(project, [event("needle", { set: { rare: true } })]);
+    for (let start = 0; start < personsExaminedPerPageMax; start += 1000) {
+      persons.attribute(project, Array.from({ length: 1000 }, (_, i) => event(`hay-${start + i}`)));
+    }
+    for (const filter of [{ search: "needle" }, { property: "rare" }, { property: "rare", value: "true" }]) {
+      const first = directory.listPersons(project, filter, null, 10);
+      expect(first).toEqual({ persons: [], nextBefore: 1 });
+      const second = directory.listPersons(project, filter, first.nextBefore, 10);
+      expect([second.persons.map((person) => person.index), second.nextBefore]).toEqual([[0], null]);
+    }
+    // Without a filter every examined person matches: full pages.
+    const newest = directory.listPersons(project, {}, null, 1000);
+    expect([newest.persons.length, newest.nextBefore]).toEqual([1000, personsExaminedPerPageMax - 999]);
+    // A cursor past the newest person starts at the newest.
+    expect(directory.listPersons(project, {}, Number.MAX_SAFE_INTEGER, 1).persons.map((person) => person.index)).toEqual([personsExaminedPerPageMax]);
+  });
+
+  test(`a group search examines at most ${groupsExaminedPerPageMax} groups per call: a rare match comes on a later page, after a short one with a cursor`, () => {
+    const { persons, directory } = openRegion();
+    for (let start = 0; start < groupsExaminedPerPageMax; start += 1000) {
+      persons.attribute(project, Array.from({ length: 1000 }, (_, i) => event("u", { groups: { company: `hay-${String(start + i).padStart(6, "0")}` } })));
+    }
+    persons.attribute(project, [event("u", { groups: { company: "needle" } })]);
+    const first = directory.listGroups(project, null, "NEEDLE", null, 10);
+    expect(first).toEqual({ groups: [], next: { typeIndex: 0, key: `hay-${String(groupsExaminedPerPageMax - 1).padStart(6, "0")}` } });
+    const second = directory.listGroups(project, null, "NEEDLE", first.next, 10);
+    expect([second.groups.map((group) => group.key), second.next]).toEqual([["needle"], null]);
+    // Without a search every examined group matches: full pages.
+    expect(directory.listGroups(project, 0, null, null, 2).next).toEqual({ typeIndex: 0, key: "hay-000001" });
   });
 });

@@ -31,7 +31,7 @@ export interface IngestPolicy {
   updatedAt: string;
 }
 
-const schemaVersion = 7;
+const schemaVersion = 8;
 
 export class RegionStore {
   private readonly db: Database;
@@ -95,6 +95,8 @@ export class RegionStore {
       if (version < 5) this.db.exec("ALTER TABLE key_registry ADD COLUMN time_zone TEXT NOT NULL DEFAULT 'UTC'");
       if (version < 6) this.db.exec(flagSchema);
       if (version < 7) this.db.exec(personSchemaV7);
+      // Every region query looks its project's time zone up by project.
+      if (version < 8) this.db.exec("CREATE INDEX key_registry_by_project ON key_registry (project_id)");
       this.db.exec(`PRAGMA user_version = ${schemaVersion}`);
     })();
   }

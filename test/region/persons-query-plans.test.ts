@@ -110,3 +110,21 @@ test("ingest's person resolution and every persons and groups route use indexes 
     db.close();
   }
 });
+
+test("a query finds its project's time zone through an index, not by reading every key of the region", async () => {
+  const owner = await signUp(service, "Zone owner");
+  const { project } = await createProject(owner, "Zoned", "eu", "Asia/Tokyo");
+  const token = await regionTokenFor(service, (await createToken(owner, ["query:read"])).secret, project.id, ["query:read"]);
+  recorder.clear();
+  const query = { ir_version: 1, date_range: { from: "-1d" }, insight: { kind: "trends", series: [{ event: "x" }] } };
+  const reply = await call(service.url, "POST", "/region/eu/query", { headers: bearer(token), body: { query } });
+  expect([reply.status, reply.body.result.time_zone]).toEqual([200, "Asia/Tokyo"]);
+  const registryReads = recorder.statements().filter((sql) => /\bFROM key_registry\b/.test(sql));
+  const db = new Database(join(service.dataDir, "eu", "region.sqlite"), { readonly: true });
+  try {
+    expect(registryReads.length).toBeGreaterThan(0);
+    expect(registryReads.flatMap((sql) => planProblems(db, new Set(["key_registry"]), sql))).toEqual([]);
+  } finally {
+    db.close();
+  }
+});

@@ -252,7 +252,7 @@ describe("person store", () => {
     expect(directory.person(other, directory.personOf(project, "shared")!.id)).toBeNull();
   });
 
-  test("a file of schema 6 gets the person indexes of schema 7 when opened, its persons as they were", () => {
+  test("a file of schema 6 gets the person indexes of schema 7 and the key registry's of 8 when opened, its persons as they were", () => {
     const { path, store, persons, directory } = openRegion();
     persons.attribute(project, [event("anon"), event("user", { anonId: "anon" }), event("user", { event: "$create_alias", properties: { alias: "other" } })]);
     const user = directory.personOf(project, "user")!;
@@ -267,13 +267,14 @@ describe("person store", () => {
     db.exec(`DROP INDEX person_distinct_ids_by_first_person; DROP INDEX identity_log_by_survivor; DROP INDEX identity_log_by_absorbed;
       DROP INDEX person_distinct_ids_by_person; CREATE INDEX person_distinct_ids_by_person ON person_distinct_ids (project_id, person_index);
       DROP INDEX person_overrides_by_survivor; CREATE INDEX person_overrides_by_survivor ON person_overrides (project_id, new_index);
+      DROP INDEX key_registry_by_project;
       PRAGMA user_version = 6`);
     db.close();
 
     const reopened = new RegionStore(path);
     stores.push(reopened);
     const migrated = new Database(path, { readonly: true });
-    expect([indexes(migrated), migrated.query("PRAGMA user_version").get()]).toEqual([current, { user_version: 7 }]);
+    expect([indexes(migrated), migrated.query("PRAGMA user_version").get()]).toEqual([current, { user_version: 8 }]);
     migrated.close();
     expect(dump(path)).toEqual(before);
     expect(reopened.directory.distinctIdsOf(project, user.index)).toEqual(["anon", "other", "user"]);

@@ -14,7 +14,8 @@ import { eventUserAgent, keptBySampling, UserAgentKinds } from "./event-effects.
 import { EventOrigins } from "./event-origin.ts";
 import { batchEventsMax, batchEventsMin, eventBytesMax, eventNestingMax } from "./limits.ts";
 import { parseRfc3339 } from "./rfc3339.ts";
-import { validateEvent, type RejectReason, type ValidEvent } from "./validate-event.ts";
+import { validateEvent, type ValidEvent } from "./validate-event.ts";
+import { duplicateMessage, tooDeepMessage, tooLargeMessage, type Rejection } from "./rejections.ts";
 import { walBody } from "./wal-body.ts";
 import { SQLiteError } from "bun:sqlite";
 
@@ -24,7 +25,7 @@ const dayMs = 86_400_000;
 
 export interface IngestResponse {
   accepted: number;
-  rejected: { uuid: string | null; reason: RejectReason }[];
+  rejected: Rejection[];
   quota_limited: string[];
 }
 
@@ -101,7 +102,7 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
   }
 
   const origins = new EventOrigins(meta.ip, node.datacenterRanges);
-  const clock = { now: receivedAt, sentAt, oldestAllowed: receivedAt - key.retentionDays * dayMs };
+  const clock = { now: receivedAt, sentAt, oldestAllowed: receivedAt - key.retentionDays * dayMs, retentionDays: key.retentionDays };
   const keepRatio = node.keepRatio(key.projectId);
   const checkSizes = body.byteLength > eventBytesMax;
   const response: IngestResponse = { accepted: 0, rejected: [], quota_limited: keepRatio < 1 ? ["events"] : [] };
@@ -129,16 +130,16 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
     const raw = batch[index];
     // Before anything writes the event back as JSON (the size check here, storage later).
     if (!nestsWithin(raw, eventNestingMax)) {
-      response.rejected.push({ uuid: sentUuid(raw), reason: "invalid" });
+      response.rejected.push({ uuid: sentUuid(raw), reason: "invalid", message: tooDeepMessage });
       continue;
     }
     if (checkSizes && new TextEncoder().encode(JSON.stringify(raw)).byteLength > eventBytesMax) {
-      response.rejected.push({ uuid: sentUuid(raw), reason: "too_large" });
+      response.rejected.push({ uuid: sentUuid(raw), reason: "too_large", message: tooLargeMessage });
       continue;
     }
     const verdict = validateEvent(raw, clock);
     if (!verdict.ok) {
-      response.rejected.push({ uuid: verdict.uuid, reason: verdict.reason });
+      response.rejected.push({ uuid: verdict.uuid, reason: verdict.reason, message: verdict.message });
       continue;
     }
     const event = verdict.event;
@@ -153,7 +154,7 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
       const inBatchBefore = validUuids.indexOf(event.uuid) < validUuids.length - 1;
       if (!inBatchBefore) {
         // The uuid as the client sent it (the index compares it lowercased), like other rejections.
-        response.rejected.push({ uuid: (raw as { uuid: string }).uuid, reason: "duplicate" });
+        response.rejected.push({ uuid: (raw as { uuid: string }).uuid, reason: "duplicate", message: duplicateMessage });
         metKnown = true;
       }
       continue;

@@ -6,7 +6,7 @@ import { gzipSync, zstdCompressSync } from "node:zlib";
 import { compressToBase64 } from "lz-string";
 import { isUuidV7 } from "../../storage/uuid-index.ts";
 import type { StoredEvent } from "../../storage/event-record.ts";
-import { expectCors, postIngest, readWal, startDedicatedService, storedEvents, type DedicatedService } from "../ingest/helpers.ts";
+import { duplicate, expectCors, postIngest, readWal, startDedicatedService, storedEvents, type DedicatedService } from "../ingest/helpers.ts";
 import { createProject } from "../helpers/accounts.ts";
 import { call } from "../helpers/client.ts";
 import { regionReader } from "./region-reader.ts";
@@ -141,7 +141,7 @@ describe("the project key", () => {
   test("an event addressed with another key than the request's is rejected, the rest stored", async () => {
     const uuid = Bun.randomUUIDv7();
     const reply = await send({ api_key: key, batch: [{ event: "ok", distinct_id: "key-mixed-1" }, { event: "other", distinct_id: "key-mixed-2", uuid, token: "svc_pk_eu_production_elsewhere00000000000" }] });
-    expect([reply.status, reply.body]).toEqual([200, accepted(1, [{ uuid, reason: "invalid" }])]);
+    expect([reply.status, reply.body]).toEqual([200, accepted(1, [{ uuid, reason: "invalid", message: "event carries another project's key (token) than its request" }])]);
     expect((await stored("key-mixed")).map((event) => event.distinct_id)).toEqual(["key-mixed-1"]);
   });
 
@@ -219,7 +219,7 @@ describe("mapping rules", () => {
       { event: "retry", distinct_id: "rule3-v4", uuid: v4, timestamp: "2026-11-20T10:00:00Z" },
       { event: "retry", distinct_id: "rule3-none", timestamp: "2026-11-20T10:00:00Z", properties: { n: 1 } },
     ] });
-    expect(retry.body).toEqual(accepted(0, [{ uuid: withV4.uuid, reason: "duplicate" }, { uuid: withNone.uuid, reason: "duplicate" }]));
+    expect(retry.body).toEqual(accepted(0, [duplicate(withV4.uuid), duplicate(withNone.uuid)]));
   });
 
   test("rule 4: $ip locates the event (a server library forwarding its user's address) and is never stored", async () => {
@@ -299,10 +299,10 @@ describe("mapping rules", () => {
       { event: "fine", distinct_id: "refused-fine" },
     ] });
     expect([reply.status, reply.body]).toEqual([200, accepted(1, [
-      { uuid: null, reason: "invalid" },
-      { uuid: null, reason: "invalid" },
-      { uuid: "0199aaaa-0000-7000-8000-000000000001", reason: "invalid" },
-      { uuid: "0199aaaa-0000-7000-8000-000000000002", reason: "invalid" },
+      { uuid: null, reason: "invalid", message: "event must be a JSON object with an event name" },
+      { uuid: null, reason: "invalid", message: "event must be a JSON object with an event name" },
+      { uuid: "0199aaaa-0000-7000-8000-000000000001", reason: "invalid", message: "distinct_id must be a string of 1 to 200 characters, not only white space" },
+      { uuid: "0199aaaa-0000-7000-8000-000000000002", reason: "invalid", message: "distinct_id looks like an email address; use a user id" },
     ])]);
   });
   test("an event nested past 100 levels, or with an offset further back than a date reaches, is invalid; the rest stored", async () => {
@@ -317,9 +317,9 @@ describe("mapping rules", () => {
     ].join(",")}]}`;
     const reply = await send(undefined, { raw, headers: { "content-type": "application/json" } });
     expect([reply.status, reply.body]).toEqual([200, accepted(1, [
-      { uuid: "nest-101", reason: "invalid" },
-      { uuid: "nest-100000", reason: "invalid" },
-      { uuid: "nest-offset", reason: "invalid" },
+      { uuid: "nest-101", reason: "invalid", message: "event nests objects and arrays deeper than 100 levels" },
+      { uuid: "nest-100000", reason: "invalid", message: "event nests objects and arrays deeper than 100 levels" },
+      { uuid: "nest-offset", reason: "invalid", message: "offset reaches back further than a date can (about 270,000 years)" },
     ])]);
     expect((await stored("nest-")).map((event) => [event.uuid, JSON.stringify(event.properties.value)])).toEqual([
       ["0199aaaa-0000-7000-8000-00000000aaaa", nested(98)],

@@ -41,16 +41,16 @@ describe("request and response", () => {
     const batch = [nativeEvent(), badName, nativeEvent(), reserved, email, nativeEvent()];
     const reply = await post(nativeBody(key, batch));
     expect([reply.status, reply.body]).toEqual([200, ok(3, [
-      { uuid: badName.uuid, reason: "invalid" },
-      { uuid: reserved.uuid, reason: "reserved_name" },
-      { uuid: email.uuid, reason: "invalid" },
+      { uuid: badName.uuid, reason: "invalid", message: "event must be a name of 1 to 200 characters, not only white space" },
+      { uuid: reserved.uuid, reason: "reserved_name", message: "event names starting with $ are reserved and this one is not a name the service knows; use a name without $" },
+      { uuid: email.uuid, reason: "invalid", message: "distinct_id looks like an email address; use a user id" },
     ])]);
   });
 
   test("a batch in which every event is rejected still answers 200", async () => {
     const bad = nativeEvent({ event: "" });
     const reply = await post(nativeBody(key, [bad]));
-    expect([reply.status, reply.body]).toEqual([200, ok(0, [{ uuid: bad.uuid, reason: "invalid" }])]);
+    expect([reply.status, reply.body]).toEqual([200, ok(0, [{ uuid: bad.uuid, reason: "invalid", message: "event must be a name of 1 to 200 characters, not only white space" }])]);
   });
 
   for (const path of ["/batch", "/e"]) {
@@ -207,7 +207,7 @@ describe("request body", () => {
       expect([reply.status, reply.body]).toEqual([400, { error: "batch must be an array of events" }]);
     }
     const alone = await post({ api_key: key });
-    expect([alone.status, alone.body]).toEqual([200, { status: 1, ...ok(0, [{ uuid: null, reason: "invalid" }]) }]);
+    expect([alone.status, alone.body]).toEqual([200, { status: 1, ...ok(0, [{ uuid: null, reason: "invalid", message: "event must be a JSON object with an event name" }]) }]);
   });
 
   test("an empty batch answers 400", async () => {
@@ -231,8 +231,8 @@ describe("request body", () => {
       [[withLib, nativeEvent({ lib: undefined })], ok(2)],
       [[nativeEvent({ lib: "test-sdk/1.0" })], ok(1)],
       [[nativeEvent({ lib: null })], ok(1)],
-      [[nativeEvent(), 42], ok(1, [{ uuid: null, reason: "invalid" }])],
-      [[null], ok(0, [{ uuid: null, reason: "invalid" }])],
+      [[nativeEvent(), 42], ok(1, [{ uuid: null, reason: "invalid", message: "event must be a JSON object with an event name" }])],
+      [[null], ok(0, [{ uuid: null, reason: "invalid", message: "event must be a JSON object with an event name" }])],
     ];
     for (const [batch, reply] of cases) {
       const answer = await post(nativeBody(key, batch));

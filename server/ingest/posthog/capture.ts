@@ -11,6 +11,9 @@ import { sentUuid } from "../json-values.ts";
 import { batchEventsMax } from "../limits.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
 import { eventKey, nativeFromPostHog, postHogEvents } from "./map-events.ts";
+import { isRefusal, type Refusal } from "../rejections.ts";
+
+const otherProjectKey: Refusal = { refused: "event carries another project's key (token) than its request" };
 
 export interface PostHogResponse extends IngestResponse {
   status: 1;
@@ -28,11 +31,10 @@ export async function capturePostHog(node: RegionNode, request: Request, trustPr
   const batch: Record<string, unknown>[] = [];
   for (const [index, event] of events.entries()) {
     const ownKey = eventKey(event);
-    const native = ownKey !== null && ownKey !== token ? null : nativeFromPostHog(event, { projectId: key.projectId, index, receivedAt, sentAt: sentAtMs });
+    const native = ownKey !== null && ownKey !== token ? otherProjectKey : nativeFromPostHog(event, { projectId: key.projectId, index, receivedAt, sentAt: sentAtMs });
     if (native === "dropped") continue;
-    if (native === null) {
-      // Not an event, or one addressed to another project than the request's key.
-      rejected.push({ uuid: sentUuid(event), reason: "invalid" });
+    if (isRefusal(native)) {
+      rejected.push({ uuid: sentUuid(event), reason: "invalid", message: native.refused });
       continue;
     }
     batch.push(native);

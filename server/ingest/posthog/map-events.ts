@@ -9,6 +9,7 @@ import { eventNestingMax } from "../limits.ts";
 import { vendorEventName } from "../reserved-events.ts";
 import { ingestMalformed } from "../decode-body.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
+import { tooDeepMessage, type Refusal } from "../rejections.ts";
 
 export const postHogLibName = "posthog-compat";
 /** Unknown `$` events are kept under this prefix (a `$` name of our own must be one we know). */
@@ -82,22 +83,26 @@ function sessionUuid(value: unknown, projectId: string): string | null {
   return isUuidV7(text) ? text : derivedUuidV7(`${projectId}\u0000session\u0000${text}`, 0);
 }
 
+const notAnEvent: Refusal = { refused: "event must be a JSON object with an event name" };
+const tooDeep: Refusal = { refused: tooDeepMessage };
+const offsetTooFar: Refusal = { refused: "offset reaches back further than a date can (about 270,000 years)" };
+
 /**
- * The native form of one PostHog event, "dropped" for the kinds rule 5 drops, or null when it
- * cannot be one (not an object, no event name); the native rules judge the rest.
+ * The native form of one PostHog event, "dropped" for the kinds rule 5 drops, or a refusal when
+ * it cannot be one (not an object, no event name); the native rules judge the rest.
  */
-export function nativeFromPostHog(event: unknown, context: PostHogContext): JsonObject | "dropped" | null {
-  if (!isPlainObject(event) || typeof event.event !== "string") return null;
+export function nativeFromPostHog(event: unknown, context: PostHogContext): JsonObject | "dropped" | Refusal {
+  if (!isPlainObject(event) || typeof event.event !== "string") return notAnEvent;
   if (droppedPostHogEvents.has(event.event)) return "dropped";
   // Too deep to write back as JSON (limits.ts); the uuid below may be derived from its JSON text.
-  if (!nestsWithin(event, eventNestingMax)) return null;
+  if (!nestsWithin(event, eventNestingMax)) return tooDeep;
   const source = isPlainObject(event.properties) ? event.properties : {};
   const properties: JsonObject = {};
   for (const key in source) if (!movedProperties.includes(key)) properties[key] = source[key];
   const distinctId = idText(event.distinct_id) ?? idText(event.$distinct_id) ?? idText(source.distinct_id);
   const timestamp = eventTime(event, context);
   // An `offset` reaching back further than a date can (about 270,000 years) gives no time at all.
-  if (timestamp < -dateMsMax) return null;
+  if (timestamp < -dateMsMax) return offsetTooFar;
   // A derived id depends only on what a retry sends again: the client's uuid, or the event's
   // content and position (not `offset`, which a retry recomputes), and its time field on the
   // event's own timestamp (0 without one), not on when it arrived.

@@ -10,11 +10,15 @@ import { authenticate, ingestMapped, type IngestResponse } from "../capture.ts";
 import { decodeIngestBody, ingestMalformed } from "../decode-body.ts";
 import { isPlainObject, type JsonObject } from "../json-values.ts";
 import { nativeFromSegment, segmentCalls, withBatchContext, type SegmentCall } from "./map-calls.ts";
+import { isRefusal, type Refusal } from "../rejections.ts";
 
 /** Segment's limit is 500 KB; RudderStack clients send batches of up to 4 MB, which are accepted too. */
 export const segmentBatchBytesMax = 4 * 1024 * 1024;
 export const segmentCallBytesMax = 32 * 1024;
 export const segmentBatchCallsMax = 2500;
+
+const unknownType: Refusal = { refused: `type must be one of ${segmentCalls.join(", ")}` };
+const callTooLarge = `call is larger than ${segmentCallBytesMax} bytes`;
 
 export interface SegmentResponse extends IngestResponse {
   success: true;
@@ -55,13 +59,13 @@ export async function captureSegment(node: RegionNode, request: Request, trustPr
     const item = kind === null ? withBatchContext(raw, json) : raw;
     const type = kind ?? (isPlainObject(item) ? item.type : null);
     const call = segmentCalls.find((known) => known === type);
-    const native = call === undefined ? null : nativeFromSegment(item, call, { projectId: key.projectId, index, receivedAt, batchSentAt: json.sentAt });
-    if (native === null) {
-      rejected.push({ uuid: null, reason: "invalid" });
+    const native = call === undefined ? unknownType : nativeFromSegment(item, call, { projectId: key.projectId, index, receivedAt, batchSentAt: json.sentAt });
+    if (isRefusal(native)) {
+      rejected.push({ uuid: null, reason: "invalid", message: native.refused });
       continue;
     }
     if (new TextEncoder().encode(JSON.stringify(raw)).byteLength > segmentCallBytesMax) {
-      rejected.push({ uuid: native.uuid as string, reason: "too_large" });
+      rejected.push({ uuid: native.uuid as string, reason: "too_large", message: callTooLarge });
       continue;
     }
     batch.push(native);

@@ -6,6 +6,7 @@ import { derivedUuidV7 } from "../derived-uuid.ts";
 import { idText, isPlainObject, type JsonObject } from "../json-values.ts";
 import { vendorEventName } from "../reserved-events.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
+import type { Refusal } from "../rejections.ts";
 
 export const segmentLibName = "segment-compat";
 /** Unknown `$` event names are kept under this prefix. */
@@ -105,13 +106,21 @@ function pageProperties(call: JsonObject, context: JsonObject): JsonObject {
   return properties;
 }
 
-/** The native form of one call of kind `call`, or null when it cannot be one (no user, a track without an event name). */
-export function nativeFromSegment(call: unknown, kind: SegmentCall, context: SegmentContext): JsonObject | null {
-  if (!isPlainObject(call)) return null;
+const refusals = {
+  notObject: { refused: "call must be a JSON object" },
+  noUser: { refused: "call needs a userId or an anonymousId" },
+  aliasUser: { refused: "alias needs a userId and a previousId" },
+  noEvent: { refused: "track needs an event name" },
+  noGroup: { refused: "group needs a groupId" },
+} satisfies Record<string, Refusal>;
+
+/** The native form of one call of kind `call`, or a refusal when it cannot be one (no user, a track without an event name). */
+export function nativeFromSegment(call: unknown, kind: SegmentCall, context: SegmentContext): JsonObject | Refusal {
+  if (!isPlainObject(call)) return refusals.notObject;
   const userId = idText(call.userId);
   const anonymousId = idText(call.anonymousId);
   const distinctId = kind === "alias" ? userId : userId ?? anonymousId;
-  if (distinctId === null) return null;
+  if (distinctId === null) return kind === "alias" ? refusals.aliasUser : refusals.noUser;
   const callContext = isPlainObject(call.context) ? call.context : {};
   const timestamp = callTime(call, context);
   const messageId = idText(call.messageId);
@@ -137,7 +146,7 @@ export function nativeFromSegment(call: unknown, kind: SegmentCall, context: Seg
   const traits = isPlainObject(call.traits) ? call.traits : null;
   switch (kind) {
     case "track":
-      if (typeof call.event !== "string" || call.event === "") return null;
+      if (typeof call.event !== "string" || call.event === "") return refusals.noEvent;
       native.event = vendorEventName(segmentEventPrefix, call.event);
       moneyInMinorUnits(given);
       native.properties = { ...extra, ...given };
@@ -158,7 +167,7 @@ export function nativeFromSegment(call: unknown, kind: SegmentCall, context: Seg
       break;
     case "group": {
       const groupId = idText(call.groupId);
-      if (groupId === null) return null;
+      if (groupId === null) return refusals.noGroup;
       native.event = "$groupidentify";
       native.groups = { [segmentGroupType]: groupId };
       native.properties = { ...extra, ...given, $group_type: segmentGroupType, $group_key: groupId, ...(traits ? { $group_set: traits } : {}) };
@@ -166,7 +175,7 @@ export function nativeFromSegment(call: unknown, kind: SegmentCall, context: Seg
     }
     case "alias": {
       const previousId = idText(call.previousId);
-      if (previousId === null) return null;
+      if (previousId === null) return refusals.aliasUser;
       native.event = "$create_alias";
       native.properties = { ...extra, ...given, alias: previousId };
       break;

@@ -7,7 +7,7 @@
 
 export const ipProperty = "$ip";
 /** The group properties a `$groupidentify` event sets. */
-const groupSetProperty = "$group_set";
+export const groupSetProperty = "$group_set";
 
 type Values = Record<string, unknown>;
 

@@ -1,12 +1,14 @@
 // Per-event rules of the native ingest API. A failing event is rejected with a reason and
 // the rest of the batch goes on; nothing here throws for bad input.
 import {
-  clockSkewToleranceMs, distinctIdLengthMax, eventNameLengthMax, groupKeyLengthMax, groupTypesPerEventMax, libFieldLengthMax, propertyKeyLengthMax,
+  clockSkewToleranceMs, distinctIdLengthMax, eventNameLengthMax, groupKeyLengthMax, groupTypesPerEventMax, libFieldLengthMax,
 } from "./limits.ts";
+import { keyMessage, keyProblem, keysProblem } from "./property-keys.ts";
 import { isPlainObject, sentUuid } from "./json-values.ts";
 import { knownReservedEvents } from "./reserved-events.ts";
 import { parseRfc3339 } from "./rfc3339.ts";
 import { isUuidV7 } from "../../storage/uuid-index.ts";
+import { groupSetProperty } from "../../storage/ip-property.ts";
 import type { RejectReason, Rejection } from "./rejections.ts";
 
 export type Consent = "granted" | "pending" | "cookieless";
@@ -95,18 +97,23 @@ function moneyProblem(properties: Record<string, unknown>): string | null {
   return null;
 }
 
-const keyLengthMessage = `a key of properties is longer than ${propertyKeyLengthMax} characters`;
-
-function keysWithinLength(properties: Record<string, unknown>): boolean {
-  for (const key in properties) if (!withinCharacters(key, propertyKeyLengthMax)) return false;
-  return true;
+/** Why the keys of `values` (field `field`) cannot name properties, or null when they can or it is no object. */
+function keysMessage(values: unknown, field: string): string | null {
+  const problem = isPlainObject(values) ? keysProblem(values) : null;
+  return problem === null ? null : keyMessage(`a key of ${field}`, problem);
 }
 
-function validGroups(value: unknown): value is Record<string, string> {
-  if (!isPlainObject(value)) return false;
+/** Why `groups` breaks its rules, or null when it keeps them. */
+function groupsMessage(value: unknown): string | null {
+  if (!isPlainObject(value)) return messages.groups;
   const entries = Object.entries(value);
-  if (entries.length > groupTypesPerEventMax) return false;
-  return entries.every(([type, key]) => type.length >= 1 && type.length <= eventNameLengthMax && isBoundedString(key, groupKeyLengthMax));
+  if (entries.length > groupTypesPerEventMax) return messages.groups;
+  for (const [type, key] of entries) {
+    if (type.length < 1 || type.length > eventNameLengthMax || !isBoundedString(key, groupKeyLengthMax)) return messages.groups;
+    const problem = keyProblem(type);
+    if (problem !== null) return keyMessage("a group type of groups", problem);
+  }
+  return null;
 }
 
 const optionalObject = (value: unknown): value is Record<string, unknown> | undefined | null =>
@@ -160,10 +167,12 @@ export function validateEvent(raw: unknown, clock: RequestClock): EventVerdict {
   if (looksLikeEmail(distinctId)) return reject(messages.email);
   if (looksLikePhoneNumber(distinctId)) return reject(messages.phone);
 
-  if (!isPlainObject(raw.properties)) return reject(messages.properties);
-  const moneyMessage = moneyProblem(raw.properties);
+  const properties = raw.properties;
+  if (!isPlainObject(properties)) return reject(messages.properties);
+  const moneyMessage = moneyProblem(properties);
   if (moneyMessage !== null) return reject(moneyMessage);
-  if (!keysWithinLength(raw.properties)) return reject(keyLengthMessage);
+  const propertyKeysMessage = keysMessage(properties, "properties");
+  if (propertyKeysMessage !== null) return reject(propertyKeysMessage);
   const lib = raw.lib;
   if (!isPlainObject(lib) || !isBoundedString(lib.name, libFieldLengthMax) || !isBoundedString(lib.version, libFieldLengthMax)) {
     return reject(messages.lib);
@@ -173,7 +182,16 @@ export function validateEvent(raw: unknown, clock: RequestClock): EventVerdict {
   if (raw.window_id !== undefined && raw.window_id !== null && !isUuidV7(raw.window_id)) return reject(messages.windowId);
   if (!optionalObject(raw.$set)) return reject(messages.set);
   if (!optionalObject(raw.$set_once)) return reject(messages.setOnce);
-  if (raw.groups !== undefined && raw.groups !== null && !validGroups(raw.groups)) return reject(messages.groups);
+  const personKeysMessage = keysMessage(raw.$set, "$set") ?? keysMessage(raw.$set_once, "$set_once");
+  if (personKeysMessage !== null) return reject(personKeysMessage);
+  if (raw.event === "$groupidentify") {
+    const groupKeysMessage = keysMessage(properties[groupSetProperty], `properties.${groupSetProperty}`);
+    if (groupKeysMessage !== null) return reject(groupKeysMessage);
+  }
+  if (raw.groups !== undefined && raw.groups !== null) {
+    const message = groupsMessage(raw.groups);
+    if (message !== null) return reject(message);
+  }
   if (raw.consent !== undefined && raw.consent !== null && !(typeof raw.consent === "string" && consentValues.has(raw.consent))) {
     return reject(messages.consent);
   }
@@ -185,7 +203,7 @@ export function validateEvent(raw: unknown, clock: RequestClock): EventVerdict {
       event: raw.event,
       timestamp,
       distinctId,
-      properties: raw.properties,
+      properties,
       libName: lib.name,
       libVersion: lib.version,
       anonId: (raw.anon_id as string | null | undefined) ?? null,

@@ -305,6 +305,25 @@ describe("mapping rules", () => {
       { uuid: "0199aaaa-0000-7000-8000-000000000002", reason: "invalid", message: "distinct_id looks like an email address; use a user id" },
     ])]);
   });
+  test("a property key with a control character is invalid as on the native path: in properties, $set (anywhere) and $groups types", async () => {
+    const control = (where: string) => `${where} contains a control character (U+0000 to U+001F, U+007F to U+009F)`;
+    const uuid = (n: number) => `0199aaaa-0000-7000-8000-0000000000c${n}`;
+    const reply = await send({ api_key: key, batch: [
+      { event: "keys", distinct_id: "keys-nul", uuid: uuid(1), properties: { "a\u0000b": 1 } },
+      { event: "keys", distinct_id: "keys-set", uuid: uuid(2), properties: { $set: { "line\nbreak": "x" } } },
+      { event: "keys", distinct_id: "keys-set-once", uuid: uuid(3), $set_once: { "tab\there": "x" } },
+      { event: "keys", distinct_id: "keys-group", uuid: uuid(4), properties: { $groups: { "com\u0000pany": "acme" } } },
+      { event: "keys", distinct_id: "keys-fine", properties: { 'quote"and\\backslash': 1 } },
+    ] });
+    expect([reply.status, reply.body]).toEqual([200, accepted(1, [
+      { uuid: uuid(1), reason: "invalid", message: control("a key of properties") },
+      { uuid: uuid(2), reason: "invalid", message: control("a key of $set") },
+      { uuid: uuid(3), reason: "invalid", message: control("a key of $set_once") },
+      { uuid: uuid(4), reason: "invalid", message: control("a group type of groups") },
+    ])]);
+    expect((await stored("keys-")).map((event) => [event.distinct_id, event.properties])).toEqual([["keys-fine", { 'quote"and\\backslash': 1 }]]);
+  });
+
   test("an event nested past 100 levels, or with an offset further back than a date reaches, is invalid; the rest stored", async () => {
     const nested = (levels: number) => "[".repeat(levels) + "1" + "]".repeat(levels);
     // Event, properties, then arrays: 99 levels of arrays make 101.

@@ -141,6 +141,22 @@ describe("batches", () => {
     }
   });
 
+  test("a property or trait key with a control character is invalid as on the native path, the rest stored", async () => {
+    const control = (where: string) => `${where} contains a control character (U+0000 to U+001F, U+007F to U+009F)`;
+    const reply = await send("batch", { writeKey: key, batch: [
+      { type: "track", userId: "seg-keys-1", event: "keyed", messageId: "seg-keys-1", properties: { "a\u0000b": 1 } },
+      { type: "identify", userId: "seg-keys-2", messageId: "seg-keys-2", traits: { "line\nbreak": "x" } },
+      { type: "track", userId: "seg-keys-3", event: "keyed", properties: { "Plan": 1, "plan": 2 } },
+    ] });
+    const [first, second] = [reply.body.rejected[0]?.uuid, reply.body.rejected[1]?.uuid];
+    expect([reply.status, reply.body]).toEqual([200, success(1, [
+      { uuid: first, reason: "invalid", message: control("a key of properties") },
+      { uuid: second, reason: "invalid", message: control("a key of $set") },
+    ])]);
+    expect([isUuidV7(first), isUuidV7(second)]).toEqual([true, true]);
+    expect((await stored("seg-keys")).map((event) => [event.distinct_id, event.properties])).toEqual([["seg-keys-3", { Plan: 1, plan: 2 }]]);
+  });
+
   test("messageId makes a retry a duplicate", async () => {
     const call = { type: "track", userId: "seg-retry", event: "once", messageId: "msg-0001" };
     expect((await send("batch", { writeKey: key, batch: [call] })).body).toEqual(success(1));

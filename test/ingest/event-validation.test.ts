@@ -297,6 +297,46 @@ describe("nesting", () => {
 });
 
 describe("property keys", () => {
+  const control = (where: string) => `${where} contains a control character (U+0000 to U+001F, U+007F to U+009F)`;
+  const unpaired = (where: string) => `${where} contains an unpaired UTF-16 surrogate`;
+
+  test("a key with a control character or an unpaired surrogate is invalid in properties, $set, $set_once, $group_set and group types; the rest of the batch is stored", async () => {
+    const cases: [NativeEvent, string][] = [
+      [nativeEvent({ properties: { "a\u0000b": 1 } }), control("a key of properties")],
+      [nativeEvent({ properties: { plan: "pro", "line\nbreak": 1 } }), control("a key of properties")],
+      [nativeEvent({ properties: { "tab\there": 1 } }), control("a key of properties")],
+      [nativeEvent({ properties: { "carriage\rreturn": 1 } }), control("a key of properties")],
+      [nativeEvent({ properties: { "delete\u007f": 1 } }), control("a key of properties")],
+      [nativeEvent({ properties: { "next line\u0085": 1 } }), control("a key of properties")],
+      [nativeEvent({ properties: { "high\ud800 alone": 1 } }), unpaired("a key of properties")],
+      [nativeEvent({ properties: { "low alone\udc00": 1 } }), unpaired("a key of properties")],
+      [nativeEvent({ properties: { "swapped\udc00\ud800": 1 } }), unpaired("a key of properties")],
+      [nativeEvent({ $set: { "a\u0000b": "x" } }), control("a key of $set")],
+      [nativeEvent({ $set: { ["k".repeat(1001)]: "x" } }), "a key of $set is longer than 1000 characters"],
+      [nativeEvent({ $set_once: { "first\nseen": "x" } }), control("a key of $set_once")],
+      [nativeEvent({ $set_once: { "\udfff": "x" } }), unpaired("a key of $set_once")],
+      [nativeEvent({ groups: { "com\tpany": "acme" } }), control("a group type of groups")],
+      [nativeEvent({ event: "$groupidentify", properties: { $group_type: "company", $group_key: "acme", $group_set: { "seats\u0000": 3 } } }), control("a key of properties.$group_set")],
+    ];
+    const fine = nativeEvent();
+    // JSON.stringify writes a lone surrogate as its \u escape, as a client's JSON would carry it.
+    const reply = await post(nativeBody(key, [...cases.map(([event]) => event), fine]));
+    expect([reply.status, reply.body]).toEqual([200, ok(1, cases.map(([event, message]) => ({ uuid: event.uuid, reason: "invalid", message })))]);
+  });
+
+  test("quotes, backslashes, spaces, emoji, a key of 1,000 characters and keys that differ only by case are stored as sent, each apart", async () => {
+    const keys = ['say "hi"', "it's", "back\\slash", "two  spaces", "Plan", "plan", "PLAN", "😀 face", "k".repeat(1000), "é and e\u0301"];
+    const values = Object.fromEntries(keys.map((name, index) => [name, index]));
+    const event = nativeEvent({ distinct_id: "odd-keys", properties: values, $set: values, $set_once: { [`${keys[0]} once`]: true } });
+    const reply = await post(nativeBody(key, [event]));
+    expect([reply.status, reply.body]).toEqual([200, ok(1)]);
+    const reader = await regionReader(service, dedicated.owner, dedicated.project.id);
+    const person = await reader.personOf("odd-keys");
+    const [stored] = await reader.eventsOf(person);
+    expect([stored!.properties, person.properties]).toEqual([values, { ...values, [`${keys[0]} once`]: true }]);
+    expect(Object.keys(stored!.properties).length).toBe(keys.length);
+  });
+
   test("a property key of 1,000 characters is stored (astral ones count once); 1,001 characters is invalid, and the rest of the batch is stored", async () => {
     const atEdge = nativeEvent({ distinct_id: "long-keys", properties: { ["k".repeat(1000)]: 1 } });
     const astral = nativeEvent({ distinct_id: "long-keys", properties: { ["😀".repeat(1000)]: "wide" } });

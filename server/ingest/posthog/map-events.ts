@@ -10,6 +10,7 @@ import { vendorEventName } from "../reserved-events.ts";
 import { ingestMalformed } from "../decode-body.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
 import { tooDeepMessage, type Refusal } from "../rejections.ts";
+import { setOwn } from "../../../storage/own-keys.ts";
 
 export const postHogLibName = "posthog-compat";
 /** Unknown `$` events are kept under this prefix (a `$` name of our own must be one we know). */
@@ -98,7 +99,7 @@ export function nativeFromPostHog(event: unknown, context: PostHogContext): Json
   if (!nestsWithin(event, eventNestingMax)) return tooDeep;
   const source = isPlainObject(event.properties) ? event.properties : {};
   const properties: JsonObject = {};
-  for (const key in source) if (!movedProperties.includes(key)) properties[key] = source[key];
+  for (const key in source) if (!movedProperties.includes(key)) setOwn(properties, key, source[key]);
   const distinctId = idText(event.distinct_id) ?? idText(event.$distinct_id) ?? idText(source.distinct_id);
   const timestamp = eventTime(event, context);
   // An `offset` reaching back further than a date can (about 270,000 years) gives no time at all.
@@ -134,7 +135,7 @@ export function nativeFromPostHog(event: unknown, context: PostHogContext): Json
   if (setOnce !== undefined && setOnce !== null) native.$set_once = setOnce;
   if (isPlainObject(source.$groups)) {
     const groups: Record<string, unknown> = {};
-    for (const type in source.$groups) groups[type] = idText(source.$groups[type]) ?? source.$groups[type];
+    for (const type in source.$groups) setOwn(groups, type, idText(source.$groups[type]) ?? source.$groups[type]);
     native.groups = groups;
   }
   return native;

@@ -6,7 +6,9 @@ import { gzipSync, zstdCompressSync } from "node:zlib";
 import { compressToBase64 } from "lz-string";
 import { isUuidV7 } from "../../storage/uuid-index.ts";
 import type { StoredEvent } from "../../storage/event-record.ts";
-import { duplicate, expectCors, postIngest, readWal, startDedicatedService, storedEvents, type DedicatedService } from "../ingest/helpers.ts";
+import {
+  duplicate, expectCors, postIngest, readWal, startDedicatedService, storedEvents, walFilesText, type DedicatedService,
+} from "../ingest/helpers.ts";
 import { createProject } from "../helpers/accounts.ts";
 import { call } from "../helpers/client.ts";
 import { regionReader } from "./region-reader.ts";
@@ -228,6 +230,20 @@ describe("mapping rules", () => {
     expect([event!.properties, event!.geo_country, event!.geo_region, event!.geo_city, event!.geo_timezone]).toEqual([
       { kept: true }, "GB", "ENG", "St Albans", "Europe/London",
     ]);
+  });
+
+  test("rule 4: $ip in $set or $set_once, at the top level or in properties, is stored nowhere; both places' writes apply", async () => {
+    const reply = await send({ api_key: key, batch: [{
+      event: "ip-set", distinct_id: "rule4-set", $set: { plan: "pro", $ip: "81.2.69.161" }, $set_once: { $ip: "81.2.69.162" },
+      properties: { $set: { plan: "free", seats: 3, $ip: "81.2.69.163" }, $set_once: { source: "ad", $ip: "81.2.69.164" } },
+    }] });
+    expect([reply.status, reply.body]).toEqual([200, accepted(1)]);
+    const walText = walFilesText(dedicated.service.dataDir);
+    expect(["81.2.69.161", "81.2.69.162", "81.2.69.163", "81.2.69.164"].filter((address) => walText.includes(address))).toEqual([]);
+    const [event] = await stored("rule4-set");
+    expect([event!.set, event!.set_once, event!.properties]).toEqual([{ plan: "pro", seats: 3 }, { source: "ad" }, {}]);
+    const person = await (await regionReader(dedicated.service, dedicated.owner, dedicated.project.id)).personOf("rule4-set");
+    expect(person.properties).toEqual({ plan: "pro", seats: 3, source: "ad" });
   });
 
   test("rule 5: snapshots, heatmaps and performance events are dropped silently, even a whole batch of them", async () => {

@@ -216,17 +216,24 @@ describe("stored events (write-ahead log of a stopped service)", () => {
         [nativeEvent({ properties: { $ip: "77.136.1.1", $geoip_disable: true } }), none, { $geoip_disable: true }],
         [nativeEvent({ properties: {}, $set: { $ip: "77.136.1.1", plan: "pro" }, $set_once: { $ip: "24.24.24.24", source: "ad" } }), stAlbans, {}],
         [nativeEvent({ event: "$groupidentify", properties: groupIdentify }), stAlbans, { ...groupIdentify, $group_set: { seats: 5 } }],
+        // Person properties sent inside properties, as PostHog's SDKs place them: stored as event properties, without $ip.
+        [nativeEvent({ properties: { $set: { $ip: "77.136.1.1", plan: "pro" }, $set_once: { $ip: "24.24.24.24", source: "ad" } } }), stAlbans,
+          { $set: { plan: "pro" }, $set_once: { source: "ad" } }],
       ];
       const reply = await postIngest(dedicated.service.url, nativeBody(dedicated.key, cases.map(([event]) => event)), { headers: { "x-forwarded-for": "81.2.69.142" } });
       expect([reply.status, reply.body]).toEqual([200, ok(cases.length)]);
       const walText = walFilesText(dedicated.service.dataDir);
-      const stored = storedEvents(await dedicated.stopAndReadWal(), dedicated.project.id);
-      expect(stored.map((event) => [event.uuid, [event.geo_country, event.geo_region, event.geo_city, event.geo_timezone], event.properties])).toEqual(
-        cases.map(([event, location, properties]) => [event.uuid, location, properties]),
-      );
-      expect(stored.map((event) => [event.set, event.set_once])).toEqual([
-        ...cases.slice(0, 8).map(() => [null, null]), [{ plan: "pro" }, { source: "ad" }], [null, null],
-      ]);
+      const logged = storedEvents(await dedicated.stopAndReadWal(), dedicated.project.id);
+      // The stop sealed the log into a segment: what it holds is the same.
+      const sealed = storedEvents(await readStored(dedicated.service.dataDir), dedicated.project.id);
+      for (const stored of [logged, sealed]) {
+        expect(stored.map((event) => [event.uuid, [event.geo_country, event.geo_region, event.geo_city, event.geo_timezone], event.properties])).toEqual(
+          cases.map(([event, location, properties]) => [event.uuid, location, properties]),
+        );
+        expect(stored.map((event) => [event.set, event.set_once])).toEqual([
+          ...cases.slice(0, 8).map(() => [null, null]), [{ plan: "pro" }, { source: "ad" }], [null, null], [null, null],
+        ]);
+      }
       // Nor is it on disk in the log, not even until the next seal.
       expect(["$ip", "77.136.1.1", "24.24.24.24", "not-an-address", "10.1.2.3"].filter((text) => walText.includes(text))).toEqual([]);
     } finally {

@@ -89,6 +89,16 @@ const tooDeep: Refusal = { refused: tooDeepMessage };
 const offsetTooFar: Refusal = { refused: "offset reaches back further than a date can (about 270,000 years)" };
 
 /**
+ * An event's `$set` (or `$set_once`) from its top level and its properties: both apply, the top
+ * level's key winning, as PostHog applies them; else whichever was sent (a wrong type is left
+ * for the native rules to refuse).
+ */
+function personWrites(topLevel: unknown, inProperties: unknown): unknown {
+  if (isPlainObject(topLevel) && isPlainObject(inProperties)) return { ...inProperties, ...topLevel };
+  return topLevel ?? inProperties;
+}
+
+/**
  * The native form of one PostHog event, "dropped" for the kinds rule 5 drops, or a refusal when
  * it cannot be one (not an object, no event name); the native rules judge the rest.
  */
@@ -129,8 +139,8 @@ export function nativeFromPostHog(event: unknown, context: PostHogContext): Json
   if (sessionId) native.session_id = sessionId;
   const windowId = sessionUuid(source.$window_id, context.projectId);
   if (windowId) native.window_id = windowId;
-  const set = event.$set ?? source.$set;
-  const setOnce = event.$set_once ?? source.$set_once;
+  const set = personWrites(event.$set, source.$set);
+  const setOnce = personWrites(event.$set_once, source.$set_once);
   if (set !== undefined && set !== null) native.$set = set;
   if (setOnce !== undefined && setOnce !== null) native.$set_once = setOnce;
   if (isPlainObject(source.$groups)) {

@@ -406,6 +406,47 @@ describe("compression and form bodies", () => {
   });
 });
 
+describe("long URLs", () => {
+  const urlTooLong = { error: "request URL is longer than 65536 bytes; send the events in a POST body" };
+  /** A GET of one native event in `data` (base64), padded with an unread parameter to exactly `length` characters of URL. */
+  const getUrl = (length: number) => {
+    const base = `${service.url}/ingest/eu/e/?data=${encodeURIComponent(Buffer.from(bodyText(nativeEvents(1))).toString("base64"))}&pad=`;
+    return base + "x".repeat(length - base.length);
+  };
+  const get = async (url: string) => {
+    const response = await fetch(url, { headers: { origin: "https://shop.example" } });
+    const text = await response.text();
+    return { status: response.status, body: text === "" ? undefined : JSON.parse(text), headers: response.headers };
+  };
+
+  test("a GET whose URL is 65,536 bytes is read (past the HTTP server's default 16 KiB); one byte more answers 414 in the ingest shape, with CORS", async () => {
+    const atLimit = await get(getUrl(65_536));
+    expect([atLimit.status, atLimit.body]).toEqual([200, ok(1)]);
+    for (const length of [65_537, 200_000]) {
+      const reply = await get(getUrl(length));
+      expectCors(reply.headers);
+      expect([length, reply.status, reply.body]).toEqual([length, 414, urlTooLong]);
+    }
+  });
+
+  test("a POST with an over-long query string answers 414 too, and its preflight is allowed so the browser can read that", async () => {
+    const query = `pad=${"x".repeat(70_000)}`;
+    const reply = await post(nativeBody(key, nativeEvents(1)), { query });
+    expect([reply.status, reply.body]).toEqual([414, urlTooLong]);
+    const preflight = await fetch(`${service.url}/ingest/eu/batch?${query}`, {
+      method: "OPTIONS",
+      headers: { origin: "https://shop.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+    });
+    expectCors(preflight.headers);
+    expect(preflight.status).toBe(204);
+  });
+
+  test("past the HTTP server's bound on a request's head (256 KiB), the server itself refuses with 431 before ingest sees the request", async () => {
+    const reply = await fetch(getUrl(300_000));
+    expect([reply.status, await reply.text()]).toEqual([431, ""]);
+  });
+});
+
 describe("rate limit", () => {
   test("5,000 events/s sustained with a burst of 50,000: 50 full batches pass, then at most what refilled, then 429 with Retry-After 1; other projects are not affected", async () => {
     const { public_keys: busyKeys } = await createProject(owner, "Busy", "eu");

@@ -76,10 +76,11 @@ export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: 
   // The body decides the format: a native batch (every event has `lib`) or PostHog's.
   const capture = async ({ request }: { request: Request }) => {
     const receivedAt = Date.now();
-    const decoded = await decodeIngestBody(request);
+    const url = new URL(request.url);
+    const decoded = await decodeIngestBody(request, url);
     const reply = isNativeBody(decoded.json)
       ? await captureNative(node, request, trustProxy, decoded, receivedAt)
-      : await capturePostHog(node, request, trustProxy, decoded, receivedAt);
+      : await capturePostHog(node, request, trustProxy, { ...decoded, query: url.searchParams }, receivedAt);
     return ingestJson(200, reply);
   };
   const environments = new EnvironmentFlags(node);

@@ -306,6 +306,53 @@ describe("mapping rules", () => {
     }).toEqual({ offset: true, skew: true, missing: true, future: true, plain: at("2026-11-20T08:30:00.250Z"), naive: at("2026-11-20T08:30:00Z") });
   });
 
+  test("posthog-js's send time in the query (_ in ms, no sent_at in the body) corrects a wrong browser clock, on every capture path, POST and GET", async () => {
+    const now = Date.now();
+    const behind = now - 2 * 3_600_000;
+    // A batch stamped by a clock two hours behind, sent (by that clock) 10 s after its events.
+    const batch = (id: string) => [{ event: "query-time", distinct_id: id, timestamp: new Date(behind - 10_000).toISOString(), properties: { token: key } }];
+    const paths = ["/i/v0/e/", "/e/", "/batch/", "/capture/", "/track/", "/engage/"];
+    for (const path of paths) {
+      const reply = await send(batch(`qtime${path}`), { path, query: `ver=1.449.2&_=${behind}` });
+      expect([path, reply.status, reply.body]).toEqual([path, 200, accepted(1)]);
+    }
+    const data = encodeURIComponent(Buffer.from(JSON.stringify(batch("qtime-get"))).toString("base64"));
+    const get = await fetch(`${url}/ingest/eu/i/v0/e/?data=${data}&_=${behind}`);
+    expect([get.status, await get.json()]).toEqual([200, accepted(1)]);
+    const times = (await stored("qtime")).map((event) => [event.distinct_id, Math.abs(event.timestamp - (now - 10_000)) < 5_000]);
+    expect(times).toEqual([...paths.map((path) => [`qtime${path}`, true]), ["qtime-get", true]]);
+  });
+
+  test("the query's send time: replayed old traffic is corrected rather than past retention; the body's sent_at wins; seconds, words and dates before 2021 are ignored", async () => {
+    const now = Date.now();
+    const yearAgo = now - 400 * 86_400_000;
+    const event = (id: string, at: number) => ({ event: "query-time", distinct_id: id, timestamp: new Date(at - 60_000).toISOString() });
+    const cases: [string, number, string, Record<string, unknown>][] = [
+      // Recorded 400 days ago and replayed now: without the correction it is older than the retention.
+      ["qsent-replayed", yearAgo, `_=${yearAgo}`, {}],
+      ["qsent-named", yearAgo, `sent_at=${yearAgo}`, {}],
+      ["qsent-body-wins", now - 3_600_000, `_=${yearAgo}`, { sent_at: new Date(now - 3_600_000).toISOString() }],
+      ["qsent-seconds", now - 3_600_000, `_=${Math.floor(yearAgo / 1000)}`, {}],
+      ["qsent-word", now - 3_600_000, "_=yesterday", {}],
+      ["qsent-2020", now - 3_600_000, `_=${Date.UTC(2020, 11, 31, 23, 59, 59)}`, {}],
+    ];
+    for (const [id, at, query, extra] of cases) {
+      const reply = await send({ api_key: key, ...extra, batch: [event(id, at)] }, { path: "/i/v0/e/", query });
+      expect([id, reply.status, reply.body]).toEqual([id, 200, accepted(1)]);
+    }
+    const times = Object.fromEntries((await stored("qsent-")).map((stored) => [stored.distinct_id, stored.timestamp]));
+    const near = (value: number | undefined, expected: number) => value !== undefined && Math.abs(value - expected) < 5_000;
+    expect({
+      replayed: near(times["qsent-replayed"], now - 60_000),
+      named: near(times["qsent-named"], now - 60_000),
+      bodyWins: near(times["qsent-body-wins"], now - 60_000),
+      // Ignored: the stamp is taken as sent.
+      seconds: times["qsent-seconds"] === now - 3_600_000 - 60_000,
+      word: times["qsent-word"] === now - 3_600_000 - 60_000,
+      before2021: times["qsent-2020"] === now - 3_600_000 - 60_000,
+    }).toEqual({ replayed: true, named: true, bodyWins: true, seconds: true, word: true, before2021: true });
+  });
+
   test("events the native rules refuse are reported, the rest stored", async () => {
     const reply = await send({ api_key: key, batch: [
       { event: "no_distinct_id", uuid: "0199aaaa-0000-7000-8000-000000000001" },

@@ -11,6 +11,7 @@ import { sentUuid } from "../json-values.ts";
 import { batchEventsMax } from "../limits.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
 import { eventKey, nativeFromPostHog, postHogEvents } from "./map-events.ts";
+import { querySentAt } from "./query-sent-at.ts";
 import { isRefusal, type Refusal } from "../rejections.ts";
 
 const otherProjectKey: Refusal = { refused: "event carries another project's key (token) than its request" };
@@ -19,14 +20,20 @@ export interface PostHogResponse extends IngestResponse {
   status: 1;
 }
 
-export async function capturePostHog(node: RegionNode, request: Request, trustProxy: boolean, decoded: DecodedBody, receivedAt: number): Promise<PostHogResponse> {
+/** A decoded body with its request's query parameters. */
+export interface PostHogRequest extends DecodedBody {
+  query: URLSearchParams;
+}
+
+export async function capturePostHog(node: RegionNode, request: Request, trustProxy: boolean, decoded: PostHogRequest, receivedAt: number): Promise<PostHogResponse> {
   const { events, batchKey, sentAt } = postHogEvents(decoded.json);
   if (events.length === 0) throw ingestMalformed("body holds no events (expected an event, {batch: [...]} or an array of events)");
   if (events.length > batchEventsMax) throw new ApiError(413, "payload_too_large", `batch has ${events.length} events; at most ${batchEventsMax}`);
   const token = batchKey ?? events.map(eventKey).find((found) => found !== null) ?? null;
   const key = authenticate(node, token, request.headers.get("origin"));
 
-  const sentAtMs = parseRfc3339(sentAt);
+  // The body's sent_at, else the one posthog-js puts in the query (query-sent-at.ts).
+  const sentAtMs = parseRfc3339(sentAt) ?? querySentAt(decoded.query);
   const rejected: IngestResponse["rejected"] = [];
   const batch: Record<string, unknown>[] = [];
   for (const [index, event] of events.entries()) {

@@ -3,6 +3,7 @@
 // the rate limit). Each event's checks: event-validation.test.ts; what is stored: stored-events.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { zstdCompressSync } from "node:zlib";
+import { compressToBase64 } from "lz-string";
 import type { TestService } from "../helpers/service.ts";
 import { createProject, type SignedUpUser } from "../helpers/accounts.ts";
 import { isoPattern } from "../helpers/client.ts";
@@ -360,6 +361,43 @@ describe("compression and form bodies", () => {
       raw: `data=${encodeURIComponent(base64(gzip(bodyText(nativeEvents(1)))))}`,
       headers: { "content-type": "application/x-www-form-urlencoded" },
     }));
+
+  describe("what the bytes are wins over the labels, in a fixed order", () => {
+    const form = { "content-type": "application/x-www-form-urlencoded" };
+    const text = { "content-type": "text/plain" };
+    const json = () => bodyText(nativeEvents(1));
+    const cases: [string, () => Parameters<typeof postIngest>[2]][] = [
+      ["a form of base64 JSON sent with ?compression=gzip-js (posthog-js's sendBeacon)", () => ({ raw: `data=${encodeURIComponent(base64(json()))}`, query: "compression=gzip-js", headers: form })],
+      ["a form of JSON sent with ?compression=gzip-js", () => ({ raw: `data=${encodeURIComponent(json())}`, query: "compression=gzip-js", headers: form })],
+      ["a form of base64 JSON sent with Content-Encoding: zstd", () => ({ raw: `data=${encodeURIComponent(base64(json()))}`, headers: { ...form, "content-encoding": "zstd" } })],
+      ["JSON sent with Content-Encoding: gzip", () => ({ raw: json(), headers: { "content-encoding": "gzip" } })],
+      ["JSON sent with ?compression=zstd", () => ({ raw: json(), query: "compression=zstd" })],
+      ["JSON sent with ?compression=base64", () => ({ raw: json(), query: "compression=base64" })],
+      ["base64 JSON sent with ?compression=gzip-js", () => ({ raw: base64(json()), query: "compression=gzip-js", headers: text })],
+      ["gzip sent with ?compression=base64", () => ({ raw: gzip(json()), query: "compression=base64", headers: text })],
+      ["base64 JSON sent with ?compression=lz64", () => ({ raw: base64(json()), query: "compression=lz64", headers: text })],
+      ["lz-string sent with ?compression=base64", () => ({ raw: compressToBase64(json()), query: "compression=base64", headers: text })],
+      ["lz-string without a label", () => ({ raw: compressToBase64(json()), headers: text })],
+      ["a form of lz-string without a label", () => ({ raw: `data=${encodeURIComponent(compressToBase64(json()))}`, headers: form })],
+    ];
+    for (const [name, options] of cases) test(name, () => expectAccepted(options()));
+
+    test("when nothing fits, the error names the declared encoding, else what was expected", async () => {
+      const refused: [Parameters<typeof postIngest>[2], string][] = [
+        [{ raw: "definitely not gzip", query: "compression=gzip-js", headers: text }, "body is not valid gzip data"],
+        [{ raw: "not*lz*text", query: "compression=lz64", headers: text }, "body is not valid lz-string data"],
+        [{ raw: "not*base64!", headers: text }, "body is neither JSON nor a form with a data field"],
+        [{ raw: "data=not*base64!", headers: form }, "data is neither JSON, base64 nor lz-string"],
+        [{ raw: "data=not*base64!&compression=base64", headers: form }, "data is not valid base64"],
+        // base64 of text that is not JSON: base64, but not of an event body.
+        [{ raw: `data=${base64("hello, world")}`, query: "compression=gzip-js", headers: form }, "data is not valid gzip data"],
+      ];
+      for (const [options, error] of refused) {
+        const reply = await post(undefined, options);
+        expect([options!.raw, reply.status, reply.body]).toEqual([options!.raw, 400, { error }]);
+      }
+    });
+  });
 
   test("corrupt gzip answers 400", async () => {
     const valid = gzip(bodyText(nativeEvents(3)));

@@ -7,6 +7,7 @@ import { personSchema, personSchemaV4 } from "./person-schema.ts";
 import { PersonStore } from "./person-store.ts";
 import { PersonDirectory } from "./person-directory.ts";
 import { FlagStore, flagSchema } from "./flag-store.ts";
+import { IngestionWarningStore } from "./ingestion-warning-store.ts";
 
 export interface RegistryKey {
   key: string;
@@ -39,6 +40,8 @@ export class RegionStore {
   readonly directory: PersonDirectory;
   /** Published flag snapshots and flag secret keys (same file). */
   readonly flags: FlagStore;
+  /** Ingestion warnings (same file; the store creates its own table). */
+  readonly ingestionWarnings: IngestionWarningStore;
 
   /** SQLite's write-ahead journal of this file: durable once synced, whatever the checkpoints did. */
   readonly journalPath: string;
@@ -61,6 +64,7 @@ export class RegionStore {
     this.directory = new PersonDirectory(this.db);
     this.persons = new PersonStore(this.db, this.directory);
     this.flags = new FlagStore(this.db);
+    this.ingestionWarnings = new IngestionWarningStore(this.db);
   }
 
   private migrate(): void {

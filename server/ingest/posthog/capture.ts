@@ -5,7 +5,7 @@
 import { ApiError } from "../../http/errors.ts";
 import { requestMeta } from "../../http/client-meta.ts";
 import type { RegionNode } from "../../region/region-node.ts";
-import { authenticate, ingestMapped, type IngestResponse } from "../capture.ts";
+import { authenticate, ingestMapped, type IngestResponse, type MappedEvents } from "../capture.ts";
 import { ingestMalformed, type DecodedBody } from "../decode-body.ts";
 import { sentUuid } from "../json-values.ts";
 import { batchEventsMax } from "../limits.ts";
@@ -34,17 +34,17 @@ export async function capturePostHog(node: RegionNode, request: Request, trustPr
 
   // The body's sent_at, else the one posthog-js puts in the query (query-sent-at.ts).
   const sentAtMs = parseRfc3339(sentAt) ?? querySentAt(decoded.query);
-  const rejected: IngestResponse["rejected"] = [];
-  const batch: Record<string, unknown>[] = [];
+  const mapped: MappedEvents = { batch: [], sources: [], refused: [] };
   for (const [index, event] of events.entries()) {
     const ownKey = eventKey(event);
     const native = ownKey !== null && ownKey !== token ? otherProjectKey : nativeFromPostHog(event, { projectId: key.projectId, index, receivedAt, sentAt: sentAtMs });
     if (native === "dropped") continue;
     if (isRefusal(native)) {
-      rejected.push({ uuid: sentUuid(event), reason: "invalid", message: native.refused });
+      mapped.refused.push({ rejection: { uuid: sentUuid(event), reason: "invalid", message: native.refused }, source: event });
       continue;
     }
-    batch.push(native);
+    mapped.batch.push(native);
+    mapped.sources.push(event);
   }
-  return { status: 1, ...(await ingestMapped(node, key, batch, rejected, receivedAt, requestMeta(request, trustProxy))) };
+  return { status: 1, ...(await ingestMapped(node, key, mapped, receivedAt, requestMeta(request, trustProxy))) };
 }

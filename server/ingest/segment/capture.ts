@@ -6,9 +6,9 @@
 import { ApiError } from "../../http/errors.ts";
 import { requestMeta } from "../../http/client-meta.ts";
 import type { RegionNode } from "../../region/region-node.ts";
-import { authenticate, ingestMapped, type IngestResponse } from "../capture.ts";
+import { authenticate, ingestMapped, type IngestResponse, type MappedEvents } from "../capture.ts";
 import { decodeIngestBody, ingestMalformed } from "../decode-body.ts";
-import { isPlainObject, type JsonObject } from "../json-values.ts";
+import { isPlainObject } from "../json-values.ts";
 import { nativeFromSegment, segmentCalls, withBatchContext, type SegmentCall } from "./map-calls.ts";
 import { isRefusal, type Refusal } from "../rejections.ts";
 
@@ -53,22 +53,22 @@ export async function captureSegment(node: RegionNode, request: Request, trustPr
   if (items.length > segmentBatchCallsMax) throw ingestMalformed(`a batch holds at most ${segmentBatchCallsMax} calls; this one has ${items.length}`);
   const key = authenticate(node, basicAuthKey(request) ?? json.writeKey, request.headers.get("origin"));
 
-  const rejected: IngestResponse["rejected"] = [];
-  const batch: JsonObject[] = [];
+  const mapped: MappedEvents = { batch: [], sources: [], refused: [] };
   for (const [index, raw] of items.entries()) {
     const item = kind === null ? withBatchContext(raw, json) : raw;
     const type = kind ?? (isPlainObject(item) ? item.type : null);
     const call = segmentCalls.find((known) => known === type);
     const native = call === undefined ? unknownType : nativeFromSegment(item, call, { projectId: key.projectId, index, receivedAt, batchSentAt: json.sentAt });
     if (isRefusal(native)) {
-      rejected.push({ uuid: null, reason: "invalid", message: native.refused });
+      mapped.refused.push({ rejection: { uuid: null, reason: "invalid", message: native.refused }, source: raw });
       continue;
     }
     if (new TextEncoder().encode(JSON.stringify(raw)).byteLength > segmentCallBytesMax) {
-      rejected.push({ uuid: native.uuid as string, reason: "too_large", message: callTooLarge });
+      mapped.refused.push({ rejection: { uuid: native.uuid as string, reason: "too_large", message: callTooLarge }, source: raw });
       continue;
     }
-    batch.push(native);
+    mapped.batch.push(native);
+    mapped.sources.push(raw);
   }
-  return { success: true, ...(await ingestMapped(node, key, batch, rejected, receivedAt, requestMeta(request, trustProxy))) };
+  return { success: true, ...(await ingestMapped(node, key, mapped, receivedAt, requestMeta(request, trustProxy))) };
 }

@@ -9,6 +9,7 @@ import { knownReservedEvents } from "./reserved-events.ts";
 import { parseRfc3339 } from "./rfc3339.ts";
 import { isUuidV7 } from "../../storage/uuid-index.ts";
 import { groupSetProperty } from "../../storage/ip-property.ts";
+import { currencyCodes } from "./minor-units.ts";
 import type { RejectReason, Rejection } from "./rejections.ts";
 
 export type Consent = "granted" | "pending" | "cookieless";
@@ -44,9 +45,9 @@ export interface RequestClock {
   retentionDays: number;
 }
 
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const phoneCharacters = /^\+?[0-9 ().-]+$/;
-const currencyCodes = new Set(Intl.supportedValuesOf("currency"));
+/** White space around an address or number does not make it another id. */
+const emailPattern = /^\s*[^\s@]+@[^\s@]+\.[^\s@]+\s*$/;
+const phoneCharacters = /^\s*\+?[0-9 ().-]+$/;
 /** Amount properties that must be integer minor units when the event names a currency. */
 const moneyProperties = ["revenue", "amount", "price"] as const;
 const consentValues: ReadonlySet<string> = new Set(["granted", "pending", "cookieless"]);

@@ -3,12 +3,13 @@
 // event may be 900 KiB, or nest too deep to write back whole). The event is hostile data: the
 // excerpt is only ever stored and served as a string, never parsed or rendered as markup, and it
 // holds no personal data the service can recognise: `$ip` is left out wherever it is, any value
-// that is an email or IP address reads "[masked]", and so does the value of a personal-data key
+// that is an email or IP address or a phone number reads "[masked]", and so does the value of a personal-data key
 // (pii-mask.ts: email, phone, name and address keys, and the project's catalog PII) inside the
 // objects that hold properties (`properties`, `$set`, `$set_once`, `$group_set`, `traits`).
 // Outside them the keys are the format's own (`lib.name`, `context.app.name`) and keep their values.
 import { isPersonalKey, isPersonalValue, maskedValue } from "../region/pii-mask.ts";
 import { ipProperty } from "../../storage/ip-property.ts";
+import { contactKind } from "./pseudonyms.ts";
 
 /** The longest example kept, in UTF-16 units; a longer excerpt ends with `…`. */
 export const warningExampleCharactersMax = 1000;
@@ -47,7 +48,8 @@ export function warningExample(source: unknown, catalogPii: ReadonlySet<string>)
   /** Writes `value`; `inProperties`: it is (within) an object of properties, where keys may mark personal data. */
   const write = (value: unknown, depth: number, inProperties: boolean): void => {
     if (out.cut) return;
-    if (isPersonalValue(value)) return out.write(JSON.stringify(maskedValue));
+    // An email address or phone number as ingest's own rules see them (with white space around it, too).
+    if (isPersonalValue(value) || (typeof value === "string" && contactKind(value) !== null)) return out.write(JSON.stringify(maskedValue));
     if (typeof value === "string") {
       // No more of a long string than can be shown.
       return out.write(JSON.stringify(value.slice(0, warningExampleCharactersMax)));

@@ -47,7 +47,8 @@ describe("bodies and paths", () => {
       sent_at: sentAt,
       batch: [{
         event: "order_placed", distinct_id: "node-1", uuid, timestamp: new Date(Date.now() + 50_000).toISOString(), type: "capture",
-        properties: { amount: 4200, currency: "EUR", $lib: "posthog-node", $lib_version: "5.70.0", $geoip_disable: true },
+        // Major units, as PostHog's SDKs send money: stored as 4200 cents.
+        properties: { amount: 42, currency: "EUR", $lib: "posthog-node", $lib_version: "5.70.0", $geoip_disable: true },
       }],
     };
     const reply = await send(undefined, { raw: gzipSync(JSON.stringify(body)), headers: { "content-type": "application/json", "content-encoding": "gzip" } });
@@ -353,10 +354,23 @@ describe("mapping rules", () => {
     }).toEqual({ replayed: true, named: true, bodyWins: true, seconds: true, word: true, before2021: true });
   });
 
+  test("money in major units with a currency becomes integer minor units by the currency's exponent; without a currency it stays as sent", async () => {
+    const money: [string, Record<string, unknown>, Record<string, unknown>][] = [
+      ["money-usd", { revenue: 49.99, currency: "USD" }, { revenue: 4999, currency: "USD" }],
+      ["money-jpy", { $revenue: 1200, currency: "jpy" }, { $revenue: 1200, currency: "JPY" }],
+      ["money-kwd", { price: 1.234, amount: 2, currency: "KWD" }, { price: 1234, amount: 2000, currency: "KWD" }],
+      ["money-eur", { amount: 42, price: 0.1, currency: "eur", items: 3 }, { amount: 4200, price: 10, currency: "EUR", items: 3 }],
+      ["money-none", { revenue: 9.99 }, { revenue: 9.99 }],
+    ];
+    const reply = await send({ api_key: key, batch: money.map(([id, properties]) => ({ event: "paid", distinct_id: id, properties })) });
+    expect([reply.status, reply.body]).toEqual([200, accepted(money.length)]);
+    expect((await stored("money-")).map((event) => [event.distinct_id, event.properties])).toEqual(money.map(([id, , stored]) => [id, stored]));
+  });
+
   test("events the native rules refuse are reported, the rest stored", async () => {
     const reply = await send({ api_key: key, batch: [
       { event: "no_distinct_id", uuid: "0199aaaa-0000-7000-8000-000000000001" },
-      { event: "email_id", distinct_id: "ann@example.com", uuid: "0199aaaa-0000-7000-8000-000000000002" },
+      { event: "text_money", distinct_id: "refused-money", uuid: "0199aaaa-0000-7000-8000-000000000002", properties: { revenue: "49.99", currency: "USD" } },
       "not an event",
       { distinct_id: "no-name" },
       { event: "fine", distinct_id: "refused-fine" },
@@ -365,7 +379,7 @@ describe("mapping rules", () => {
       { uuid: null, reason: "invalid", message: "event must be a JSON object with an event name" },
       { uuid: null, reason: "invalid", message: "event must be a JSON object with an event name" },
       { uuid: "0199aaaa-0000-7000-8000-000000000001", reason: "invalid", message: "distinct_id must be a string of 1 to 200 characters, not only white space" },
-      { uuid: "0199aaaa-0000-7000-8000-000000000002", reason: "invalid", message: "distinct_id looks like an email address; use a user id" },
+      { uuid: "0199aaaa-0000-7000-8000-000000000002", reason: "invalid", message: "properties.revenue must be an integer amount in minor units of properties.currency (4999 for 49.99 USD)" },
     ])]);
   });
   test("a property key with a control character is invalid as on the native path: in properties, $set (anywhere) and $groups types", async () => {

@@ -99,6 +99,7 @@ const invalidEvents: RejectedCase[] = [
   { name: "anon_id is 201 characters", event: () => nativeEvent({ anon_id: string201 }) , message: messages.anonId },
   { name: "distinct_id is a number", event: () => nativeEvent({ distinct_id: 1234567890 }) , message: messages.distinctId },
   { name: "distinct_id is an email address", event: () => nativeEvent({ distinct_id: "jane@example.com" }) , message: messages.email },
+  { name: "distinct_id is an email address with white space around it", event: () => nativeEvent({ distinct_id: " jane@example.com\t" }), message: messages.email },
   { name: "distinct_id is a mixed-case email address", event: () => nativeEvent({ distinct_id: "Jane.Doe+news@Example.CO.UK" }) , message: messages.email },
   { name: "distinct_id is an international phone number", event: () => nativeEvent({ distinct_id: "+44 20 7946 0958" }) , message: messages.phone },
   { name: "distinct_id is a phone number with parentheses", event: () => nativeEvent({ distinct_id: "(555) 123-4567" }) , message: messages.phone },

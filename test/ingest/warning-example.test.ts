@@ -30,9 +30,10 @@ describe("warningExample", () => {
     expect(warningExample(deep, none)).toBe(`${"[".repeat(20)}…${"]".repeat(20)}`);
   });
 
-  test("$ip is left out at any depth; emails and IP addresses anywhere, and personal keys inside properties objects, read [masked]", () => {
+  test("$ip is left out at any depth; emails, IP addresses and phone numbers anywhere, and personal keys inside properties objects, read [masked]", () => {
     const event = {
       distinct_id: "ann@example.com",
+      anonymousId: "+44 20 7946 0958",
       lib: { name: "sdk" },
       context: { ip: "81.2.69.160", app: { name: "Shop" } },
       traits: { name: "Ann", plan: "pro" },
@@ -41,6 +42,7 @@ describe("warningExample", () => {
     };
     expect(warningExample(event, new Set(["custom"]))).toBe(JSON.stringify({
       distinct_id: "[masked]",
+      anonymousId: "[masked]",
       lib: { name: "sdk" },
       context: { ip: "[masked]", app: { name: "Shop" } },
       traits: { name: "[masked]", plan: "pro" },

@@ -12,6 +12,7 @@ import { batchEventsMax } from "../limits.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
 import { eventKey, nativeFromPostHog, postHogEvents } from "./map-events.ts";
 import { querySentAt } from "./query-sent-at.ts";
+import { postHogIdNames, pseudonymiseContactIds } from "../contact-ids.ts";
 import { isRefusal, type Refusal } from "../rejections.ts";
 
 const otherProjectKey: Refusal = { refused: "event carries another project's key (token) than its request" };
@@ -35,6 +36,7 @@ export async function capturePostHog(node: RegionNode, request: Request, trustPr
   // The body's sent_at, else the one posthog-js puts in the query (query-sent-at.ts).
   const sentAtMs = parseRfc3339(sentAt) ?? querySentAt(decoded.query);
   const mapped: MappedEvents = { batch: [], sources: [], refused: [] };
+  const pseudonymKey = () => node.store.projectSecrets.pseudonymKey(key.projectId);
   for (const [index, event] of events.entries()) {
     const ownKey = eventKey(event);
     const native = ownKey !== null && ownKey !== token ? otherProjectKey : nativeFromPostHog(event, { projectId: key.projectId, index, receivedAt, sentAt: sentAtMs });
@@ -43,6 +45,7 @@ export async function capturePostHog(node: RegionNode, request: Request, trustPr
       mapped.refused.push({ rejection: { uuid: sentUuid(event), reason: "invalid", message: native.refused }, source: event });
       continue;
     }
+    for (const warning of pseudonymiseContactIds(native, postHogIdNames, pseudonymKey)) node.warnings.record(key, warning, event, receivedAt);
     mapped.batch.push(native);
     mapped.sources.push(event);
   }

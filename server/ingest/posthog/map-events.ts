@@ -11,12 +11,15 @@ import { ingestMalformed } from "../decode-body.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
 import { tooDeepMessage, type Refusal } from "../rejections.ts";
 import { setOwn } from "../../../storage/own-keys.ts";
+import { amountsInMinorUnits } from "../minor-units.ts";
 
 export const postHogLibName = "posthog-compat";
 /** Unknown `$` events are kept under this prefix (a `$` name of our own must be one we know). */
 export const postHogEventPrefix = "posthog:";
 /** Not stored, not counted: session-recording snapshots, heatmaps and performance events (rule 5). */
 export const droppedPostHogEvents: ReadonlySet<string> = new Set(["$snapshot", "$snapshot_items", "$$heatmap", "$performance_event"]);
+/** Money properties PostHog's SDKs send in major units (49.99 with `currency: "USD"`). */
+export const postHogAmounts = ["revenue", "$revenue", "price", "amount"];
 /** A timestamp further than this ahead of the server's clock is replaced by the receive time. */
 export const futureToleranceMs = 23 * 3_600_000;
 /** The furthest instant from 1970 a JavaScript date holds, in ms either way. */
@@ -110,6 +113,7 @@ export function nativeFromPostHog(event: unknown, context: PostHogContext): Json
   const source = isPlainObject(event.properties) ? event.properties : {};
   const properties: JsonObject = {};
   for (const key in source) if (!movedProperties.includes(key)) setOwn(properties, key, source[key]);
+  amountsInMinorUnits(properties, postHogAmounts);
   const distinctId = idText(event.distinct_id) ?? idText(event.$distinct_id) ?? idText(source.distinct_id);
   const timestamp = eventTime(event, context);
   // An `offset` reaching back further than a date can (about 270,000 years) gives no time at all.

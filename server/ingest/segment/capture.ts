@@ -11,6 +11,7 @@ import { decodeIngestBody, ingestMalformed } from "../decode-body.ts";
 import { isPlainObject } from "../json-values.ts";
 import { nativeFromSegment, segmentCalls, withBatchContext, type SegmentCall } from "./map-calls.ts";
 import { isRefusal, type Refusal } from "../rejections.ts";
+import { pseudonymiseContactIds, segmentIdNames } from "../contact-ids.ts";
 
 /** Segment's limit is 500 KB; RudderStack clients send batches of up to 4 MB, which are accepted too. */
 export const segmentBatchBytesMax = 4 * 1024 * 1024;
@@ -54,6 +55,7 @@ export async function captureSegment(node: RegionNode, request: Request, trustPr
   const key = authenticate(node, basicAuthKey(request) ?? json.writeKey, request.headers.get("origin"));
 
   const mapped: MappedEvents = { batch: [], sources: [], refused: [] };
+  const pseudonymKey = () => node.store.projectSecrets.pseudonymKey(key.projectId);
   for (const [index, raw] of items.entries()) {
     const item = kind === null ? withBatchContext(raw, json) : raw;
     const type = kind ?? (isPlainObject(item) ? item.type : null);
@@ -67,6 +69,7 @@ export async function captureSegment(node: RegionNode, request: Request, trustPr
       mapped.refused.push({ rejection: { uuid: native.uuid as string, reason: "too_large", message: callTooLarge }, source: raw });
       continue;
     }
+    for (const warning of pseudonymiseContactIds(native, segmentIdNames, pseudonymKey)) node.warnings.record(key, warning, raw, receivedAt);
     mapped.batch.push(native);
     mapped.sources.push(raw);
   }

@@ -7,6 +7,7 @@ import { idText, isPlainObject, type JsonObject } from "../json-values.ts";
 import { vendorEventName } from "../reserved-events.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
 import type { Refusal } from "../rejections.ts";
+import { amountsInMinorUnits } from "../minor-units.ts";
 
 export const segmentLibName = "segment-compat";
 /** Unknown `$` event names are kept under this prefix. */
@@ -48,14 +49,8 @@ function callTime(call: JsonObject, context: SegmentContext): number {
   return sentAt === null ? stamped : context.receivedAt - (sentAt - stamped);
 }
 
-/** Decimal digits of a currency's minor unit (2 for USD, 0 for JPY), or null for an unknown code. */
-function minorDigits(currency: string): number | null {
-  try {
-    return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? null;
-  } catch {
-    return null;
-  }
-}
+/** Segment's money properties, in major units. */
+const segmentAmounts = ["revenue", "price", "amount"];
 
 /**
  * Segment sends money in major units (29.99); native events carry integer minor units (2999)
@@ -63,15 +58,7 @@ function minorDigits(currency: string): number | null {
  */
 function moneyInMinorUnits(properties: JsonObject): void {
   if (typeof properties.revenue === "number" && properties.currency === undefined) properties.currency = defaultCurrency;
-  if (typeof properties.currency !== "string") return;
-  const currency = properties.currency.toUpperCase();
-  properties.currency = currency;
-  const digits = minorDigits(currency);
-  if (digits === null) return;
-  for (const name of ["revenue", "price", "amount"]) {
-    const value = properties[name];
-    if (typeof value === "number" && Number.isFinite(value)) properties[name] = Math.round(value * 10 ** digits);
-  }
+  amountsInMinorUnits(properties, segmentAmounts);
 }
 
 /**

@@ -9,6 +9,10 @@ import type { Database, Statement } from "bun:sqlite";
 
 /** Days of warnings kept, today included. */
 export const warningDaysKept = 30;
+export const dayMs = 86_400_000;
+
+/** The UTC day of an instant (epoch ms), YYYY-MM-DD: how warnings are counted and filtered. */
+export const utcDay = (epochMs: number) => new Date(epochMs).toISOString().slice(0, 10);
 
 const schema = `
 CREATE TABLE IF NOT EXISTS ingestion_warnings (

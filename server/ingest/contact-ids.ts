@@ -6,8 +6,7 @@
 // target. The address itself is kept where personal data belongs, as the person property
 // `$email` or `$phone` (masked without persons.pii), unless the event sets that property itself,
 // and each replacement is counted as an ingestion warning (`pseudonymised_id`).
-import type { JsonObject } from "./json-values.ts";
-import { isPlainObject } from "./json-values.ts";
+import { isPlainObject, type JsonObject } from "./json-values.ts";
 import type { Warning } from "./ingestion-warnings.ts";
 import { contactKind, pseudonym, type ContactKind } from "./pseudonyms.ts";
 

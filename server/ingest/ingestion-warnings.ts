@@ -7,7 +7,7 @@
 // warnings, one log line per project environment gives its counts by reason, with no payload:
 //   ingestion warnings: region=eu project=<uuid> environment=production clock_skew=1 invalid=12
 import type { RegistryKey } from "../../storage/region-store.ts";
-import { warningDaysKept, type IngestionWarningStore, type WarningCount, type WarningFilter } from "../../storage/ingestion-warning-store.ts";
+import { dayMs, utcDay, warningDaysKept, type IngestionWarningStore, type WarningCount, type WarningFilter } from "../../storage/ingestion-warning-store.ts";
 import type { RejectReason } from "./rejections.ts";
 import { warningExample } from "./warning-example.ts";
 
@@ -19,7 +19,6 @@ export const warningsFlushIntervalMs = 5_000;
 export const warningsLogIntervalMs = 60_000;
 /** Kinds of warning (project, environment, day, reason, message) held between flushes; reaching it flushes at once. */
 export const pendingWarningsMax = 10_000;
-const dayMs = 86_400_000;
 
 export interface Warning {
   reason: WarningReason;
@@ -35,8 +34,6 @@ export interface WarningsOptions {
   flushIntervalMs?: number;
   logIntervalMs?: number;
 }
-
-const utcDay = (epochMs: number) => new Date(epochMs).toISOString().slice(0, 10);
 
 export class IngestionWarnings {
   /** Counts since the last flush, by project, environment, day, reason and message. */

@@ -7,23 +7,20 @@
 // JSON string to show as text, never to parse into markup.
 import { Elysia } from "elysia";
 import { jsonResponse } from "../http/errors.ts";
-import type { WarningCount } from "../../storage/ingestion-warning-store.ts";
+import { dayMs, utcDay, type WarningCount } from "../../storage/ingestion-warning-store.ts";
 import { warningReasons } from "../ingest/ingestion-warnings.ts";
 import type { RegionNode } from "./region-node.ts";
 import { badRequest, regionAccess, type RegionTokenCheck } from "./region-access.ts";
 
 /** Days shown when the request names no `from`: this many, ending with `to`. */
 export const warningDaysDefault = 7;
-const dayMs = 86_400_000;
 const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
-
-const dayOf = (epochMs: number) => new Date(epochMs).toISOString().slice(0, 10);
 
 /** A day parameter (YYYY-MM-DD naming a real day), or null when absent. */
 function dayParam(query: URLSearchParams, name: string): string | null {
   const value = query.get(name);
   if (value === null) return null;
-  if (!dayPattern.test(value) || dayOf(Date.parse(`${value}T00:00:00Z`) || 0) !== value) throw badRequest(`${name} must be a day written YYYY-MM-DD`);
+  if (!dayPattern.test(value) || utcDay(Date.parse(`${value}T00:00:00Z`) || 0) !== value) throw badRequest(`${name} must be a day written YYYY-MM-DD`);
   return value;
 }
 
@@ -71,8 +68,8 @@ export function ingestionWarningsRoutes(node: RegionNode, check: RegionTokenChec
     if (reason !== null && !(warningReasons as readonly string[]).includes(reason)) {
       throw badRequest(`reason must be one of ${warningReasons.join(", ")}`);
     }
-    const to = dayParam(query, "to") ?? dayOf(Date.now());
-    const from = dayParam(query, "from") ?? dayOf(Date.parse(`${to}T00:00:00Z`) - (warningDaysDefault - 1) * dayMs);
+    const to = dayParam(query, "to") ?? utcDay(Date.now());
+    const from = dayParam(query, "from") ?? utcDay(Date.parse(`${to}T00:00:00Z`) - (warningDaysDefault - 1) * dayMs);
     if (from > to) throw badRequest("from must not be after to");
     const rows = node.warnings.list(claims.projectId, claims.environment, { reason, from, to });
     return jsonResponse(200, { from, to, results: entries(rows) });

@@ -28,6 +28,7 @@ import { errorResponse, type ApiError } from "./http/errors.ts";
 import { withTimeout } from "./http/timeout.ts";
 import { recordSocketAddress } from "./http/client-meta.ts";
 import { sandboxKillGraceMs } from "../engine/sql/sandbox-runner.ts";
+import { boundRequestHeads } from "./http/request-head.ts";
 
 /** Answers a request; `path` is its URL's path (parsed once, while routing). */
 type Handler = (request: Request, path: string) => Response | Promise<Response>;
@@ -128,6 +129,7 @@ export async function startService(config: Config): Promise<RunningService> {
     return path === "/ingest" || path.startsWith("/ingest/") ? unservedIngestRegion : controlSurface;
   };
 
+  boundRequestHeads();
   const server: Server<unknown> = Bun.serve({
     port: config.port,
     hostname: config.host,

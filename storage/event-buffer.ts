@@ -11,6 +11,7 @@ import {
 import { ipProperty, withoutIp } from "./ip-property.ts";
 import { noLocation, readBatchRecord, type AcceptedEvent, type BatchRecordView, type EventBatchRecord, type Location, type StoredEvent } from "./event-record.ts";
 import { groupTypesPerProjectMax } from "./person-store.ts";
+import { ownValue, setOwn } from "./own-keys.ts";
 
 type PropertyBuilder = Float64Builder | BoolBuilder | DictionaryBuilder | Utf8Builder;
 
@@ -143,7 +144,7 @@ export class EventBuffer {
     if (groups) {
       const keys: (string | null)[] = new Array(groupTypesPerProjectMax).fill(null);
       for (const type in groups) {
-        const slot = groupTypes[type];
+        const slot = ownValue(groupTypes, type);
         if (slot !== undefined) keys[slot] = groups[type]!;
       }
       groupKeys = keys;
@@ -215,7 +216,7 @@ export class EventBuffer {
       if (key === ipProperty || (sampleRate !== null && key === "$sample_rate")) continue;
       const value = properties[key];
       if (value === null || value === undefined) continue;
-      if (!this.appendProperty(key, value, row)) (rest ??= {})[key] = value;
+      if (!this.appendProperty(key, value, row)) setOwn((rest ??= {}), key, value);
     }
     if (sampleRate !== null) this.appendProperty("$sample_rate", sampleRate, row);
     appendJson(this.rest, rest);

@@ -10,6 +10,7 @@ import type { Data, Table } from "apache-arrow";
 import { vectorValues, type ColumnValue } from "./arrow-vectors.ts";
 import type { StoredEvent } from "./event-record.ts";
 import { groupTypesPerProjectMax } from "./person-store.ts";
+import { setOwn } from "./own-keys.ts";
 
 export const propertyColumnPrefix = "p_";
 export const mixedPropertyColumnPrefix = "pj_";
@@ -99,7 +100,7 @@ export function tableToEvents(table: Table, only?: readonly number[]): StoredEve
     for (const [key, { kind, values }] of columns.properties) {
       const value = values[row];
       if (value === null || value === undefined) continue;
-      properties[key] = kind === "mixed" ? JSON.parse(value as string) : value;
+      setOwn(properties, key, kind === "mixed" ? JSON.parse(value as string) : value);
     }
     rows[at] = {
       uuid: uuid![row] as string,

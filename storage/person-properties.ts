@@ -2,8 +2,10 @@
 // does not depend on the order events arrive in: the latest `$set` by event time wins; a key
 // only ever written by `$set_once` keeps the earliest write. Ties on time go to the larger
 // event uuid, so replaying the same events changes nothing. `$ip` is never stored (spec 2, Events):
-// a write of it is ignored.
+// a write of it is ignored. Keys are any string (own-keys.ts): `toString` or `__proto__` is a
+// property like any other.
 import { ipProperty } from "./ip-property.ts";
+import { ownValue, setOwn } from "./own-keys.ts";
 
 export interface PropertyStamp {
   /** Event time, epoch ms. */
@@ -45,9 +47,9 @@ export function applyWrites(
       if (key === ipProperty) continue;
       const stamp: PropertyStamp = { t: time, u: uuid, once };
       // A replayed write carries the same stamp, which never wins: replays change nothing.
-      if (!wins(stamp, target.stamps[key])) continue;
-      target.values[key] = values[key];
-      target.stamps[key] = stamp;
+      if (!wins(stamp, ownValue(target.stamps, key))) continue;
+      setOwn(target.values, key, values[key]);
+      setOwn(target.stamps, key, stamp);
       changed = true;
     }
   };
@@ -60,9 +62,9 @@ export function applyWrites(
 export function mergeProperties(a: StampedProperties, b: StampedProperties): StampedProperties {
   const merged: StampedProperties = { values: { ...a.values }, stamps: { ...a.stamps } };
   for (const key in b.stamps) {
-    if (wins(b.stamps[key]!, merged.stamps[key])) {
-      merged.values[key] = b.values[key];
-      merged.stamps[key] = b.stamps[key]!;
+    if (wins(b.stamps[key]!, ownValue(merged.stamps, key))) {
+      setOwn(merged.values, key, b.values[key]);
+      setOwn(merged.stamps, key, b.stamps[key]!);
     }
   }
   return merged;

@@ -8,6 +8,8 @@ import { PersonStore } from "./person-store.ts";
 import { PersonDirectory } from "./person-directory.ts";
 import { FlagStore, flagSchema } from "./flag-store.ts";
 import { TokenRevocationStore } from "./token-revocations.ts";
+import { IngestionWarningStore } from "./ingestion-warning-store.ts";
+import { ProjectSecrets } from "./project-secrets.ts";
 
 export interface RegistryKey {
   key: string;
@@ -42,6 +44,10 @@ export class RegionStore {
   readonly flags: FlagStore;
   /** Region tokens revoked before they expire (same file). */
   readonly tokenRevocations: TokenRevocationStore;
+  /** Ingestion warnings (same file; the store creates its own table). */
+  readonly ingestionWarnings: IngestionWarningStore;
+  /** Per-project secrets: the drop-in pseudonym key (same file; the store creates its own table). */
+  readonly projectSecrets: ProjectSecrets;
 
   /** SQLite's write-ahead journal of this file: durable once synced, whatever the checkpoints did. */
   readonly journalPath: string;
@@ -65,6 +71,8 @@ export class RegionStore {
     this.persons = new PersonStore(this.db, this.directory);
     this.flags = new FlagStore(this.db);
     this.tokenRevocations = new TokenRevocationStore(this.db);
+    this.ingestionWarnings = new IngestionWarningStore(this.db);
+    this.projectSecrets = new ProjectSecrets(this.db);
   }
 
   private migrate(): void {

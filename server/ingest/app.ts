@@ -3,7 +3,7 @@
 // headers without credentials (SDKs post from any web origin).
 import { Elysia } from "elysia";
 import { toApiError } from "../http/elysia-errors.ts";
-import { logInternalError, type ApiError } from "../http/errors.ts";
+import { ApiError, logInternalError } from "../http/errors.ts";
 import type { RegionNode } from "../region/region-node.ts";
 import { authenticate, captureNative, isNativeBody } from "./capture.ts";
 import { decodeIngestBody } from "./decode-body.ts";
@@ -12,6 +12,7 @@ import { remoteConfig, remoteConfigScript } from "./posthog/remote-config.ts";
 import { captureSegment } from "./segment/capture.ts";
 import { addFlagRoutes, EnvironmentFlags } from "./flags/flag-routes.ts";
 import type { SegmentCall } from "./segment/map-calls.ts";
+import { ingestUrlBytesMax } from "./limits.ts";
 
 /** The customer-data platform's paths: each call by name and by its one-letter short form; null is a batch. */
 const segmentPaths: [string, SegmentCall | null][] = [
@@ -69,14 +70,17 @@ function ingestErrorAnswer(context: { code: string | number; error: unknown }): 
   return ingestJson(500, { error: "internal error" });
 }
 
+const urlTooLong = new ApiError(414, "uri_too_long", `request URL is longer than ${ingestUrlBytesMax} bytes; send the events in a POST body`);
+
 export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: RegionNode; trustProxy: boolean }) {
   // The body decides the format: a native batch (every event has `lib`) or PostHog's.
   const capture = async ({ request }: { request: Request }) => {
     const receivedAt = Date.now();
-    const decoded = await decodeIngestBody(request);
+    const url = new URL(request.url);
+    const decoded = await decodeIngestBody(request, url);
     const reply = isNativeBody(decoded.json)
       ? await captureNative(node, request, trustProxy, decoded, receivedAt)
-      : await capturePostHog(node, request, trustProxy, decoded, receivedAt);
+      : await capturePostHog(node, request, trustProxy, { ...decoded, query: url.searchParams }, receivedAt);
     return ingestJson(200, reply);
   };
   const environments = new EnvironmentFlags(node);
@@ -125,7 +129,10 @@ export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: 
   return {
     app,
     /** Answers a request to this surface; `path` is its URL's path. */
-    handle: (request: Request, path: string): Promise<Response> | Response =>
-      request.method === "POST" && capturePosts.has(path) ? capturePost(request) : app.handle(request),
+    handle: (request: Request, path: string): Promise<Response> | Response => {
+      // A preflight is answered whatever its URL, so that the browser sends the request and its script can read why it failed.
+      if (request.url.length > ingestUrlBytesMax && request.method !== "OPTIONS") return ingestErrorResponse(urlTooLong);
+      return request.method === "POST" && capturePosts.has(path) ? capturePost(request) : app.handle(request);
+    },
   };
 }

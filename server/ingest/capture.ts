@@ -14,7 +14,8 @@ import { eventUserAgent, keptBySampling, UserAgentKinds } from "./event-effects.
 import { EventOrigins } from "./event-origin.ts";
 import { batchEventsMax, batchEventsMin, eventBytesMax, eventNestingMax } from "./limits.ts";
 import { parseRfc3339 } from "./rfc3339.ts";
-import { validateEvent, type RejectReason, type ValidEvent } from "./validate-event.ts";
+import { validateEvent, type ValidEvent } from "./validate-event.ts";
+import { duplicateMessage, tooDeepMessage, tooLargeMessage, type Rejection } from "./rejections.ts";
 import { walBody } from "./wal-body.ts";
 import { SQLiteError } from "bun:sqlite";
 
@@ -24,7 +25,7 @@ const dayMs = 86_400_000;
 
 export interface IngestResponse {
   accepted: number;
-  rejected: { uuid: string | null; reason: RejectReason }[];
+  rejected: Rejection[];
   quota_limited: string[];
 }
 
@@ -67,22 +68,37 @@ export async function captureNative(node: RegionNode, request: Request, trustPro
   return ingestEvents(node, key, { batch, body: decoded.bytes, sentAt, receivedAt, meta: requestMeta(request, trustProxy) });
 }
 
+/** What a drop-in format made of a request's items. */
+export interface MappedEvents {
+  /** Native events. */
+  batch: Record<string, unknown>[];
+  /** The item each native event was mapped from (a warning's example shows what was sent). */
+  sources: unknown[];
+  /** Items the mapping refused, each with its rejection. */
+  refused: { rejection: Rejection; source: unknown }[];
+}
+
 /**
  * Events a drop-in format mapped to native ones: down the native path as one batch, with the
- * events the mapping itself refused (`rejected`) reported first.
+ * items the mapping itself refused reported (and counted as warnings) first.
  */
-export async function ingestMapped(
-  node: RegionNode, key: RegistryKey, batch: Record<string, unknown>[], rejected: IngestResponse["rejected"], receivedAt: number, meta: RequestMeta,
-): Promise<IngestResponse> {
+export async function ingestMapped(node: RegionNode, key: RegistryKey, mapped: MappedEvents, receivedAt: number, meta: RequestMeta): Promise<IngestResponse> {
+  const rejected = mapped.refused.map(({ rejection, source }) => {
+    node.warnings.record(key, rejection, source, receivedAt);
+    return rejection;
+  });
+  const { batch, sources } = mapped;
   if (batch.length === 0) return { accepted: 0, rejected, quota_limited: [] };
   const body = new TextEncoder().encode(JSON.stringify({ batch }));
-  const result = await ingestEvents(node, key, { batch, body, sentAt: null, receivedAt, meta });
+  const result = await ingestEvents(node, key, { batch, sources, body, sentAt: null, receivedAt, meta });
   return { ...result, rejected: [...rejected, ...result.rejected] };
 }
 
 /** Native events ready for the common path: `body` is JSON text whose `batch` member is `batch` (the WAL keeps it as is when it can: wal-body.ts). */
 export interface NativeBatch {
   batch: unknown[];
+  /** What each event of `batch` was mapped from, for drop-in formats (warnings' examples show it); else `batch` itself. */
+  sources?: readonly unknown[];
   body: Uint8Array;
   /** The request's sent_at (epoch ms) for clock-skew correction, or null. */
   sentAt: number | null;
@@ -94,17 +110,22 @@ export interface NativeBatch {
  * The path every ingest format ends on: rate limit, per-event validation, duplicates, ingest
  * effects, persons, and the WAL append; answers once the accepted events are durable.
  */
-export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, body, sentAt, receivedAt, meta }: NativeBatch): Promise<IngestResponse> {
+export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, sources, body, sentAt, receivedAt, meta }: NativeBatch): Promise<IngestResponse> {
   const retryAfter = node.rates.take(key.projectId, batch.length);
   if (retryAfter > 0) {
     throw new ApiError(429, "rate_limited", "ingest rate limit of the project exceeded", { "Retry-After": String(retryAfter) });
   }
 
   const origins = new EventOrigins(meta.ip, node.datacenterRanges);
-  const clock = { now: receivedAt, sentAt, oldestAllowed: receivedAt - key.retentionDays * dayMs };
+  const clock = { now: receivedAt, sentAt, oldestAllowed: receivedAt - key.retentionDays * dayMs, retentionDays: key.retentionDays };
   const keepRatio = node.keepRatio(key.projectId);
   const checkSizes = body.byteLength > eventBytesMax;
   const response: IngestResponse = { accepted: 0, rejected: [], quota_limited: keepRatio < 1 ? ["events"] : [] };
+  /** Reports event `index` rejected, and counts it as an ingestion warning of its project. */
+  const reject = (index: number, rejection: Rejection) => {
+    response.rejected.push(rejection);
+    node.warnings.record(key, rejection, (sources ?? batch)[index], receivedAt);
+  };
   // A valid event whose uuid an earlier valid event of the batch had is dropped without a word.
   // Found without a set per batch (hashing every uuid once more): the uuid index refuses such a
   // uuid anyway, so the batch's uuids are searched only then; a crawler's uuid, which the
@@ -129,16 +150,16 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
     const raw = batch[index];
     // Before anything writes the event back as JSON (the size check here, storage later).
     if (!nestsWithin(raw, eventNestingMax)) {
-      response.rejected.push({ uuid: sentUuid(raw), reason: "invalid" });
+      reject(index, { uuid: sentUuid(raw), reason: "invalid", message: tooDeepMessage });
       continue;
     }
     if (checkSizes && new TextEncoder().encode(JSON.stringify(raw)).byteLength > eventBytesMax) {
-      response.rejected.push({ uuid: sentUuid(raw), reason: "too_large" });
+      reject(index, { uuid: sentUuid(raw), reason: "too_large", message: tooLargeMessage });
       continue;
     }
     const verdict = validateEvent(raw, clock);
     if (!verdict.ok) {
-      response.rejected.push({ uuid: verdict.uuid, reason: verdict.reason });
+      reject(index, { uuid: verdict.uuid, reason: verdict.reason, message: verdict.message });
       continue;
     }
     const event = verdict.event;
@@ -153,7 +174,7 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
       const inBatchBefore = validUuids.indexOf(event.uuid) < validUuids.length - 1;
       if (!inBatchBefore) {
         // The uuid as the client sent it (the index compares it lowercased), like other rejections.
-        response.rejected.push({ uuid: (raw as { uuid: string }).uuid, reason: "duplicate" });
+        reject(index, { uuid: (raw as { uuid: string }).uuid, reason: "duplicate", message: duplicateMessage });
         metKnown = true;
       }
       continue;

@@ -1,6 +1,6 @@
-// Turns an ingest request body into parsed JSON: gzip or zstd (by Content-Encoding, the
-// `compression` query parameter or magic bytes), base64, lz-string (old posthog-js), sendBeacon
-// form bodies (`data=...`) and GET requests with a `data` parameter. The 20 MB limit applies
+// Turns an ingest request body into parsed JSON: gzip or zstd (recognised by their magic bytes),
+// base64, lz-string (old posthog-js), sendBeacon form bodies (`data=...`) and GET requests with a
+// `data` parameter, whatever the request's labels say (decodeIngestBody). The 20 MB limit applies
 // after decompression and decoding, and every decompressor stops once its output passes it, so
 // a small compressed body cannot expand into an unbounded one, and a base64 or form body is
 // not refused for the length its encoding adds.
@@ -17,7 +17,6 @@ type Compression = "gzip" | "zstd" | "base64" | "lz64" | null;
 
 const isGzip = (bytes: Uint8Array) => bytes[0] === 0x1f && bytes[1] === 0x8b;
 const isZstd = (bytes: Uint8Array) => bytes[0] === 0x28 && bytes[1] === 0xb5 && bytes[2] === 0x2f && bytes[3] === 0xfd;
-const base64Text = /^[A-Za-z0-9+/_-]+={0,2}$/;
 /** Decoding without `stream` keeps no state between calls, so one decoder serves every request. */
 const utf8 = new TextDecoder();
 
@@ -62,18 +61,10 @@ function inflate(bytes: Uint8Array, kind: "gzip" | "zstd"): Uint8Array {
   return output;
 }
 
-/** Standard or URL-safe base64; a space stands for a `+` that a form body did not percent-encode. */
-function decodeBase64(text: string): Uint8Array {
-  const cleaned = text.trim().replace(/[- ]/g, "+").replace(/_/g, "/");
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(cleaned)) throw ingestMalformed("body is not valid base64");
-  return Buffer.from(cleaned, "base64");
-}
-
-/** Bytes that are gzip or zstd (by magic bytes, or as declared) decompressed; others as they are. */
-function inflated(bytes: Uint8Array, declared: Compression): Uint8Array {
+/** Bytes that are gzip or zstd by their magic bytes, decompressed; others as they are. */
+function inflated(bytes: Uint8Array): Uint8Array {
   if (isGzip(bytes)) return inflate(bytes, "gzip");
   if (isZstd(bytes)) return inflate(bytes, "zstd");
-  if (declared === "gzip" || declared === "zstd") return inflate(bytes, declared);
   return bytes;
 }
 
@@ -88,25 +79,63 @@ function startsLikeJson(bytes: Uint8Array): boolean {
   return false;
 }
 
-/** A payload sent as text (a form's or a query's `data`, a whole encoded body): JSON as is, lz-string when declared, else base64 of JSON, gzip or zstd. */
-function payloadBytes(text: string, declared: Compression): Uint8Array {
-  const trimmed = text.trim();
-  if (trimmed.startsWith("{") || trimmed.startsWith("[")) return new TextEncoder().encode(trimmed);
-  if (declared === "lz64") {
-    // Past requestBytesMax UTF-16 units the text is past as many bytes of UTF-8 too.
-    const decoded = decodeLzBase64(trimmed.replace(/ /g, "+"), requestBytesMax);
-    if (!decoded.ok && decoded.reason === "too_long") throw ingestTooLarge();
-    if (!decoded.ok) throw ingestMalformed("body is not valid lz-string data");
-    return new TextEncoder().encode(decoded.text);
-  }
-  return inflated(decodeBase64(trimmed), null);
+/** `bytes` (decompressed by their magic bytes) when they are JSON text, after any byte-order mark; else null. */
+function jsonBytes(bytes: Uint8Array): Uint8Array | null {
+  const text = withoutByteOrderMark(inflated(bytes));
+  return startsLikeJson(text) ? text : null;
 }
 
-/** A form body: its `data` field, compressed as the query or else the form's own `compression` field says. */
-function formData(form: URLSearchParams, queryCompression: Compression): Uint8Array {
-  const data = form.get("data");
-  if (data === null) throw ingestMalformed("body is neither JSON nor a form with a data field");
-  return payloadBytes(data, queryCompression ?? compressionNamed(form.get("compression")));
+/**
+ * The JSON a base64 text (standard or URL-safe; a space stands for a `+` that a form body did
+ * not percent-encode) stands for, its bytes maybe gzip or zstd; null when it is not that.
+ */
+function fromBase64(text: string): Uint8Array | null {
+  const cleaned = text.replace(/[- ]/g, "+").replace(/_/g, "/");
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(cleaned)) return null;
+  return jsonBytes(Buffer.from(cleaned, "base64"));
+}
+
+/** The JSON an lz-string text (`compressToBase64`) stands for, or null when it is not that; 413 past requestBytesMax. */
+function fromLzString(text: string): Uint8Array | null {
+  // Past requestBytesMax UTF-16 units the text is past as many bytes of UTF-8 too.
+  const decoded = decodeLzBase64(text.replace(/ /g, "+"), requestBytesMax);
+  if (!decoded.ok && decoded.reason === "too_long") throw ingestTooLarge();
+  return decoded.ok ? jsonBytes(new TextEncoder().encode(decoded.text)) : null;
+}
+
+/**
+ * A payload sent as text (a form's or a query's `data`, or a whole body), in the fixed order of
+ * docs/drop-in.md: JSON as it is; else the text encoding the request declares (base64 or
+ * lz-string), then the other; each must give JSON (gzip or zstd inside base64 is recognised by
+ * its magic bytes). Null when none does.
+ */
+function textPayload(text: string, declared: Compression): Uint8Array | null {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) return new TextEncoder().encode(trimmed);
+  if (declared === "lz64") return fromLzString(trimmed) ?? fromBase64(trimmed);
+  return fromBase64(trimmed) ?? fromLzString(trimmed);
+}
+
+/** Why a payload that no encoding fits was refused: the encoding the request declared is what it is not. */
+function undecodable(declared: Compression, what: "body" | "data"): ApiError {
+  switch (declared) {
+    case "gzip":
+    case "zstd":
+      return ingestMalformed(`${what} is not valid ${declared} data`);
+    case "base64":
+      return ingestMalformed(`${what} is not valid base64`);
+    case "lz64":
+      return ingestMalformed(`${what} is not valid lz-string data`);
+    case null:
+      return ingestMalformed(what === "body" ? "body is neither JSON nor a form with a data field" : "data is neither JSON, base64 nor lz-string");
+  }
+}
+
+/** A text payload decoded (textPayload), or the error of what it is not. */
+function decodedText(text: string, declared: Compression, what: "body" | "data"): Uint8Array {
+  const payload = textPayload(text, declared);
+  if (payload === null) throw undecodable(declared, what);
+  return payload;
 }
 
 export interface DecodedBody {
@@ -125,11 +154,15 @@ async function requestBytes(request: Request): Promise<Uint8Array> {
 }
 
 /**
- * The JSON of an ingest request, however the SDK sent it. Compression hints are read in
- * PostHog's order (the `compression` query parameter, a form's `compression` field, then
- * Content-Encoding), and gzip and zstd are recognised by their magic bytes whatever the labels
- * say. A GET carries its payload in the `data` query parameter. `url` is the request's, when the
- * caller has already parsed it.
+ * The JSON of an ingest request, however the SDK sent it, read in the fixed order of
+ * docs/drop-in.md ("Body encodings"): what the bytes are wins over what the request says they
+ * are. gzip and zstd are recognised by their magic bytes whatever the labels; JSON by its first
+ * character; a form by its `data` field; base64 and lz-string by decoding to JSON. The
+ * `compression` query parameter (else a form's own `compression` field, else Content-Encoding)
+ * only picks which text encoding is tried first and names the error when nothing fits: a
+ * sendBeacon form sent with `?compression=gzip-js` is read as the form it is. A GET carries its
+ * payload in the `data` query parameter. `url` is the request's, when the caller has already
+ * parsed it.
  */
 export async function decodeIngestBody(request: Request, url = new URL(request.url)): Promise<DecodedBody> {
   const queryCompression = compressionNamed(url.searchParams.get("compression"));
@@ -137,20 +170,20 @@ export async function decodeIngestBody(request: Request, url = new URL(request.u
   if (request.method === "GET") {
     const data = url.searchParams.get("data");
     if (data === null) throw ingestMalformed("a GET request needs its events in the data query parameter");
-    bytes = payloadBytes(data, queryCompression);
+    bytes = decodedText(data, queryCompression, "data");
   } else {
     const raw = await requestBytes(request);
     if (raw.byteLength === 0) throw ingestMalformed("request body is empty");
-    bytes = withoutByteOrderMark(inflated(raw, queryCompression ?? headerCompression(request)));
-    // Clients label bodies loosely (curl calls everything a form), so the content decides:
-    // JSON starts with { or [, a whole body may be base64 or lz-string, a sendBeacon form
-    // body carries a data= field.
-    if (!startsLikeJson(bytes)) {
-      const text = utf8.decode(bytes);
+    const plain = withoutByteOrderMark(inflated(raw));
+    if (startsLikeJson(plain)) bytes = plain;
+    else {
+      // Clients label bodies loosely (curl calls everything a form), so the content decides.
+      const text = utf8.decode(plain);
       const form = new URLSearchParams(text);
       // A form names its data field; base64 has no "data=" key, so it cannot be mistaken for one.
-      const wholeBodyEncoded = !form.has("data") && (queryCompression === "base64" || queryCompression === "lz64" || base64Text.test(text.trim()));
-      bytes = wholeBodyEncoded ? payloadBytes(text, queryCompression) : formData(form, queryCompression);
+      bytes = form.has("data")
+        ? decodedText(form.get("data")!, queryCompression ?? compressionNamed(form.get("compression")), "data")
+        : decodedText(text, queryCompression ?? headerCompression(request), "body");
     }
   }
   if (bytes.byteLength > requestBytesMax) throw ingestTooLarge();

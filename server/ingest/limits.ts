@@ -26,6 +26,12 @@ export const groupKeyLengthMax = 400;
  * (posthog-js's `$feature/<flag key>`, with flag keys of a few hundred characters).
  */
 export const propertyKeyLengthMax = 1000;
+/**
+ * Not in the spec: the longest request URL ingest reads, in bytes (a GET carries its events in
+ * the `data` query parameter). Longer ones answer 414 in the ingest shape, with CORS, up to the
+ * HTTP server's own bound on a request's head (server/http/request-head.ts), which must stay above it.
+ */
+export const ingestUrlBytesMax = 64 * 1024;
 /** An event stamped more than this after its own request was sent has an untrustworthy clock. */
 export const clockSkewToleranceMs = 60_000;
 /**

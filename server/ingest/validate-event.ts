@@ -1,14 +1,17 @@
 // Per-event rules of the native ingest API. A failing event is rejected with a reason and
 // the rest of the batch goes on; nothing here throws for bad input.
 import {
-  clockSkewToleranceMs, distinctIdLengthMax, eventNameLengthMax, groupKeyLengthMax, groupTypesPerEventMax, libFieldLengthMax, propertyKeyLengthMax,
+  clockSkewToleranceMs, distinctIdLengthMax, eventNameLengthMax, groupKeyLengthMax, groupTypesPerEventMax, libFieldLengthMax,
 } from "./limits.ts";
+import { keyMessage, keyProblem, keysProblem } from "./property-keys.ts";
 import { isPlainObject, sentUuid } from "./json-values.ts";
 import { knownReservedEvents } from "./reserved-events.ts";
 import { parseRfc3339 } from "./rfc3339.ts";
 import { isUuidV7 } from "../../storage/uuid-index.ts";
+import { groupSetProperty } from "../../storage/ip-property.ts";
+import { currencyCodes } from "./minor-units.ts";
+import type { RejectReason, Rejection } from "./rejections.ts";
 
-export type RejectReason = "invalid" | "too_large" | "reserved_name" | "clock_skew" | "duplicate";
 export type Consent = "granted" | "pending" | "cookieless";
 
 export interface ValidEvent {
@@ -29,7 +32,7 @@ export interface ValidEvent {
   consent: Consent;
 }
 
-export type EventVerdict = { ok: true; event: ValidEvent } | { ok: false; uuid: string | null; reason: RejectReason };
+export type EventVerdict = { ok: true; event: ValidEvent } | ({ ok: false } & Rejection);
 
 export interface RequestClock {
   /** Server receive time, epoch ms. */
@@ -38,11 +41,13 @@ export interface RequestClock {
   sentAt: number | null;
   /** Events older than this (epoch ms) are past the project's retention. */
   oldestAllowed: number;
+  /** The project's retention, for the rejection's message. */
+  retentionDays: number;
 }
 
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const phoneCharacters = /^\+?[0-9 ().-]+$/;
-const currencyCodes = new Set(Intl.supportedValuesOf("currency"));
+/** White space around an address or number does not make it another id. */
+const emailPattern = /^\s*[^\s@]+@[^\s@]+\.[^\s@]+\s*$/;
+const phoneCharacters = /^\s*\+?[0-9 ().-]+$/;
 /** Amount properties that must be integer minor units when the event names a currency. */
 const moneyProperties = ["revenue", "amount", "price"] as const;
 const consentValues: ReadonlySet<string> = new Set(["granted", "pending", "cookieless"]);
@@ -79,64 +84,117 @@ export function looksLikePhoneNumber(value: string): boolean {
 
 export const looksLikeEmail = (value: string): boolean => emailPattern.test(value);
 
-function validMoney(properties: Record<string, unknown>): boolean {
-  if (!("currency" in properties)) return true;
+const currencyMessage = "properties.currency must be an ISO 4217 currency code such as USD";
+const moneyMessages = Object.fromEntries(moneyProperties.map((name) => [
+  name, `properties.${name} must be an integer amount in minor units of properties.currency (4999 for 49.99 USD)`,
+])) as Record<(typeof moneyProperties)[number], string>;
+
+/** Why the event's money properties break the rule, or null when they keep it. */
+function moneyProblem(properties: Record<string, unknown>): string | null {
+  if (!("currency" in properties)) return null;
   const currency = properties.currency;
-  if (typeof currency !== "string" || !currencyCodes.has(currency)) return false;
-  return moneyProperties.every((name) => !(name in properties) || Number.isSafeInteger(properties[name]));
+  if (typeof currency !== "string" || !currencyCodes.has(currency)) return currencyMessage;
+  for (const name of moneyProperties) if (name in properties && !Number.isSafeInteger(properties[name])) return moneyMessages[name];
+  return null;
 }
 
-function keysWithinLength(properties: Record<string, unknown>): boolean {
-  for (const key in properties) if (!withinCharacters(key, propertyKeyLengthMax)) return false;
-  return true;
+/** Why the keys of `values` (field `field`) cannot name properties, or null when they can or it is no object. */
+function keysMessage(values: unknown, field: string): string | null {
+  const problem = isPlainObject(values) ? keysProblem(values) : null;
+  return problem === null ? null : keyMessage(`a key of ${field}`, problem);
 }
 
-function validGroups(value: unknown): value is Record<string, string> {
-  if (!isPlainObject(value)) return false;
+/** Why `groups` breaks its rules, or null when it keeps them. */
+function groupsMessage(value: unknown): string | null {
+  if (!isPlainObject(value)) return messages.groups;
   const entries = Object.entries(value);
-  if (entries.length > groupTypesPerEventMax) return false;
-  return entries.every(([type, key]) => type.length >= 1 && type.length <= eventNameLengthMax && isBoundedString(key, groupKeyLengthMax));
+  if (entries.length > groupTypesPerEventMax) return messages.groups;
+  for (const [type, key] of entries) {
+    if (type.length < 1 || type.length > eventNameLengthMax || !isBoundedString(key, groupKeyLengthMax)) return messages.groups;
+    const problem = keyProblem(type);
+    if (problem !== null) return keyMessage("a group type of groups", problem);
+  }
+  return null;
 }
 
 const optionalObject = (value: unknown): value is Record<string, unknown> | undefined | null =>
   value === undefined || value === null || isPlainObject(value);
 
+const messages = {
+  notObject: "event must be a JSON object",
+  uuid: "uuid must be a UUIDv7 generated by the sender (resend the same uuid on retry)",
+  event: `event must be a name of 1 to ${eventNameLengthMax} characters, not only white space`,
+  reservedName: "event names starting with $ are reserved and this one is not a name the service knows; use a name without $",
+  timestamp: "timestamp must be an RFC 3339 date-time with a time zone offset, such as 2026-11-21T10:00:00Z",
+  clockSkew: `timestamp is more than ${clockSkewToleranceMs / 1000} s after sent_at; the client's clock or sent_at is wrong`,
+  distinctId: `distinct_id must be a string of 1 to ${distinctIdLengthMax} characters, not only white space`,
+  email: "distinct_id looks like an email address; use a user id",
+  phone: "distinct_id looks like a phone number; use a user id",
+  properties: "properties must be a JSON object",
+  lib: `lib must be an object with a name and a version of 1 to ${libFieldLengthMax} characters each`,
+  anonId: `anon_id must be a string of 1 to ${distinctIdLengthMax} characters when given`,
+  sessionId: "session_id must be a UUIDv7 when given",
+  windowId: "window_id must be a UUIDv7 when given",
+  set: "$set must be a JSON object when given",
+  setOnce: "$set_once must be a JSON object when given",
+  groups: `groups must be an object of at most ${groupTypesPerEventMax} group types, each of 1 to ${eventNameLengthMax} characters, `
+    + `with a key of 1 to ${groupKeyLengthMax} characters each`,
+  consent: "consent must be granted, pending or cookieless when given",
+};
+
+const retentionMessage = (days: number) => `timestamp is older than the project's retention of ${days} days`;
+
 /** Validates one native event. `raw` is whatever the client sent in `batch[i]`. */
 export function validateEvent(raw: unknown, clock: RequestClock): EventVerdict {
-  if (!isPlainObject(raw)) return { ok: false, uuid: null, reason: "invalid" };
+  if (!isPlainObject(raw)) return { ok: false, uuid: null, reason: "invalid", message: messages.notObject };
   const uuid = sentUuid(raw);
-  const reject = (reason: RejectReason): EventVerdict => ({ ok: false, uuid, reason });
-  if (!isUuidV7(raw.uuid)) return reject("invalid");
-  if (!isBoundedString(raw.event, eventNameLengthMax)) return reject("invalid");
-  if (raw.event.startsWith("$") && !knownReservedEvents.has(raw.event)) return reject("reserved_name");
+  const reject = (message: string, reason: RejectReason = "invalid"): EventVerdict => ({ ok: false, uuid, reason, message });
+  if (!isUuidV7(raw.uuid)) return reject(messages.uuid);
+  if (!isBoundedString(raw.event, eventNameLengthMax)) return reject(messages.event);
+  if (raw.event.startsWith("$") && !knownReservedEvents.has(raw.event)) return reject(messages.reservedName, "reserved_name");
 
   const stamped = parseRfc3339(raw.timestamp);
-  if (stamped === null) return reject("invalid");
+  if (stamped === null) return reject(messages.timestamp);
   let timestamp = stamped;
   if (clock.sentAt !== null) {
-    if (stamped - clock.sentAt > clockSkewToleranceMs) return reject("clock_skew");
+    if (stamped - clock.sentAt > clockSkewToleranceMs) return reject(messages.clockSkew, "clock_skew");
     timestamp = stamped + (clock.now - clock.sentAt);
   }
   if (timestamp > clock.now) timestamp = clock.now;
-  if (timestamp < clock.oldestAllowed) return reject("invalid");
+  if (timestamp < clock.oldestAllowed) return reject(retentionMessage(clock.retentionDays));
 
   const distinctId = raw.distinct_id;
-  if (!isBoundedString(distinctId, distinctIdLengthMax)) return reject("invalid");
-  if (looksLikeEmail(distinctId) || looksLikePhoneNumber(distinctId)) return reject("invalid");
+  if (!isBoundedString(distinctId, distinctIdLengthMax)) return reject(messages.distinctId);
+  if (looksLikeEmail(distinctId)) return reject(messages.email);
+  if (looksLikePhoneNumber(distinctId)) return reject(messages.phone);
 
-  if (!isPlainObject(raw.properties) || !validMoney(raw.properties) || !keysWithinLength(raw.properties)) return reject("invalid");
+  const properties = raw.properties;
+  if (!isPlainObject(properties)) return reject(messages.properties);
+  const moneyMessage = moneyProblem(properties);
+  if (moneyMessage !== null) return reject(moneyMessage);
+  const propertyKeysMessage = keysMessage(properties, "properties");
+  if (propertyKeysMessage !== null) return reject(propertyKeysMessage);
   const lib = raw.lib;
   if (!isPlainObject(lib) || !isBoundedString(lib.name, libFieldLengthMax) || !isBoundedString(lib.version, libFieldLengthMax)) {
-    return reject("invalid");
+    return reject(messages.lib);
   }
-  if (raw.anon_id !== undefined && raw.anon_id !== null && !isBoundedString(raw.anon_id, distinctIdLengthMax)) return reject("invalid");
-  for (const field of ["session_id", "window_id"] as const) {
-    if (raw[field] !== undefined && raw[field] !== null && !isUuidV7(raw[field])) return reject("invalid");
+  if (raw.anon_id !== undefined && raw.anon_id !== null && !isBoundedString(raw.anon_id, distinctIdLengthMax)) return reject(messages.anonId);
+  if (raw.session_id !== undefined && raw.session_id !== null && !isUuidV7(raw.session_id)) return reject(messages.sessionId);
+  if (raw.window_id !== undefined && raw.window_id !== null && !isUuidV7(raw.window_id)) return reject(messages.windowId);
+  if (!optionalObject(raw.$set)) return reject(messages.set);
+  if (!optionalObject(raw.$set_once)) return reject(messages.setOnce);
+  const personKeysMessage = keysMessage(raw.$set, "$set") ?? keysMessage(raw.$set_once, "$set_once");
+  if (personKeysMessage !== null) return reject(personKeysMessage);
+  if (raw.event === "$groupidentify") {
+    const groupKeysMessage = keysMessage(properties[groupSetProperty], `properties.${groupSetProperty}`);
+    if (groupKeysMessage !== null) return reject(groupKeysMessage);
   }
-  if (!optionalObject(raw.$set) || !optionalObject(raw.$set_once)) return reject("invalid");
-  if (raw.groups !== undefined && raw.groups !== null && !validGroups(raw.groups)) return reject("invalid");
+  if (raw.groups !== undefined && raw.groups !== null) {
+    const message = groupsMessage(raw.groups);
+    if (message !== null) return reject(message);
+  }
   if (raw.consent !== undefined && raw.consent !== null && !(typeof raw.consent === "string" && consentValues.has(raw.consent))) {
-    return reject("invalid");
+    return reject(messages.consent);
   }
 
   return {
@@ -146,7 +204,7 @@ export function validateEvent(raw: unknown, clock: RequestClock): EventVerdict {
       event: raw.event,
       timestamp,
       distinctId,
-      properties: raw.properties,
+      properties,
       libName: lib.name,
       libVersion: lib.version,
       anonId: (raw.anon_id as string | null | undefined) ?? null,

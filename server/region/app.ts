@@ -20,6 +20,7 @@ import { experimentStatsRoutes } from "./experiments/stats-routes.ts";
 import { sqlRoutes } from "./sql-routes.ts";
 import { SqlService } from "./sql-service.ts";
 import { schemaRoutes } from "./schema-routes.ts";
+import { ingestionWarningsRoutes } from "./ingestion-warnings-routes.ts";
 import { SchemaService } from "./schema-service.ts";
 import { ChunkSummaries } from "../../engine/chunk-summary.ts";
 import type { QueryService } from "./query-service.ts";
@@ -150,6 +151,7 @@ export function regionApp({ prefix, node, queries, keys, issuer, regionSecret }:
     .use(schemaRoutes(schema, check))
     .use(personsRoutes(node, check, queries.columns, queries.gate))
     .use(groupsRoutes(node, check))
+    .use(ingestionWarningsRoutes(node, check))
     .get("/token", async ({ request }) => {
       const claims = await regionClaims(request, check);
       return jsonResponse(200, {

@@ -4,6 +4,7 @@
 // project's catalog marks as PII, and any value that is itself an email address or an IP
 // address, whatever its key. Nested objects and arrays are masked the same way.
 import { isIP } from "node:net";
+import { setOwn } from "../../storage/own-keys.ts";
 
 export const maskedValue = "[masked]";
 
@@ -52,7 +53,7 @@ export function maskProperties(properties: Record<string, unknown>, catalogPii: 
   const masked: Record<string, unknown> = {};
   for (const key in properties) {
     const value = properties[key];
-    masked[key] = value !== null && value !== undefined && isPersonalKey(key, catalogPii) ? maskedValue : maskValue(value, catalogPii);
+    setOwn(masked, key, value !== null && value !== undefined && isPersonalKey(key, catalogPii) ? maskedValue : maskValue(value, catalogPii));
   }
   return masked;
 }

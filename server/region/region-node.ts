@@ -14,10 +14,13 @@ import { recentPartsMax, recentUuidsOnDisk } from "../../storage/recent-uuids.ts
 import { StorageClient } from "../../storage/storage-client.ts";
 import { ProjectRateLimiter } from "../ingest/project-rate.ts";
 import type { DatacenterRanges } from "../ingest/datacenter-ip.ts";
+import { IngestionWarnings } from "../ingest/ingestion-warnings.ts";
 
 export class RegionNode {
   readonly rates = new ProjectRateLimiter();
   private readonly keepRatios = new Map<string, number>();
+  /** Rejected events and drop-in ids turned into pseudonyms, counted per project (GET /ingestion/warnings). */
+  readonly warnings: IngestionWarnings;
 
   private constructor(
     readonly code: RegionCode,
@@ -31,6 +34,10 @@ export class RegionNode {
     readonly datacenterRanges: DatacenterRanges,
   ) {
     for (const policy of store.ingestPolicies()) this.keepRatios.set(policy.projectId, policy.keepRatio);
+    this.warnings = new IngestionWarnings(store.ingestionWarnings, {
+      region: code,
+      catalogPii: (projectId) => new Set(store.directory.piiProperties(projectId)),
+    });
   }
 
   static async open(code: RegionCode, dataDir: string, tuning: StorageTuning, datacenterRanges: DatacenterRanges): Promise<RegionNode> {
@@ -96,6 +103,7 @@ export class RegionNode {
   async close(): Promise<void> {
     await this.events.stop().catch((error) => console.error(`region ${this.code}: seal at shutdown failed (the WAL keeps the events):`, error));
     await this.wal.close();
+    this.warnings.close();
     this.store.close();
   }
 }

@@ -6,7 +6,9 @@ import { gzipSync, zstdCompressSync } from "node:zlib";
 import { compressToBase64 } from "lz-string";
 import { isUuidV7 } from "../../storage/uuid-index.ts";
 import type { StoredEvent } from "../../storage/event-record.ts";
-import { expectCors, postIngest, readWal, startDedicatedService, storedEvents, type DedicatedService } from "../ingest/helpers.ts";
+import {
+  duplicate, expectCors, postIngest, readWal, startDedicatedService, storedEvents, walFilesText, type DedicatedService,
+} from "../ingest/helpers.ts";
 import { createProject } from "../helpers/accounts.ts";
 import { call } from "../helpers/client.ts";
 import { regionReader } from "./region-reader.ts";
@@ -45,7 +47,8 @@ describe("bodies and paths", () => {
       sent_at: sentAt,
       batch: [{
         event: "order_placed", distinct_id: "node-1", uuid, timestamp: new Date(Date.now() + 50_000).toISOString(), type: "capture",
-        properties: { amount: 4200, currency: "EUR", $lib: "posthog-node", $lib_version: "5.70.0", $geoip_disable: true },
+        // Major units, as PostHog's SDKs send money: stored as 4200 cents.
+        properties: { amount: 42, currency: "EUR", $lib: "posthog-node", $lib_version: "5.70.0", $geoip_disable: true },
       }],
     };
     const reply = await send(undefined, { raw: gzipSync(JSON.stringify(body)), headers: { "content-type": "application/json", "content-encoding": "gzip" } });
@@ -141,7 +144,7 @@ describe("the project key", () => {
   test("an event addressed with another key than the request's is rejected, the rest stored", async () => {
     const uuid = Bun.randomUUIDv7();
     const reply = await send({ api_key: key, batch: [{ event: "ok", distinct_id: "key-mixed-1" }, { event: "other", distinct_id: "key-mixed-2", uuid, token: "svc_pk_eu_production_elsewhere00000000000" }] });
-    expect([reply.status, reply.body]).toEqual([200, accepted(1, [{ uuid, reason: "invalid" }])]);
+    expect([reply.status, reply.body]).toEqual([200, accepted(1, [{ uuid, reason: "invalid", message: "event carries another project's key (token) than its request" }])]);
     expect((await stored("key-mixed")).map((event) => event.distinct_id)).toEqual(["key-mixed-1"]);
   });
 
@@ -219,7 +222,7 @@ describe("mapping rules", () => {
       { event: "retry", distinct_id: "rule3-v4", uuid: v4, timestamp: "2026-11-20T10:00:00Z" },
       { event: "retry", distinct_id: "rule3-none", timestamp: "2026-11-20T10:00:00Z", properties: { n: 1 } },
     ] });
-    expect(retry.body).toEqual(accepted(0, [{ uuid: withV4.uuid, reason: "duplicate" }, { uuid: withNone.uuid, reason: "duplicate" }]));
+    expect(retry.body).toEqual(accepted(0, [duplicate(withV4.uuid), duplicate(withNone.uuid)]));
   });
 
   test("rule 4: $ip locates the event (a server library forwarding its user's address) and is never stored", async () => {
@@ -228,6 +231,20 @@ describe("mapping rules", () => {
     expect([event!.properties, event!.geo_country, event!.geo_region, event!.geo_city, event!.geo_timezone]).toEqual([
       { kept: true }, "GB", "ENG", "St Albans", "Europe/London",
     ]);
+  });
+
+  test("rule 4: $ip in $set or $set_once, at the top level or in properties, is stored nowhere; both places' writes apply", async () => {
+    const reply = await send({ api_key: key, batch: [{
+      event: "ip-set", distinct_id: "rule4-set", $set: { plan: "pro", $ip: "81.2.69.161" }, $set_once: { $ip: "81.2.69.162" },
+      properties: { $set: { plan: "free", seats: 3, $ip: "81.2.69.163" }, $set_once: { source: "ad", $ip: "81.2.69.164" } },
+    }] });
+    expect([reply.status, reply.body]).toEqual([200, accepted(1)]);
+    const walText = walFilesText(dedicated.service.dataDir);
+    expect(["81.2.69.161", "81.2.69.162", "81.2.69.163", "81.2.69.164"].filter((address) => walText.includes(address))).toEqual([]);
+    const [event] = await stored("rule4-set");
+    expect([event!.set, event!.set_once, event!.properties]).toEqual([{ plan: "pro", seats: 3 }, { source: "ad" }, {}]);
+    const person = await (await regionReader(dedicated.service, dedicated.owner, dedicated.project.id)).personOf("rule4-set");
+    expect(person.properties).toEqual({ plan: "pro", seats: 3, source: "ad" });
   });
 
   test("rule 5: snapshots, heatmaps and performance events are dropped silently, even a whole batch of them", async () => {
@@ -290,21 +307,100 @@ describe("mapping rules", () => {
     }).toEqual({ offset: true, skew: true, missing: true, future: true, plain: at("2026-11-20T08:30:00.250Z"), naive: at("2026-11-20T08:30:00Z") });
   });
 
+  test("posthog-js's send time in the query (_ in ms, no sent_at in the body) corrects a wrong browser clock, on every capture path, POST and GET", async () => {
+    const now = Date.now();
+    const behind = now - 2 * 3_600_000;
+    // A batch stamped by a clock two hours behind, sent (by that clock) 10 s after its events.
+    const batch = (id: string) => [{ event: "query-time", distinct_id: id, timestamp: new Date(behind - 10_000).toISOString(), properties: { token: key } }];
+    const paths = ["/i/v0/e/", "/e/", "/batch/", "/capture/", "/track/", "/engage/"];
+    for (const path of paths) {
+      const reply = await send(batch(`qtime${path}`), { path, query: `ver=1.449.2&_=${behind}` });
+      expect([path, reply.status, reply.body]).toEqual([path, 200, accepted(1)]);
+    }
+    const data = encodeURIComponent(Buffer.from(JSON.stringify(batch("qtime-get"))).toString("base64"));
+    const get = await fetch(`${url}/ingest/eu/i/v0/e/?data=${data}&_=${behind}`);
+    expect([get.status, await get.json()]).toEqual([200, accepted(1)]);
+    const times = (await stored("qtime")).map((event) => [event.distinct_id, Math.abs(event.timestamp - (now - 10_000)) < 5_000]);
+    expect(times).toEqual([...paths.map((path) => [`qtime${path}`, true]), ["qtime-get", true]]);
+  });
+
+  test("the query's send time: replayed old traffic is corrected rather than past retention; the body's sent_at wins; seconds, words and dates before 2021 are ignored", async () => {
+    const now = Date.now();
+    const yearAgo = now - 400 * 86_400_000;
+    const event = (id: string, at: number) => ({ event: "query-time", distinct_id: id, timestamp: new Date(at - 60_000).toISOString() });
+    const cases: [string, number, string, Record<string, unknown>][] = [
+      // Recorded 400 days ago and replayed now: without the correction it is older than the retention.
+      ["qsent-replayed", yearAgo, `_=${yearAgo}`, {}],
+      ["qsent-named", yearAgo, `sent_at=${yearAgo}`, {}],
+      ["qsent-body-wins", now - 3_600_000, `_=${yearAgo}`, { sent_at: new Date(now - 3_600_000).toISOString() }],
+      ["qsent-seconds", now - 3_600_000, `_=${Math.floor(yearAgo / 1000)}`, {}],
+      ["qsent-word", now - 3_600_000, "_=yesterday", {}],
+      ["qsent-2020", now - 3_600_000, `_=${Date.UTC(2020, 11, 31, 23, 59, 59)}`, {}],
+    ];
+    for (const [id, at, query, extra] of cases) {
+      const reply = await send({ api_key: key, ...extra, batch: [event(id, at)] }, { path: "/i/v0/e/", query });
+      expect([id, reply.status, reply.body]).toEqual([id, 200, accepted(1)]);
+    }
+    const times = Object.fromEntries((await stored("qsent-")).map((stored) => [stored.distinct_id, stored.timestamp]));
+    const near = (value: number | undefined, expected: number) => value !== undefined && Math.abs(value - expected) < 5_000;
+    expect({
+      replayed: near(times["qsent-replayed"], now - 60_000),
+      named: near(times["qsent-named"], now - 60_000),
+      bodyWins: near(times["qsent-body-wins"], now - 60_000),
+      // Ignored: the stamp is taken as sent.
+      seconds: times["qsent-seconds"] === now - 3_600_000 - 60_000,
+      word: times["qsent-word"] === now - 3_600_000 - 60_000,
+      before2021: times["qsent-2020"] === now - 3_600_000 - 60_000,
+    }).toEqual({ replayed: true, named: true, bodyWins: true, seconds: true, word: true, before2021: true });
+  });
+
+  test("money in major units with a currency becomes integer minor units by the currency's exponent; without a currency it stays as sent", async () => {
+    const money: [string, Record<string, unknown>, Record<string, unknown>][] = [
+      ["money-usd", { revenue: 49.99, currency: "USD" }, { revenue: 4999, currency: "USD" }],
+      ["money-jpy", { $revenue: 1200, currency: "jpy" }, { $revenue: 1200, currency: "JPY" }],
+      ["money-kwd", { price: 1.234, amount: 2, currency: "KWD" }, { price: 1234, amount: 2000, currency: "KWD" }],
+      ["money-eur", { amount: 42, price: 0.1, currency: "eur", items: 3 }, { amount: 4200, price: 10, currency: "EUR", items: 3 }],
+      ["money-none", { revenue: 9.99 }, { revenue: 9.99 }],
+    ];
+    const reply = await send({ api_key: key, batch: money.map(([id, properties]) => ({ event: "paid", distinct_id: id, properties })) });
+    expect([reply.status, reply.body]).toEqual([200, accepted(money.length)]);
+    expect((await stored("money-")).map((event) => [event.distinct_id, event.properties])).toEqual(money.map(([id, , stored]) => [id, stored]));
+  });
+
   test("events the native rules refuse are reported, the rest stored", async () => {
     const reply = await send({ api_key: key, batch: [
       { event: "no_distinct_id", uuid: "0199aaaa-0000-7000-8000-000000000001" },
-      { event: "email_id", distinct_id: "ann@example.com", uuid: "0199aaaa-0000-7000-8000-000000000002" },
+      { event: "text_money", distinct_id: "refused-money", uuid: "0199aaaa-0000-7000-8000-000000000002", properties: { revenue: "49.99", currency: "USD" } },
       "not an event",
       { distinct_id: "no-name" },
       { event: "fine", distinct_id: "refused-fine" },
     ] });
     expect([reply.status, reply.body]).toEqual([200, accepted(1, [
-      { uuid: null, reason: "invalid" },
-      { uuid: null, reason: "invalid" },
-      { uuid: "0199aaaa-0000-7000-8000-000000000001", reason: "invalid" },
-      { uuid: "0199aaaa-0000-7000-8000-000000000002", reason: "invalid" },
+      { uuid: null, reason: "invalid", message: "event must be a JSON object with an event name" },
+      { uuid: null, reason: "invalid", message: "event must be a JSON object with an event name" },
+      { uuid: "0199aaaa-0000-7000-8000-000000000001", reason: "invalid", message: "distinct_id must be a string of 1 to 200 characters, not only white space" },
+      { uuid: "0199aaaa-0000-7000-8000-000000000002", reason: "invalid", message: "properties.revenue must be an integer amount in minor units of properties.currency (4999 for 49.99 USD)" },
     ])]);
   });
+  test("a property key with a control character is invalid as on the native path: in properties, $set (anywhere) and $groups types", async () => {
+    const control = (where: string) => `${where} contains a control character (U+0000 to U+001F, U+007F to U+009F)`;
+    const uuid = (n: number) => `0199aaaa-0000-7000-8000-0000000000c${n}`;
+    const reply = await send({ api_key: key, batch: [
+      { event: "keys", distinct_id: "keys-nul", uuid: uuid(1), properties: { "a\u0000b": 1 } },
+      { event: "keys", distinct_id: "keys-set", uuid: uuid(2), properties: { $set: { "line\nbreak": "x" } } },
+      { event: "keys", distinct_id: "keys-set-once", uuid: uuid(3), $set_once: { "tab\there": "x" } },
+      { event: "keys", distinct_id: "keys-group", uuid: uuid(4), properties: { $groups: { "com\u0000pany": "acme" } } },
+      { event: "keys", distinct_id: "keys-fine", properties: { 'quote"and\\backslash': 1 } },
+    ] });
+    expect([reply.status, reply.body]).toEqual([200, accepted(1, [
+      { uuid: uuid(1), reason: "invalid", message: control("a key of properties") },
+      { uuid: uuid(2), reason: "invalid", message: control("a key of $set") },
+      { uuid: uuid(3), reason: "invalid", message: control("a key of $set_once") },
+      { uuid: uuid(4), reason: "invalid", message: control("a group type of groups") },
+    ])]);
+    expect((await stored("keys-")).map((event) => [event.distinct_id, event.properties])).toEqual([["keys-fine", { 'quote"and\\backslash': 1 }]]);
+  });
+
   test("an event nested past 100 levels, or with an offset further back than a date reaches, is invalid; the rest stored", async () => {
     const nested = (levels: number) => "[".repeat(levels) + "1" + "]".repeat(levels);
     // Event, properties, then arrays: 99 levels of arrays make 101.
@@ -317,9 +413,9 @@ describe("mapping rules", () => {
     ].join(",")}]}`;
     const reply = await send(undefined, { raw, headers: { "content-type": "application/json" } });
     expect([reply.status, reply.body]).toEqual([200, accepted(1, [
-      { uuid: "nest-101", reason: "invalid" },
-      { uuid: "nest-100000", reason: "invalid" },
-      { uuid: "nest-offset", reason: "invalid" },
+      { uuid: "nest-101", reason: "invalid", message: "event nests objects and arrays deeper than 100 levels" },
+      { uuid: "nest-100000", reason: "invalid", message: "event nests objects and arrays deeper than 100 levels" },
+      { uuid: "nest-offset", reason: "invalid", message: "offset reaches back further than a date can (about 270,000 years)" },
     ])]);
     expect((await stored("nest-")).map((event) => [event.uuid, JSON.stringify(event.properties.value)])).toEqual([
       ["0199aaaa-0000-7000-8000-00000000aaaa", nested(98)],

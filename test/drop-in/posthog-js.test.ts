@@ -36,7 +36,8 @@ function page(key: string, ingestUrl: string): string {
       client.onFeatureFlags(() => {
         window.receivedFlags = Object.fromEntries(["new-nav", "pricing-test", "switched-off"].map((key) => [key, [client.getFeatureFlag(key) ?? null, client.getFeatureFlagPayload(key) ?? null]]));
       });
-      client.capture("clicked_cta", { plan: "pro", price: 4900, currency: "EUR" });
+      // Major units, as PostHog's SDKs send money: stored as 4900 cents.
+      client.capture("clicked_cta", { plan: "pro", price: 49, currency: "EUR" });
       client.identify("browser-user", { plan: "pro" });
     },
   });

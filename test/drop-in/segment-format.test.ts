@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { gzipSync } from "node:zlib";
 import { isUuidV7 } from "../../storage/uuid-index.ts";
 import type { StoredEvent } from "../../storage/event-record.ts";
-import { postIngest, readWal, startDedicatedService, storedEvents, type DedicatedService } from "../ingest/helpers.ts";
+import { duplicate, postIngest, readWal, startDedicatedService, storedEvents, type DedicatedService } from "../ingest/helpers.ts";
 
 let dedicated: DedicatedService;
 let key: string;
@@ -130,7 +130,10 @@ describe("batches", () => {
           { type: "track", event: "nobody" },
         ],
       });
-      expect([path, reply.status, reply.body]).toEqual([path, 200, success(2, [{ uuid: null, reason: "invalid" }, { uuid: null, reason: "invalid" }])]);
+      expect([path, reply.status, reply.body]).toEqual([path, 200, success(2, [
+        { uuid: null, reason: "invalid", message: "type must be one of track, identify, page, screen, group, alias" },
+        { uuid: null, reason: "invalid", message: "call needs a userId or an anonymousId" },
+      ])]);
       const [one, two] = await stored(prefix);
       expect([one!.properties, one!.lib_version, Math.abs(one!.timestamp - (now - 30_000)) < 5000]).toEqual([{ $locale: "de-DE", $lib: "analytics-python", $lib_version: "2.3.0" }, "2.3.0", true]);
       // timestamp (not originalTimestamp) with a batch sentAt: corrected by the same skew.
@@ -138,11 +141,27 @@ describe("batches", () => {
     }
   });
 
+  test("a property or trait key with a control character is invalid as on the native path, the rest stored", async () => {
+    const control = (where: string) => `${where} contains a control character (U+0000 to U+001F, U+007F to U+009F)`;
+    const reply = await send("batch", { writeKey: key, batch: [
+      { type: "track", userId: "seg-keys-1", event: "keyed", messageId: "seg-keys-1", properties: { "a\u0000b": 1 } },
+      { type: "identify", userId: "seg-keys-2", messageId: "seg-keys-2", traits: { "line\nbreak": "x" } },
+      { type: "track", userId: "seg-keys-3", event: "keyed", properties: { "Plan": 1, "plan": 2 } },
+    ] });
+    const [first, second] = [reply.body.rejected[0]?.uuid, reply.body.rejected[1]?.uuid];
+    expect([reply.status, reply.body]).toEqual([200, success(1, [
+      { uuid: first, reason: "invalid", message: control("a key of properties") },
+      { uuid: second, reason: "invalid", message: control("a key of $set") },
+    ])]);
+    expect([isUuidV7(first), isUuidV7(second)]).toEqual([true, true]);
+    expect((await stored("seg-keys")).map((event) => [event.distinct_id, event.properties])).toEqual([["seg-keys-3", { Plan: 1, plan: 2 }]]);
+  });
+
   test("messageId makes a retry a duplicate", async () => {
     const call = { type: "track", userId: "seg-retry", event: "once", messageId: "msg-0001" };
     expect((await send("batch", { writeKey: key, batch: [call] })).body).toEqual(success(1));
     const [event] = await stored("seg-retry");
-    expect((await send("batch", { writeKey: key, batch: [call] })).body).toEqual(success(0, [{ uuid: event!.uuid, reason: "duplicate" }]));
+    expect((await send("batch", { writeKey: key, batch: [call] })).body).toEqual(success(0, [duplicate(event!.uuid)]));
   });
 
   test("gzip bodies and any content type are read as JSON", async () => {
@@ -195,7 +214,7 @@ describe("limits and malformed bodies", () => {
   test("in a batch, a call over 32 KB alone is rejected; a 4 MB body is accepted and one byte more answers 400", async () => {
     const over = padded(32 * 1024 + 1, { type: "track", userId: "seg-batch-over", event: "big" });
     const reply = await send("batch", { writeKey: key, batch: [over, { type: "track", userId: "seg-batch-fine", event: "small" }] });
-    expect(reply.body).toEqual(success(1, [{ uuid: expect.any(String), reason: "too_large" }]));
+    expect(reply.body).toEqual(success(1, [{ uuid: expect.any(String), reason: "too_large", message: "call is larger than 32768 bytes" }]));
     const calls = (count: number, id: string) => Array.from({ length: count }, () => padded(30 * 1024, { type: "track", userId: id, event: "bulk" }));
     const body = (batch: unknown[], pad: number) => JSON.stringify({ writeKey: key, padding: "y".repeat(pad), batch });
     const batch = calls(130, "seg-4mb");

@@ -35,7 +35,8 @@ describe("posthog-node", () => {
       const client = new PostHog(dedicated.key, { host: ingestUrl, flushAt: 1, flushInterval: 0, disableCompression: compression === "plain", fetchRetryCount: 0 });
       const sentAt = Date.now();
       client.capture({ distinctId: `${id}-anon`, event: "viewed_pricing", properties: { plan: "free" } });
-      client.capture({ distinctId: `${id}-anon`, event: "order_placed", properties: { amount: 4200, currency: "EUR" }, groups: { company: `${id}-acme` } });
+      // PostHog's SDKs send money in major units: 42.00 EUR is stored as 4200 cents.
+      client.capture({ distinctId: `${id}-anon`, event: "order_placed", properties: { amount: 42, currency: "EUR" }, groups: { company: `${id}-acme` } });
       client.identify({ distinctId: `${id}-user`, properties: { $anon_distinct_id: `${id}-anon`, plan: "pro" } });
       client.alias({ distinctId: `${id}-user`, alias: `${id}-alias` });
       client.groupIdentify({ groupType: "company", groupKey: `${id}-acme`, properties: { seats: 40 } });

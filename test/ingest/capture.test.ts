@@ -3,6 +3,7 @@
 // the rate limit). Each event's checks: event-validation.test.ts; what is stored: stored-events.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { zstdCompressSync } from "node:zlib";
+import { compressToBase64 } from "lz-string";
 import type { TestService } from "../helpers/service.ts";
 import { createProject, type SignedUpUser } from "../helpers/accounts.ts";
 import { isoPattern } from "../helpers/client.ts";
@@ -41,16 +42,16 @@ describe("request and response", () => {
     const batch = [nativeEvent(), badName, nativeEvent(), reserved, email, nativeEvent()];
     const reply = await post(nativeBody(key, batch));
     expect([reply.status, reply.body]).toEqual([200, ok(3, [
-      { uuid: badName.uuid, reason: "invalid" },
-      { uuid: reserved.uuid, reason: "reserved_name" },
-      { uuid: email.uuid, reason: "invalid" },
+      { uuid: badName.uuid, reason: "invalid", message: "event must be a name of 1 to 200 characters, not only white space" },
+      { uuid: reserved.uuid, reason: "reserved_name", message: "event names starting with $ are reserved and this one is not a name the service knows; use a name without $" },
+      { uuid: email.uuid, reason: "invalid", message: "distinct_id looks like an email address; use a user id" },
     ])]);
   });
 
   test("a batch in which every event is rejected still answers 200", async () => {
     const bad = nativeEvent({ event: "" });
     const reply = await post(nativeBody(key, [bad]));
-    expect([reply.status, reply.body]).toEqual([200, ok(0, [{ uuid: bad.uuid, reason: "invalid" }])]);
+    expect([reply.status, reply.body]).toEqual([200, ok(0, [{ uuid: bad.uuid, reason: "invalid", message: "event must be a name of 1 to 200 characters, not only white space" }])]);
   });
 
   for (const path of ["/batch", "/e"]) {
@@ -207,7 +208,7 @@ describe("request body", () => {
       expect([reply.status, reply.body]).toEqual([400, { error: "batch must be an array of events" }]);
     }
     const alone = await post({ api_key: key });
-    expect([alone.status, alone.body]).toEqual([200, { status: 1, ...ok(0, [{ uuid: null, reason: "invalid" }]) }]);
+    expect([alone.status, alone.body]).toEqual([200, { status: 1, ...ok(0, [{ uuid: null, reason: "invalid", message: "event must be a JSON object with an event name" }]) }]);
   });
 
   test("an empty batch answers 400", async () => {
@@ -231,8 +232,8 @@ describe("request body", () => {
       [[withLib, nativeEvent({ lib: undefined })], ok(2)],
       [[nativeEvent({ lib: "test-sdk/1.0" })], ok(1)],
       [[nativeEvent({ lib: null })], ok(1)],
-      [[nativeEvent(), 42], ok(1, [{ uuid: null, reason: "invalid" }])],
-      [[null], ok(0, [{ uuid: null, reason: "invalid" }])],
+      [[nativeEvent(), 42], ok(1, [{ uuid: null, reason: "invalid", message: "event must be a JSON object with an event name" }])],
+      [[null], ok(0, [{ uuid: null, reason: "invalid", message: "event must be a JSON object with an event name" }])],
     ];
     for (const [batch, reply] of cases) {
       const answer = await post(nativeBody(key, batch));
@@ -361,6 +362,43 @@ describe("compression and form bodies", () => {
       headers: { "content-type": "application/x-www-form-urlencoded" },
     }));
 
+  describe("what the bytes are wins over the labels, in a fixed order", () => {
+    const form = { "content-type": "application/x-www-form-urlencoded" };
+    const text = { "content-type": "text/plain" };
+    const json = () => bodyText(nativeEvents(1));
+    const cases: [string, () => Parameters<typeof postIngest>[2]][] = [
+      ["a form of base64 JSON sent with ?compression=gzip-js (posthog-js's sendBeacon)", () => ({ raw: `data=${encodeURIComponent(base64(json()))}`, query: "compression=gzip-js", headers: form })],
+      ["a form of JSON sent with ?compression=gzip-js", () => ({ raw: `data=${encodeURIComponent(json())}`, query: "compression=gzip-js", headers: form })],
+      ["a form of base64 JSON sent with Content-Encoding: zstd", () => ({ raw: `data=${encodeURIComponent(base64(json()))}`, headers: { ...form, "content-encoding": "zstd" } })],
+      ["JSON sent with Content-Encoding: gzip", () => ({ raw: json(), headers: { "content-encoding": "gzip" } })],
+      ["JSON sent with ?compression=zstd", () => ({ raw: json(), query: "compression=zstd" })],
+      ["JSON sent with ?compression=base64", () => ({ raw: json(), query: "compression=base64" })],
+      ["base64 JSON sent with ?compression=gzip-js", () => ({ raw: base64(json()), query: "compression=gzip-js", headers: text })],
+      ["gzip sent with ?compression=base64", () => ({ raw: gzip(json()), query: "compression=base64", headers: text })],
+      ["base64 JSON sent with ?compression=lz64", () => ({ raw: base64(json()), query: "compression=lz64", headers: text })],
+      ["lz-string sent with ?compression=base64", () => ({ raw: compressToBase64(json()), query: "compression=base64", headers: text })],
+      ["lz-string without a label", () => ({ raw: compressToBase64(json()), headers: text })],
+      ["a form of lz-string without a label", () => ({ raw: `data=${encodeURIComponent(compressToBase64(json()))}`, headers: form })],
+    ];
+    for (const [name, options] of cases) test(name, () => expectAccepted(options()));
+
+    test("when nothing fits, the error names the declared encoding, else what was expected", async () => {
+      const refused: [Parameters<typeof postIngest>[2], string][] = [
+        [{ raw: "definitely not gzip", query: "compression=gzip-js", headers: text }, "body is not valid gzip data"],
+        [{ raw: "not*lz*text", query: "compression=lz64", headers: text }, "body is not valid lz-string data"],
+        [{ raw: "not*base64!", headers: text }, "body is neither JSON nor a form with a data field"],
+        [{ raw: "data=not*base64!", headers: form }, "data is neither JSON, base64 nor lz-string"],
+        [{ raw: "data=not*base64!&compression=base64", headers: form }, "data is not valid base64"],
+        // base64 of text that is not JSON: base64, but not of an event body.
+        [{ raw: `data=${base64("hello, world")}`, query: "compression=gzip-js", headers: form }, "data is not valid gzip data"],
+      ];
+      for (const [options, error] of refused) {
+        const reply = await post(undefined, options);
+        expect([options!.raw, reply.status, reply.body]).toEqual([options!.raw, 400, { error }]);
+      }
+    });
+  });
+
   test("corrupt gzip answers 400", async () => {
     const valid = gzip(bodyText(nativeEvents(3)));
     const garbage = new Uint8Array([0x1f, 0x8b, 0x08, 0x00, 0xde, 0xad, 0xbe, 0xef, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05]);
@@ -403,6 +441,47 @@ describe("compression and form bodies", () => {
     const reply = await post(undefined, { raw: "data=%7Bnot%20json", headers: { "content-type": "application/x-www-form-urlencoded" } });
     expect(reply.status).toBe(400);
     expect(reply.body).toEqual({ error: expect.any(String) });
+  });
+});
+
+describe("long URLs", () => {
+  const urlTooLong = { error: "request URL is longer than 65536 bytes; send the events in a POST body" };
+  /** A GET of one native event in `data` (base64), padded with an unread parameter to exactly `length` characters of URL. */
+  const getUrl = (length: number) => {
+    const base = `${service.url}/ingest/eu/e/?data=${encodeURIComponent(Buffer.from(bodyText(nativeEvents(1))).toString("base64"))}&pad=`;
+    return base + "x".repeat(length - base.length);
+  };
+  const get = async (url: string) => {
+    const response = await fetch(url, { headers: { origin: "https://shop.example" } });
+    const text = await response.text();
+    return { status: response.status, body: text === "" ? undefined : JSON.parse(text), headers: response.headers };
+  };
+
+  test("a GET whose URL is 65,536 bytes is read (past the HTTP server's default 16 KiB); one byte more answers 414 in the ingest shape, with CORS", async () => {
+    const atLimit = await get(getUrl(65_536));
+    expect([atLimit.status, atLimit.body]).toEqual([200, ok(1)]);
+    for (const length of [65_537, 200_000]) {
+      const reply = await get(getUrl(length));
+      expectCors(reply.headers);
+      expect([length, reply.status, reply.body]).toEqual([length, 414, urlTooLong]);
+    }
+  });
+
+  test("a POST with an over-long query string answers 414 too, and its preflight is allowed so the browser can read that", async () => {
+    const query = `pad=${"x".repeat(70_000)}`;
+    const reply = await post(nativeBody(key, nativeEvents(1)), { query });
+    expect([reply.status, reply.body]).toEqual([414, urlTooLong]);
+    const preflight = await fetch(`${service.url}/ingest/eu/batch?${query}`, {
+      method: "OPTIONS",
+      headers: { origin: "https://shop.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+    });
+    expectCors(preflight.headers);
+    expect(preflight.status).toBe(204);
+  });
+
+  test("past the HTTP server's bound on a request's head (256 KiB), the server itself refuses with 431 before ingest sees the request", async () => {
+    const reply = await fetch(getUrl(300_000));
+    expect([reply.status, await reply.text()]).toEqual([431, ""]);
   });
 });
 

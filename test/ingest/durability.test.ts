@@ -10,6 +10,7 @@ import { quarantineDir } from "../../storage/event-store.ts";
 import { createProject, signUp } from "../helpers/accounts.ts";
 import { call } from "../helpers/client.ts";
 import { readStored } from "../helpers/stored-events.ts";
+import { duplicate } from "./helpers.ts";
 
 const event = (uuid: string) => ({
   uuid,
@@ -35,7 +36,7 @@ test("acknowledged events survive a restart and their retries are duplicates aft
     const retry = await call(service.url, "POST", "/ingest/eu/batch", { body });
     expect([retry.status, retry.body]).toEqual([
       200,
-      { accepted: 0, rejected: uuids.map((uuid) => ({ uuid, reason: "duplicate" })), quota_limited: [] },
+      { accepted: 0, rejected: uuids.map(duplicate), quota_limited: [] },
     ]);
 
     await service.stop();

@@ -34,7 +34,17 @@ export const nativeEvents = (count: number, overrides: NativeEvent = {}): Native
 
 export const nativeBody = (apiKey: string, batch: unknown[], extra: Record<string, unknown> = {}) => ({ api_key: apiKey, batch, ...extra });
 
-export const ok = (accepted: number, rejected: { uuid: string | null; reason: string }[] = [], quotaLimited: string[] = []) => ({
+export interface ExpectedRejection {
+  uuid: string | null;
+  reason: string;
+  message: string;
+}
+
+export const duplicateMessage = "an event with this uuid was already accepted; it is stored once";
+/** The answer's entry for an event already accepted. */
+export const duplicate = (uuid: string | null) => ({ uuid, reason: "duplicate", message: duplicateMessage });
+
+export const ok = (accepted: number, rejected: ExpectedRejection[] = [], quotaLimited: string[] = []) => ({
   accepted,
   rejected,
   quota_limited: quotaLimited,

@@ -13,7 +13,7 @@ import { defaultStorageTuning } from "../../storage/event-store.ts";
 import type { RegistryKey } from "../../storage/region-store.ts";
 import { canMountTinyFs, fillDisk, tinyFsSkipReason, withTinyFs } from "../helpers/tiny-fs.ts";
 import { readStored } from "../helpers/stored-events.ts";
-import { nativeEvent, nativeEvents, ok, storedEvents, type NativeEvent } from "./helpers.ts";
+import { duplicate, nativeEvent, nativeEvents, ok, storedEvents, type NativeEvent } from "./helpers.ts";
 
 describe("a retry racing its original", () => {
   const dirs: string[] = [];
@@ -52,7 +52,7 @@ describe("a retry racing its original", () => {
     const [original, retry] = await Promise.all([outcome(submit(node, batch)), outcome(submit(node, [...batch, ...nativeEvents(1)]))]);
     expect([original, retry]).toEqual([
       { reply: ok(2) },
-      { reply: ok(1, batch.map((event) => ({ uuid: event.uuid!, reason: "duplicate" }))) },
+      { reply: ok(1, batch.map((event) => duplicate(event.uuid!))) },
     ]);
     await node.close();
   });

@@ -10,7 +10,7 @@ import { call, isoPattern } from "../helpers/client.ts";
 import { canMountTinyFs, fillDisk, tinyFsSkipReason, withTinyFs } from "../helpers/tiny-fs.ts";
 import { compactStored, readStored } from "../helpers/stored-events.ts";
 import {
-  nativeBody, nativeEvent, nativeEvents, ok, postIngest, rfc3339, startDedicatedService,
+  duplicate, nativeBody, nativeEvent, nativeEvents, ok, postIngest, rfc3339, startDedicatedService,
   storedEvents, walFilesText, type NativeEvent,
 } from "./helpers.ts";
 
@@ -142,7 +142,7 @@ describe("stored events (write-ahead log of a stopped service)", () => {
       const repeated = nativeEvent({ uuid: stored.uuid, properties: { note: "repeat-marker" } });
       const plain = nativeEvent({ properties: { note: "plain-marker" } });
       const reply = await postIngest(dedicated.service.url, nativeBody(dedicated.key, [rejected, stored, crawler, repeated, plain]));
-      expect([reply.status, reply.body]).toEqual([200, ok(2, [{ uuid: rejected.uuid, reason: "invalid" }])]);
+      expect([reply.status, reply.body]).toEqual([200, ok(2, [{ uuid: rejected.uuid, reason: "invalid", message: "distinct_id looks like an email address; use a user id" }])]);
       // A request whose events are all stored and carry no $ip is logged as it came.
       const asSent = nativeEvent({ properties: { note: "as-sent-marker" } });
       const asSentReply = await postIngest(dedicated.service.url, nativeBody(dedicated.key, [asSent], { padding: "as-sent-padding" }));
@@ -216,17 +216,24 @@ describe("stored events (write-ahead log of a stopped service)", () => {
         [nativeEvent({ properties: { $ip: "77.136.1.1", $geoip_disable: true } }), none, { $geoip_disable: true }],
         [nativeEvent({ properties: {}, $set: { $ip: "77.136.1.1", plan: "pro" }, $set_once: { $ip: "24.24.24.24", source: "ad" } }), stAlbans, {}],
         [nativeEvent({ event: "$groupidentify", properties: groupIdentify }), stAlbans, { ...groupIdentify, $group_set: { seats: 5 } }],
+        // Person properties sent inside properties, as PostHog's SDKs place them: stored as event properties, without $ip.
+        [nativeEvent({ properties: { $set: { $ip: "77.136.1.1", plan: "pro" }, $set_once: { $ip: "24.24.24.24", source: "ad" } } }), stAlbans,
+          { $set: { plan: "pro" }, $set_once: { source: "ad" } }],
       ];
       const reply = await postIngest(dedicated.service.url, nativeBody(dedicated.key, cases.map(([event]) => event)), { headers: { "x-forwarded-for": "81.2.69.142" } });
       expect([reply.status, reply.body]).toEqual([200, ok(cases.length)]);
       const walText = walFilesText(dedicated.service.dataDir);
-      const stored = storedEvents(await dedicated.stopAndReadWal(), dedicated.project.id);
-      expect(stored.map((event) => [event.uuid, [event.geo_country, event.geo_region, event.geo_city, event.geo_timezone], event.properties])).toEqual(
-        cases.map(([event, location, properties]) => [event.uuid, location, properties]),
-      );
-      expect(stored.map((event) => [event.set, event.set_once])).toEqual([
-        ...cases.slice(0, 8).map(() => [null, null]), [{ plan: "pro" }, { source: "ad" }], [null, null],
-      ]);
+      const logged = storedEvents(await dedicated.stopAndReadWal(), dedicated.project.id);
+      // The stop sealed the log into a segment: what it holds is the same.
+      const sealed = storedEvents(await readStored(dedicated.service.dataDir), dedicated.project.id);
+      for (const stored of [logged, sealed]) {
+        expect(stored.map((event) => [event.uuid, [event.geo_country, event.geo_region, event.geo_city, event.geo_timezone], event.properties])).toEqual(
+          cases.map(([event, location, properties]) => [event.uuid, location, properties]),
+        );
+        expect(stored.map((event) => [event.set, event.set_once])).toEqual([
+          ...cases.slice(0, 8).map(() => [null, null]), [{ plan: "pro" }, { source: "ad" }], [null, null], [null, null],
+        ]);
+      }
       // Nor is it on disk in the log, not even until the next seal.
       expect(["$ip", "77.136.1.1", "24.24.24.24", "not-an-address", "10.1.2.3"].filter((text) => walText.includes(text))).toEqual([]);
     } finally {
@@ -260,7 +267,7 @@ describe("stored events (write-ahead log of a stopped service)", () => {
       // Client clock 10 minutes behind the server.
       const behind = Date.now() - 600_000;
       const behindEvents = [stampedAt(-5_000, behind), stampedAt(30_000, behind), stampedAt(60_000, behind), stampedAt(61_000, behind)];
-      await send(behindEvents, behind, ok(3, [{ uuid: behindEvents[3]!.uuid, reason: "clock_skew" }]));
+      await send(behindEvents, behind, ok(3, [{ uuid: behindEvents[3]!.uuid, reason: "clock_skew", message: "timestamp is more than 60 s after sent_at; the client's clock or sent_at is wrong" }]));
       // Client clock 10 minutes ahead of the server.
       const ahead = Date.now() + 600_000;
       const aheadEvents = [stampedAt(-2_000, ahead), stampedAt(-3_600_000, ahead)];
@@ -353,12 +360,12 @@ describe("stored events (write-ahead log of a stopped service)", () => {
       const first = await postIngest(url, nativeBody(dedicated.key, [a, { ...a, event: "second" }, b]));
       expect([first.status, first.body]).toEqual([200, ok(2)]);
       const resent = await postIngest(url, nativeBody(dedicated.key, [a, c]));
-      expect([resent.status, resent.body]).toEqual([200, ok(1, [{ uuid: a.uuid, reason: "duplicate" }])]);
+      expect([resent.status, resent.body]).toEqual([200, ok(1, [duplicate(a.uuid)])]);
       // A resent uuid twice in one batch: rejected once, the second copy dropped like any repeat in a batch.
       const resentTwice = await postIngest(url, nativeBody(dedicated.key, [a, { ...a, event: "third" }]));
-      expect([resentTwice.status, resentTwice.body]).toEqual([200, ok(0, [{ uuid: a.uuid, reason: "duplicate" }])]);
+      expect([resentTwice.status, resentTwice.body]).toEqual([200, ok(0, [duplicate(a.uuid)])]);
       const upper = await postIngest(url, nativeBody(dedicated.key, [{ ...b, uuid: b.uuid.toUpperCase() }]));
-      expect([upper.status, upper.body]).toEqual([200, ok(0, [{ uuid: b.uuid.toUpperCase(), reason: "duplicate" }])]);
+      expect([upper.status, upper.body]).toEqual([200, ok(0, [duplicate(b.uuid.toUpperCase())])]);
       const elsewhere = await postIngest(url, nativeBody(otherKeys[0].key, [a]));
       expect([elsewhere.status, elsewhere.body]).toEqual([200, ok(1)]);
 
@@ -374,8 +381,8 @@ describe("stored events (write-ahead log of a stopped service)", () => {
       const d = nativeEvent();
       const afterRestart = await postIngest(restarted.url, nativeBody(dedicated.key, [a, b, d]));
       expect([afterRestart.status, afterRestart.body]).toEqual([200, ok(1, [
-        { uuid: a.uuid, reason: "duplicate" },
-        { uuid: b.uuid, reason: "duplicate" },
+        duplicate(a.uuid),
+        duplicate(b.uuid),
       ])]);
       await restarted.stop();
       restarted = undefined;
@@ -386,9 +393,9 @@ describe("stored events (write-ahead log of a stopped service)", () => {
       restarted = await startTestService({}, { dataDir: dedicated.service.dataDir });
       const afterCompaction = await postIngest(restarted.url, nativeBody(dedicated.key, [a, c, d]));
       expect([afterCompaction.status, afterCompaction.body]).toEqual([200, ok(0, [
-        { uuid: a.uuid, reason: "duplicate" },
-        { uuid: c.uuid, reason: "duplicate" },
-        { uuid: d.uuid, reason: "duplicate" },
+        duplicate(a.uuid),
+        duplicate(c.uuid),
+        duplicate(d.uuid),
       ])]);
       await restarted.stop();
       restarted = undefined;
@@ -442,7 +449,7 @@ describe("sampling past the spend cap", () => {
       expect([reply.status, reply.body]).toEqual([200, ok(200, [], ["events"])]);
       const sampledOut = batch.find((event) => Bun.hash.crc32(event.uuid) / 2 ** 32 >= 0.5)!;
       const resent = await postIngest(url, nativeBody(dedicated.key, [sampledOut]));
-      expect([resent.status, resent.body]).toEqual([200, ok(0, [{ uuid: sampledOut.uuid, reason: "duplicate" }], ["events"])]);
+      expect([resent.status, resent.body]).toEqual([200, ok(0, [duplicate(sampledOut.uuid)], ["events"])]);
 
       const other = nativeEvent();
       const otherReply = await postIngest(url, nativeBody(unlimitedKeys[0].key, [other]));

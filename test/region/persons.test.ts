@@ -6,7 +6,7 @@ import { createProject, createToken, regionTokenFor, signUp, type SignedUpUser }
 import { bearer, call, isoPattern, uuidPattern } from "../helpers/client.ts";
 import { concurrentQueriesPerProjectMax } from "../../server/region/query-service.ts";
 import { personsExaminedPerPageMax } from "../../storage/person-directory.ts";
-import { nativeBody, nativeEvent, ok, postIngest, rfc3339, sendAccepted, type NativeEvent } from "../ingest/helpers.ts";
+import { duplicate, nativeBody, nativeEvent, ok, postIngest, rfc3339, sendAccepted, type NativeEvent } from "../ingest/helpers.ts";
 
 let service: TestService;
 let owner: SignedUpUser;
@@ -155,7 +155,7 @@ describe("identity over HTTP", () => {
     const person = await personOf("user-f");
     const identity = (await region("GET", `/persons/${person.id}/identity`, tokens.read)).body;
     const replay = await postIngest(service.url, nativeBody(key, batch));
-    expect([replay.status, replay.body]).toEqual([200, ok(0, batch.map((event) => ({ uuid: event.uuid, reason: "duplicate" })))]);
+    expect([replay.status, replay.body]).toEqual([200, ok(0, batch.map((event) => duplicate(event.uuid)))]);
     expect(await personOf("user-f")).toEqual(person);
     expect((await region("GET", `/persons/${person.id}/identity`, tokens.read)).body).toEqual(identity);
     expect((await region("GET", `/persons/${person.id}/events`, tokens.read)).body.results.map((event: any) => event.uuid)).toEqual(newestFirst(batch));

@@ -9,12 +9,17 @@ import { eventNestingMax } from "../limits.ts";
 import { vendorEventName } from "../reserved-events.ts";
 import { ingestMalformed } from "../decode-body.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
+import { tooDeepMessage, type Refusal } from "../rejections.ts";
+import { setOwn } from "../../../storage/own-keys.ts";
+import { amountsInMinorUnits } from "../minor-units.ts";
 
 export const postHogLibName = "posthog-compat";
 /** Unknown `$` events are kept under this prefix (a `$` name of our own must be one we know). */
 export const postHogEventPrefix = "posthog:";
 /** Not stored, not counted: session-recording snapshots, heatmaps and performance events (rule 5). */
 export const droppedPostHogEvents: ReadonlySet<string> = new Set(["$snapshot", "$snapshot_items", "$$heatmap", "$performance_event"]);
+/** Money properties PostHog's SDKs send in major units (49.99 with `currency: "USD"`). */
+export const postHogAmounts = ["revenue", "$revenue", "price", "amount"];
 /** A timestamp further than this ahead of the server's clock is replaced by the receive time. */
 export const futureToleranceMs = 23 * 3_600_000;
 /** The furthest instant from 1970 a JavaScript date holds, in ms either way. */
@@ -82,22 +87,37 @@ function sessionUuid(value: unknown, projectId: string): string | null {
   return isUuidV7(text) ? text : derivedUuidV7(`${projectId}\u0000session\u0000${text}`, 0);
 }
 
+const notAnEvent: Refusal = { refused: "event must be a JSON object with an event name" };
+const tooDeep: Refusal = { refused: tooDeepMessage };
+const offsetTooFar: Refusal = { refused: "offset reaches back further than a date can (about 270,000 years)" };
+
 /**
- * The native form of one PostHog event, "dropped" for the kinds rule 5 drops, or null when it
- * cannot be one (not an object, no event name); the native rules judge the rest.
+ * An event's `$set` (or `$set_once`) from its top level and its properties: both apply, the top
+ * level's key winning, as PostHog applies them; else whichever was sent (a wrong type is left
+ * for the native rules to refuse).
  */
-export function nativeFromPostHog(event: unknown, context: PostHogContext): JsonObject | "dropped" | null {
-  if (!isPlainObject(event) || typeof event.event !== "string") return null;
+function personWrites(topLevel: unknown, inProperties: unknown): unknown {
+  if (isPlainObject(topLevel) && isPlainObject(inProperties)) return { ...inProperties, ...topLevel };
+  return topLevel ?? inProperties;
+}
+
+/**
+ * The native form of one PostHog event, "dropped" for the kinds rule 5 drops, or a refusal when
+ * it cannot be one (not an object, no event name); the native rules judge the rest.
+ */
+export function nativeFromPostHog(event: unknown, context: PostHogContext): JsonObject | "dropped" | Refusal {
+  if (!isPlainObject(event) || typeof event.event !== "string") return notAnEvent;
   if (droppedPostHogEvents.has(event.event)) return "dropped";
   // Too deep to write back as JSON (limits.ts); the uuid below may be derived from its JSON text.
-  if (!nestsWithin(event, eventNestingMax)) return null;
+  if (!nestsWithin(event, eventNestingMax)) return tooDeep;
   const source = isPlainObject(event.properties) ? event.properties : {};
   const properties: JsonObject = {};
-  for (const key in source) if (!movedProperties.includes(key)) properties[key] = source[key];
+  for (const key in source) if (!movedProperties.includes(key)) setOwn(properties, key, source[key]);
+  amountsInMinorUnits(properties, postHogAmounts);
   const distinctId = idText(event.distinct_id) ?? idText(event.$distinct_id) ?? idText(source.distinct_id);
   const timestamp = eventTime(event, context);
   // An `offset` reaching back further than a date can (about 270,000 years) gives no time at all.
-  if (timestamp < -dateMsMax) return null;
+  if (timestamp < -dateMsMax) return offsetTooFar;
   // A derived id depends only on what a retry sends again: the client's uuid, or the event's
   // content and position (not `offset`, which a retry recomputes), and its time field on the
   // event's own timestamp (0 without one), not on when it arrived.
@@ -123,13 +143,13 @@ export function nativeFromPostHog(event: unknown, context: PostHogContext): Json
   if (sessionId) native.session_id = sessionId;
   const windowId = sessionUuid(source.$window_id, context.projectId);
   if (windowId) native.window_id = windowId;
-  const set = event.$set ?? source.$set;
-  const setOnce = event.$set_once ?? source.$set_once;
+  const set = personWrites(event.$set, source.$set);
+  const setOnce = personWrites(event.$set_once, source.$set_once);
   if (set !== undefined && set !== null) native.$set = set;
   if (setOnce !== undefined && setOnce !== null) native.$set_once = setOnce;
   if (isPlainObject(source.$groups)) {
     const groups: Record<string, unknown> = {};
-    for (const type in source.$groups) groups[type] = idText(source.$groups[type]) ?? source.$groups[type];
+    for (const type in source.$groups) setOwn(groups, type, idText(source.$groups[type]) ?? source.$groups[type]);
     native.groups = groups;
   }
   return native;

@@ -6,15 +6,20 @@
 import { ApiError } from "../../http/errors.ts";
 import { requestMeta } from "../../http/client-meta.ts";
 import type { RegionNode } from "../../region/region-node.ts";
-import { authenticate, ingestMapped, type IngestResponse } from "../capture.ts";
+import { authenticate, ingestMapped, type IngestResponse, type MappedEvents } from "../capture.ts";
 import { decodeIngestBody, ingestMalformed } from "../decode-body.ts";
-import { isPlainObject, type JsonObject } from "../json-values.ts";
+import { isPlainObject } from "../json-values.ts";
 import { nativeFromSegment, segmentCalls, withBatchContext, type SegmentCall } from "./map-calls.ts";
+import { isRefusal, type Refusal } from "../rejections.ts";
+import { pseudonymiseContactIds, segmentIdNames } from "../contact-ids.ts";
 
 /** Segment's limit is 500 KB; RudderStack clients send batches of up to 4 MB, which are accepted too. */
 export const segmentBatchBytesMax = 4 * 1024 * 1024;
 export const segmentCallBytesMax = 32 * 1024;
 export const segmentBatchCallsMax = 2500;
+
+const unknownType: Refusal = { refused: `type must be one of ${segmentCalls.join(", ")}` };
+const callTooLarge = `call is larger than ${segmentCallBytesMax} bytes`;
 
 export interface SegmentResponse extends IngestResponse {
   success: true;
@@ -49,22 +54,24 @@ export async function captureSegment(node: RegionNode, request: Request, trustPr
   if (items.length > segmentBatchCallsMax) throw ingestMalformed(`a batch holds at most ${segmentBatchCallsMax} calls; this one has ${items.length}`);
   const key = authenticate(node, basicAuthKey(request) ?? json.writeKey, request.headers.get("origin"));
 
-  const rejected: IngestResponse["rejected"] = [];
-  const batch: JsonObject[] = [];
+  const mapped: MappedEvents = { batch: [], sources: [], refused: [] };
+  const pseudonymKey = () => node.store.projectSecrets.pseudonymKey(key.projectId);
   for (const [index, raw] of items.entries()) {
     const item = kind === null ? withBatchContext(raw, json) : raw;
     const type = kind ?? (isPlainObject(item) ? item.type : null);
     const call = segmentCalls.find((known) => known === type);
-    const native = call === undefined ? null : nativeFromSegment(item, call, { projectId: key.projectId, index, receivedAt, batchSentAt: json.sentAt });
-    if (native === null) {
-      rejected.push({ uuid: null, reason: "invalid" });
+    const native = call === undefined ? unknownType : nativeFromSegment(item, call, { projectId: key.projectId, index, receivedAt, batchSentAt: json.sentAt });
+    if (isRefusal(native)) {
+      mapped.refused.push({ rejection: { uuid: null, reason: "invalid", message: native.refused }, source: raw });
       continue;
     }
     if (new TextEncoder().encode(JSON.stringify(raw)).byteLength > segmentCallBytesMax) {
-      rejected.push({ uuid: native.uuid as string, reason: "too_large" });
+      mapped.refused.push({ rejection: { uuid: native.uuid as string, reason: "too_large", message: callTooLarge }, source: raw });
       continue;
     }
-    batch.push(native);
+    for (const warning of pseudonymiseContactIds(native, segmentIdNames, pseudonymKey)) node.warnings.record(key, warning, raw, receivedAt);
+    mapped.batch.push(native);
+    mapped.sources.push(raw);
   }
-  return { success: true, ...(await ingestMapped(node, key, batch, rejected, receivedAt, requestMeta(request, trustProxy))) };
+  return { success: true, ...(await ingestMapped(node, key, mapped, receivedAt, requestMeta(request, trustProxy))) };
 }

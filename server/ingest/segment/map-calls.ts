@@ -6,6 +6,8 @@ import { derivedUuidV7 } from "../derived-uuid.ts";
 import { idText, isPlainObject, type JsonObject } from "../json-values.ts";
 import { vendorEventName } from "../reserved-events.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
+import type { Refusal } from "../rejections.ts";
+import { amountsInMinorUnits } from "../minor-units.ts";
 
 export const segmentLibName = "segment-compat";
 /** Unknown `$` event names are kept under this prefix. */
@@ -47,14 +49,8 @@ function callTime(call: JsonObject, context: SegmentContext): number {
   return sentAt === null ? stamped : context.receivedAt - (sentAt - stamped);
 }
 
-/** Decimal digits of a currency's minor unit (2 for USD, 0 for JPY), or null for an unknown code. */
-function minorDigits(currency: string): number | null {
-  try {
-    return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? null;
-  } catch {
-    return null;
-  }
-}
+/** Segment's money properties, in major units. */
+const segmentAmounts = ["revenue", "price", "amount"];
 
 /**
  * Segment sends money in major units (29.99); native events carry integer minor units (2999)
@@ -62,15 +58,7 @@ function minorDigits(currency: string): number | null {
  */
 function moneyInMinorUnits(properties: JsonObject): void {
   if (typeof properties.revenue === "number" && properties.currency === undefined) properties.currency = defaultCurrency;
-  if (typeof properties.currency !== "string") return;
-  const currency = properties.currency.toUpperCase();
-  properties.currency = currency;
-  const digits = minorDigits(currency);
-  if (digits === null) return;
-  for (const name of ["revenue", "price", "amount"]) {
-    const value = properties[name];
-    if (typeof value === "number" && Number.isFinite(value)) properties[name] = Math.round(value * 10 ** digits);
-  }
+  amountsInMinorUnits(properties, segmentAmounts);
 }
 
 /**
@@ -105,13 +93,21 @@ function pageProperties(call: JsonObject, context: JsonObject): JsonObject {
   return properties;
 }
 
-/** The native form of one call of kind `call`, or null when it cannot be one (no user, a track without an event name). */
-export function nativeFromSegment(call: unknown, kind: SegmentCall, context: SegmentContext): JsonObject | null {
-  if (!isPlainObject(call)) return null;
+const refusals = {
+  notObject: { refused: "call must be a JSON object" },
+  noUser: { refused: "call needs a userId or an anonymousId" },
+  aliasUser: { refused: "alias needs a userId and a previousId" },
+  noEvent: { refused: "track needs an event name" },
+  noGroup: { refused: "group needs a groupId" },
+} satisfies Record<string, Refusal>;
+
+/** The native form of one call of kind `call`, or a refusal when it cannot be one (no user, a track without an event name). */
+export function nativeFromSegment(call: unknown, kind: SegmentCall, context: SegmentContext): JsonObject | Refusal {
+  if (!isPlainObject(call)) return refusals.notObject;
   const userId = idText(call.userId);
   const anonymousId = idText(call.anonymousId);
   const distinctId = kind === "alias" ? userId : userId ?? anonymousId;
-  if (distinctId === null) return null;
+  if (distinctId === null) return kind === "alias" ? refusals.aliasUser : refusals.noUser;
   const callContext = isPlainObject(call.context) ? call.context : {};
   const timestamp = callTime(call, context);
   const messageId = idText(call.messageId);
@@ -137,7 +133,7 @@ export function nativeFromSegment(call: unknown, kind: SegmentCall, context: Seg
   const traits = isPlainObject(call.traits) ? call.traits : null;
   switch (kind) {
     case "track":
-      if (typeof call.event !== "string" || call.event === "") return null;
+      if (typeof call.event !== "string" || call.event === "") return refusals.noEvent;
       native.event = vendorEventName(segmentEventPrefix, call.event);
       moneyInMinorUnits(given);
       native.properties = { ...extra, ...given };
@@ -158,7 +154,7 @@ export function nativeFromSegment(call: unknown, kind: SegmentCall, context: Seg
       break;
     case "group": {
       const groupId = idText(call.groupId);
-      if (groupId === null) return null;
+      if (groupId === null) return refusals.noGroup;
       native.event = "$groupidentify";
       native.groups = { [segmentGroupType]: groupId };
       native.properties = { ...extra, ...given, $group_type: segmentGroupType, $group_key: groupId, ...(traits ? { $group_set: traits } : {}) };
@@ -166,7 +162,7 @@ export function nativeFromSegment(call: unknown, kind: SegmentCall, context: Seg
     }
     case "alias": {
       const previousId = idText(call.previousId);
-      if (previousId === null) return null;
+      if (previousId === null) return refusals.aliasUser;
       native.event = "$create_alias";
       native.properties = { ...extra, ...given, alias: previousId };
       break;

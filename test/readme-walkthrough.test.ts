@@ -10,6 +10,7 @@ import { ensureDebianPackage } from "./helpers/debian-package.ts";
 import { isoPattern, uuidPattern } from "./helpers/client.ts";
 
 const walkthroughFrom = "## From sign-up to a first region token";
+const utcDay = (instant: number) => new Date(instant).toISOString().slice(0, 10);
 const walkthroughTo = "### Ingest decisions where the spec is silent";
 const blockEnd = "--- end of block ---";
 
@@ -66,6 +67,19 @@ test("the README walkthrough works as written: sign-up, project, token, region t
       },
     ],
     [{ accepted: 1, rejected: [], quota_limited: [] }],
+    [
+      { accepted: 0, rejected: [{ uuid: "019a5e2c-8b1f-7cc0-9d2e-5a1b3c4d5e70", reason: "invalid", message: "distinct_id looks like an email address; use a user id" }], quota_limited: [] },
+      {
+        from: utcDay(Date.now() - 6 * 86_400_000),
+        to: utcDay(Date.now()),
+        results: [{
+          reason: "invalid", message: "distinct_id looks like an email address; use a user id", count: 1,
+          first_seen: expect.stringMatching(isoPattern), last_seen: expect.stringMatching(isoPattern),
+          example: expect.stringMatching(/^\{"uuid":"019a5e2c-8b1f-7cc0-9d2e-5a1b3c4d5e70","event":"signed_up","timestamp":"[^"]+","distinct_id":"\[masked\]","properties":\{\},"lib":\{"name":"curl","version":"1"\}\}$/),
+          days: [{ day: utcDay(Date.now()), count: 1 }],
+        }],
+      },
+    ],
     [{ flags: { "new-checkout": { enabled: true, variant: null, payload: null, reason: { code: "condition_match", condition_index: 0, description: "Matched condition set 1" } } } }],
     [{
       results: [{ id: expect.stringMatching(uuidPattern), distinct_ids: ["user-42"], properties: {}, created_at: expect.stringMatching(isoPattern), is_identified: false, version: 0 }],

@@ -1,6 +1,6 @@
 // The events view over keys that SQL finds hard to name: a key with NUL (stored before ingest
-// refused it) has no column and breaks nothing; quotes, backslashes, newlines and 1,000
-// characters are quoted; keys that differ only in letter case (which DuckDB's identifiers
+// refused it) has no column and breaks nothing; quotes, backslashes, newlines, 1,000
+// characters and the empty key are quoted; keys that differ only in letter case (which DuckDB's identifiers
 // do not tell apart) get distinct columns holding each key's own values, also in a file that
 // holds several of them, and the SQL a query compiles reads the same columns /sql's view has.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -15,7 +15,7 @@ import { datasetOf, type Dataset } from "../dataset.ts";
 import { event } from "../hand-run.ts";
 
 const long = "k".repeat(1000);
-const hostile = { "a\u0000b": 1, 'say "hi"': 2, "back\\slash": 3, "line\nbreak": 4, [long]: 5 };
+const hostile = { "a\u0000b": 1, 'say "hi"': 2, "back\\slash": 3, "line\nbreak": 4, [long]: 5, "": 6 };
 const dayOne = Date.parse("2026-10-20T10:00:00Z");
 const dayTwo = Date.parse("2026-10-21T10:00:00Z");
 let dataset: Dataset;
@@ -47,6 +47,7 @@ describe("the events view's property columns", () => {
   test("names: NUL left out, hostile text quoted, case-alike keys numbered after the first in code-unit order", () => {
     // plan_2 keeps its own name, so Plan and plan, numbered after PLAN, skip the numbers taken.
     expect([...propertyColumnNames("p_", viewProperties(files).keys())].sort()).toEqual([
+      ["", "p_"],
       ["PLAN", "p_PLAN"],
       ["Plan", "p_Plan_3"],
       ["back\\slash", "p_back\\slash"],
@@ -60,16 +61,16 @@ describe("the events view's property columns", () => {
 
   test("each column holds its own key's values, in the file with case-alike keys and in the file without", async () => {
     const rows = await duck.rowObjects(
-      `SELECT distinct_id, "p_PLAN", "p_Plan_3", "p_plan_4", "p_plan_2", "p_back\\slash", "p_${long}", "p_line\nbreak", "p_say ""hi""" FROM events ORDER BY distinct_id`,
+      `SELECT distinct_id, "p_", "p_PLAN", "p_Plan_3", "p_plan_4", "p_plan_2", "p_back\\slash", "p_${long}", "p_line\nbreak", "p_say ""hi""" FROM events ORDER BY distinct_id`,
     );
     expect(rows).toEqual([
-      { distinct_id: "p0", p_PLAN: null, p_Plan_3: null, p_plan_4: "lower", p_plan_2: null, "p_back\\slash": 3, [`p_${long}`]: 5, "p_line\nbreak": 4, 'p_say "hi"': 2 },
-      { distinct_id: "p1", p_PLAN: null, p_Plan_3: "upper-first", p_plan_4: null, p_plan_2: null, "p_back\\slash": null, [`p_${long}`]: null, "p_line\nbreak": null, 'p_say "hi"': null },
-      { distinct_id: "p2", p_PLAN: "shout", p_Plan_3: null, p_plan_4: null, p_plan_2: null, "p_back\\slash": null, [`p_${long}`]: null, "p_line\nbreak": null, 'p_say "hi"': null },
-      { distinct_id: "p3", p_PLAN: null, p_Plan_3: "upper-second", p_plan_4: null, p_plan_2: "a key of its own", "p_back\\slash": null, [`p_${long}`]: null, "p_line\nbreak": null, 'p_say "hi"': null },
+      { distinct_id: "p0", p_: 6, p_PLAN: null, p_Plan_3: null, p_plan_4: "lower", p_plan_2: null, "p_back\\slash": 3, [`p_${long}`]: 5, "p_line\nbreak": 4, 'p_say "hi"': 2 },
+      { distinct_id: "p1", p_: null, p_PLAN: null, p_Plan_3: "upper-first", p_plan_4: null, p_plan_2: null, "p_back\\slash": null, [`p_${long}`]: null, "p_line\nbreak": null, 'p_say "hi"': null },
+      { distinct_id: "p2", p_: null, p_PLAN: "shout", p_Plan_3: null, p_plan_4: null, p_plan_2: null, "p_back\\slash": null, [`p_${long}`]: null, "p_line\nbreak": null, 'p_say "hi"': null },
+      { distinct_id: "p3", p_: null, p_PLAN: null, p_Plan_3: "upper-second", p_plan_4: null, p_plan_2: "a key of its own", "p_back\\slash": null, [`p_${long}`]: null, "p_line\nbreak": null, 'p_say "hi"': null },
     ]);
     const described = await duck.run("SELECT count(*) AS columns FROM (DESCRIBE events) WHERE column_name LIKE 'p\\_%' ESCAPE '\\'");
-    expect(described.rows).toEqual([[8n]]);
+    expect(described.rows).toEqual([[9n]]);
   });
 
   test("a query's compiled SQL reads the same columns as /sql's view: a breakdown by Plan filtered on plan_2", async () => {

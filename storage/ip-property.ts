@@ -1,47 +1,48 @@
 // `$ip`, the client's IP address as a property: ingest locates an event by it, and it is never
-// stored (spec 2, Events). An event can carry it in six places that would be stored: its
-// properties; the person properties it sets (`$set`, `$set_once`); the same objects sent inside
-// its properties (`properties.$set`, `properties.$set_once`, stored as event properties on the
-// native path, as PostHog's SDKs place them); and, for `$groupidentify`, the group properties
-// (`properties.$group_set`). Ingest leaves it out of the WAL body and the storage worker out of
-// the columns (records logged by earlier versions may still hold it), both by the two functions
-// here.
+// stored (spec 2, Events), wherever it sits in what an event stores: its properties, the person
+// properties it sets (`$set`, `$set_once`), and any object inside them at any depth (PostHog's
+// SDKs place `$set` inside properties; a client can nest anything). Ingest takes it out of the
+// event before persons, the WAL and storage see it; the storage worker also drops a top-level
+// one from the columns, for records logged by earlier versions.
 
 export const ipProperty = "$ip";
 /** The group properties a `$groupidentify` event sets. */
 export const groupSetProperty = "$group_set";
-/** Objects of person or group properties an event's properties may hold. */
-const nestedPropertyObjects = [groupSetProperty, "$set", "$set_once"];
 
 type Values = Record<string, unknown>;
 
-const holdsIpAt = (value: unknown): boolean => typeof value === "object" && value !== null && ipProperty in value;
-
-/** `values` without `$ip` (the same object when it has none). */
-function withoutIpAt(values: Values): Values {
-  if (!(ipProperty in values)) return values;
-  const { [ipProperty]: _dropped, ...kept } = values;
-  return kept;
+/** Whether `value` holds a `$ip` key in some object, at any depth (arrays included). */
+export function holdsIpDeep(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsIpDeep(item)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (key === ipProperty || holdsIpDeep((value as Values)[key])) return true;
+  }
+  return false;
 }
 
-/** Whether a native event (as parsed; its properties an object) holds `$ip` in any of the six places. */
-export function holdsIp(raw: Values): boolean {
-  const properties = raw.properties as Values;
-  return ipProperty in properties || holdsIpAt(raw.$set) || holdsIpAt(raw.$set_once) ||
-    holdsIpAt(properties[groupSetProperty]) || holdsIpAt(properties.$set) || holdsIpAt(properties.$set_once);
+/** `value` without `$ip` keys at any depth: copies only what held one, the same value otherwise. */
+export function withoutIpDeep<T>(value: T): T {
+  if (!holdsIpDeep(value)) return value;
+  if (Array.isArray(value)) return value.map(withoutIpDeep) as T;
+  // A null prototype, so a `__proto__` key is kept as a key (storage/own-keys.ts).
+  const kept: Values = Object.create(null);
+  for (const key in value as Values) {
+    if (key !== ipProperty) kept[key] = withoutIpDeep((value as Values)[key]);
+  }
+  return kept as T;
 }
 
-/** The native event without `$ip` in any of the six places (the same object when it holds none). */
+/** Whether a native event (as parsed) holds `$ip` anywhere it would be stored. */
+export const holdsIp = (raw: Values): boolean => holdsIpDeep(raw.properties) || holdsIpDeep(raw.$set) || holdsIpDeep(raw.$set_once);
+
+/** The native event without `$ip` anywhere it would be stored (the same object when it holds none). */
 export function withoutIp(raw: Values): Values {
   if (!holdsIp(raw)) return raw;
-  let properties = withoutIpAt(raw.properties as Values);
-  for (const name of nestedPropertyObjects) {
-    const nested = properties[name];
-    if (holdsIpAt(nested)) properties = { ...properties, [name]: withoutIpAt(nested as Values) };
-  }
-  const event: Values = { ...raw, properties };
-  for (const field of ["$set", "$set_once"]) {
-    if (holdsIpAt(raw[field])) event[field] = withoutIpAt(raw[field] as Values);
-  }
+  const event: Values = { ...raw, properties: withoutIpDeep(raw.properties) };
+  for (const field of ["$set", "$set_once"]) if (field in raw) event[field] = withoutIpDeep(raw[field]);
   return event;
 }

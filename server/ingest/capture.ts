@@ -5,7 +5,7 @@ import { ApiError, unavailable } from "../http/errors.ts";
 import { requestMeta, type RequestMeta } from "../http/client-meta.ts";
 import { WalRecordTooLargeError, WalUnavailableError, type WalPosition } from "../../storage/wal.ts";
 import { encodeBatchRecord, type AcceptedEvent, type Location } from "../../storage/event-record.ts";
-import { holdsIp } from "../../storage/ip-property.ts";
+import { holdsIp, withoutIpDeep } from "../../storage/ip-property.ts";
 import type { RegistryKey } from "../../storage/region-store.ts";
 import type { RegionNode } from "../region/region-node.ts";
 import { ingestMalformed, ingestTooLarge, type DecodedBody } from "./decode-body.ts";
@@ -143,7 +143,7 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
   const accepted: ValidEvent[] = [];
   /** Per accepted event: what the WAL record says of it when sampling keeps it (its person comes later). */
   const decisions: (AcceptedEvent | null)[] = [];
-  /** Whether an event to store has `$ip`: then the WAL gets a body without it (wal-body.ts). */
+  /** Whether an event has `$ip` anywhere: then the WAL gets a body without it (wal-body.ts). */
   let anyIp = false;
 
   for (let index = 0; index < batch.length; index++) {
@@ -163,6 +163,14 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
       continue;
     }
     const event = verdict.event;
+    // The location reads the event's own $ip; nothing after it (persons, the WAL) may see one.
+    const sentProperties = event.properties;
+    if (holdsIp(raw as Record<string, unknown>)) {
+      anyIp = true;
+      event.properties = withoutIpDeep(event.properties);
+      event.set = withoutIpDeep(event.set);
+      event.setOnce = withoutIpDeep(event.setOnce);
+    }
     validUuids.push(event.uuid);
     if (crawlerUuids?.has(event.uuid)) continue;
     const agent = agents.of(eventUserAgent(event.properties, meta.userAgent));
@@ -185,8 +193,7 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
       decisions.push(null);
       continue;
     }
-    if (holdsIp(raw as Record<string, unknown>)) anyIp = true;
-    const origin = origins.of(event.properties);
+    const origin = origins.of(sentProperties);
     decisions.push({
       index,
       timestamp: event.timestamp,

@@ -2,7 +2,7 @@
 // own and reads the region's write-ahead log (what ingest wrote) or, after a restart, everything
 // the region has stored; also sampling past the spend cap and the disk-full 503.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { truncateSync } from "node:fs";
+import { existsSync, readFileSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { createProject, signUp } from "../helpers/accounts.ts";
@@ -219,6 +219,10 @@ describe("stored events (write-ahead log of a stopped service)", () => {
         // Person properties sent inside properties, as PostHog's SDKs place them: stored as event properties, without $ip.
         [nativeEvent({ properties: { $set: { $ip: "77.136.1.1", plan: "pro" }, $set_once: { $ip: "24.24.24.24", source: "ad" } } }), stAlbans,
           { $set: { plan: "pro" }, $set_once: { source: "ad" } }],
+        // Deeper: in objects and arrays inside properties and inside the person properties set.
+        [nativeEvent({ properties: { meta: { $ip: "77.136.1.1", ok: 1 }, items: [{ $ip: "24.24.24.24", sku: "a" }, "x"], $set: { device: { $ip: "10.1.2.3" } } } }), stAlbans,
+          { meta: { ok: 1 }, items: [{ sku: "a" }, "x"], $set: { device: {} } }],
+        [nativeEvent({ properties: {}, $set: { device: { $ip: "77.136.1.1", os: "ios" } }, $set_once: { first: [{ $ip: "24.24.24.24" }] } }), stAlbans, {}],
       ];
       const reply = await postIngest(dedicated.service.url, nativeBody(dedicated.key, cases.map(([event]) => event)), { headers: { "x-forwarded-for": "81.2.69.142" } });
       expect([reply.status, reply.body]).toEqual([200, ok(cases.length)]);
@@ -231,11 +235,14 @@ describe("stored events (write-ahead log of a stopped service)", () => {
           cases.map(([event, location, properties]) => [event.uuid, location, properties]),
         );
         expect(stored.map((event) => [event.set, event.set_once])).toEqual([
-          ...cases.slice(0, 8).map(() => [null, null]), [{ plan: "pro" }, { source: "ad" }], [null, null], [null, null],
+          ...cases.slice(0, 8).map(() => [null, null]), [{ plan: "pro" }, { source: "ad" }], [null, null], [null, null], [null, null],
+          [{ device: { os: "ios" } }, { first: [{}] }],
         ]);
       }
-      // Nor is it on disk in the log, not even until the next seal.
+      // Nor is it on disk in the log, not even until the next seal, nor in the person store.
       expect(["$ip", "77.136.1.1", "24.24.24.24", "not-an-address", "10.1.2.3"].filter((text) => walText.includes(text))).toEqual([]);
+      const personStore = ["region.sqlite", "region.sqlite-wal"].map((name) => join(dedicated.service.dataDir, "eu", name)).filter(existsSync).map((path) => readFileSync(path, "latin1")).join("");
+      expect(["77.136.1.1", "24.24.24.24", "10.1.2.3"].filter((text) => personStore.includes(text))).toEqual([]);
     } finally {
       await dedicated.dispose();
     }

@@ -24,16 +24,26 @@ export function holdsIpDeep(value: unknown): boolean {
   return false;
 }
 
-/** `value` without `$ip` keys at any depth: copies only what held one, the same value otherwise. */
+/** `value` without `$ip` keys at any depth, in one walk: copies only what held one, the same value otherwise. */
 export function withoutIpDeep<T>(value: T): T {
-  if (!holdsIpDeep(value)) return value;
-  if (Array.isArray(value)) return value.map(withoutIpDeep) as T;
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) {
+    const items = value.map(withoutIpDeep);
+    return (items.some((item, index) => item !== value[index]) ? items : value) as T;
+  }
   // A null prototype, so a `__proto__` key is kept as a key (storage/own-keys.ts).
   const kept: Values = Object.create(null);
+  let changed = false;
   for (const key in value as Values) {
-    if (key !== ipProperty) kept[key] = withoutIpDeep((value as Values)[key]);
+    const member = (value as Values)[key];
+    if (key === ipProperty) {
+      changed = true;
+      continue;
+    }
+    kept[key] = withoutIpDeep(member);
+    if (kept[key] !== member) changed = true;
   }
-  return kept as T;
+  return (changed ? kept : value) as T;
 }
 
 /** Whether a native event (as parsed) holds `$ip` anywhere it would be stored. */

@@ -128,9 +128,10 @@ export async function trends(data: QueryData): Promise<TrendsResult> {
     const ranked = values.rank(breakdown.limit);
     groupIds = ranked.top;
     hasOther = ranked.hasOther;
-    checkTrendsCells(data, ranked.top.length + (hasOther ? 1 : 0), buckets.count);
+    const rankedGroups = groupIds.length + (hasOther ? 1 : 0);
+    checkTrendsCells(data, rankedGroups, buckets.count);
     const slotOf = groupSlots(ranked.top, ranked.top.length);
-    aggregates = aggregatesOf(groupIds.length + (hasOther ? 1 : 0));
+    aggregates = aggregatesOf(rankedGroups);
     if (byValue) {
       const slotOfGroup = Int32Array.from({ length: valueGroups }, (_, group) => slotOf(group - 1));
       perValue.forEach((aggregate, index) => aggregate.foldInto(aggregates[index]!, slotOfGroup));

@@ -25,7 +25,7 @@ export class DuckDbSession {
   }
 
   /** Defines `person_overrides` from the override array and `events` over the files. */
-  async defineEvents(files: ViewFile[], properties: Map<string, ValueKind>, canonical: Int32Array, names?: Map<string, string>): Promise<void> {
+  async defineEvents(files: ViewFile[], properties: Map<string, ValueKind>, canonical: Int32Array): Promise<void> {
     await this.connection.run("CREATE OR REPLACE TEMP TABLE person_overrides (person_index INTEGER PRIMARY KEY, person_id INTEGER NOT NULL)");
     const appender = await this.connection.createAppender("person_overrides", "main", "temp");
     for (let index = 0; index < canonical.length; index++) {
@@ -35,7 +35,7 @@ export class DuckDbSession {
       appender.endRow();
     }
     appender.closeSync();
-    await this.connection.run(eventsViewSql(files, properties, names));
+    await this.connection.run(eventsViewSql(files, properties));
   }
 
   /** Defines `persons` (person_id, pp_<key> per property) from each person's values. */

@@ -48,12 +48,10 @@ function columnReference(file: ViewFile): ColumnReference {
   return (name) => `#${names.indexOf(name) + 1}`;
 }
 
-/**
- * `names` gives each property's column (column-names.ts; by default from `properties` alone);
- * properties without one (keys with NUL) are left out.
- */
-export function eventsViewSql(files: ViewFile[], properties: Map<string, ValueKind>, names = propertyColumnNames(propertyColumnPrefix, properties.keys())): string {
+/** Each property's column is named by column-names.ts; properties without one (keys with NUL) are left out. */
+export function eventsViewSql(files: ViewFile[], properties: Map<string, ValueKind>): string {
   const fixed = fixedColumnNames.map(identifier).join(", ");
+  const names = propertyColumnNames(propertyColumnPrefix, properties.keys());
   const named = [...properties].filter(([key]) => names.has(key));
   const bySignature = new Map<string, { paths: string[]; expressions: string[] }>();
   for (const file of files) {

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { snapshotChunks, type ChunkRef, type ChunkStore } from "../../engine/chunk-store.ts";
 import { runInSandbox } from "../../engine/sql/sandbox-runner.ts";
-import { sandboxSlots, type SandboxSlots, type SlotRefusal } from "../../engine/sql/sandbox-slots.ts";
+import { sandboxSlots, type SlotRefusal } from "../../engine/sql/sandbox-slots.ts";
 import type { RefusalKind, SelectAnswer, SqlParam } from "../../engine/sql/select-statement.ts";
 import { sandboxMemoryLimitBytes } from "../../engine/sql/sandbox.ts";
 import { viewFiles, viewProperties } from "../../engine/sql/view-files.ts";
@@ -37,14 +37,12 @@ export interface SqlServiceOptions {
   /** Scratch space for copies of recent rows; owned by the service (emptied when it starts). */
   scratchDir: string;
   timeoutMs?: number;
-  /** The server's sandbox processes (default: the process-wide slots every region shares). */
-  slots?: SandboxSlots;
 }
 
-function busyError(refusal: SlotRefusal, slots: SandboxSlots): ApiError {
+function busyError(refusal: SlotRefusal): ApiError {
   const message = refusal === "tenant"
-    ? `an organisation runs at most ${slots.perTenantMax} SQL statements at once across its projects; retry when one has finished`
-    : `the server runs at most ${slots.max} SQL statements at once; retry shortly`;
+    ? `an organisation runs at most ${sandboxSlots.perTenantMax} SQL statements at once across its projects; retry when one has finished`
+    : `the server runs at most ${sandboxSlots.max} SQL statements at once; retry shortly`;
   return new ApiError(429, "too_many_concurrent_queries", message, { "Retry-After": "1" });
 }
 
@@ -64,12 +62,10 @@ function refusalError(kind: RefusalKind, message: string, timeoutMs: number): Ap
 export class SqlService {
   private readonly scratchDir: string;
   private readonly timeoutMs: number;
-  private readonly slots: SandboxSlots;
 
   constructor(private readonly node: RegionNode, private readonly columns: ChunkStore, private readonly gate: QueryGate, options: SqlServiceOptions) {
     this.scratchDir = options.scratchDir;
     this.timeoutMs = options.timeoutMs ?? queryTimeoutMs;
-    this.slots = options.slots ?? sandboxSlots;
     // Left over by a process that stopped mid-request: nothing else uses these copies.
     rmSync(this.scratchDir, { recursive: true, force: true });
     mkdirSync(this.scratchDir, { recursive: true });
@@ -96,10 +92,11 @@ export class SqlService {
     const deadline = Date.now() + this.timeoutMs;
     const release = this.gate.tryAcquire(claims.projectId);
     if (!release) throw tooManyConcurrentQueries();
-    const slot = this.slots.tryAcquire(claims.orgId);
+    // The server's sandbox processes, which every region's /sql shares.
+    const slot = sandboxSlots.tryAcquire(claims.orgId);
     if ("refused" in slot) {
       release();
-      throw busyError(slot.refused, this.slots);
+      throw busyError(slot.refused);
     }
     let chunks: ChunkRef[] = [];
     let scratch: string | null = null;

@@ -9,7 +9,7 @@ import { BucketMap } from "../buckets.ts";
 import { checkAnswerCells } from "../answer-size.ts";
 import type { QueryData } from "../query-data.ts";
 import { baseSelection, columnsNeeded, seriesSelection } from "../selection.ts";
-import { StreamBuilder } from "../person-streams.ts";
+import { personSlotPasses } from "../person-slots.ts";
 import type { Query } from "../ir/query.ts";
 
 export interface RetentionCohort {
@@ -29,10 +29,13 @@ export interface RetentionResult {
   cohorts: RetentionCohort[];
 }
 
-const startFlag = 1;
-const returnFlag = 2;
-/** The bucket of a start event before the range (first-time retention only). */
-const beforeRange = -1;
+/**
+ * Each person's intervals as bits of one PersonSlotPass: slot 0 is "a start event before the
+ * range" (first-time retention only), slots 1 .. count the intervals with a start event, and
+ * slots count + 1 .. 2 count the intervals with a return event. Retention needs only these
+ * sets, not each event in time order, so no per-person stream is gathered or sorted.
+ */
+const beforeRangeSlot = 0;
 
 /** The result from cohort sizes and counts[c][k] (persons of cohort c returning in c + k). */
 export function retentionFrom(query: Query, labels: string[], sizes: number[], counts: number[][]): RetentionResult {
@@ -62,57 +65,58 @@ export async function retention(data: QueryData): Promise<RetentionResult> {
   );
   const start = query.series[0]!;
   const back = query.series[1] ?? start;
-  // Without a return event of its own, each start row is also a return row: pushed once.
+  // Without a return event of its own, each start row is also a return row.
   const sameEvent = query.series.length === 1;
-  const firstTime = query.retention.type === "first_time";
-  const streams = new StreamBuilder();
-  for (const ref of data.chunks) {
-    const chunk = await data.load(ref, columns);
-    const persons = chunk.persons;
-    const timestamps = chunk.timestamps;
-    const base = baseSelection(chunk, query, query.scanFrom);
-    const starting = seriesSelection(chunk, base, start);
-    for (let i = 0; i < starting.length; i++) {
-      const row = starting[i]!;
-      const at = timestamps[row]!;
-      if (at < query.from) streams.push(persons[row]!, at, startFlag, beforeRange);
-      else streams.push(persons[row]!, at, sameEvent ? startFlag | returnFlag : startFlag, buckets.bucketOf(at));
-    }
-    if (sameEvent) continue;
-    const returning = seriesSelection(chunk, base, back);
-    for (let i = 0; i < returning.length; i++) {
-      const row = returning[i]!;
-      const at = timestamps[row]!;
-      if (at >= query.from) streams.push(persons[row]!, at, returnFlag, buckets.bucketOf(at));
-    }
-  }
-  const { starts, flags, values } = streams.build();
+  const count = buckets.count;
   const periods = query.retention.periods;
-  const sizes = new Array<number>(buckets.count).fill(0);
-  const counts = Array.from({ length: buckets.count }, () => new Array<number>(periods).fill(0));
-  // Each person's distinct cohort and return intervals, ascending (rows come in time order).
+  const firstTime = query.retention.type === "first_time";
+  const sizes = new Array<number>(count).fill(0);
+  const counts = Array.from({ length: count }, () => new Array<number>(periods).fill(0));
   const cohorts: number[] = [];
-  const returns: number[] = [];
-  for (let p = 0; p + 1 < starts.length; p++) {
-    cohorts.length = 0;
-    returns.length = 0;
-    let seenStart = false;
-    for (let i = starts[p]!; i < starts[p + 1]!; i++) {
-      const bucket = values[i]!;
-      const flag = flags[i]!;
-      if ((flag & returnFlag) !== 0 && returns[returns.length - 1] !== bucket) returns.push(bucket);
-      if ((flag & startFlag) !== 0 && (!firstTime || !seenStart)) {
-        // The first start row is the person's first-ever start event.
-        seenStart = true;
-        if (bucket !== beforeRange && cohorts[cohorts.length - 1] !== bucket) cohorts.push(bucket);
+  for (const pass of personSlotPasses(data.source.persons.canonical.length, 2 * count + 1, data.personSlotBytesMax)) {
+    for (const ref of data.chunks) {
+      const chunk = await data.load(ref, columns);
+      const persons = chunk.persons;
+      const timestamps = chunk.timestamps;
+      const base = baseSelection(chunk, query, query.scanFrom);
+      const starting = seriesSelection(chunk, base, start);
+      for (let i = 0; i < starting.length; i++) {
+        const row = starting[i]!;
+        const person = persons[row]!;
+        if (!pass.covers(person)) continue;
+        const at = timestamps[row]!;
+        if (at < query.from) pass.add(person, beforeRangeSlot);
+        else {
+          const bucket = buckets.bucketOf(at);
+          pass.add(person, 1 + bucket);
+          if (sameEvent) pass.add(person, 1 + count + bucket);
+        }
+      }
+      if (sameEvent) continue;
+      const returning = seriesSelection(chunk, base, back);
+      for (let i = 0; i < returning.length; i++) {
+        const row = returning[i]!;
+        const person = persons[row]!;
+        const at = timestamps[row]!;
+        if (at >= query.from && pass.covers(person)) pass.add(person, 1 + count + buckets.bucketOf(at));
       }
     }
-    let next = 0;
-    for (const c of cohorts) {
-      sizes[c]!++;
-      while (next < returns.length && returns[next]! < c) next++;
-      for (let r = next; r < returns.length && returns[r]! - c < periods; r++) counts[c]![returns[r]! - c]!++;
-    }
+    pass.forEachPerson((_, bits, offset) => {
+      const has = (slot: number) => (bits[offset + (slot >>> 5)]! & (1 << (slot & 31))) !== 0;
+      cohorts.length = 0;
+      for (let c = 0; c < count; c++) {
+        if (!has(1 + c)) continue;
+        cohorts.push(c);
+        // First-time: only the first-ever start counts, and one before the range puts the person in no cohort.
+        if (firstTime) break;
+      }
+      if (firstTime && has(beforeRangeSlot)) return;
+      for (const c of cohorts) {
+        sizes[c]!++;
+        const last = Math.min(count, c + periods);
+        for (let r = c; r < last; r++) if (has(1 + count + r)) counts[c]![r - c]!++;
+      }
+    });
   }
   return retentionFrom(query, buckets.labels, sizes, counts);
 }

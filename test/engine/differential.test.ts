@@ -120,6 +120,7 @@ describe("executor equals DuckDB on the compiled SQL", () => {
   test(`retention: ${queriesPerKind} random queries`, async () => {
     const returning = await compareRandom<RetentionResult, RetentionSqlRow>(
       10, randomRetentionIr, (query, _, rows) => retentionFromSql(query, rows), (result) => result.cohorts.some((cohort) => cohort.values.slice(1).some((count) => count > 0)),
+      fewPersonsPerPass,
     );
     expect(returning).toBeGreaterThan(queriesPerKind / 2);
   });

@@ -66,6 +66,19 @@ export class ZoneOffsets {
     return false;
   }
 
+  /** The offsets in force over [from, to), in order: each from its `start` (the first from `from`) to the next one's. */
+  segments(from: number, to: number): { start: number; offset: number }[] {
+    const segments = [{ start: from, offset: this.offsetIn(from) }];
+    for (let number = utcYear(from); number <= utcYear(to - 1); number++) {
+      const year = this.year(number);
+      year.starts.forEach((start, index) => {
+        const offset = year.offsets[index]!;
+        if (start > from && start < to && offset !== segments[segments.length - 1]!.offset) segments.push({ start, offset });
+      });
+    }
+    return segments;
+  }
+
   private year(number: number): YearOffsets {
     let year = this.years.get(number);
     if (!year) {

@@ -1,7 +1,6 @@
 // SQL for the values the executor reads: property and column expressions over the `events`
-// view (alias e) and the `persons` table (alias p), their text and numeric readings, bucket
-// labels in the project's time zone, and the 14 filter operators with the rules of
-// engine/filters.ts.
+// view (alias e) and the `persons` table (alias p), their text and numeric readings, and the
+// 14 filter operators with the rules of engine/filters.ts (bucket keys: local-time.ts).
 import { numberText, numericPattern, valueText } from "../columns.ts";
 import type { Breakdown, Filter, Query } from "../ir/query.ts";
 import { groupColumn } from "../../storage/event-columns.ts";
@@ -84,13 +83,6 @@ export function filterCondition(filter: Filter, kinds: SqlKinds, params: Params)
 }
 
 export const conditions = (filters: Filter[], kinds: SqlKinds, params: Params) => filters.map((filter) => filterCondition(filter, kinds, params));
-
-const bucketFormats = { hour: "%Y-%m-%dT%H:00", day: "%Y-%m-%d", week: "%Y-%m-%d", month: "%Y-%m" };
-
-/** The label of a row's interval bucket: its local start in the project's zone, as text. */
-export function bucketLabelSql(query: Pick<Query, "interval">, zoneParam: string, column = "e.timestamp"): string {
-  return `strftime(date_trunc('${query.interval}', timezone(${zoneParam}, ${column})), '${bucketFormats[query.interval]}')`;
-}
 
 /** A row's breakdown value as text (a group breakdown: the group key). */
 export function breakdownValueSql(breakdown: Breakdown, kinds: SqlKinds): string {

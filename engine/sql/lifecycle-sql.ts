@@ -5,7 +5,8 @@ import type { Query } from "../ir/query.ts";
 import { BucketMap } from "../buckets.ts";
 import { firstIntervalStart, lifecycleFrom, lifecycleStatuses, type LifecycleResult } from "../kinds/lifecycle.ts";
 import { and, conditions, fromEvents, seriesConditions, type SqlKinds } from "./expressions.ts";
-import { bucketSlotsCte, inBucket } from "./bucket-slots.ts";
+import { bucketSlotsCte } from "./bucket-slots.ts";
+import { bucketKeySql } from "./local-time.ts";
 import type { Params } from "./params.ts";
 
 export interface LifecycleSqlRow {
@@ -15,20 +16,23 @@ export interface LifecycleSqlRow {
 }
 
 export function lifecycleSql(query: Query, kinds: SqlKinds, params: Params): string {
-  const zone = params.add(query.timeZone);
   const instant = (at: number) => `${params.add(new Date(at).toISOString())}::TIMESTAMPTZ`;
   const series = query.series[0]!;
   const [scanFrom, rangeStart, from, to] = [query.scanFrom, firstIntervalStart(query), query.from, query.to].map(instant);
   const read = `((e.timestamp >= ${scanFrom} AND e.timestamp < ${rangeStart}) OR (e.timestamp >= ${from} AND e.timestamp < ${to}))`;
+  // Slot 0 is the interval before the range.
+  const span = { ...query, from: query.scanFrom };
   return [
-    `WITH ${bucketSlotsCte(query, zone, params, query.scanFrom)},`,
+    `WITH ${bucketSlotsCte(query, query.scanFrom)},`,
     "active AS (",
-    "  SELECT DISTINCT e.person_id, bk.slot",
-    `  FROM ${fromEvents(query)} JOIN buckets bk ON ${inBucket(query, zone, "bk")}`,
-    `  WHERE ${and([read, ...conditions(query.filters, kinds, params), ...seriesConditions(series.event, series.filters, kinds, params)])}`,
+    "  SELECT DISTINCT a.person_id, b.slot FROM (",
+    `    SELECT e.person_id, ${bucketKeySql(span)} AS key`,
+    `    FROM ${fromEvents(query)}`,
+    `    WHERE ${and([read, ...conditions(query.filters, kinds, params), ...seriesConditions(series.event, series.filters, kinds, params)])}`,
+    "  ) a JOIN buckets b ON b.key = a.key",
     "),",
     "born AS (",
-    `  SELECT c.person_id, bk.slot FROM person_created c JOIN buckets bk ON ${inBucket(query, zone, "bk", "c.created_at")}`,
+    `  SELECT c.person_id, b.slot FROM person_created c JOIN buckets b ON b.key = ${bucketKeySql(span, "c.created_at")}`,
     `  WHERE c.created_at >= ${scanFrom} AND c.created_at < ${to}`,
     "),",
     "statuses AS (",

@@ -1,9 +1,10 @@
 // Revenue as SQL: the series' whole-number amounts, signed and weighted, summed per
-// (bucket, currency) and per currency over the range, rounded half away from zero.
+// (bucket key, currency) and per currency over the range, rounded half away from zero.
 import type { Query } from "../ir/query.ts";
 import { BucketMap } from "../buckets.ts";
 import { revenueFrom, type RevenueResult, type RevenueRow } from "../kinds/revenue.ts";
-import { and, asNumber, asText, bucketLabelSql, filterValue, fromEvents, rangeAndFilters, seriesConditions, type SqlKinds } from "./expressions.ts";
+import { and, asNumber, asText, filterValue, fromEvents, rangeAndFilters, seriesConditions, type SqlKinds } from "./expressions.ts";
+import { bucketKeySql, bucketLabelSql } from "./local-time.ts";
 import type { Params } from "./params.ts";
 
 export interface RevenueSqlRow {
@@ -13,13 +14,12 @@ export interface RevenueSqlRow {
 }
 
 export function revenueSql(query: Query, kinds: SqlKinds, params: Params): string {
-  const zone = params.add(query.timeZone);
   const parts = query.series.map((series) => {
     const amount = asNumber(filterValue({ type: "event", key: series.property! }, kinds));
     const currency = asText(filterValue({ type: "event", key: series.currencyProperty }, kinds));
     const where = [...rangeAndFilters(query, kinds, params), ...seriesConditions(series.event, series.filters, kinds, params), `${amount} = trunc(${amount})`];
     return [
-      `  SELECT ${bucketLabelSql(query, zone)} AS bucket, upper(${currency}) AS currency, ${series.refund ? "-" : ""}${amount} * (1.0 / e.sample_rate) AS minor`,
+      `  SELECT ${bucketKeySql(query)} AS key, upper(${currency}) AS currency, ${series.refund ? "-" : ""}${amount} * (1.0 / e.sample_rate) AS minor`,
       `  FROM ${fromEvents(query)}`,
       `  WHERE ${and(where)}`,
     ].join("\n");
@@ -28,8 +28,8 @@ export function revenueSql(query: Query, kinds: SqlKinds, params: Params): strin
     "WITH amounts AS (",
     parts.join("\n  UNION ALL\n"),
     ")",
-    "SELECT bucket, currency, round(sum(minor)) AS minor FROM amounts",
-    "GROUP BY GROUPING SETS ((bucket, currency), (currency))",
+    `SELECT ${bucketLabelSql(query.interval, "key")} AS bucket, currency, round(sum(minor)) AS minor FROM amounts`,
+    "GROUP BY GROUPING SETS ((key, currency), (currency))",
     "ORDER BY currency, bucket",
   ].join("\n");
 }

@@ -1,16 +1,16 @@
 // Stickiness as SQL: each person's number of distinct active intervals, then persons per number.
 import type { Query } from "../ir/query.ts";
 import { stickinessFrom, type StickinessResult } from "../kinds/stickiness.ts";
-import { and, bucketLabelSql, fromEvents, rangeAndFilters, seriesConditions, type SqlKinds } from "./expressions.ts";
+import { and, fromEvents, rangeAndFilters, seriesConditions, type SqlKinds } from "./expressions.ts";
+import { bucketKeySql } from "./local-time.ts";
 import type { Params } from "./params.ts";
 
 export function stickinessSql(query: Query, kinds: SqlKinds, params: Params): string {
-  const zone = params.add(query.timeZone);
   const series = query.series[0]!;
   const where = [...rangeAndFilters(query, kinds, params), ...seriesConditions(series.event, series.filters, kinds, params)];
   return [
     "WITH active AS (",
-    `  SELECT e.person_id, count(DISTINCT ${bucketLabelSql(query, zone)}) AS intervals`,
+    `  SELECT e.person_id, count(DISTINCT ${bucketKeySql(query)}) AS intervals`,
     `  FROM ${fromEvents(query)}`,
     `  WHERE ${and(where)}`,
     "  GROUP BY e.person_id",

@@ -1,19 +1,19 @@
-// Trends as SQL: one SELECT per series grouped by (bucket) and () for the range total; with a
-// breakdown, the values are ranked once over all series (same rule as engine/breakdown.ts)
-// and rows outside the top N fall into rank NULL ("other").
+// Trends as SQL: one SELECT per series, its rows filtered before anything else, grouped by
+// (bucket key) and () for the range total, the keys labelled once grouped; with a breakdown,
+// the rows of any series are read once, their values ranked once over all series (same rule
+// as engine/breakdown.ts), and rows outside the top N fall into rank NULL ("other").
 import type { Query, Series } from "../ir/query.ts";
 import type { TrendsResult, TrendsRow } from "../kinds/trends.ts";
 import { groupColumn } from "../../storage/event-columns.ts";
-import {
-  and, asNumber, breakdownValueSql, bucketLabelSql, filterValue, fromEvents, rangeAndFilters, seriesConditions, type SqlKinds,
-} from "./expressions.ts";
+import { and, asNumber, breakdownValueSql, filterValue, fromEvents, rangeAndFilters, seriesConditions, type SqlKinds } from "./expressions.ts";
+import { bucketKeySql, bucketLabelSql } from "./local-time.ts";
 import { identifier, type Params } from "./params.ts";
 
 const quantiles: Record<string, number> = { p50: 0.5, p90: 0.9, p99: 0.99 };
+const weight = "(1.0 / sample_rate)";
 
-/** The aggregate of a series over rows exposing `weight`, `person_id`, `session_id`, group keys and `n` (its number). */
-function aggregate(series: Series, numberColumn: string): string {
-  const weight = "(1.0 / sample_rate)";
+/** The aggregate of a series over rows exposing what seriesInputs names, its number as `number`. */
+function aggregate(series: Series, number: string): string {
   switch (series.math) {
     case "total":
       return `coalesce(sum(${weight}), 0)`;
@@ -24,69 +24,88 @@ function aggregate(series: Series, numberColumn: string): string {
     case "unique_groups":
       return `count(DISTINCT ${identifier(groupColumn(series.groupTypeIndex!))})`;
     case "sum":
-      return `coalesce(sum(${numberColumn} * ${weight}), 0)`;
+      return `coalesce(sum(${number} * ${weight}), 0)`;
     case "avg":
-      return `sum(${numberColumn} * ${weight}) / sum(CASE WHEN ${numberColumn} IS NOT NULL THEN ${weight} END)`;
+      return `sum(${number} * ${weight}) / sum(CASE WHEN ${number} IS NOT NULL THEN ${weight} END)`;
     case "min":
     case "max":
-      return `${series.math}(${numberColumn})`;
+      return `${series.math}(${number})`;
     default:
-      return `quantile_cont(${numberColumn}, ${quantiles[series.math]})`;
+      return `quantile_cont(${number}, ${quantiles[series.math]})`;
   }
 }
 
+/** The event columns a series' aggregate reads (its number is selected on its own). */
+function seriesInputs(series: Series): string[] {
+  switch (series.math) {
+    case "total":
+    case "sum":
+    case "avg":
+      return ["e.sample_rate"];
+    case "unique_persons":
+      return ["e.person_id"];
+    case "unique_sessions":
+      return ["e.session_id"];
+    case "unique_groups":
+      return [`e.${identifier(groupColumn(series.groupTypeIndex!))}`];
+    default:
+      return [];
+  }
+}
+
+const numberOf = (series: Series, kinds: SqlKinds) => (series.property === null ? null : asNumber(filterValue({ type: "event", key: series.property }, kinds)));
+
 export function trendsSql(query: Query, kinds: SqlKinds, params: Params): string {
-  const zone = params.add(query.timeZone);
+  const key = bucketKeySql(query);
+  const label = bucketLabelSql(query.interval, "key");
   const where = rangeAndFilters(query, kinds, params);
-  const numberOf = (series: Series) =>
-    series.property === null ? "NULL" : asNumber(filterValue({ type: "event", key: series.property }, kinds));
   if (!query.breakdown) {
     return query.series
       .map((series, index) => {
-        const n = numberOf(series);
+        const number = numberOf(series, kinds);
+        const inputs = [`${key} AS key`, ...seriesInputs(series), ...(number === null ? [] : [`${number} AS number`])];
         return [
-          `SELECT ${index} AS series, bucket, NULL AS rank, NULL AS breakdown_value, ${aggregate(series, "n")} AS value`,
-          `FROM (SELECT ${bucketLabelSql(query, zone)} AS bucket, e.sample_rate, e.person_id, e.session_id, ${groupKeys()}, ${n} AS n`,
+          `SELECT ${index} AS series, ${label} AS bucket, NULL AS rank, NULL AS breakdown_value, ${aggregate(series, "number")} AS value`,
+          `FROM (SELECT ${inputs.join(", ")}`,
           `      FROM ${fromEvents(query)}`,
           `      WHERE ${and([...where, ...seriesConditions(series.event, series.filters, kinds, params)])})`,
-          "GROUP BY GROUPING SETS ((bucket), ())",
+          "GROUP BY GROUPING SETS ((key), ())",
         ].join("\n");
       })
       .join("\nUNION ALL\n") + "\nORDER BY series, rank NULLS LAST, bucket NULLS FIRST";
   }
-  const matches = query.series.map(
-    (series, index) => `coalesce(${and(seriesConditions(series.event, series.filters, kinds, params))}, FALSE) AS s${index}`,
-  );
-  const numbers = query.series.map((series, index) => `${numberOf(series)} AS n${index}`);
+  const matches = query.series.map((series, index) => `coalesce(${and(seriesConditions(series.event, series.filters, kinds, params))}, FALSE) AS s${index}`);
+  const numbers = query.series.flatMap((series, index) => {
+    const number = numberOf(series, kinds);
+    return number === null ? [] : [`${number} AS n${index}`];
+  });
+  const inputs = [...new Set(query.series.flatMap(seriesInputs))];
   const limit = params.add(query.breakdown.limit);
   const selects = query.series.map((series, index) =>
     [
-      `SELECT ${index} AS series, bucket, rank, min(breakdown_value) FILTER (WHERE rank IS NOT NULL) AS breakdown_value, ${aggregate(series, `n${index}`)} AS value`,
+      `SELECT ${index} AS series, ${label} AS bucket, rank, min(breakdown_value) FILTER (WHERE rank IS NOT NULL) AS breakdown_value, ${aggregate(series, `n${index}`)} AS value`,
       `FROM grouped WHERE s${index}`,
-      "GROUP BY GROUPING SETS ((bucket, rank), (rank))",
+      "GROUP BY GROUPING SETS ((key, rank), (rank))",
     ].join("\n"),
   );
   return [
     "WITH matched AS (",
-    `  SELECT ${bucketLabelSql(query, zone)} AS bucket, ${breakdownValueSql(query.breakdown, kinds)} AS breakdown_value,`,
-    `         e.sample_rate, e.person_id, e.session_id, ${groupKeys()},`,
-    `         ${[...matches, ...numbers].join(",\n         ")}`,
+    `  SELECT ${key} AS key, ${breakdownValueSql(query.breakdown, kinds)} AS breakdown_value,`,
+    `         ${[...inputs, ...matches, ...numbers].join(",\n         ")}`,
     `  FROM ${fromEvents(query)}`,
-    `  WHERE ${and(where)}`,
+    `  WHERE ${and([...where, `(${query.series.map((_, index) => `s${index}`).join(" OR ")})`])}`,
     "), volumes AS (",
     `  SELECT breakdown_value, sum(${query.series.map((_, index) => `s${index}::INTEGER`).join(" + ")}) AS volume FROM matched GROUP BY breakdown_value`,
     "), ranked AS (",
-    "  SELECT breakdown_value, row_number() OVER (ORDER BY volume DESC, breakdown_value ASC NULLS LAST) AS rank FROM volumes WHERE volume > 0",
+    "  SELECT breakdown_value, row_number() OVER (ORDER BY volume DESC, breakdown_value ASC NULLS LAST) AS rank FROM volumes",
     "), grouped AS (",
     `  SELECT m.*, CASE WHEN r.rank <= ${limit} THEN r.rank END AS rank`,
-    "  FROM matched m LEFT JOIN ranked r ON m.breakdown_value IS NOT DISTINCT FROM r.breakdown_value",
+    "  FROM matched m JOIN ranked r ON m.breakdown_value IS NOT DISTINCT FROM r.breakdown_value",
     ")",
     selects.join("\nUNION ALL\n"),
     "ORDER BY series, rank NULLS LAST, bucket NULLS FIRST",
   ].join("\n");
 }
-
-const groupKeys = () => Array.from({ length: 5 }, (_, slot) => `e.${identifier(groupColumn(slot))}`).join(", ");
 
 export interface TrendsSqlRow {
   series: number;

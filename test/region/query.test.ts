@@ -95,7 +95,6 @@ describe("POST /query", () => {
     expect(reply.body.sql).toStartWith("WITH matched AS (");
     expect(reply.body.sql).toContain("FROM events e");
     expect(reply.body.params).toEqual([
-      zone,
       new Date(localInstant(dayD, 0)).toISOString(),
       new Date(localInstant(new Date(dayE.getTime() + 86_400_000), 0)).toISOString(),
       "page_viewed",

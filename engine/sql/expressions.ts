@@ -96,8 +96,20 @@ export function readsPersons(query: Query): boolean {
   return filters.some((filter) => filter.type === "person") || query.breakdown?.type === "person";
 }
 
-/** FROM clause: the events view, joined to person properties when the query reads them. */
-export const fromEvents = (query: Query) => (readsPersons(query) ? "events e LEFT JOIN persons p ON p.person_id = e.person_id" : "events e");
+/** Whether the query reads each event's person after merges (every person-centric kind does). */
+export function readsPersonIds(query: Query): boolean {
+  if (query.kind !== "trends" && query.kind !== "revenue") return true;
+  return readsPersons(query) || query.series.some((series) => series.math === "unique_persons");
+}
+
+/**
+ * FROM clause: the events view, joined to person properties when the query reads them; the
+ * stored rows without the merge overrides' join when the query reads no person.
+ */
+export function fromEvents(query: Query): string {
+  if (readsPersons(query)) return "events e LEFT JOIN persons p ON p.person_id = e.person_id";
+  return readsPersonIds(query) ? "events e" : "stored_events e";
+}
 
 /** WHERE conditions every kind shares: the date range and the global filters. */
 export function rangeAndFilters(query: Query, kinds: SqlKinds, params: Params): string[] {

@@ -1,8 +1,9 @@
-// The `events` view a compiled query (and /sql) runs on: every live Parquet file of one
-// project environment, with each property the query names as one typed column `p_<key>`
+// The views a compiled query (and /sql) runs on: `stored_events`, every live Parquet file of
+// one project environment, with each property the query names as one typed column `p_<key>`
 // (DOUBLE when every file stores numbers, else VARCHAR with the executor's text rules; named
-// by column-names.ts), and `person_id`, the canonical person after merges (through the
-// `person_overrides` table). Files whose property columns are stored alike are read by one
+// by column-names.ts), and `events`, the same rows with `person_id`, the canonical person
+// after merges (through the `person_overrides` table). DuckDB keeps a join whose columns no
+// one reads, so SQL that needs no person reads `stored_events` and skips it. Files whose property columns are stored alike are read by one
 // read_parquet call. A file holding columns whose names differ only in letter case (keys
 // `plan` and `Plan`) has them renamed by DuckDB as it reads (`p_Plan_1`), so its property
 // columns are read by position instead, with files of exactly its columns.
@@ -75,9 +76,10 @@ export function eventsViewSql(files: ViewFile[], properties: Map<string, ValueKi
     selects.push(`SELECT ${columns.join(", ")} WHERE FALSE`);
   }
   return [
+    "CREATE OR REPLACE TEMP VIEW stored_events AS",
+    `${selects.join("\nUNION ALL BY NAME\n")};`,
     "CREATE OR REPLACE TEMP VIEW events AS",
-    "SELECT f.*, coalesce(o.person_id, f.person_index) AS person_id",
-    `FROM (${selects.join("\nUNION ALL BY NAME\n")}) f`,
-    "LEFT JOIN person_overrides o ON o.person_index = f.person_index",
+    "SELECT s.*, coalesce(o.person_id, s.person_index) AS person_id",
+    "FROM stored_events s LEFT JOIN person_overrides o ON o.person_index = s.person_index;",
   ].join("\n");
 }

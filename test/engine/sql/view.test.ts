@@ -88,3 +88,28 @@ describe("the events view's property columns", () => {
     expect(rows.map((row) => [row.breakdown_value, row.bucket, row.value])).toEqual([[null, null, 2], [null, "2026-10-20", 2], ["upper-first", null, 1], ["upper-first", "2026-10-20", 1]]);
   });
 });
+
+describe("events and stored_events", () => {
+  const columnsOf = async (view: string) => (await duck.run(`SELECT column_name FROM (DESCRIBE ${view})`)).rows.map((row) => row[0]);
+
+  test("events is stored_events plus person_id, the person after merges", async () => {
+    const stored = await columnsOf("stored_events");
+    expect(stored).not.toContain("person_id");
+    expect(await columnsOf("events")).toEqual([...stored, "person_id"]);
+  });
+
+  test("compiled SQL joins the merge overrides only when the query reads persons", async () => {
+    const now = Date.parse("2026-11-21T12:00:00Z");
+    const range = { from: "2026-10-20", to: "2026-10-21" };
+    const fromClause = async (insight: Record<string, unknown>) => {
+      const query = validateQuery({ ir_version: 1, date_range: range, insight }, "UTC", now);
+      const { sql } = (await executeQuery(query, dataset.source(), { rowsMax: 1000, deadline: Number.MAX_SAFE_INTEGER }, true)).sql!;
+      return /FROM (stored_events e|events e LEFT JOIN persons p|events e)\b/.exec(sql)![1];
+    };
+    expect(await fromClause({ kind: "trends", series: [{ event: "e", math: "total" }] })).toBe("stored_events e");
+    expect(await fromClause({ kind: "revenue", series: [{ event: "e", property: "plan_2" }] })).toBe("stored_events e");
+    expect(await fromClause({ kind: "trends", series: [{ event: "e", math: "total" }, { event: "e", math: "unique_persons" }] })).toBe("events e");
+    expect(await fromClause({ kind: "trends", series: [{ event: "e" }], breakdown: { type: "person", property: "plan" } })).toBe("events e LEFT JOIN persons p");
+    expect(await fromClause({ kind: "stickiness", series: [{ event: "e" }] })).toBe("events e");
+  });
+});

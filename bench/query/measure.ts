@@ -55,7 +55,7 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
 }
 
 /** Throws, with the difference and the SQL, when a baseline's answer is not the executor's. */
-async function checkCase(benchCase: BenchCase, baselines: Baseline[], store: ChunkStore, data: BenchData): Promise<void> {
+export async function checkCase(benchCase: BenchCase, baselines: Baseline[], store: ChunkStore, data: BenchData): Promise<void> {
   const query = benchQuery(benchCase);
   const executed = await runExecutor(query, executorSource(data, store));
   for (const baseline of baselines) {

@@ -1,7 +1,7 @@
 // ClickHouse's engine through chdb, 2 threads, reading the same Parquet parts with file().
 // chdb ships libchdb (543 MiB) in a platform package from the npm registry (no download at
 // install), so it is an opt-in install in bench/query/chdb/ rather than a dependency of the
-// service: `cd bench/query/chdb && npm ci`. Without it the benchmark runs without this baseline.
+// service: `cd bench/query/chdb && npm install`. Without it the benchmark runs without this baseline.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -36,7 +36,7 @@ function partsTable(data: BenchData): string {
 }
 
 export async function openChdb(data: BenchData): Promise<Baseline> {
-  if (!chdbInstalled()) throw new Error("chdb is not installed: cd bench/query/chdb && npm ci");
+  if (!chdbInstalled()) throw new Error("chdb is not installed: cd bench/query/chdb && npm install");
   const { Session } = (await import(chdbModule)) as { Session: new () => ChdbSession };
   const session = new Session();
   const run = async (sql: string) => (await session.queryAsync(sql, { format: "JSONEachRow" })).text();

@@ -41,7 +41,7 @@ if (!(runs >= 1 && coldRuns >= 1)) throw new Error(`BENCH_RUNS and BENCH_COLD_RU
 const selectedModes = listOf<Mode>("BENCH_MODES", modes, ["warm", "cold"]);
 const available = baselineNames.filter((name) => name !== "chdb" || chdbInstalled());
 const baselines = listOf<BaselineName>("BENCH_BASELINES", baselineNames, available);
-if (baselines.includes("chdb") && !chdbInstalled()) throw new Error("BENCH_BASELINES names chdb, which is not installed: cd bench/query/chdb && npm ci");
+if (baselines.includes("chdb") && !chdbInstalled()) throw new Error("BENCH_BASELINES names chdb, which is not installed: cd bench/query/chdb && npm install");
 const selected = process.env.BENCH_CASES?.split(",").map((name) => name.trim());
 const cases = benchCases.map((benchCase, index) => ({ benchCase, index })).filter(({ benchCase }) => !selected || selected.includes(benchCase.name));
 if (selected && cases.length !== selected.length) throw new Error(`BENCH_CASES names unknown cases; the cases are: ${benchCases.map((c) => c.name).join(", ")}`);

@@ -1,7 +1,8 @@
-// The two engines as the benchmark runs them: the executor through executeQuery over the
-// same QuerySource the region's query service builds (a snapshot's chunks, a shared
-// ChunkStore, the person source), and DuckDB running the compiled SQL over the same Parquet
-// files, set up as the differential test sets it up (test/engine/differential.test.ts).
+// The executor as the benchmark runs it, through executeQuery over the same QuerySource the
+// region's query service builds (a snapshot's chunks, a shared ChunkStore, the person source);
+// DuckDB running the compiled SQL over the same Parquet files, set up as the differential test
+// sets it up (test/engine/differential.test.ts); and the converters every baseline's rows go
+// through (baselines.ts), since all answer in the compiled SQL's row shapes.
 import { ChunkStore } from "../../engine/chunk-store.ts";
 import { executeQuery, type InsightResult } from "../../engine/execute.ts";
 import type { Query } from "../../engine/ir/query.ts";
@@ -28,7 +29,7 @@ export const duckDbThreads = 2;
 /**
  * "Warm" means every column a case reads is decoded and cached. The cases' columns take about
  * 36 bytes per event (measured at 1M), so at 100M events they pass the service's default
- * 512 MB bound (QUERY_CACHE_MB); the benchmark raises it instead of measuring evictions.
+ * 512 MB bound (QUERY_CACHE_MB); warm raises it, and the bounded mode (measure.ts) keeps the default.
  */
 export const columnCacheBytes = 6 * 2 ** 30;
 /** The service's rows limit; no time limit, so slow cases are measured rather than cut off. */

@@ -66,7 +66,7 @@ export async function retention(data: QueryData): Promise<RetentionResult> {
   const sameEvent = query.series.length === 1;
   const firstTime = query.retention.type === "first_time";
   const streams = new StreamBuilder();
-  for (const ref of data.chunks) {
+  for (const ref of data.chunksToRead) {
     const chunk = await data.load(ref, columns);
     const persons = chunk.persons;
     const timestamps = chunk.timestamps;

@@ -4,7 +4,9 @@
 // order (the footer's column_orders say TYPE_ORDER): signed for INT32, INT64 and DOUBLE,
 // false < true for BOOLEAN, unsigned bytewise for UTF8. Doubles follow the spec's TYPE_ORDER
 // rules: nan_count always, min and max from non-NaN values only (none when every value is
-// NaN), a zero min written as -0.0 and a zero max as +0.0.
+// NaN), a zero min written as -0.0 and a zero max as +0.0. A chunk holding NaN gets no max:
+// DuckDB (1.5) orders NaN above every number and skips by max_value without reading nan_count,
+// so `x > 100` missed a row group's NaN rows (measured); the min bounds them either way.
 
 /** Longer strings are cut in the statistics (a min to a prefix, a max to a prefix one step above), so long texts do not swell the footer. */
 export const statisticsValueBytesMax = 64;
@@ -71,8 +73,8 @@ export function doubleStatistics(values: Float64Array, nullCount: number): Colum
   if (nanCount === values.length) return { ...nullsOnly(nullCount), nanCount };
   // Either zero may stand for both: -0.0 as a min and +0.0 as a max bound them.
   return {
-    nullCount, nanCount, minExact: true, maxExact: true,
-    min: plainDouble(min === 0 ? -0 : min), max: plainDouble(max === 0 ? 0 : max),
+    nullCount, nanCount, minExact: true, maxExact: nanCount === 0,
+    min: plainDouble(min === 0 ? -0 : min), max: nanCount === 0 ? plainDouble(max === 0 ? 0 : max) : null,
   };
 }
 

@@ -25,6 +25,8 @@ export interface QueryLimits {
   trendsValueCellsMax?: number;
   /** Values an answer may hold (default answerCellsMax). */
   answerCellsMax?: number;
+  /** Reads every part of the range, skipping none by its footer (tests and benchmarks compare against it). */
+  readEveryPart?: boolean;
 }
 
 export interface Execution {

@@ -6,7 +6,10 @@ import {
   jsonAsText, nullNumberColumn, nullTextColumn, numbersAsText, valueText, type Column, type TextColumn,
 } from "./columns.ts";
 import { mayHoldRange, sampleRateColumn, type ChunkRef, type ChunkStore, type ColumnType } from "./chunk-store.ts";
+import { partSummary } from "./parquet/row-group-summary.ts";
+import { partMayHold } from "./parquet/row-group-pruning.ts";
 import { personSlotBytesMax } from "./person-slots.ts";
+import { readScope } from "./read-scope.ts";
 import { answerCellsMax } from "./answer-size.ts";
 import { propertyKeys } from "./property-keys.ts";
 import type { Filter, Query } from "./ir/query.ts";
@@ -175,7 +178,13 @@ export class LoadedChunk {
 
 /** The chunks, property kinds and person columns of one query run. */
 export class QueryData {
+  /**
+   * Every chunk of the query's range (what its SQL reads): property types are settled over
+   * these, read or not, so skipping parts changes no answer.
+   */
   readonly chunks: ChunkRef[];
+  /** The chunks the executor reads: `chunks` less parts whose footer shows they hold none of the query's rows (read-scope.ts). */
+  readonly chunksToRead: ChunkRef[];
   private readonly kinds = new Map<string, ValueKind>();
   private readonly personColumns = new Map<string, { kind: ValueKind; column: Column }>();
   private schemas = new Map<string, Map<string, ColumnType>>();
@@ -184,19 +193,27 @@ export class QueryData {
   constructor(
     readonly source: QuerySource,
     readonly query: Query,
-    private readonly limits: { rowsMax: number; deadline: number; personSlotBytesMax?: number; trendsValueCellsMax?: number; answerCellsMax?: number },
+    private readonly limits: {
+      rowsMax: number; deadline: number; personSlotBytesMax?: number; trendsValueCellsMax?: number; answerCellsMax?: number; readEveryPart?: boolean;
+    },
   ) {
     // Parts hold one UTC day each: days outside the range are never opened.
     this.chunks = source.chunks.filter((ref) => mayHoldRange(ref, query.scanFrom, query.to));
+    const scope = readScope(query);
+    this.chunksToRead = limits.readEveryPart ? this.chunks : this.chunks.filter((ref) => ref.kind !== "part" || partMayHold(ref.path, scope));
   }
 
   /** Reads every chunk's schema and types the properties the query names; checks the rows limit. */
   async prepare(eventProperties: string[]): Promise<void> {
-    const rows = this.chunks.reduce((sum, ref) => sum + ref.rows, 0);
+    const rows = this.chunksToRead.reduce((sum, ref) => sum + ref.rows, 0);
     if (rows > this.limits.rowsMax) {
       throw new QueryLimitError("query_too_large", `the query would read ${rows} rows; at most ${this.limits.rowsMax} (narrow the date range)`);
     }
-    for (const ref of this.chunks) this.schemas.set(ref.id, await this.source.store.schema(ref));
+    const reading = new Set(this.chunksToRead);
+    for (const ref of this.chunks) {
+      // A skipped part's types come from the summary that skipped it (it has one: partMayHold said false).
+      this.schemas.set(ref.id, reading.has(ref) ? await this.source.store.schema(ref) : partSummary((ref as { path: string }).path)!.schema);
+    }
     for (const key of eventProperties) {
       this.kinds.set(key, propertyKind(this.chunks.map((ref) => propertySource(this.schemas.get(ref.id)!, key))));
     }

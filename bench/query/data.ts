@@ -14,7 +14,7 @@ import { storedEvent } from "../../test/storage/fixtures.ts";
 import { generateEvents, mulberry32 } from "../ingest/generator.ts";
 
 /** Bumped whenever what is written changes (generator, spread, persons), so old caches are not reused. */
-const dataFormat = 3;
+const dataFormat = 4;
 const cacheRoot = join(import.meta.dir, ".data");
 const doneFile = "bench-data.json";
 /** Each user's first event time (Float64 per user index), for when persons were created. */

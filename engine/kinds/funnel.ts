@@ -211,7 +211,7 @@ export async function funnel(data: QueryData): Promise<FunnelResult> {
   const values = new BreakdownValues();
   const builder = new StreamBuilder();
   const strict = query.funnel.order === "strict";
-  for (const ref of data.chunks) {
+  for (const ref of data.chunksToRead) {
     const chunk = await data.load(ref, columns);
     const base = baseSelection(chunk, query);
     if (base.length === 0) continue;

@@ -54,7 +54,7 @@ export async function lifecycle(data: QueryData): Promise<LifecycleResult> {
   const counts = lifecycleStatuses.map(() => new Array<number>(slots.count - 1).fill(0));
   const [fresh, returning, resurrecting, dormant] = counts as [number[], number[], number[], number[]];
   for (const pass of personSlotPasses(data.source.persons.canonical.length, slots.count, data.personSlotBytesMax)) {
-    for (const ref of data.chunks) {
+    for (const ref of data.chunksToRead) {
       const chunk = await data.load(ref, columns);
       const persons = chunk.persons;
       const timestamps = chunk.timestamps;

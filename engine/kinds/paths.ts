@@ -130,7 +130,7 @@ export async function paths(data: QueryData): Promise<PathsResult> {
   // excludedValue[id]: whether value id is excluded, extended as ids appear (no string lookup per row).
   const excludedValue: boolean[] = [];
   const streams = new StreamBuilder();
-  for (const ref of data.chunks) {
+  for (const ref of data.chunksToRead) {
     const chunk = await data.load(ref, columns);
     const selection = pathRows(chunk, query);
     const values = rowValues(chunk, selection, ids);

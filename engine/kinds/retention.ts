@@ -74,7 +74,7 @@ export async function retention(data: QueryData): Promise<RetentionResult> {
   const counts = Array.from({ length: count }, () => new Array<number>(periods).fill(0));
   const cohorts: number[] = [];
   for (const pass of personSlotPasses(data.source.persons.canonical.length, 2 * count + 1, data.personSlotBytesMax)) {
-    for (const ref of data.chunks) {
+    for (const ref of data.chunksToRead) {
       const chunk = await data.load(ref, columns);
       const persons = chunk.persons;
       const timestamps = chunk.timestamps;

@@ -55,7 +55,7 @@ export async function revenue(data: QueryData): Promise<RevenueResult> {
     );
     return new Float64Array(buckets.count);
   };
-  for (const ref of data.chunks) {
+  for (const ref of data.chunksToRead) {
     const chunk = await data.load(ref, columns);
     const base = baseSelection(chunk, query);
     const timestamps = chunk.timestamps;

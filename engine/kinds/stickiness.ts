@@ -40,7 +40,7 @@ export async function stickiness(data: QueryData): Promise<StickinessResult> {
   const series = query.series[0]!;
   const exactly = new Array<number>(buckets.count).fill(0);
   for (const pass of personSlotPasses(data.source.persons.canonical.length, buckets.count, data.personSlotBytesMax)) {
-    for (const ref of data.chunks) {
+    for (const ref of data.chunksToRead) {
       const chunk = await data.load(ref, columns);
       const selection = seriesSelection(chunk, baseSelection(chunk, query), series);
       const persons = chunk.persons;

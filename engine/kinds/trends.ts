@@ -54,7 +54,7 @@ async function aggregateChunks(data: QueryData, columns: string[], buckets: Buck
   const groupKeys = new WordIds();
   // Each chunk's row buckets, one array reused from chunk to chunk.
   let bucketScratch = new Int32Array(0);
-  for (const ref of data.chunks) {
+  for (const ref of data.chunksToRead) {
     const chunk = await data.load(ref, columns);
     const base = baseSelection(chunk, query);
     if (base.length === 0) continue;
@@ -109,7 +109,7 @@ export async function trends(data: QueryData): Promise<TrendsResult> {
     // aggregates by value and the values fold into their slots once ranked; otherwise a pass
     // ranks the values and a second aggregates by slot.
     const additive = query.series.every((series) => isAdditive(series.math));
-    if (additive) for (const ref of data.chunks) values.chunkValues(await data.load(ref, breakdownColumns(breakdown)), breakdown);
+    if (additive) for (const ref of data.chunksToRead) values.chunkValues(await data.load(ref, breakdownColumns(breakdown)), breakdown);
     const valueGroups = values.ids.words.length + 1;
     const byValue = additive && valueGroups * buckets.count * query.series.length <= data.trendsValueCellsMax;
     const perValue = byValue ? aggregatesOf(valueGroups) : [];
@@ -118,7 +118,7 @@ export async function trends(data: QueryData): Promise<TrendsResult> {
       await aggregateChunks(data, columns, buckets, perValue, groupedBy(values, breakdown, (value) => value + 1));
       for (const aggregate of perValue) values.addVolumes(aggregate.rowsSeen);
     } else {
-      for (const ref of data.chunks) {
+      for (const ref of data.chunksToRead) {
         const chunk = await data.load(ref, columns);
         const base = baseSelection(chunk, query);
         const chunkValues = values.chunkValues(chunk, breakdown);

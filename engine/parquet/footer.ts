@@ -52,6 +52,8 @@ export interface Footer {
   rows: number;
   columns: LeafColumn[];
   rowGroups: RowGroupMeta[];
+  /** The file's key-value metadata (key_value_metadata; entries without a value are left out). */
+  keyValues: Map<string, string>;
 }
 
 interface SchemaElement {
@@ -233,12 +235,25 @@ function rowGroup(reader: ThriftReader, columns: LeafColumn[]): RowGroupMeta {
   return { rows, chunks: chunks.map(({ path: _, ...chunk }) => chunk) };
 }
 
+function keyValue(reader: ThriftReader): [string, string | null] {
+  let key = "";
+  let value: string | null = null;
+  for (let field = reader.field(0); field !== 0; field = reader.field(field)) {
+    const [id, type] = [field >> 4, field & 0x0f];
+    if (id === 1 && type === ThriftType.binary) key = reader.string();
+    else if (id === 2 && type === ThriftType.binary) value = reader.string();
+    else reader.skip(type);
+  }
+  return [key, value];
+}
+
 /** Parses FileMetaData. */
 export function parseFooter(bytes: Uint8Array): Footer {
   const reader = new ThriftReader(bytes);
   let rows = -1;
   let elements: SchemaElement[] = [];
   let groupsAt = -1;
+  const keyValues = new Map<string, string>();
   for (let field = reader.field(0); field !== 0; field = reader.field(field)) {
     const id = field >> 4;
     const type = field & 0x0f;
@@ -249,12 +264,14 @@ export function parseFooter(bytes: Uint8Array): Footer {
       // Row groups are read once the schema is known (fields may come in any order).
       groupsAt = reader.pos;
       reader.skip(type);
+    } else if (id === 5 && type === ThriftType.list) {
+      for (const [key, value] of reader.list(keyValue)) if (value !== null) keyValues.set(key, value);
     } else reader.skip(type);
   }
   const columns = leafColumns(elements);
   const rowGroups = groupsAt < 0 ? [] : new ThriftReader(bytes, groupsAt).list((r) => rowGroup(r, columns));
   if (rowGroups.reduce((sum, group) => sum + group.rows, 0) !== rows) throw new ParquetUnsupportedError("the row groups do not add up to the file's rows");
-  return { rows, columns, rowGroups };
+  return { rows, columns, rowGroups, keyValues };
 }
 
 /** Bytes [start, start + length) of an open file, into `bytes` (a new array by default). */

@@ -3,7 +3,10 @@
 // length and `PAR1` again. Every column is OPTIONAL, strings are UTF8 (StringType),
 // timestamps INT64 TIMESTAMP(MILLIS, adjusted to UTC), and the Arrow schema is kept under
 // `ARROW:schema` (an IPC schema message, base64) so Arrow readers get dictionary strings back
-// as dictionaries and the timestamp's zone. Written by hand instead of through parquet-wasm:
+// as dictionaries and the timestamp's zone. Each column chunk carries its Statistics
+// (statistics.ts) and column_orders says they are in each type's order, so readers can skip
+// row groups; the values each row group holds of `listedValueColumns` are in the key-value
+// metadata too (listed-values.ts). Written by hand instead of through parquet-wasm:
 // that path copied each table into an IPC stream and wasm memory and cost the storage worker
 // more than everything else compaction does (measured in bench/ingest).
 import { Table, Type, tableToIPC, type DataType } from "apache-arrow";
@@ -11,6 +14,7 @@ import { ByteWriter } from "./byte-writer.ts";
 import { ColumnChunkWriter, defaultPageLimits, type ColumnChunkMeta, type PageLimits } from "./column-chunk-writer.ts";
 import { CompressionCodec, ConvertedType, LogicalTypeField, PhysicalType, Repetition, TimeUnitField, parquetMagic } from "./parquet-format.ts";
 import { ThriftWriter } from "./thrift-compact.ts";
+import { listedValueColumns, listedValuesKey } from "./listed-values.ts";
 
 /** Parquet's format version of the footer (data pages v1). */
 const formatVersion = 1;
@@ -72,10 +76,14 @@ function writeColumnMeta(writer: ThriftWriter, name: string, meta: ColumnChunkMe
     .i64(7, meta.compressedBytes)
     .i64(9, meta.dataPageOffset);
   if (meta.dictionaryPageOffset !== null) writer.i64(11, meta.dictionaryPageOffset);
-  const { nullCount, min, max } = meta.statistics;
+  const { nullCount, min, max, minExact, maxExact, nanCount } = meta.statistics;
   writer.struct(12, (statistics) => {
     statistics.i64(3, nullCount);
-    if (max && min) statistics.binary(5, max).binary(6, min);
+    if (max) statistics.binary(5, max);
+    if (min) statistics.binary(6, min);
+    if (max) statistics.bool(7, maxExact);
+    if (min) statistics.bool(8, minExact);
+    if (nanCount !== null) statistics.i64(9, nanCount);
   });
 }
 
@@ -99,10 +107,17 @@ export function encodeParquetFile(table: Table, rowGroupRows: number, limits: Pa
     const end = Math.min(rows, start + rowGroupRows);
     rowGroups.push({
       rows: end - start,
-      chunks: columns.map((data, index) => ({ name: fields[index]!.name, offset: file.length, meta: chunkWriter.write(data, start, end) })),
+      chunks: columns.map((data, index) => {
+        const name = fields[index]!.name;
+        return { name, offset: file.length, meta: chunkWriter.write(data, start, end, listedValueColumns.includes(name)) };
+      }),
     });
   }
 
+  const keyValues: [string, string][] = [[arrowSchemaKey, arrowSchemaText(table)]];
+  fields.forEach(({ name }, index) => {
+    if (listedValueColumns.includes(name)) keyValues.push([listedValuesKey(name), JSON.stringify(rowGroups.map((group) => group.chunks[index]!.meta.listedValues))]);
+  });
   const footer = new ThriftWriter(new ByteWriter(4096))
     .i32(1, formatVersion)
     .structList(2, [null, ...fields], (writer, field) => {
@@ -116,7 +131,7 @@ export function encodeParquetFile(table: Table, rowGroupRows: number, limits: Pa
         .i64(2, group.chunks.reduce((sum, { meta }) => sum + meta.uncompressedBytes, 0))
         .i64(3, group.rows);
     })
-    .structList(5, [arrowSchemaText(table)], (writer, value) => writer.string(1, arrowSchemaKey).string(2, value))
+    .structList(5, keyValues, (writer, [key, value]) => writer.string(1, key).string(2, value))
     .string(6, createdBy)
     .structList(7, fields, (writer) => writer.struct(1, () => {}))
     .end();

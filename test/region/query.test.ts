@@ -92,7 +92,7 @@ describe("POST /query", () => {
       { series: 0, event: "page_viewed", math: "total", breakdown_value: "pro", breakdown_other: false, values: [1, 1], total: 2 },
       { series: 0, event: "page_viewed", math: "total", breakdown_value: null, breakdown_other: true, values: [1, 0], total: 1 },
     ]);
-    expect(reply.body.sql).toStartWith("WITH matched AS (");
+    expect(reply.body.sql).toStartWith("WITH cells AS (");
     expect(reply.body.sql).toContain("FROM events e");
     expect(reply.body.params).toEqual([
       new Date(localInstant(dayD, 0)).toISOString(),

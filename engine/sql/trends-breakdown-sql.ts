@@ -60,11 +60,12 @@ export function trendsBreakdownSql(query: Query, kinds: SqlKinds, params: Params
     return number === null ? [] : [`${number} AS n${index}`];
   });
   const inputs = [...new Set(query.series.flatMap(seriesInputs))];
-  const rowsSql = [
-    `  SELECT ${bucketKeySql(query)} AS key, ${breakdownValueSql(breakdown, kinds)} AS breakdown_value,`,
-    `         ${[...inputs, ...matches, ...numbers].join(",\n         ")}`,
-    `  FROM ${fromEvents(query)}`,
-    `  WHERE ${and([...rangeAndFilters(query, kinds, params), `(${query.series.map((_, index) => `s${index}`).join(" OR ")})`])}`,
+  const where = and([...rangeAndFilters(query, kinds, params), `(${query.series.map((_, index) => `s${index}`).join(" OR ")})`]);
+  const rowsSql = (indent: string) => [
+    `${indent}SELECT ${bucketKeySql(query)} AS key, ${breakdownValueSql(breakdown, kinds)} AS breakdown_value,`,
+    `${indent}       ${[...inputs, ...matches, ...numbers].join(`,\n${indent}       `)}`,
+    `${indent}FROM ${fromEvents(query)}`,
+    `${indent}WHERE ${where}`,
   ];
   const limit = params.add(breakdown.limit);
   const ranking = (volume: string, source: string) => [
@@ -86,7 +87,7 @@ export function trendsBreakdownSql(query: Query, kinds: SqlKinds, params: Params
   const order = "ORDER BY series, rank NULLS LAST, bucket NULLS FIRST";
   if (!query.series.every(combinable)) {
     const volume = `sum(${query.series.map((_, index) => `s${index}::INTEGER`).join(" + ")})`;
-    return ["WITH matched AS (", ...rowsSql, ...ranking(volume, "matched"), perSeries((series, index) => aggregate(series, `n${index}`), (index) => `s${index}`).join("\nUNION ALL\n"), order].join("\n");
+    return ["WITH matched AS (", ...rowsSql("  "), ...ranking(volume, "matched"), perSeries((series, index) => aggregate(series, `n${index}`), (index) => `s${index}`).join("\nUNION ALL\n"), order].join("\n");
   }
   const ids = inputs.filter((input) => input !== "e.sample_rate").map((input) => input.slice("e.".length));
   const volume = `sum(${query.series.map((_, index) => `rows${index}`).join(" + ")})`;
@@ -94,7 +95,7 @@ export function trendsBreakdownSql(query: Query, kinds: SqlKinds, params: Params
     "WITH cells AS (",
     `  SELECT key, breakdown_value, ${[...ids, ...query.series.flatMap(partials)].join(", ")}`,
     "  FROM (",
-    ...rowsSql.map((line) => `  ${line}`),
+    ...rowsSql("    "),
     "  )",
     "  GROUP BY ALL",
     ...ranking(volume, "cells"),

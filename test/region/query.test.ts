@@ -93,7 +93,7 @@ describe("POST /query", () => {
       { series: 0, event: "page_viewed", math: "total", breakdown_value: null, breakdown_other: true, values: [1, 0], total: 1 },
     ]);
     expect(reply.body.sql).toStartWith("WITH cells AS (");
-    expect(reply.body.sql).toContain("FROM events e");
+    expect(reply.body.sql).toContain("FROM stored_events e");
     expect(reply.body.params).toEqual([
       new Date(localInstant(dayD, 0)).toISOString(),
       new Date(localInstant(new Date(dayE.getTime() + 86_400_000), 0)).toISOString(),

@@ -9,6 +9,8 @@ import { closeSync, openSync } from "node:fs";
 import type { ColumnType } from "../chunk-store.ts";
 import { decodeColumn as decodeArrow, type Decoded } from "../columns.ts";
 import { ParquetParts } from "../parquet-parts.ts";
+import { heapArrays, type ArrayAllocator } from "../parallel/arrays.ts";
+import type { DecodePool, DecodeTask } from "../parallel/decode-pool.ts";
 import { decodeColumn, type ChunkBytes } from "./column.ts";
 import { constantNumber } from "./constant.ts";
 import { readFooter, readShared, type Footer } from "./footer.ts";
@@ -21,8 +23,11 @@ import { ParquetUnsupportedError } from "./unsupported.ts";
  */
 const footersMax = 1024;
 
-/** The named columns of a part with a supported footer; throws ParquetUnsupportedError (returning none of them) at anything it does not decode. */
-export function readPartColumns(path: string, footer: Footer, names: string[]): Map<string, Decoded> {
+/**
+ * The named columns of a part with a supported footer, in arrays from `arrays`; throws
+ * ParquetUnsupportedError (returning none of them) at anything it does not decode.
+ */
+export function readPartColumns(path: string, footer: Footer, names: string[], arrays: ArrayAllocator = heapArrays): Map<string, Decoded> {
   const columns = names.map((name) => {
     const index = footer.columns.findIndex((column) => column.name === name);
     if (index < 0) throw new Error(`column "${name}" is not in ${path}`);
@@ -37,7 +42,7 @@ export function readPartColumns(path: string, footer: Footer, names: string[]): 
         const allNull = column.optional && chunk.nullCount === chunk.values && chunk.values === group.rows;
         return { rows: group.rows, codec: chunk.codec, read: allNull ? null : () => readShared(fd, chunk.start, chunk.compressedBytes) };
       });
-      decoded.set(column.name, decodeColumn(column, chunks));
+      decoded.set(column.name, decodeColumn(column, chunks, arrays));
     }
     return decoded;
   } finally {
@@ -68,6 +73,31 @@ export class PartReader {
       }
     }
     return this.wasm.read(path, names, (name, arrays) => decodeArrow(arrays, schema.get(name)!));
+  }
+
+  /** Queues a read of the named columns in a decode worker; null for a part only parquet-wasm reads. */
+  readInWorker(path: string, names: string[], schema: Map<string, ColumnType>, pool: DecodePool): DecodeTask | null {
+    const footer = this.footer(path);
+    return footer === null ? null : pool.submit(path, footer, names, (task) => this.runHere(task, schema));
+  }
+
+  /** Runs a queued worker read on this thread instead (taken back from the pool). */
+  private async runHere(task: DecodeTask, schema: Map<string, ColumnType>): Promise<void> {
+    try {
+      task.resolve(await this.read(task.request.path, task.request.names, schema));
+    } catch (error) {
+      task.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /** A worker read's columns; what the worker's reader refused is read through parquet-wasm here. */
+  async workerResult(task: DecodeTask, schema: Map<string, ColumnType>): Promise<Map<string, Decoded>> {
+    try {
+      return await task.result;
+    } catch (error) {
+      if (!(error instanceof ParquetUnsupportedError)) throw error;
+      return this.wasm.read(task.request.path, task.request.names, (name, arrays) => decodeArrow(arrays, schema.get(name)!));
+    }
   }
 
   /** The value of every row of a number column of a part, when its footer and dictionaries show it has one (else null). */

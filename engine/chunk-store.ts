@@ -112,14 +112,14 @@ export class ChunkStore {
 
   /**
    * The columns a read-ahead decoded for a part, once done. A read no worker has started is run
-   * here; while a worker runs it, this thread decodes the last queued part meanwhile.
+   * here; while a worker runs it, this thread decodes the last part no worker has started.
    */
   private async fromReadAhead(ref: ChunkRef, schema: Map<string, ColumnType>): Promise<Map<string, Decoded> | null> {
     const task = this.pending.get(ref.id);
     if (!task || this.pool === null) return null;
     this.pending.delete(ref.id);
     if (this.pool.takeBack(task)) await task.runHere(task);
-    while (task.state !== "settled") {
+    while (!task.settled) {
       const other = this.pool.takeLast();
       if (other === null) break;
       await other.runHere(other);

@@ -68,6 +68,8 @@ export class DecodePool {
   private readonly claims = newClaims();
   private nextId = 0;
   private closed = false;
+  /** Reads workers have answered (columns or an error), against reads the main thread claimed and ran. */
+  readonly counts = { byWorkers: 0, byMain: 0 };
 
   /**
    * `workerCount` decode workers beside the main thread (at least 1), started now: a worker
@@ -95,6 +97,7 @@ export class DecodePool {
   takeBack(task: DecodeTask): boolean {
     if (task.settled || !claim(this.claims, task.request.id, claimedByMain)) return false;
     for (const entry of this.workers) if (entry.reads.delete(task.request.id)) this.unrefIfIdle(entry);
+    this.counts.byMain++;
     return true;
   }
 
@@ -129,6 +132,7 @@ export class DecodePool {
       if (!task) return;
       entry.reads.delete(reply.id);
       this.unrefIfIdle(entry);
+      this.counts.byWorkers++;
       if ("error" in reply) task.reject(raisedAgain(reply.error));
       else task.resolve(new Map(reply.columns));
     };

@@ -13,9 +13,15 @@ import { benchCases } from "./cases.ts";
 import { openBenchData } from "./data.ts";
 import { benchQuery, columnCacheBytes, executorSource, runExecutor } from "./engines.ts";
 
+/** "100k", "1m", "10m" or a plain number of events (as run.ts reads them). */
+function parseCount(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim());
+  if (!match) throw new Error(`cannot read an event count from "${text}" (use e.g. 100k, 1m, 10m)`);
+  return Math.round(Number(match[1]) * { "": 1, k: 1_000, m: 1_000_000 }[match[2]!.toLowerCase() as "" | "k" | "m"]);
+}
+
 const eventsFlag = process.argv.indexOf("--events");
-const eventsText = (eventsFlag >= 0 ? process.argv[eventsFlag + 1] : process.env.BENCH_EVENTS) ?? "1m";
-const events = Math.round(Number(eventsText.replace(/[km]$/i, "")) * ({ k: 1e3, m: 1e6 }[eventsText.slice(-1).toLowerCase()] ?? 1));
+const events = parseCount((eventsFlag >= 0 ? process.argv[eventsFlag + 1] : process.env.BENCH_EVENTS) ?? "1m");
 const seed = Number(process.env.BENCH_SEED ?? 42);
 const threads = Number(process.env.BENCH_THREADS ?? 2);
 const warmRuns = Number(process.env.BENCH_RUNS ?? 7);

@@ -8,6 +8,8 @@ import { readSegmentTable } from "../storage/data-files.ts";
 import type { PartitionSnapshot } from "../storage/event-store.ts";
 import { columnBytes, decodeColumn, fromArrowData, type Decoded, type NumberColumn } from "./columns.ts";
 import { PartReader } from "./parquet/part-reader.ts";
+import type { DecodePool, DecodeTask } from "./parallel/decode-pool.ts";
+import { sharedDecodePool } from "./parallel/shared-pool.ts";
 import { canonicalPersons } from "./persons.ts";
 import { dayMs } from "./time-zone.ts";
 
@@ -68,6 +70,14 @@ function weightsOf(rates: Float64Array): Float64Array | null {
   return sampled ? rates.map((rate) => 1 / rate) : null;
 }
 
+/**
+ * Parts a query's read-ahead keeps queued or decoded for each decode worker: enough that a
+ * worker always has the next part to start and the main thread a last one to take while it
+ * waits. Bounds the memory of columns decoded but not yet in the cache (a 128k-row part's
+ * columns are a few MB).
+ */
+export const readAheadPartsPerWorker = 4;
+
 export class ChunkStore {
   /** `basis`: for derived entries, the input they were computed from. */
   private readonly cache = new Map<string, { value: Decoded; bytes: number; basis?: Int32Array }>();
@@ -76,8 +86,46 @@ export class ChunkStore {
   /** Rows of buffered chunks, decoded once per query (their id names the snapshot). */
   private readonly transient = new Map<string, Table>();
   private readonly parts = new PartReader();
+  /** Worker reads of parts' columns, queued, under way or done, not yet taken into the cache. */
+  private readonly pending = new Map<string, DecodeTask>();
 
-  constructor(private readonly bytesMax = defaultColumnCacheBytes) {}
+  /** `pool`: decode workers that read parts ahead of a query (null: the main thread decodes alone). */
+  constructor(private readonly bytesMax = defaultColumnCacheBytes, private readonly pool: DecodePool | null = sharedDecodePool()) {}
+
+  /**
+   * Starts decoding, in the pool's workers, the columns of the parts a query reads next (in
+   * the order it will read them) that neither the cache nor an earlier read-ahead holds.
+   */
+  readAhead(next: ChunkRef[], names: string[]): void {
+    if (this.pool === null) return;
+    const window = readAheadPartsPerWorker * this.pool.workerCount;
+    for (const ref of next.slice(0, window)) {
+      if (ref.kind !== "part" || this.pending.has(ref.id)) continue;
+      const schema = this.schemas.get(ref.id);
+      if (!schema) continue;
+      const missing = names.filter((name) => schema.has(name) && !this.cache.has(`${ref.id}\u0000${name}`));
+      if (missing.length === 0) continue;
+      const task = this.parts.readInWorker(ref.path, missing, schema, this.pool);
+      if (task !== null) this.pending.set(ref.id, task);
+    }
+  }
+
+  /**
+   * The columns a read-ahead decoded for a part, once done. A read no worker has started is run
+   * here; while a worker runs it, this thread decodes the last part no worker has started.
+   */
+  private async fromReadAhead(ref: ChunkRef, schema: Map<string, ColumnType>): Promise<Map<string, Decoded> | null> {
+    const task = this.pending.get(ref.id);
+    if (!task || this.pool === null) return null;
+    this.pending.delete(ref.id);
+    if (this.pool.takeBack(task)) await task.runHere(task);
+    while (!task.settled) {
+      const other = this.pool.takeLast();
+      if (other === null) break;
+      await other.runHere(other);
+    }
+    return this.parts.workerResult(task, schema);
+  }
 
   /** Column names and types of a chunk. */
   async schema(ref: ChunkRef): Promise<Map<string, ColumnType>> {
@@ -120,7 +168,15 @@ export class ChunkStore {
       if (ref.kind === "part") this.parts.close(ref.path);
       return found;
     }
-    for (const [name, value] of await this.decoded(ref, schema, missing)) {
+    const ahead = await this.fromReadAhead(ref, schema);
+    for (const [name, value] of ahead ?? []) {
+      const key = `${ref.id}\u0000${name}`;
+      if (!this.cache.has(key)) this.remember(key, value);
+      if (missing.includes(name)) found.set(name, value);
+    }
+    const rest = missing.filter((name) => !found.has(name));
+    if (rest.length === 0) return found;
+    for (const [name, value] of await this.decoded(ref, schema, rest)) {
       found.set(name, value);
       if (ref.kind !== "buffer") this.remember(`${ref.id}\u0000${name}`, value);
     }
@@ -197,7 +253,15 @@ export class ChunkStore {
   release(refs: ChunkRef[]): void {
     for (const ref of refs) {
       if (ref.kind === "buffer") this.transient.delete(ref.id);
-      else if (ref.kind === "part") this.parts.close(ref.path);
+      else if (ref.kind === "part") {
+        this.parts.close(ref.path);
+        const task = this.pending.get(ref.id);
+        if (task) {
+          // A read-ahead the query did not take: dropped if queued, its result let go if under way.
+          this.pool?.takeBack(task);
+          this.pending.delete(ref.id);
+        }
+      }
     }
   }
 

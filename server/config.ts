@@ -2,6 +2,7 @@
 import { resolve } from "node:path";
 import { defaultColumnCacheBytes } from "../engine/chunk-store.ts";
 import { queryRowsMax } from "../engine/query-data.ts";
+import { defaultQueryWorkers, queryWorkersMax } from "../engine/parallel/settings.ts";
 import { defaultResultCacheBytes } from "./region/result-cache.ts";
 import { queryTimeoutMs } from "./region/query-service.ts";
 import { defaultStorageTuning, segmentRowsMax, type StorageTuning } from "../storage/event-store.ts";
@@ -36,6 +37,8 @@ export interface Config {
   storage: StorageTuning;
   /** Bound of the decoded-column cache shared by every region's queries, in bytes. */
   queryCacheBytes: number;
+  /** Threads a query decodes Parquet with, the request thread included (1: no decode workers). */
+  queryWorkers: number;
   /** A query that would read more rows fails with 422 query_too_large. */
   queryRowsMax: number;
   /** Bound of the result cache of POST /query shared by every region, in bytes. */
@@ -122,6 +125,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     controlPlaneUrl: env.CONTROL_PLANE_URL?.trim() ? env.CONTROL_PLANE_URL.trim().replace(/\/+$/, "") : null,
     datacenterRanges: parseDatacenterRanges(env.DATACENTER_RANGES_FILE),
     queryCacheBytes: parseInteger("QUERY_CACHE_MB", env.QUERY_CACHE_MB, defaultColumnCacheBytes / 1024 / 1024, 16, 1024 * 1024) * 1024 * 1024,
+    queryWorkers: parseInteger("QUERY_WORKERS", env.QUERY_WORKERS, defaultQueryWorkers(), 1, queryWorkersMax),
     queryRowsMax: parseInteger("QUERY_ROWS_MAX", env.QUERY_ROWS_MAX, queryRowsMax, 1, queryRowsMax),
     queryTimeoutMs: parseInteger("QUERY_TIMEOUT_MS", env.QUERY_TIMEOUT_MS, queryTimeoutMs, 100, queryTimeoutMs),
     queryResultCacheBytes: parseInteger("QUERY_RESULT_CACHE_MB", env.QUERY_RESULT_CACHE_MB, defaultResultCacheBytes / 1024 / 1024, 1, 64 * 1024) * 1024 * 1024,

@@ -2,6 +2,7 @@
 // it on one port. Each surface is its own Elysia app; this file only routes by prefix.
 import { mkdirSync } from "node:fs";
 import { ChunkStore } from "../engine/chunk-store.ts";
+import { DecodePool } from "../engine/parallel/decode-pool.ts";
 import { QueryService } from "./region/query-service.ts";
 import { ResultCache, resultCacheSweepIntervalMs } from "./region/result-cache.ts";
 import { join } from "node:path";
@@ -83,7 +84,9 @@ export async function startService(config: Config): Promise<RunningService> {
   }
 
   // One column cache and one result cache for every region: their bounds are the process's, not each region's.
-  const columns = new ChunkStore(config.queryCacheBytes);
+  // Decode workers beside the request thread, shared likewise; ended when the service stops.
+  const decodePool = config.queryWorkers > 1 ? new DecodePool(config.queryWorkers - 1) : null;
+  const columns = new ChunkStore(config.queryCacheBytes, decodePool);
   const results = new ResultCache(config.queryResultCacheBytes);
   const sweepTimer = setInterval(() => results.sweep(Date.now()), resultCacheSweepIntervalMs);
 
@@ -177,6 +180,7 @@ export async function startService(config: Config): Promise<RunningService> {
       clearInterval(sweepTimer);
       await server.stop();
       for (const node of nodes.values()) await node.close();
+      await decodePool?.close();
       store.close();
     },
   };

@@ -4,6 +4,7 @@
 // timestamps as typed arrays (a null reads 0, as parquet-wasm leaves it).
 import { WordIds } from "../../storage/word-ids.ts";
 import type { Decoded } from "../columns.ts";
+import { heapArrays, type ArrayAllocator } from "../parallel/arrays.ts";
 import { decodeHybrid, varint } from "./bits.ts";
 import type { LeafColumn } from "./footer.ts";
 import { chunkPages } from "./pages.ts";
@@ -76,19 +77,20 @@ function denseFor(out: Float64Array | Int32Array, count: number): Float64Array |
   return denseInts;
 }
 
-export function decodeColumn(column: LeafColumn, chunks: ChunkBytes[]): Decoded {
+/** The column's values in arrays from `arrays` (shared memory when a worker decodes). */
+export function decodeColumn(column: LeafColumn, chunks: ChunkBytes[], arrays: ArrayAllocator = heapArrays): Decoded {
   const rows = chunks.reduce((sum, chunk) => sum + chunk.rows, 0);
   const words = new WordIds();
   if (column.type === "bool") for (const word of boolWords) words.id(word);
   const text = column.type === "text" || column.type === "bool";
-  const out = text || column.type === "int32" ? new Int32Array(rows) : new Float64Array(rows);
+  const out = text || column.type === "int32" ? arrays.int32(rows) : arrays.float64(rows);
   const nullValue = text ? -1 : 0;
   let present: Uint8Array | null = null;
   let at = 0;
   /** Marks rows [from, from + count) of a number column as set, unset, or as the page's `levels` say. */
   const markPresent = (from: number, count: number, set: "all" | "none" | "levels") => {
     if (column.type !== "number") return;
-    if (set !== "all") present ??= new Uint8Array(rows).fill(1, 0, from);
+    if (set !== "all") present ??= arrays.uint8(rows).fill(1, 0, from);
     if (present === null) return;
     if (set === "levels") for (let i = 0; i < count; i++) present[from + i] = levels[i]!;
     else present.fill(set === "all" ? 1 : 0, from, from + count);

@@ -95,9 +95,9 @@ describe("POST /query", () => {
     expect(reply.body.sql).toStartWith("WITH cells AS (");
     expect(reply.body.sql).toContain("FROM stored_events e");
     expect(reply.body.params).toEqual([
+      "page_viewed",
       new Date(localInstant(dayD, 0)).toISOString(),
       new Date(localInstant(new Date(dayE.getTime() + 86_400_000), 0)).toISOString(),
-      "page_viewed",
       1,
     ]);
   });

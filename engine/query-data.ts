@@ -271,8 +271,8 @@ export class QueryData {
     const weighted = names.includes(sampleRateColumn);
     const columns = weighted ? names.filter((name) => name !== sampleRateColumn) : names;
     // Kinds read chunks in order: decode workers start on the ones after this.
-    const index = this.chunks.indexOf(ref);
-    if (index >= 0) this.source.store.readAhead(this.chunks.slice(index + 1), columns);
+    const index = this.chunksToRead.indexOf(ref);
+    if (index >= 0) this.source.store.readAhead(this.chunksToRead.slice(index + 1), columns);
     const decoded = await this.source.store.columns(ref, columns);
     const weights = weighted ? await this.source.store.weights(ref) : null;
     return new LoadedChunk(ref, this, decoded, this.schemaOf(ref), weights);

@@ -15,8 +15,8 @@ import type { Params } from "./params.ts";
 
 export interface AttemptsSql {
   ctes: string[];
-  /** Condition on an `attempts` row under which an exclusion drops it (FALSE without exclusions). */
-  dropped: string;
+  /** Condition on an `attempts` row under which an exclusion drops it (null without exclusions). */
+  dropped: string | null;
 }
 
 const stepNumbers = (steps: number) => Array.from({ length: steps }, (_, k) => k);
@@ -28,17 +28,17 @@ const reachedTimes = (chain: string[], window: string) => `list_filter([${chain.
  * An exclusion drops an attempt that reached its from-step when its event (first time xt<e>
  * after that step) comes before the to-step, or, the to-step not reached, within the window.
  */
-function droppedSql(query: Query, window: string): string {
+function droppedSql(query: Query, window: string): string | null {
   const conditions = query.funnel.exclusions.map(({ fromStep, toStep }, e) =>
     `(len(times) > ${fromStep} AND xt${e} IS NOT NULL AND CASE WHEN len(times) > ${toStep} THEN xt${e} < times[${toStep + 1}] ELSE xt${e} <= t0 + ${window} END)`);
-  return conditions.length === 0 ? "FALSE" : conditions.join(" OR ");
+  return conditions.length === 0 ? null : conditions.join(" OR ");
 }
 
 function orderedAttempts(query: Query, window: string): AttemptsSql {
   const steps = query.series.length;
   const exclusionsFrom = (k: number) => query.funnel.exclusions.map((exclusion, e) => ({ ...exclusion, e })).filter(({ fromStep }) => fromStep === k);
-  const ctes = query.funnel.exclusions.map((_, e) => `excluded${e} AS (SELECT DISTINCT person, t FROM ev WHERE x${e})`);
-  // chain<k>: each distinct step-k time t<k>, the greedy times t<k+1>.. after it, and the first
+  const ctes = query.funnel.exclusions.map((_, e) => `excluded${e} AS (SELECT person, t FROM ev WHERE x${e})`);
+  // chain<k>: each step-k event's time t<k>, the greedy times t<k+1>.. after it, and the first
   // time of each exclusion starting at step k after it. Step 0 keeps its breakdown values.
   for (let k = steps - 1; k >= 0; k--) {
     const later = stepNumbers(steps).filter((j) => j > k);
@@ -54,7 +54,7 @@ function orderedAttempts(query: Query, window: string): AttemptsSql {
       ...(k < steps - 1 ? [`ASOF LEFT JOIN chain${k + 1} n ON n.person = s.person AND n.t${k + 1} > s.t`] : []),
       ...exclusionsFrom(k).map(({ e }) => `ASOF LEFT JOIN excluded${e} x${e} ON x${e}.person = s.person AND x${e}.t > s.t`),
     ];
-    ctes.push(`chain${k} AS (\n  SELECT ${columns.join(", ")}\n  FROM (SELECT DISTINCT person, t${k === 0 ? ", bv" : ""} FROM ev WHERE m${k}) s${joins.map((join) => `\n  ${join}`).join("")}\n)`);
+    ctes.push(`chain${k} AS (\n  SELECT ${columns.join(", ")}\n  FROM (SELECT person, t${k === 0 ? ", bv" : ""} FROM ev WHERE m${k}) s${joins.map((join) => `\n  ${join}`).join("")}\n)`);
   }
   const exclusionTimes = query.funnel.exclusions.map((_, e) => `, xt${e}`).join("");
   ctes.push(`attempts AS (SELECT person, t0, bv, ${reachedTimes(stepNumbers(steps).map((k) => `t${k}`), window)} AS times${exclusionTimes} FROM chain0)`);
@@ -85,7 +85,7 @@ function unorderedAttempts(query: Query, window: string): AttemptsSql {
   const firsts = stepNumbers(steps).map((k) => `min(CASE WHEN m${k} THEN t END) OVER w`);
   return {
     ctes: [`attempts AS (\n  SELECT person, t AS t0, bv, list_sort(${reachedTimes(firsts, window)}) AS times\n  FROM ev\n  WINDOW w AS (PARTITION BY person ORDER BY t DESC)\n)`],
-    dropped: "FALSE",
+    dropped: null,
   };
 }
 

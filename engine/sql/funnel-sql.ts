@@ -10,7 +10,7 @@
 // and the answer: persons, median and average seconds per step, per rank and overall.
 import type { Query } from "../ir/query.ts";
 import { stepsOf, type FunnelResult } from "../kinds/funnel.ts";
-import { and, breakdownValueSql, fromEvents, rangeAndFilters, seriesConditions, type SqlKinds } from "./expressions.ts";
+import { and, breakdownValueSql, conditions, fromEvents, rangeAndFilters, type SqlKinds } from "./expressions.ts";
 import { attemptsSql } from "./funnel-attempts-sql.ts";
 import type { Params } from "./params.ts";
 
@@ -18,16 +18,24 @@ export function funnelSql(query: Query, kinds: SqlKinds, params: Params): string
   const window = params.add(query.funnel.windowMs);
   const breakdown = query.breakdown;
   const value = breakdown ? breakdownValueSql(breakdown, kinds) : "NULL::VARCHAR";
-  const steps = query.series.map((series) => and(seriesConditions(series.event, series.filters, kinds, params)));
-  const exclusions = query.funnel.exclusions.map((exclusion) => `e.event = ${params.add(exclusion.event)}`);
+  // One parameter per event name: a step's flag and the WHERE clause's list name it alike.
+  const eventParams = new Map<string, string>();
+  const eventIs = (event: string) => {
+    if (!eventParams.has(event)) eventParams.set(event, params.add(event));
+    return `e.event = ${eventParams.get(event)}`;
+  };
+  const steps = query.series.map((series) => and([eventIs(series.event!), ...conditions(series.filters, kinds, params)]));
+  const exclusions = query.funnel.exclusions.map((exclusion) => eventIs(exclusion.event));
   const flags = [...steps.map((condition, k) => `coalesce(${condition}, FALSE) AS m${k}`), ...exclusions.map((condition, e) => `coalesce(${condition}, FALSE) AS x${e}`)];
-  const where = [...rangeAndFilters(query, kinds, params), ...(query.funnel.order === "strict" ? [] : [`(${[...steps, ...exclusions].map((condition) => `(${condition})`).join(" OR ")})`])];
+  // Every step names its event, so only those events can matter (strict funnels read all: any event breaks a chain).
+  const events = query.funnel.order === "strict" ? [] : [`e.event IN (${[...eventParams.values()].join(", ")})`];
+  const where = [...rangeAndFilters(query, kinds, params), ...events];
   const attempts = attemptsSql(query, window, params);
   const ctes = [
     `ev AS (\n  SELECT e.person_id AS person, epoch_ms(e.timestamp) AS t, ${value} AS bv, ${flags.join(", ")}\n  FROM ${fromEvents(query)}\n  WHERE ${and(where)}\n)`,
     ...attempts.ctes,
     // arg_min's key orders as the executor's choice: NULL breakdown values after the others.
-    `chosen AS (\n  SELECT person, arg_min({bv: bv, times: times}, (-len(times), t0, bv IS NULL, coalesce(bv, ''))) AS best\n  FROM attempts\n  WHERE NOT (${attempts.dropped})\n  GROUP BY person\n)`,
+    `chosen AS (\n  SELECT person, arg_min({bv: bv, times: times}, (-len(times), t0, bv IS NULL, coalesce(bv, ''))) AS best\n  FROM attempts${attempts.dropped === null ? "" : `\n  WHERE NOT (${attempts.dropped})`}\n  GROUP BY person\n)`,
   ];
   if (breakdown) {
     ctes.push(

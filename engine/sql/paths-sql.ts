@@ -1,13 +1,16 @@
-// Paths as SQL with the rules of kinds/paths.ts. The statement reads:
-//   steps     the range's events (any series' when series are given) passing the filters, each
-//             as its step value, the excluded names and values left out
-//   marked    one pass sorted per person by time then value: whether the event starts a
-//             session (first, or more than 30 minutes after the one before) and whether it
-//             repeats the value before it in the session (a reload, dropped)
-//   sessions  the session number of each kept event (a running count of starts), and each
-//             session's steps as one list in order
-//   paths     each session's path: the slice of its steps between the start and end points,
-//             depth steps at most (list_position finds the points)
+// Paths as SQL with the rules of kinds/paths.ts, in two passes sorted per person by time then
+// value (the executor's order). The statement reads:
+//   steps    the range's events (any series' when series are given) passing the filters, each
+//            as its step value; excluded names and values left out
+//   marked   first pass: whether the event starts a session (the person's first, or more than
+//            30 minutes after the one before) and whether it repeats the value before it in
+//            its session (a reload: dropped)
+//   ahead    second pass, over the kept events: the start time of the event's session, the
+//            last earlier time of a start or end point (to tell a point's first occurrence in
+//            its session), and the values and session starts of the depth events from it
+//            (forward from where a path begins, backward to where it ends with only an end point)
+//   paths    each session's path: from its first event or its start point's first
+//            occurrence, cut at the next session and at the end point, depth steps at most
 // and the answer: distinct persons per (step, source, target) over consecutive path steps,
 // ordered as the executor orders edges.
 import type { Query } from "../ir/query.ts";
@@ -30,24 +33,46 @@ function stepValueSql(kinds: SqlKinds, params: Params): string {
 }
 
 /**
- * A session's path as a slice of its `steps` list (1-based, both ends included), from `b`, the
- * start point's position, and `e`, the end point's (NULL when a point is not in the session).
+ * The second pass's point columns and frame, the rows a path is read from, the events of the
+ * row's session within reach (`session`, from `values` and `starts`, the frame's values and
+ * session starts) and the path made from them (`path`, over `session`).
  */
-function pathSliceSql(query: Query, params: Params): { points: string; slice: string } {
-  const { startPoint, endPoint } = query.paths;
-  const depth = params.add(query.paths.depth);
+function pathShape(query: Query, params: Params): { columns: string[]; rows: string; session: string; path: string } {
+  const { startPoint, endPoint, depth } = query.paths;
+  // The depth events from a row on (or, backward, up to it): lead() (lag()) at each distance,
+  // an event past the person's last (first) counting as a session start.
+  const reach = (shift: "lead" | "lag") => {
+    const distances = Array.from({ length: depth - 1 }, (_, j) => j + 1);
+    if (shift === "lag") distances.reverse();
+    const at = (column: string, j: number) => `${shift}(${column}, ${j}) OVER w`;
+    const values = distances.map((j) => at("value", j));
+    const starts = distances.map((j) => `coalesce(${at("starts_session", j)}, TRUE)`);
+    const list = (own: string, others: string[]) => `[${(shift === "lead" ? [own, ...others] : [...others, own]).join(", ")}]`;
+    return [`${list("value", values)} AS values`, `${list("starts_session", starts)} AS starts`];
+  };
   const start = startPoint === null ? null : params.add(startPoint);
   const end = endPoint === null ? null : params.add(endPoint);
-  if (start !== null && end !== null) {
-    // The end point is the first at or after the start point; a path longer than depth is dropped.
+  const earlier = (name: string, value: string) => `max(CASE WHEN value = ${value} THEN t END) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS earlier_${name}`;
+  const columns = [...(start === null ? [] : [earlier("start", start)]), ...(end === null ? [] : [earlier("end", end)])];
+  /** A point's first occurrence in its session: no occurrence since the session started. */
+  const firstInSession = (name: string, value: string) => `value = ${value} AND NOT coalesce(earlier_${name} >= session_start, FALSE)`;
+  if (start === null && end !== null) {
+    // Backward from the end point's first occurrence, to the last session start among the depth events up to it.
     return {
-      points: `b, b - 1 + list_position(steps[b:], ${end}) AS e FROM (SELECT *, list_position(steps, ${start}) AS b FROM sessions)`,
-      slice: `CASE WHEN e - b + 1 <= ${depth} THEN steps[b:e] END`,
+      columns: [...columns, ...reach("lag")],
+      rows: firstInSession("end", end),
+      session: "values[len(starts) + 1 - coalesce(list_position(list_reverse(starts), TRUE), len(starts)):]",
+      path: "session",
     };
   }
-  if (start !== null) return { points: `list_position(steps, ${start}) AS b FROM sessions`, slice: `steps[b:b + ${depth} - 1]` };
-  if (end !== null) return { points: `list_position(steps, ${end}) AS e FROM sessions`, slice: `steps[greatest(1, e - ${depth} + 1):e]` };
-  return { points: "NULL AS b FROM sessions", slice: `steps[1:${depth}]` };
+  return {
+    columns: [...columns, ...reach("lead")],
+    rows: start === null ? "starts_session" : firstInSession("start", start),
+    // Forward: cut before the next session's start.
+    session: "values[1:coalesce(list_position(starts[2:], TRUE), len(values))]",
+    // With an end point too, the path ends at its first occurrence within reach, or there is none.
+    path: end === null ? "session" : `CASE WHEN list_contains(session, ${end}) THEN session[1:list_position(session, ${end})] END`,
+  };
 }
 
 export function pathsSql(query: Query, kinds: SqlKinds, params: Params): string {
@@ -60,24 +85,22 @@ export function pathsSql(query: Query, kinds: SqlKinds, params: Params): string 
     ...(excluded.length > 0 ? [`e.event NOT IN (${excluded.join(", ")})`] : []),
   ];
   const kept = excluded.length > 0 ? `\n  WHERE value NOT IN (${excluded.join(", ")})` : "";
-  const order = "PARTITION BY person ORDER BY t, value";
-  const path = pathSliceSql(query, params);
+  const shape = pathShape(query, params);
   return [
     "WITH steps AS (",
     `  SELECT person, t, value FROM (SELECT e.person_id AS person, epoch_ms(e.timestamp) AS t, ${value} AS value FROM ${fromEvents(query)} WHERE ${and(where)})${kept}`,
     "),",
     "marked AS (",
     `  SELECT person, t, value, coalesce(t - lag(t) OVER w > ${params.add(sessionGapMs)}, TRUE) AS starts_session, value = lag(value) OVER w AS same_value`,
-    `  FROM steps WINDOW w AS (${order})`,
+    "  FROM steps WINDOW w AS (PARTITION BY person ORDER BY t, value)",
     "),",
-    "sessions AS (",
-    "  SELECT person, list_transform(list_sort(list({t: t, value: value})), step -> step.value) AS steps FROM (",
-    `    SELECT person, t, value, sum(starts_session::INTEGER) OVER (${order} ROWS UNBOUNDED PRECEDING) AS session`,
-    "    FROM marked WHERE starts_session OR NOT same_value",
-    "  ) GROUP BY person, session",
+    "ahead AS (",
+    "  SELECT person, value, starts_session, max(CASE WHEN starts_session THEN t END) OVER (w ROWS UNBOUNDED PRECEDING) AS session_start,",
+    `    ${shape.columns.join(",\n    ")}`,
+    "  FROM marked WHERE starts_session OR NOT same_value",
+    "  WINDOW w AS (PARTITION BY person ORDER BY t, value)",
     "),",
-    `points AS (SELECT person, steps, ${path.points}),`,
-    `paths AS (SELECT person, ${path.slice} AS path FROM points),`,
+    `paths AS (SELECT person, ${shape.path} AS path FROM (SELECT person, ${shape.session} AS session FROM ahead WHERE ${shape.rows})),`,
     "edges AS (SELECT DISTINCT person, k AS source_step, path[k] AS source, path[k + 1] AS target FROM (SELECT person, path, unnest(range(1, len(path))) AS k FROM paths WHERE path IS NOT NULL))",
     "SELECT CAST(source_step AS INTEGER) AS source_step, source, CAST(source_step + 1 AS INTEGER) AS target_step, target, count(*) AS persons",
     "FROM edges GROUP BY ALL",

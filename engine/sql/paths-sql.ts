@@ -37,7 +37,7 @@ function stepValueSql(kinds: SqlKinds, params: Params): string {
  * row's session within reach (`session`, from `values` and `starts`, the frame's values and
  * session starts) and the path made from them (`path`, over `session`).
  */
-function pathShape(query: Query, params: Params): { columns: string[]; rows: string; session: string; path: string } {
+function pathShape(query: Query, params: Params): { flags: string[]; columns: string[]; rows: string; session: string; path: string } {
   const { startPoint, endPoint, depth } = query.paths;
   // The depth events from a row on (or, backward, up to it): lead() (lag()) at each distance,
   // an event past the person's last (first) counting as a session start.
@@ -45,33 +45,42 @@ function pathShape(query: Query, params: Params): { columns: string[]; rows: str
     const distances = Array.from({ length: depth - 1 }, (_, j) => j + 1);
     if (shift === "lag") distances.reverse();
     const at = (column: string, j: number) => `${shift}(${column}, ${j}) OVER w`;
-    const values = distances.map((j) => at("value", j));
+    const values = distances.map((j) => at("id", j));
     const starts = distances.map((j) => `coalesce(${at("starts_session", j)}, TRUE)`);
     const list = (own: string, others: string[]) => `[${(shift === "lead" ? [own, ...others] : [...others, own]).join(", ")}]`;
-    return [`${list("value", values)} AS values`, `${list("starts_session", starts)} AS starts`];
+    return [`${list("id", values)} AS ids`, `${list("starts_session", starts)} AS starts`];
   };
   const start = startPoint === null ? null : params.add(startPoint);
   const end = endPoint === null ? null : params.add(endPoint);
-  const earlier = (name: string, value: string) => `max(CASE WHEN value = ${value} THEN t END) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS earlier_${name}`;
-  const columns = [...(start === null ? [] : [earlier("start", start)]), ...(end === null ? [] : [earlier("end", end)])];
+  const flags = [...(start === null ? [] : [`s.value = ${start} AS is_start`]), ...(end === null ? [] : [`s.value = ${end} AS is_end`])];
+  const earlier = (name: string) => `max(CASE WHEN is_${name} THEN t END) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS earlier_${name}`;
+  const columns = [
+    ...(start === null ? [] : ["is_start"]),
+    ...(end === null ? [] : ["is_end"]),
+    ...(start === null && end === null ? [] : ["max(CASE WHEN starts_session THEN t END) OVER (w ROWS UNBOUNDED PRECEDING) AS session_start"]),
+    ...(start === null ? [] : [earlier("start")]),
+    ...(end === null ? [] : [earlier("end")]),
+  ];
   /** A point's first occurrence in its session: no occurrence since the session started. */
-  const firstInSession = (name: string, value: string) => `value = ${value} AND NOT coalesce(earlier_${name} >= session_start, FALSE)`;
+  const firstInSession = (name: string) => `is_${name} AND NOT coalesce(earlier_${name} >= session_start, FALSE)`;
   if (start === null && end !== null) {
     // Backward from the end point's first occurrence, to the last session start among the depth events up to it.
     return {
+      flags,
       columns: [...columns, ...reach("lag")],
-      rows: firstInSession("end", end),
-      session: "values[len(starts) + 1 - coalesce(list_position(list_reverse(starts), TRUE), len(starts)):]",
+      rows: firstInSession("end"),
+      session: "ids[len(starts) + 1 - coalesce(list_position(list_reverse(starts), TRUE), len(starts)):]",
       path: "session",
     };
   }
   return {
+    flags,
     columns: [...columns, ...reach("lead")],
-    rows: start === null ? "starts_session" : firstInSession("start", start),
+    rows: start === null ? "starts_session" : firstInSession("start"),
     // Forward: cut before the next session's start.
-    session: "values[1:coalesce(list_position(starts[2:], TRUE), len(values))]",
+    session: "ids[1:coalesce(list_position(starts[2:], TRUE), len(ids))]",
     // With an end point too, the path ends at its first occurrence within reach, or there is none.
-    path: end === null ? "session" : `CASE WHEN list_contains(session, ${end}) THEN session[1:list_position(session, ${end})] END`,
+    path: end === null ? "session" : `(SELECT session[1:list_position(session, id)] FROM names WHERE value = ${end})`,
   };
 }
 
@@ -90,20 +99,22 @@ export function pathsSql(query: Query, kinds: SqlKinds, params: Params): string 
     "WITH steps AS (",
     `  SELECT person, t, value FROM (SELECT e.person_id AS person, epoch_ms(e.timestamp) AS t, ${value} AS value FROM ${fromEvents(query)} WHERE ${and(where)})${kept}`,
     "),",
+    // Values as integers ordered like their text: the passes sort and compare integers.
+    "names AS (SELECT value, row_number() OVER (ORDER BY value) AS id FROM (SELECT DISTINCT value FROM steps)),",
     "marked AS (",
-    `  SELECT person, t, value, coalesce(t - lag(t) OVER w > ${params.add(sessionGapMs)}, TRUE) AS starts_session, value = lag(value) OVER w AS same_value`,
-    "  FROM steps WINDOW w AS (PARTITION BY person ORDER BY t, value)",
+    `  SELECT s.person, s.t, n.id, ${[...shape.flags, ""].join(", ")}coalesce(s.t - lag(s.t) OVER w > ${params.add(sessionGapMs)}, TRUE) AS starts_session, n.id = lag(n.id) OVER w AS same_value`,
+    "  FROM steps s JOIN names n USING (value) WINDOW w AS (PARTITION BY s.person ORDER BY s.t, n.id)",
     "),",
     "ahead AS (",
-    "  SELECT person, value, starts_session, max(CASE WHEN starts_session THEN t END) OVER (w ROWS UNBOUNDED PRECEDING) AS session_start,",
-    `    ${shape.columns.join(",\n    ")}`,
+    `  SELECT person, starts_session, ${shape.columns.join(",\n    ")}`,
     "  FROM marked WHERE starts_session OR NOT same_value",
-    "  WINDOW w AS (PARTITION BY person ORDER BY t, value)",
+    "  WINDOW w AS (PARTITION BY person ORDER BY t, id)",
     "),",
     `paths AS (SELECT person, ${shape.path} AS path FROM (SELECT person, ${shape.session} AS session FROM ahead WHERE ${shape.rows})),`,
-    "edges AS (SELECT DISTINCT person, k AS source_step, path[k] AS source, path[k + 1] AS target FROM (SELECT person, path, unnest(range(1, len(path))) AS k FROM paths WHERE path IS NOT NULL))",
-    "SELECT CAST(source_step AS INTEGER) AS source_step, source, CAST(source_step + 1 AS INTEGER) AS target_step, target, count(*) AS persons",
-    "FROM edges GROUP BY ALL",
+    "edges AS (SELECT DISTINCT person, k AS step, path[k] AS source, path[k + 1] AS target FROM (SELECT person, path, unnest(range(1, len(path))) AS k FROM paths WHERE path IS NOT NULL)),",
+    "counted AS (SELECT step, source, target, count(*) AS persons FROM edges GROUP BY ALL)",
+    "SELECT CAST(step AS INTEGER) AS source_step, s.value AS source, CAST(step + 1 AS INTEGER) AS target_step, t.value AS target, persons",
+    "FROM counted JOIN names s ON s.id = counted.source JOIN names t ON t.id = counted.target",
     `ORDER BY persons DESC, source_step, source, target LIMIT ${params.add(query.paths.edges)}`,
   ].join("\n");
 }

@@ -21,8 +21,8 @@ export interface AttemptsSql {
 
 const stepNumbers = (steps: number) => Array.from({ length: steps }, (_, k) => k);
 
-/** The reached step times of an attempt: the chain's times within the window (a prefix, as they increase). */
-const reachedTimes = (chain: string[], window: string) => `list_filter([${chain.join(", ")}], t -> t <= t0 + ${window})`;
+/** The reached step times of an attempt starting at `start`: the chain's times within the window (a prefix, as they increase). */
+const reachedTimes = (chain: string[], start: string, window: string) => `list_filter([${chain.join(", ")}], time -> time <= ${start} + ${window})`;
 
 /**
  * An exclusion drops an attempt that reached its from-step when its event (first time xt<e>
@@ -54,10 +54,14 @@ function orderedAttempts(query: Query, window: string): AttemptsSql {
       ...(k < steps - 1 ? [`ASOF LEFT JOIN chain${k + 1} n ON n.person = s.person AND n.t${k + 1} > s.t`] : []),
       ...exclusionsFrom(k).map(({ e }) => `ASOF LEFT JOIN excluded${e} x${e} ON x${e}.person = s.person AND x${e}.t > s.t`),
     ];
-    ctes.push(`chain${k} AS (\n  SELECT ${columns.join(", ")}\n  FROM (SELECT person, t${k === 0 ? ", bv" : ""} FROM ev WHERE m${k}) s${joins.map((join) => `\n  ${join}`).join("")}\n)`);
+    const from = `(SELECT person, t${k === 0 ? ", bv" : ""} FROM ev WHERE m${k}) s`;
+    // The last step has no later steps (and no exclusion starts there): its times alone.
+    ctes.push(k === steps - 1
+      ? `chain${k} AS (SELECT person, t AS t${k} FROM ev WHERE m${k})`
+      : `chain${k} AS (\n  SELECT ${columns.join(", ")}\n  FROM ${from}${joins.map((join) => `\n  ${join}`).join("")}\n)`);
   }
   const exclusionTimes = query.funnel.exclusions.map((_, e) => `, xt${e}`).join("");
-  ctes.push(`attempts AS (SELECT person, t0, bv, ${reachedTimes(stepNumbers(steps).map((k) => `t${k}`), window)} AS times${exclusionTimes} FROM chain0)`);
+  ctes.push(`attempts AS (SELECT person, t0, bv, ${reachedTimes(stepNumbers(steps).map((k) => `t${k}`), "t0", window)} AS times${exclusionTimes} FROM chain0)`);
   return { ctes, dropped: droppedSql(query, window) };
 }
 
@@ -73,7 +77,7 @@ function strictAttempts(query: Query, window: string, params: Params): AttemptsS
     ctes: [
       // One row per instant of a person's events: the steps and exclusions at it, and the smallest breakdown value of its step-0 events.
       `instants AS (SELECT person, t, ${flags.join(", ")}, min(bv) FILTER (WHERE m0) AS bv FROM ev GROUP BY person, t)`,
-      `attempts AS (\n  SELECT person, t AS t0, bv, ${reachedTimes(chain, window)} AS times${exclusionTimes}\n  FROM instants\n  WINDOW w AS (PARTITION BY person ORDER BY t)\n  QUALIFY m0\n)`,
+      `attempts AS (\n  SELECT person, t AS t0, bv, ${reachedTimes(chain, "t", window)} AS times${exclusionTimes}\n  FROM instants\n  WINDOW w AS (PARTITION BY person ORDER BY t)\n  QUALIFY m0\n)`,
     ],
     dropped: droppedSql(query, window),
   };
@@ -84,7 +88,7 @@ function unorderedAttempts(query: Query, window: string): AttemptsSql {
   // Ordered by time descending, the default frame (up to the current time, ties included) holds the events at or after it.
   const firsts = stepNumbers(steps).map((k) => `min(CASE WHEN m${k} THEN t END) OVER w`);
   return {
-    ctes: [`attempts AS (\n  SELECT person, t AS t0, bv, list_sort(${reachedTimes(firsts, window)}) AS times\n  FROM ev\n  WINDOW w AS (PARTITION BY person ORDER BY t DESC)\n)`],
+    ctes: [`attempts AS (\n  SELECT person, t AS t0, bv, list_sort(${reachedTimes(firsts, "t", window)}) AS times\n  FROM ev\n  WINDOW w AS (PARTITION BY person ORDER BY t DESC)\n)`],
     dropped: null,
   };
 }

@@ -2,6 +2,7 @@
 // value (the executor's order). The statement reads:
 //   steps    the range's events (any series' when series are given) passing the filters, each
 //            as its step value; excluded names and values left out
+//   names    the step values numbered in text order: the passes sort and compare integer ids
 //   marked   first pass: whether the event starts a session (the person's first, or more than
 //            30 minutes after the one before) and whether it repeats the value before it in
 //            its session (a reload: dropped)
@@ -11,8 +12,8 @@
 //            (forward from where a path begins, backward to where it ends with only an end point)
 //   paths    each session's path: from its first event or its start point's first
 //            occurrence, cut at the next session and at the end point, depth steps at most
-// and the answer: distinct persons per (step, source, target) over consecutive path steps,
-// ordered as the executor orders edges.
+//   edges    each person's (step, source, target) over consecutive path steps, once
+// and the answer: persons per edge with the values' text, ordered as the executor orders edges.
 import type { Query } from "../ir/query.ts";
 import { sessionGapMs, type PathEdge, type PathsResult } from "../kinds/paths.ts";
 import { and, asText, filterValue, fromEvents, rangeAndFilters, seriesConditions, type SqlKinds } from "./expressions.ts";
@@ -33,11 +34,12 @@ function stepValueSql(kinds: SqlKinds, params: Params): string {
 }
 
 /**
- * The second pass's point columns and frame, the rows a path is read from, the events of the
- * row's session within reach (`session`, from `values` and `starts`, the frame's values and
- * session starts) and the path made from them (`path`, over `session`).
+ * The first pass's point flags, the second pass's columns, the rows a path is read from, the
+ * events of the row's session within reach (`session`, from `ids` and `starts`: the values and
+ * session starts of the depth events from the row on, or up to it) and the path made from them
+ * (`path`, over `session`; `ends` joins the end point's id when the path is cut there).
  */
-function pathShape(query: Query, params: Params): { flags: string[]; columns: string[]; rows: string; session: string; path: string } {
+function pathShape(query: Query, params: Params): { flags: string[]; columns: string[]; rows: string; session: string; path: string; ends: string } {
   const { startPoint, endPoint, depth } = query.paths;
   // The depth events from a row on (or, backward, up to it): lead() (lag()) at each distance,
   // an event past the person's last (first) counting as a session start.
@@ -71,6 +73,7 @@ function pathShape(query: Query, params: Params): { flags: string[]; columns: st
       rows: firstInSession("end"),
       session: "ids[len(starts) + 1 - coalesce(list_position(list_reverse(starts), TRUE), len(starts)):]",
       path: "session",
+      ends: "",
     };
   }
   return {
@@ -80,7 +83,8 @@ function pathShape(query: Query, params: Params): { flags: string[]; columns: st
     // Forward: cut before the next session's start.
     session: "ids[1:coalesce(list_position(starts[2:], TRUE), len(ids))]",
     // With an end point too, the path ends at its first occurrence within reach, or there is none.
-    path: end === null ? "session" : `(SELECT session[1:list_position(session, id)] FROM names WHERE value = ${end})`,
+    path: end === null ? "session" : "CASE WHEN list_contains(session, end_id) THEN session[1:list_position(session, end_id)] END",
+    ends: end === null ? "" : ` CROSS JOIN (SELECT id AS end_id FROM names WHERE value = ${end})`,
   };
 }
 
@@ -99,7 +103,6 @@ export function pathsSql(query: Query, kinds: SqlKinds, params: Params): string 
     "WITH steps AS (",
     `  SELECT person, t, value FROM (SELECT e.person_id AS person, epoch_ms(e.timestamp) AS t, ${value} AS value FROM ${fromEvents(query)} WHERE ${and(where)})${kept}`,
     "),",
-    // Values as integers ordered like their text: the passes sort and compare integers.
     "names AS (SELECT value, row_number() OVER (ORDER BY value) AS id FROM (SELECT DISTINCT value FROM steps)),",
     "marked AS (",
     `  SELECT s.person, s.t, n.id, ${[...shape.flags, ""].join(", ")}coalesce(s.t - lag(s.t) OVER w > ${params.add(sessionGapMs)}, TRUE) AS starts_session, n.id = lag(n.id) OVER w AS same_value`,
@@ -110,7 +113,10 @@ export function pathsSql(query: Query, kinds: SqlKinds, params: Params): string 
     "  FROM marked WHERE starts_session OR NOT same_value",
     "  WINDOW w AS (PARTITION BY person ORDER BY t, id)",
     "),",
-    `paths AS (SELECT person, ${shape.path} AS path FROM (SELECT person, ${shape.session} AS session FROM ahead WHERE ${shape.rows})),`,
+    "paths AS (",
+    `  SELECT person, ${shape.path} AS path`,
+    `  FROM (SELECT person, ${shape.session} AS session FROM ahead WHERE ${shape.rows})${shape.ends}`,
+    "),",
     "edges AS (SELECT DISTINCT person, k AS step, path[k] AS source, path[k + 1] AS target FROM (SELECT person, path, unnest(range(1, len(path))) AS k FROM paths WHERE path IS NOT NULL)),",
     "counted AS (SELECT step, source, target, count(*) AS persons FROM edges GROUP BY ALL)",
     "SELECT CAST(step AS INTEGER) AS source_step, s.value AS source, CAST(step + 1 AS INTEGER) AS target_step, t.value AS target, persons",

@@ -49,6 +49,8 @@ export interface DatasetOptions {
   compactRows?: number;
   /** Leave the last batches sealed or buffered instead of compacting everything. */
   leaveUnsealed?: boolean;
+  /** Timestamps rounded down to multiples of this (coarse: many events of a person at the same millisecond). */
+  tickMs?: number;
 }
 
 export async function buildDataset(options: DatasetOptions): Promise<Dataset> {
@@ -65,7 +67,8 @@ export async function buildDataset(options: DatasetOptions): Promise<Dataset> {
     // Half the events follow the person's previous one within 20 minutes: sessions of several steps.
     const previous = lastTime.get(person);
     const follow = previous !== undefined && random() < 0.5 ? previous + Math.floor(random() * 20 * 60_000) : null;
-    const timestamp = follow !== null && follow < end ? follow : options.start + Math.floor(random() * options.days * 86_400_000);
+    const drawn = follow !== null && follow < end ? follow : options.start + Math.floor(random() * options.days * 86_400_000);
+    const timestamp = drawn - ((drawn - options.start) % (options.tickMs ?? 1));
     lastTime.set(person, timestamp);
     const event = pick(random, eventNames);
     const properties: Record<string, unknown> = {};

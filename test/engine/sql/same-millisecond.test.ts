@@ -1,0 +1,89 @@
+// The executor against DuckDB on the compiled funnel and paths SQL when a person's events
+// share milliseconds (timestamps on a 5-minute grid): the rules for equal times (a later
+// step needs a later millisecond; a strict step is the next instant, whatever events it
+// holds; unordered steps count from the start's own instant; ties between starts go to the
+// smallest breakdown value; a path orders equal times by value) are reached here, which the
+// main differential test's millisecond timestamps almost never do.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { executeQuery } from "../../../engine/execute.ts";
+import { validateQuery } from "../../../engine/ir/validate.ts";
+import type { Query } from "../../../engine/ir/query.ts";
+import { QueryData } from "../../../engine/query-data.ts";
+import { columnsNeeded } from "../../../engine/selection.ts";
+import { personProperties } from "../../../engine/sql/compile.ts";
+import { DuckDbSession } from "../../../engine/sql/duckdb.ts";
+import { funnelFromSql, type FunnelSqlRow } from "../../../engine/sql/funnel-sql.ts";
+import { pathsFromSql, type PathsSqlRow } from "../../../engine/sql/paths-sql.ts";
+import type { FunnelResult } from "../../../engine/kinds/funnel.ts";
+import type { PathsResult } from "../../../engine/kinds/paths.ts";
+import { resultDifference } from "../../../bench/query/same-result.ts";
+import { buildDataset, seededRandom, type Dataset } from "../dataset.ts";
+import { randomFunnelIr, randomPathsIr } from "../random-ir.ts";
+
+const zone = "Europe/Paris";
+const now = Date.parse("2026-11-21T12:00:00Z");
+const limits = { rowsMax: 500_000_000, deadline: Number.MAX_SAFE_INTEGER };
+const tickMs = 5 * 60_000;
+const queriesPerKind = 100;
+
+let dataset: Dataset;
+let duck: DuckDbSession;
+
+beforeAll(async () => {
+  dataset = await buildDataset({ seed: 43, persons: 40, events: 3000, start: Date.parse("2026-10-20T00:00:00Z"), days: 11, tickMs });
+  duck = await DuckDbSession.open(2);
+});
+
+afterAll(async () => {
+  duck.close();
+  await dataset.close();
+});
+
+/** The executor's result and DuckDB's rows for the compiled SQL of `query`. */
+async function bothEngines<Row>(query: Query): Promise<{ result: unknown; rows: Row[]; sql: string }> {
+  const source = dataset.source();
+  const execution = await executeQuery(query, source, limits, true);
+  const data = new QueryData(source, query, limits);
+  const { eventProperties } = columnsNeeded(query);
+  await data.prepare(eventProperties);
+  const files = data.chunks.map((ref) => ({ path: (ref as { path: string }).path, schema: data.schemaOf(ref) }));
+  await duck.defineEvents(files, new Map(eventProperties.map((key) => [key, data.kindOf(key)])), dataset.canonical);
+  await duck.definePersonCreated(dataset.created);
+  await duck.definePersons(new Map(personProperties(query).map((key) => [key, { kind: data.personProperty(key).kind, values: dataset.personValues.get(key) ?? new Map() }])));
+  return { result: execution.result, rows: await duck.rowObjects<Row>(execution.sql!.sql, execution.sql!.params), sql: execution.sql!.sql };
+}
+
+/** Compares `queriesPerKind` random documents; returns how many results `found` says found data. */
+async function compareRandom<Result, Row>(
+  seed: number, generate: (random: () => number) => Record<string, unknown>, fromSql: (query: Query, rows: Row[]) => unknown, found: (result: Result) => boolean,
+): Promise<number> {
+  const random = seededRandom(seed);
+  let withData = 0;
+  for (let i = 0; i < queriesPerKind; i++) {
+    const document = generate(random);
+    const query = validateQuery(document, zone, now);
+    const { result, rows, sql } = await bothEngines<Row>(query);
+    const problem = resultDifference(result, fromSql(query, rows), "result");
+    if (problem) throw new Error(`query ${i} ${JSON.stringify(document)}\n${problem}\nSQL:\n${sql}`);
+    if (found(result as Result)) withData++;
+  }
+  return withData;
+}
+
+describe("events at the same millisecond: executor equals DuckDB", () => {
+  test("the dataset has persons with several events at one millisecond", async () => {
+    await bothEngines(validateQuery({ ir_version: 1, date_range: { from: "2026-10-19", to: "2026-11-03" }, insight: { kind: "paths" } }, zone, now));
+    const [[instants]] = (await duck.run("SELECT count(*) FROM (SELECT person_id, timestamp FROM events GROUP BY ALL HAVING count(*) > 1)")).rows as [[bigint]];
+    expect(Number(instants)).toBeGreaterThan(100);
+  });
+
+  test(`funnel: ${queriesPerKind} random queries`, async () => {
+    const converted = await compareRandom<FunnelResult, FunnelSqlRow>(21, randomFunnelIr, funnelFromSql, (result) => result.steps[1]!.count > 0);
+    expect(converted).toBeGreaterThan(queriesPerKind / 3);
+  });
+
+  test(`paths: ${queriesPerKind} random queries`, async () => {
+    const withEdges = await compareRandom<PathsResult, PathsSqlRow>(22, randomPathsIr, (_, rows) => pathsFromSql(rows), (result) => result.edges.length > 0);
+    expect(withEdges).toBeGreaterThan(queriesPerKind / 2);
+  });
+});

@@ -112,6 +112,9 @@ export class DecodePool {
     this.closed = true;
     await Promise.all(this.workers.splice(0).map(async ({ worker, reads }) => {
       const ended = new Promise<void>((resolve) => worker.addEventListener("close", () => resolve()));
+      // An idle worker is unref'd: ref it, or the process may exit before its close event, and
+      // whatever awaits close() (the service's stop, which closes the databases next) never runs.
+      worker.ref();
       worker.terminate();
       await ended;
       for (const task of reads.values()) task.reject(new Error("the decode pool was closed"));

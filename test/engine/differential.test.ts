@@ -3,14 +3,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { executeQuery, type QueryLimits } from "../../engine/execute.ts";
 import { validateQuery } from "../../engine/ir/validate.ts";
-import { QueryData } from "../../engine/query-data.ts";
 import { DuckDbSession } from "../../engine/sql/duckdb.ts";
-import { personProperties } from "../../engine/sql/compile.ts";
 import { trendsFromSql, type TrendsSqlRow } from "../../engine/sql/trends-sql.ts";
 import type { TrendsResult } from "../../engine/kinds/trends.ts";
-import { columnsNeeded } from "../../engine/selection.ts";
 import type { Query } from "../../engine/ir/query.ts";
 import { buildDataset, seededRandom, type Dataset } from "./dataset.ts";
+import { compiledSqlRows } from "./compiled-sql-rows.ts";
 import { resultDifference } from "../../bench/query/same-result.ts";
 import { lifecycleFromSql, type LifecycleSqlRow } from "../../engine/sql/lifecycle-sql.ts";
 import type { LifecycleResult } from "../../engine/kinds/lifecycle.ts";
@@ -50,19 +48,6 @@ afterAll(async () => {
 
 const close = resultDifference;
 
-async function sqlResult<Row = TrendsSqlRow>(query: Query): Promise<{ rows: Row[] }> {
-  const source = dataset.source();
-  const execution = await executeQuery(query, source, limits, true);
-  const data = new QueryData(source, query, limits);
-  const { eventProperties } = columnsNeeded(query);
-  await data.prepare(eventProperties);
-  const files = data.chunks.map((ref) => ({ path: (ref as { path: string }).path, schema: data.schemaOf(ref) }));
-  await duck.defineEvents(files, new Map(eventProperties.map((key) => [key, data.kindOf(key)])), dataset.canonical);
-  await duck.definePersonCreated(dataset.created);
-  await duck.definePersons(new Map(personProperties(query).map((key) => [key, { kind: data.personProperty(key).kind, values: dataset.personValues.get(key) ?? new Map() }])));
-  return { rows: await duck.rowObjects<Row>(execution.sql!.sql, execution.sql!.params) };
-}
-
 /**
  * Runs `queriesPerKind` random documents through the executor and through DuckDB; the first
  * difference fails with the document, the path of the difference and the SQL. Returns how
@@ -82,7 +67,7 @@ async function compareRandom<Result, Row>(
     const query = validateQuery(document, zone, now);
     const execution = await executeQuery(query, dataset.source(), limits, true);
     const result = execution.result as Result;
-    const { rows } = await sqlResult<Row>(query);
+    const rows = await compiledSqlRows<Row>(duck, dataset, query, limits, execution.sql!);
     const problem = close(result, fromSql(query, result, rows), "result");
     if (problem) throw new Error(`query ${i} ${JSON.stringify(document)}\n${problem}\nSQL:\n${execution.sql!.sql}\n${JSON.stringify(execution.sql!.params)}`);
     if (alsoWith) {

@@ -8,9 +8,6 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { executeQuery } from "../../../engine/execute.ts";
 import { validateQuery } from "../../../engine/ir/validate.ts";
 import type { Query } from "../../../engine/ir/query.ts";
-import { QueryData } from "../../../engine/query-data.ts";
-import { columnsNeeded } from "../../../engine/selection.ts";
-import { personProperties } from "../../../engine/sql/compile.ts";
 import { DuckDbSession } from "../../../engine/sql/duckdb.ts";
 import { funnelFromSql, type FunnelSqlRow } from "../../../engine/sql/funnel-sql.ts";
 import { pathsFromSql, type PathsSqlRow } from "../../../engine/sql/paths-sql.ts";
@@ -18,6 +15,7 @@ import type { FunnelResult } from "../../../engine/kinds/funnel.ts";
 import type { PathsResult } from "../../../engine/kinds/paths.ts";
 import { resultDifference } from "../../../bench/query/same-result.ts";
 import { buildDataset, seededRandom, type Dataset } from "../dataset.ts";
+import { compiledSqlRows } from "../compiled-sql-rows.ts";
 import { randomFunnelIr, randomPathsIr } from "../random-ir.ts";
 
 const zone = "Europe/Paris";
@@ -41,16 +39,8 @@ afterAll(async () => {
 
 /** The executor's result and DuckDB's rows for the compiled SQL of `query`. */
 async function bothEngines<Row>(query: Query): Promise<{ result: unknown; rows: Row[]; sql: string }> {
-  const source = dataset.source();
-  const execution = await executeQuery(query, source, limits, true);
-  const data = new QueryData(source, query, limits);
-  const { eventProperties } = columnsNeeded(query);
-  await data.prepare(eventProperties);
-  const files = data.chunks.map((ref) => ({ path: (ref as { path: string }).path, schema: data.schemaOf(ref) }));
-  await duck.defineEvents(files, new Map(eventProperties.map((key) => [key, data.kindOf(key)])), dataset.canonical);
-  await duck.definePersonCreated(dataset.created);
-  await duck.definePersons(new Map(personProperties(query).map((key) => [key, { kind: data.personProperty(key).kind, values: dataset.personValues.get(key) ?? new Map() }])));
-  return { result: execution.result, rows: await duck.rowObjects<Row>(execution.sql!.sql, execution.sql!.params), sql: execution.sql!.sql };
+  const execution = await executeQuery(query, dataset.source(), limits, true);
+  return { result: execution.result, rows: await compiledSqlRows<Row>(duck, dataset, query, limits, execution.sql!), sql: execution.sql!.sql };
 }
 
 /** Compares `queriesPerKind` random documents; returns how many results `found` says found data. */

@@ -17,6 +17,12 @@ interface YearOffsets {
 const utcYear = (instant: number) => new Date(instant).getUTCFullYear();
 const yearStart = (year: number) => new Date(Date.UTC(2000, 0, 1)).setUTCFullYear(year);
 
+/** An offset (local minus UTC, ms) in force from `start` until the next segment's start. */
+export interface ZoneSegment {
+  start: number;
+  offset: number;
+}
+
 export class ZoneOffsets {
   private static readonly zones = new Map<string, ZoneOffsets>();
 
@@ -67,8 +73,8 @@ export class ZoneOffsets {
   }
 
   /** The offsets in force over [from, to), in order: each from its `start` (the first from `from`) to the next one's. */
-  segments(from: number, to: number): { start: number; offset: number }[] {
-    const segments = [{ start: from, offset: this.offsetIn(from) }];
+  segments(from: number, to: number): ZoneSegment[] {
+    const segments: ZoneSegment[] = [{ start: from, offset: this.offsetIn(from) }];
     for (let number = utcYear(from); number <= utcYear(to - 1); number++) {
       const year = this.year(number);
       year.starts.forEach((start, index) => {

@@ -1,16 +1,16 @@
 // Hand-written DuckDB SQL for each bench case: what a DuckDB expert writes for the question,
 // answering exactly what the executor answers (no approximate functions). Filters come first;
 // local days and weeks are integer arithmetic on UTC milliseconds with the zone's offsets as a
-// CASE over the range's DST segments (zone-segments.ts); persons are merged through the small
+// CASE over the range's DST segments (engine/zone-offsets.ts); persons are merged through the small
 // `person_overrides` table only after the rows a case needs are reduced (DISTINCT person_index
 // first). Rows come out in the shape of the compiled SQL's, so engines.ts's converters turn
 // them into the executor's result. Tables: `events` (a view over the Parquet parts or a
-// native table), `person_overrides`, `person_plans`, `person_created` (baseline-tables.ts).
+// native table), `person_overrides`, `person_plans`, `person_created` (person-tables.ts).
 import { BucketMap } from "../../engine/buckets.ts";
 import type { Query } from "../../engine/ir/query.ts";
 import { sessionGapMs } from "../../engine/kinds/paths.ts";
 import { dayMs } from "../../engine/time-zone.ts";
-import { offsetSql, zoneSegments } from "./zone-segments.ts";
+import { ZoneOffsets, type ZoneSegment } from "../../engine/zone-offsets.ts";
 
 /** 1970-01-01 was a Thursday: (day + this) / 7 counts Monday-based weeks. */
 const mondayShiftDays = 3;
@@ -24,11 +24,25 @@ export interface HandSqlInput {
   columns: Set<string>;
 }
 
+/** SQL for the local offset of `msSql` (UTC milliseconds): a CASE over the zone's segments. */
+function offsetSql(msSql: string, segments: ZoneSegment[]): string {
+  if (segments.length === 1) return String(segments[0]!.offset);
+  const branches = segments.slice(1).map((segment, index) => `WHEN ${msSql} < ${segment.start} THEN ${segments[index]!.offset}`);
+  return `CASE ${branches.join(" ")} ELSE ${segments.at(-1)!.offset} END`;
+}
+
 class Sql {
   readonly dayOf: string;
+  private readonly offsets: ZoneOffsets;
+  private readonly segments: ZoneSegment[];
   constructor(readonly query: Query) {
-    const segments = zoneSegments(query.timeZone, query.scanFrom, query.to);
-    this.dayOf = `((epoch_ms(e.timestamp) + ${offsetSql("epoch_ms(e.timestamp)", segments)}) // ${dayMs})`;
+    this.offsets = ZoneOffsets.of(query.timeZone);
+    this.segments = this.offsets.segments(query.scanFrom, query.to);
+    this.dayOf = this.localDayOf("epoch_ms(e.timestamp)");
+  }
+  /** SQL for the local day number of `msSql` (UTC milliseconds in the query's span). */
+  localDayOf(msSql: string) {
+    return `((${msSql} + ${offsetSql(msSql, this.segments)}) // ${dayMs})`;
   }
   range(from = this.query.from) {
     return `e.timestamp >= ${instant(from)} AND e.timestamp < ${instant(this.query.to)}`;
@@ -38,9 +52,7 @@ class Sql {
   }
   /** The local day number of an instant in ms, computed here. */
   localDay(ms: number) {
-    const segments = zoneSegments(this.query.timeZone, this.query.scanFrom, this.query.to);
-    const offset = [...segments].reverse().find((segment) => ms >= segment.fromMs) ?? segments[0]!;
-    return Math.floor((ms + offset.offsetMs) / dayMs);
+    return Math.floor((ms + this.offsets.offsetIn(ms)) / dayMs);
   }
 }
 
@@ -183,8 +195,7 @@ function lifecycle({ query }: HandSqlInput): string {
   const sql = new Sql(query);
   const firstDay = sql.localDay(query.scanFrom);
   const slots = new BucketMap({ ...query, from: query.scanFrom }).count;
-  const segments = zoneSegments(query.timeZone, query.scanFrom, query.to);
-  const createdDay = `((c.created_ms + ${offsetSql("c.created_ms", segments)}) // ${dayMs})`;
+  const createdDay = sql.localDayOf("c.created_ms");
   return `WITH raw AS (
   SELECT DISTINCT e.person_index, ${sql.dayOf} - ${firstDay} AS slot
   FROM events e

@@ -9,7 +9,7 @@
 // Keys: hour = local hours since 1970-01-01, day = local days, week = the day number of the
 // week's Monday (1970-01-01 was a Thursday), month = months since January 1970.
 import type { BucketInterval } from "../time-zone.ts";
-import { ZoneOffsets } from "../zone-offsets.ts";
+import { ZoneOffsets, type ZoneSegment } from "../zone-offsets.ts";
 
 const hourMs = 3_600_000;
 const dayMs = 86_400_000;
@@ -18,15 +18,10 @@ const executorMonthOfEpoch = 1970 * 12;
 /** Segments a CASE lists one after the other; longer spans nest comparisons (log depth per row). */
 const flatSegmentsMax = 4;
 
-interface Segment {
-  start: number;
-  offset: number;
-}
-
 const instantLiteral = (instant: number) => `TIMESTAMPTZ '${new Date(instant).toISOString().replace("T", " ").replace(".000Z", "Z").replace("Z", "+00")}'`;
 
 /** The offset in force at `column`, given the segments covering every instant it can hold. */
-function offsetSql(segments: Segment[], column: string): string {
+function offsetSql(segments: ZoneSegment[], column: string): string {
   if (segments.length === 1) return String(segments[0]!.offset);
   if (segments.length <= flatSegmentsMax) {
     const whens = segments.slice(1).map((segment, index) => `WHEN ${column} < ${instantLiteral(segment.start)} THEN ${segments[index]!.offset}`);

@@ -8,7 +8,7 @@ import { trendsFromSql, type TrendsSqlRow } from "../../engine/sql/trends-sql.ts
 import type { TrendsResult } from "../../engine/kinds/trends.ts";
 import type { Query } from "../../engine/ir/query.ts";
 import { buildDataset, seededRandom, type Dataset } from "./dataset.ts";
-import { compiledSqlRows } from "./compiled-sql-rows.ts";
+import { compareRandomQueries } from "./compiled-sql-rows.ts";
 import { resultDifference } from "../../bench/query/same-result.ts";
 import { lifecycleFromSql, type LifecycleSqlRow } from "../../engine/sql/lifecycle-sql.ts";
 import type { LifecycleResult } from "../../engine/kinds/lifecycle.ts";
@@ -48,36 +48,15 @@ afterAll(async () => {
 
 const close = resultDifference;
 
-/**
- * Runs `queriesPerKind` random documents through the executor and through DuckDB; the first
- * difference fails with the document, the path of the difference and the SQL. Returns how
- * many results `found` says found data (the generator must find data, or the comparison proves little).
- */
-async function compareRandom<Result, Row>(
+/** Random documents of one kind compared through both engines (compiled-sql-rows.ts). */
+function compareRandom<Result, Row>(
   seed: number,
   generate: (random: () => number) => Record<string, unknown>,
   fromSql: (query: Query, result: Result, rows: Row[]) => unknown,
   found: (result: Result) => boolean,
   alsoWith: Partial<QueryLimits> | null = null,
 ): Promise<number> {
-  const random = seededRandom(seed);
-  let withData = 0;
-  for (let i = 0; i < queriesPerKind; i++) {
-    const document = generate(random);
-    const query = validateQuery(document, zone, now);
-    const execution = await executeQuery(query, dataset.source(), limits, true);
-    const result = execution.result as Result;
-    const rows = await compiledSqlRows<Row>(duck, dataset, query, limits, execution.sql!);
-    const problem = close(result, fromSql(query, result, rows), "result");
-    if (problem) throw new Error(`query ${i} ${JSON.stringify(document)}\n${problem}\nSQL:\n${execution.sql!.sql}\n${JSON.stringify(execution.sql!.params)}`);
-    if (alsoWith) {
-      const other = (await executeQuery(query, dataset.source(), { ...limits, ...alsoWith })).result as Result;
-      const otherProblem = close(other, fromSql(query, other, rows), "result");
-      if (otherProblem) throw new Error(`query ${i} with ${JSON.stringify(alsoWith)} ${JSON.stringify(document)}\n${otherProblem}`);
-    }
-    if (found(result)) withData++;
-  }
-  return withData;
+  return compareRandomQueries({ duck, dataset, zone, now, limits, queries: queriesPerKind }, seed, generate, fromSql, found, alsoWith);
 }
 
 describe("executor equals DuckDB on the compiled SQL", () => {

@@ -13,9 +13,8 @@ import { funnelFromSql, type FunnelSqlRow } from "../../../engine/sql/funnel-sql
 import { pathsFromSql, type PathsSqlRow } from "../../../engine/sql/paths-sql.ts";
 import type { FunnelResult } from "../../../engine/kinds/funnel.ts";
 import type { PathsResult } from "../../../engine/kinds/paths.ts";
-import { resultDifference } from "../../../bench/query/same-result.ts";
-import { buildDataset, seededRandom, type Dataset } from "../dataset.ts";
-import { compiledSqlRows } from "../compiled-sql-rows.ts";
+import { buildDataset, type Dataset } from "../dataset.ts";
+import { compareRandomQueries, compiledSqlRows } from "../compiled-sql-rows.ts";
 import { randomFunnelIr, randomPathsIr } from "../random-ir.ts";
 
 const zone = "Europe/Paris";
@@ -37,32 +36,18 @@ afterAll(async () => {
   await dataset.close();
 });
 
-/** The executor's result and DuckDB's rows for the compiled SQL of `query`. */
-async function bothEngines<Row>(query: Query): Promise<{ result: unknown; rows: Row[]; sql: string }> {
-  const execution = await executeQuery(query, dataset.source(), limits, true);
-  return { result: execution.result, rows: await compiledSqlRows<Row>(duck, dataset, query, limits, execution.sql!), sql: execution.sql!.sql };
-}
-
-/** Compares `queriesPerKind` random documents; returns how many results `found` says found data. */
-async function compareRandom<Result, Row>(
+/** Random documents of one kind compared through both engines (compiled-sql-rows.ts). */
+function compareRandom<Result, Row>(
   seed: number, generate: (random: () => number) => Record<string, unknown>, fromSql: (query: Query, rows: Row[]) => unknown, found: (result: Result) => boolean,
 ): Promise<number> {
-  const random = seededRandom(seed);
-  let withData = 0;
-  for (let i = 0; i < queriesPerKind; i++) {
-    const document = generate(random);
-    const query = validateQuery(document, zone, now);
-    const { result, rows, sql } = await bothEngines<Row>(query);
-    const problem = resultDifference(result, fromSql(query, rows), "result");
-    if (problem) throw new Error(`query ${i} ${JSON.stringify(document)}\n${problem}\nSQL:\n${sql}`);
-    if (found(result as Result)) withData++;
-  }
-  return withData;
+  return compareRandomQueries<Result, Row>({ duck, dataset, zone, now, limits, queries: queriesPerKind }, seed, generate, (query, _, rows) => fromSql(query, rows), found);
 }
 
 describe("events at the same millisecond: executor equals DuckDB", () => {
   test("the dataset has persons with several events at one millisecond", async () => {
-    await bothEngines(validateQuery({ ir_version: 1, date_range: { from: "2026-10-19", to: "2026-11-03" }, insight: { kind: "paths" } }, zone, now));
+    // Running a query's compiled SQL defines the events view over the dataset's files.
+    const query = validateQuery({ ir_version: 1, date_range: { from: "2026-10-19", to: "2026-11-03" }, insight: { kind: "paths" } }, zone, now);
+    await compiledSqlRows(duck, dataset, query, limits, (await executeQuery(query, dataset.source(), limits, true)).sql!);
     const [[instants]] = (await duck.run("SELECT count(*) FROM (SELECT person_id, timestamp FROM events GROUP BY ALL HAVING count(*) > 1)")).rows as [[bigint]];
     expect(Number(instants)).toBeGreaterThan(100);
   });

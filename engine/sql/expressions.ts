@@ -111,11 +111,14 @@ export function fromEvents(query: Query): string {
   return readsPersonIds(query) ? "events e" : "stored_events e";
 }
 
+/** An instant (epoch ms) as a TIMESTAMPTZ parameter. */
+export const instantParam = (params: Params, at: number) => `${params.add(new Date(at).toISOString())}::TIMESTAMPTZ`;
+
 /** WHERE conditions every kind shares: the date range and the global filters. */
 export function rangeAndFilters(query: Query, kinds: SqlKinds, params: Params): string[] {
   return [
-    `e.timestamp >= ${params.add(new Date(query.from).toISOString())}::TIMESTAMPTZ`,
-    `e.timestamp < ${params.add(new Date(query.to).toISOString())}::TIMESTAMPTZ`,
+    `e.timestamp >= ${instantParam(params, query.from)}`,
+    `e.timestamp < ${instantParam(params, query.to)}`,
     ...conditions(query.filters, kinds, params),
   ];
 }

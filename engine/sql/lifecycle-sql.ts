@@ -4,7 +4,7 @@
 import type { Query } from "../ir/query.ts";
 import { BucketMap } from "../buckets.ts";
 import { firstIntervalStart, lifecycleFrom, lifecycleStatuses, type LifecycleResult } from "../kinds/lifecycle.ts";
-import { and, conditions, fromEvents, seriesConditions, type SqlKinds } from "./expressions.ts";
+import { and, conditions, fromEvents, instantParam, seriesConditions, type SqlKinds } from "./expressions.ts";
 import { bucketSlotsCte } from "./bucket-slots.ts";
 import { bucketKeySql } from "./local-time.ts";
 import type { Params } from "./params.ts";
@@ -16,7 +16,7 @@ export interface LifecycleSqlRow {
 }
 
 export function lifecycleSql(query: Query, kinds: SqlKinds, params: Params): string {
-  const instant = (at: number) => `${params.add(new Date(at).toISOString())}::TIMESTAMPTZ`;
+  const instant = (at: number) => instantParam(params, at);
   const series = query.series[0]!;
   const [scanFrom, rangeStart, from, to] = [query.scanFrom, firstIntervalStart(query), query.from, query.to].map(instant);
   const read = `((e.timestamp >= ${scanFrom} AND e.timestamp < ${rangeStart}) OR (e.timestamp >= ${from} AND e.timestamp < ${to}))`;

@@ -5,7 +5,7 @@
 import type { Query } from "../ir/query.ts";
 import { BucketMap } from "../buckets.ts";
 import { retentionFrom, type RetentionResult } from "../kinds/retention.ts";
-import { and, conditions, fromEvents, rangeAndFilters, seriesConditions, type SqlKinds } from "./expressions.ts";
+import { and, conditions, fromEvents, instantParam, rangeAndFilters, seriesConditions, type SqlKinds } from "./expressions.ts";
 import { bucketSlotsCte } from "./bucket-slots.ts";
 import { bucketKeySql } from "./local-time.ts";
 import type { Params } from "./params.ts";
@@ -19,7 +19,7 @@ export interface RetentionSqlRow {
 export function retentionSql(query: Query, kinds: SqlKinds, params: Params): string {
   const start = query.series[0]!;
   const back = query.series[1] ?? start;
-  const instant = (at: number) => `${params.add(new Date(at).toISOString())}::TIMESTAMPTZ`;
+  const instant = (at: number) => instantParam(params, at);
   /** Distinct (person, slot) of the range's rows of a series. */
   const slotsOf = (series: typeof start) => [
     `  SELECT DISTINCT a.person_id, b.slot FROM (`,

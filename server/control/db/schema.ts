@@ -343,3 +343,174 @@ export const regionTokenRevocations = sqliteTable(
     index("region_token_revocations_synced_idx").on(table.synced),
   ],
 );
+
+/** Saved insights (issue 36): a Query IR v1 document with how to draw it. Deleted ones are kept (deleted_at) so tiles can say why they cannot use them. */
+export const insights = sqliteTable(
+  "insights",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id),
+    name: text("name").notNull(),
+    description: text("description"),
+    kind: text("kind").notNull(),
+    query: text("query", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    viz: text("viz", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull(),
+    createdVia: text("created_via").notNull(),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+    deletedAt: text("deleted_at"),
+  },
+  (table) => [index("insights_project_idx").on(table.projectId, table.deletedAt)],
+);
+
+/** A user's favourite insights: `favorited` in InsightDto is the caller's. */
+export const insightFavorites = sqliteTable(
+  "insight_favorites",
+  {
+    insightId: text("insight_id").notNull().references(() => insights.id),
+    userId: text("user_id").notNull().references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("insight_favorites_insight_user_idx").on(table.insightId, table.userId), index("insight_favorites_user_idx").on(table.userId)],
+);
+
+export const dashboards = sqliteTable(
+  "dashboards",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id),
+    name: text("name").notNull(),
+    description: text("description"),
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull(),
+    isHome: integer("is_home", { mode: "boolean" }).notNull(),
+    dateRange: text("date_range", { mode: "json" }).$type<Record<string, unknown>>(),
+    filters: text("filters", { mode: "json" }).$type<Record<string, unknown>>(),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+    deletedAt: text("deleted_at"),
+  },
+  (table) => [index("dashboards_project_idx").on(table.projectId, table.deletedAt)],
+);
+
+/** Tiles of a dashboard: an insight or a text block, at a position on the dashboard's grid. */
+export const dashboardTiles = sqliteTable(
+  "dashboard_tiles",
+  {
+    id: text("id").primaryKey(),
+    dashboardId: text("dashboard_id").notNull().references(() => dashboards.id),
+    kind: text("kind", { enum: ["insight", "text"] }).notNull(),
+    insightId: text("insight_id").references(() => insights.id),
+    body: text("body"),
+    layout: text("layout", { mode: "json" }).$type<{ x: number; y: number; w: number; h: number }>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (table) => [index("dashboard_tiles_dashboard_idx").on(table.dashboardId), index("dashboard_tiles_insight_idx").on(table.insightId)],
+);
+
+export const annotations = sqliteTable(
+  "annotations",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id),
+    content: text("content").notNull(),
+    kind: text("kind").notNull(),
+    occurredAt: text("occurred_at").notNull(),
+    source: text("source", { enum: ["user", "system"] }).notNull(),
+    ref: text("ref", { mode: "json" }).$type<Record<string, unknown>>(),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (table) => [index("annotations_project_time_idx").on(table.projectId, table.occurredAt)],
+);
+
+export const cohorts = sqliteTable(
+  "cohorts",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id),
+    name: text("name").notNull(),
+    description: text("description"),
+    kind: text("kind", { enum: ["dynamic", "static"] }).notNull(),
+    definition: text("definition", { mode: "json" }).$type<Record<string, unknown>>(),
+    version: integer("version").notNull(),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+    deletedAt: text("deleted_at"),
+  },
+  (table) => [index("cohorts_project_idx").on(table.projectId, table.deletedAt)],
+);
+
+/** The last calculation of a cohort in one environment, as the region reported it. */
+export const cohortCalculations = sqliteTable(
+  "cohort_calculations",
+  {
+    cohortId: text("cohort_id").notNull().references(() => cohorts.id),
+    environment: text("environment").notNull(),
+    status: text("status", { enum: ["ok", "error", "running"] }).notNull(),
+    calculatedAt: text("calculated_at").notNull(),
+    cohortVersion: integer("cohort_version"),
+    size: integer("size"),
+    error: text("error"),
+  },
+  (table) => [uniqueIndex("cohort_calculations_cohort_env_idx").on(table.cohortId, table.environment)],
+);
+
+/** Tracking plan: one row per event name of a project. */
+export const catalogEvents = sqliteTable(
+  "catalog_events",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id),
+    name: text("name").notNull(),
+    kind: text("kind").notNull(),
+    status: text("status", { enum: ["planned", "implemented", "unplanned", "verified", "deprecated"] }).notNull(),
+    piiLevel: text("pii_level").notNull(),
+    platforms: text("platforms", { mode: "json" }).$type<string[]>().notNull(),
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull(),
+    version: integer("version").notNull(),
+    volume30d: integer("volume_30d"),
+    description: text("description"),
+    displayName: text("display_name"),
+    firstSeenAt: text("first_seen_at"),
+    lastSeenAt: text("last_seen_at"),
+    ownerId: text("owner_id"),
+    question: text("question"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (table) => [uniqueIndex("catalog_events_project_name_idx").on(table.projectId, table.name)],
+);
+
+/** Properties of a catalog event (`event_id` set) or of the whole project (`event_id` null, scope `global`). */
+export const catalogProperties = sqliteTable(
+  "catalog_properties",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id),
+    eventId: text("event_id").references(() => catalogEvents.id),
+    name: text("name").notNull(),
+    type: text("type").notNull(),
+    scope: text("scope").notNull(),
+    pii: integer("pii", { mode: "boolean" }).notNull(),
+    required: integer("required", { mode: "boolean" }).notNull(),
+    description: text("description"),
+    enumValues: text("enum_values", { mode: "json" }).$type<string[]>(),
+    example: text("example"),
+    position: integer("position").notNull(),
+  },
+  (table) => [index("catalog_properties_event_idx").on(table.eventId), index("catalog_properties_project_idx").on(table.projectId)],
+);
+
+/** Per project: the tracking plan's version (bumped on every change) and whether violations become ingestion warnings. */
+export const catalogSettings = sqliteTable("catalog_settings", {
+  projectId: text("project_id").primaryKey().references(() => projects.id),
+  catalogVersion: integer("catalog_version").notNull(),
+  warnOnViolations: integer("warn_on_violations", { mode: "boolean" }).notNull(),
+  syncedAt: text("synced_at"),
+});

@@ -106,6 +106,7 @@ export class QueryService {
         canonical: this.node.store.directory.canonicalIndexes(claims.projectId),
         propertyValues: (key: string) => this.node.store.directory.propertyValues(claims.projectId, key),
         createdTimes: () => this.node.store.directory.createdTimes(claims.projectId),
+        cohortMembers: (cohortId: string) => this.node.store.cohorts.membership(claims.projectId, claims.environment, cohortId)?.members ?? null,
       };
       const execution = await executeQuery(query, { store: this.columns, chunks, persons }, { rowsMax: this.rowsMax, deadline: now + this.timeoutMs }, includeSql);
       const answer: QueryAnswer = {

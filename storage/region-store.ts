@@ -171,6 +171,12 @@ export class RegionStore {
     return row?.time_zone ?? "UTC";
   }
 
+  /** A project's data id as its keys carry it, or null when no key of the project reached this region. */
+  projectDataId(projectId: string): number | null {
+    const row = this.db.query("SELECT data_id FROM key_registry WHERE project_id = ? LIMIT 1").get(projectId) as { data_id: number } | null;
+    return row?.data_id ?? null;
+  }
+
   setIngestPolicy(projectId: string, keepRatio: number): IngestPolicy {
     const policy = { projectId, keepRatio, updatedAt: new Date().toISOString() };
     this.db

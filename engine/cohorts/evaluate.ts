@@ -22,6 +22,8 @@ export interface CohortSource {
   /** A snapshot of the environment's partition. */
   chunks: ChunkRef[];
   persons: PersonSource;
+  /** Person indexes the project has used (its override array may be older and shorter: persons created since stand for themselves). */
+  personCount: number;
 }
 
 export interface CohortEvaluationOptions {
@@ -87,7 +89,7 @@ function combine(group: CohortGroup, sets: Map<CohortCriterion, PersonSet>, univ
 /** The members of `definition` now; a cohort criterion without a stored membership fails with MissingCohortError. */
 export async function evaluateCohort(definition: CohortDefinition, source: CohortSource, options: CohortEvaluationOptions): Promise<CohortEvaluation> {
   const canonical = source.persons.canonical;
-  const universe = PersonSet.current(canonical);
+  const universe = PersonSet.current(canonical, Math.max(canonical.length, source.personCount));
   const budget = new ScanBudget({ store: source.store, chunks: source.chunks, canonical, now: options.now, deadline: options.deadline, rowsMax: options.rowsMax });
   const sets = await criterionSets(definition, source, universe, budget, options);
   return { members: combine(definition, sets, universe).members(), rowsRead: budget.rowsRead };

@@ -10,10 +10,10 @@ export class PersonSet {
     this.words = new Uint32Array(Math.ceil(size / 32));
   }
 
-  /** Every current person: index i whose canonical person is itself (the others were merged away). */
-  static current(canonical: Int32Array): PersonSet {
-    const set = new PersonSet(canonical.length);
-    for (let person = 0; person < canonical.length; person++) if (canonical[person] === person) set.add(person);
+  /** Every current person below `size`: index i whose canonical person is itself (the others were merged away); indexes past `canonical` are persons created since. */
+  static current(canonical: Int32Array, size: number): PersonSet {
+    const set = new PersonSet(size);
+    for (let person = 0; person < size; person++) if (person >= canonical.length || canonical[person] === person) set.add(person);
     return set;
   }
 
@@ -31,6 +31,10 @@ export class PersonSet {
 
   add(person: number): void {
     this.words[person >>> 5]! |= 1 << (person & 31);
+  }
+
+  remove(person: number): void {
+    this.words[person >>> 5]! &= ~(1 << (person & 31));
   }
 
   has(person: number): boolean {

@@ -54,8 +54,10 @@ beforeAll(async () => {
 });
 afterAll(() => dataset.close());
 
+const source = () => ({ ...dataset.source(), personCount: canonical.length });
+
 async function members(definition: unknown, options: Partial<typeof limits> = {}): Promise<number[]> {
-  return [...(await evaluateCohort(parseCohortDefinition(definition), dataset.source(), { ...limits, ...options })).members];
+  return [...(await evaluateCohort(parseCohortDefinition(definition), source(), { ...limits, ...options })).members];
 }
 
 const only = (criterion: Record<string, unknown>) => ({ type: "and", values: [criterion] });
@@ -85,6 +87,12 @@ describe("behavioural criteria at their day boundaries", () => {
     expect(await members(only({ type: "not_performed", event: "purchase", days: 1 }))).toEqual([2, 3, 4, 5, 7]);
   });
 
+  test("persons created after the override array was read (indexes past its end) are current persons too", async () => {
+    const definition = parseCohortDefinition(only({ type: "not_performed", event: "purchase", days: 3 }));
+    const evaluation = await evaluateCohort(definition, { ...dataset.source(), personCount: canonical.length + 2 }, limits);
+    expect([...evaluation.members]).toEqual([3, 4, 5, 7, 8, 9]);
+  });
+
   test("first performed in the last D days: a first event before the window keeps a person out, whatever came since", async () => {
     expect(await members(only({ type: "first_performed", event: "signed_up", days: 3 }))).toEqual([5]);
     expect(await members(only({ type: "first_performed", event: "signed_up", days: 60 }))).toEqual([4, 5, 7]);
@@ -110,7 +118,7 @@ describe("person properties, other cohorts, nesting", () => {
     const cohort = (operator: string) => only({ type: "cohort", cohort_id: otherCohort, operator });
     expect(await members(cohort("in"))).toEqual([1, 2]);
     expect(await members(cohort("not_in"))).toEqual([0, 3, 4, 5, 7]);
-    const missing = evaluateCohort(parseCohortDefinition(only({ type: "cohort", cohort_id: missingCohort, operator: "in" })), dataset.source(), limits);
+    const missing = evaluateCohort(parseCohortDefinition(only({ type: "cohort", cohort_id: missingCohort, operator: "in" })), source(), limits);
     await expect(missing).rejects.toThrow(new MissingCohortError(missingCohort));
   });
 

@@ -87,8 +87,11 @@ function unorderedAttempts(query: Query, window: string): AttemptsSql {
   const steps = query.series.length;
   // Ordered by time descending, the default frame (up to the current time, ties included) holds the events at or after it.
   const firsts = stepNumbers(steps).map((k) => `min(CASE WHEN m${k} THEN t END) OVER w`);
+  // Only an event of some step starts an attempt (`ev` also holds events of a step's name that
+  // failed its filters); QUALIFY keeps the window over every row.
+  const isStep = stepNumbers(steps).map((k) => `m${k}`).join(" OR ");
   return {
-    ctes: [`attempts AS (\n  SELECT person, t AS t0, bv, list_sort(${reachedTimes(firsts, "t", window)}) AS times\n  FROM ev\n  WINDOW w AS (PARTITION BY person ORDER BY t DESC)\n)`],
+    ctes: [`attempts AS (\n  SELECT person, t AS t0, bv, list_sort(${reachedTimes(firsts, "t", window)}) AS times\n  FROM ev\n  WINDOW w AS (PARTITION BY person ORDER BY t DESC)\n  QUALIFY ${isStep}\n)`],
     dropped: null,
   };
 }

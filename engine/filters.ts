@@ -10,17 +10,17 @@
 // "browser is not Chrome" keeps events that name no browser. The SQL compiler emits the same
 // rules (sql/filters-sql.ts); the differential test holds the two together.
 import { numberText, textNumber, valueText, type Column } from "./columns.ts";
-import type { Filter } from "./ir/query.ts";
+import type { PropertyFilter } from "./ir/query.ts";
 
 type Scalar = string | number | boolean;
 
 const negativeOperators = new Set(["neq", "not_in", "not_contains", "not_regex", "is_not_set"]);
 
 /** Whether an absent value passes the filter. */
-export const absentPasses = (filter: Filter): boolean => negativeOperators.has(filter.operator);
+export const absentPasses = (filter: PropertyFilter): boolean => negativeOperators.has(filter.operator);
 
 /** The test a present value's text must pass (true = the row passes). */
-function textTest(filter: Filter): (text: string) => boolean {
+function textTest(filter: PropertyFilter): (text: string) => boolean {
   const value = filter.value as Scalar | Scalar[] | undefined;
   switch (filter.operator) {
     case "eq": {
@@ -72,7 +72,7 @@ function textTest(filter: Filter): (text: string) => boolean {
   }
 }
 
-function numberTest(filter: Filter): (value: number) => boolean {
+function numberTest(filter: PropertyFilter): (value: number) => boolean {
   const bound = filter.value as number;
   switch (filter.operator) {
     case "gt":
@@ -86,10 +86,10 @@ function numberTest(filter: Filter): (value: number) => boolean {
   }
 }
 
-const isNumberOperator = (filter: Filter) => ["gt", "gte", "lt", "lte"].includes(filter.operator);
+const isNumberOperator = (filter: PropertyFilter) => ["gt", "gte", "lt", "lte"].includes(filter.operator);
 
 /** 1 for each row of `column` that passes `filter`. */
-export function filterMask(column: Column, filter: Filter): Uint8Array {
+export function filterMask(column: Column, filter: PropertyFilter): Uint8Array {
   const absent = absentPasses(filter) ? 1 : 0;
   if (column.kind === "text") {
     const test = textTest(filter);

@@ -12,7 +12,10 @@ import { personSlotBytesMax } from "./person-slots.ts";
 import { readScope } from "./read-scope.ts";
 import { answerCellsMax } from "./answer-size.ts";
 import { propertyKeys } from "./property-keys.ts";
-import type { Filter, Query } from "./ir/query.ts";
+import type { Filter, PropertyFilter, Query } from "./ir/query.ts";
+import { filterMask } from "./filters.ts";
+import { cohortMask, queryCohorts, storedCohort } from "./cohorts/membership.ts";
+import type { PersonSet } from "./cohorts/person-set.ts";
 
 /**
  * Cells (values x buckets, summed over the series) of trends' single pass by breakdown value:
@@ -171,10 +174,21 @@ export class LoadedChunk {
   }
 
   /** The column a filter reads. */
-  filterColumn(filter: Filter): Column {
+  filterColumn(filter: PropertyFilter): Column {
     if (filter.type === "event") return this.eventProperty(filter.key);
     if (filter.type === "person") return this.personProperty(filter.key);
     return this.text(filter.key);
+  }
+
+  /** 1 for each row that passes `filter`. */
+  filterMask(filter: Filter): Uint8Array {
+    if (filter.type !== "cohort") return filterMask(this.filterColumn(filter), filter);
+    return this.cohortMask(filter.cohort_id, filter.operator === "in");
+  }
+
+  /** 1 for each row whose person is a member of the cohort (`member` true) or is not (false). */
+  cohortMask(cohortId: string, member: boolean): Uint8Array {
+    return cohortMask(this.persons, this.data.cohort(cohortId), member);
   }
 }
 
@@ -189,6 +203,7 @@ export class QueryData {
   readonly chunksToRead: ChunkRef[];
   private readonly kinds = new Map<string, ValueKind>();
   private readonly personColumns = new Map<string, { kind: ValueKind; column: Column }>();
+  private readonly cohorts = new Map<string, PersonSet>();
   private schemas = new Map<string, Map<string, ColumnType>>();
   rowsRead = 0;
 
@@ -205,8 +220,12 @@ export class QueryData {
     this.chunksToRead = limits.readEveryPart ? this.chunks : this.chunks.filter((ref) => ref.kind !== "part" || partMayHold(ref.path, scope));
   }
 
-  /** Reads every chunk's schema and types the properties the query names; checks the rows limit. */
+  /**
+   * Reads every chunk's schema and types the properties the query names; checks the rows limit
+   * and that every cohort the query names has a stored membership (MissingCohortError), before reading rows.
+   */
   async prepare(eventProperties: string[]): Promise<void> {
+    for (const cohortId of queryCohorts(this.query)) this.cohort(cohortId);
     const rows = this.chunksToRead.reduce((sum, ref) => sum + ref.rows, 0);
     if (rows > this.limits.rowsMax) {
       throw new QueryLimitError("query_too_large", `the query would read ${rows} rows; at most ${this.limits.rowsMax} (narrow the date range)`);
@@ -261,6 +280,16 @@ export class QueryData {
       this.personColumns.set(key, found);
     }
     return found;
+  }
+
+  /** The stored members of a cohort the query names, over canonical persons. */
+  cohort(cohortId: string): PersonSet {
+    let members = this.cohorts.get(cohortId);
+    if (!members) {
+      members = storedCohort(this.source.persons, cohortId);
+      this.cohorts.set(cohortId, members);
+    }
+    return members;
   }
 
   /**

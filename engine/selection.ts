@@ -1,7 +1,7 @@
 // Which rows of a chunk a query looks at: the date range and the global filters give the
 // base selection; each series narrows it to its event and its own filters. Also: the file
 // columns a query needs, so a chunk is decoded only as far as the query reads.
-import { filterMask, narrow } from "./filters.ts";
+import { narrow } from "./filters.ts";
 import { groupColumn } from "../storage/event-columns.ts";
 import type { Breakdown, Filter, Query, Series } from "./ir/query.ts";
 import { partDay, sampleRateColumn } from "./chunk-store.ts";
@@ -59,7 +59,7 @@ export function baseSelection(chunk: LoadedChunk, query: Query, from = query.fro
 export function applyFilters(chunk: LoadedChunk, selection: Uint32Array, filters: Filter[]): Uint32Array {
   for (const filter of filters) {
     if (selection.length === 0) break;
-    selection = narrow(selection, filterMask(chunk.filterColumn(filter), filter));
+    selection = narrow(selection, chunk.filterMask(filter));
   }
   return selection;
 }
@@ -128,7 +128,7 @@ export const seriesSelection = (chunk: LoadedChunk, base: Uint32Array, series: S
 export function breakdownColumns(breakdown: Breakdown | null): string[] {
   if (breakdown === null) return [];
   if (breakdown.type === "event") return [propertyColumn(breakdown.property!), mixedPropertyColumn(breakdown.property!)];
-  if (breakdown.type === "person") return ["person_index"];
+  if (breakdown.type === "person" || breakdown.type === "cohort") return ["person_index"];
   if (breakdown.type === "group") return [groupColumn(breakdown.groupTypeIndex!)];
   return [breakdown.property!];
 }
@@ -148,8 +148,8 @@ export function columnsNeeded(query: Query): { columns: string[]; eventPropertie
   if (query.kind === "trends" || query.kind === "revenue") columns.add(sampleRateColumn);
   const readsPersons = !(query.kind === "trends" || query.kind === "revenue")
     || query.series.some((series) => series.math === "unique_persons")
-    || filters.some((filter) => filter.type === "person")
-    || query.breakdown?.type === "person";
+    || filters.some((filter) => filter.type === "person" || filter.type === "cohort")
+    || query.breakdown?.type === "person" || query.breakdown?.type === "cohort";
   if (readsPersons) columns.add("person_index");
   for (const series of query.series) {
     if (series.property !== null) properties.add(series.property);

@@ -6,7 +6,7 @@
 // of the Query IR's errors ("/values/0/key: is required").
 import { Type as t, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
-import { FilterValue, GroupTypeIndex, Key, literal, operators, type Operator } from "../ir/schema.ts";
+import { CohortId, FilterValue, GroupTypeIndex, Key, literal, operators, type Operator } from "../ir/schema.ts";
 import { describeValueError, filterValueProblem } from "../ir/validate.ts";
 import { sqlSpellable } from "../sql/column-names.ts";
 
@@ -72,10 +72,6 @@ export interface CohortGroup {
 }
 
 export type CohortDefinition = CohortGroup;
-
-/** Cohort ids are UUIDs (any letter case; kept in lower case). */
-export const cohortIdPattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
-export const CohortId = t.String({ pattern: cohortIdPattern, description: "a cohort's id (UUID)" });
 
 const EventName = t.String({ minLength: 1, maxLength: 400, description: "event name" });
 const Days = t.Integer({ minimum: cohortDaysMin, maximum: cohortDaysMax, description: "the last D days: from the start of the local day D days before today (project time zone) to now" });

@@ -1,9 +1,13 @@
 // A validated Query IR document with every default filled in and dates evaluated: what the
 // executor and the SQL compiler take. Built by validate.ts only.
 import type { BucketInterval } from "../time-zone.ts";
-import type { FilterSpec, InsightKind, MathValue } from "./schema.ts";
+import type { CohortFilterSpec, FilterSpec, InsightKind, MathValue, PropertyFilterSpec } from "./schema.ts";
 
 export type Filter = FilterSpec;
+/** A filter on an event property, a person property or a fixed column. */
+export type PropertyFilter = PropertyFilterSpec;
+/** A filter on the event's person's cohort membership (cohort_id in lower case). */
+export type CohortFilter = CohortFilterSpec;
 
 export interface Series {
   /** null matches every event. */
@@ -19,11 +23,13 @@ export interface Series {
 }
 
 export interface Breakdown {
-  type: "event" | "person" | "group" | "column";
-  /** Property (event, person, group) or column name; null for a group breakdown by key. */
+  type: "event" | "person" | "group" | "column" | "cohort";
+  /** Property (event, person, group) or column name; null for a group breakdown by key and a cohort breakdown. */
   property: string | null;
   groupTypeIndex: number | null;
   limit: number;
+  /** A cohort breakdown's cohorts (lower case, distinct), in the order of their rows; empty for the other types. */
+  cohortIds: string[];
 }
 
 export interface Query {

@@ -19,6 +19,8 @@ export const pathsDepthDefault = 5;
 export const pathsDepthMax = 20;
 export const pathsEdgesDefault = 50;
 export const pathsEdgesMax = 1000;
+/** Cohorts a cohort breakdown names at most (each is a row per series; a person may be in several). */
+export const breakdownCohortsMax = 20;
 export const funnelWindowDefault = { value: 14, unit: "day" } as const;
 export const intervalBucketsMax = 10_000;
 const keyLengthMax = 400;
@@ -44,6 +46,9 @@ const Scalar = t.Union([t.String({ maxLength: textLengthMax }), t.Number(), t.Bo
 /** A filter's value: one scalar, or a list for in / not_in (validate.ts says which operator takes which). */
 export const FilterValue = t.Union([Scalar, t.Array(Scalar, { minItems: 1, maxItems: filterValuesMax })]);
 export const GroupTypeIndex = t.Integer({ minimum: 0, maximum: 4 });
+/** Cohort ids are UUIDs (any letter case; validation keeps them in lower case). */
+export const cohortIdPattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+export const CohortId = t.String({ pattern: cohortIdPattern, description: "a cohort's id (UUID)" });
 
 export const Filter = t.Union([
   t.Object({
@@ -58,7 +63,12 @@ export const Filter = t.Union([
     operator: literal(operators),
     value: t.Optional(FilterValue),
   }, { additionalProperties: false }),
-], { description: "A condition on an event property, a person property or a fixed event column." });
+  t.Object({
+    type: t.Literal("cohort"),
+    cohort_id: CohortId,
+    operator: t.Union([t.Literal("in"), t.Literal("not_in")]),
+  }, { additionalProperties: false, description: "The event's person is (in) or is not (not_in) a member of the cohort, as last calculated in the environment." }),
+], { description: "A condition on an event property, a person property, a fixed event column or the person's cohort membership." });
 
 const Filters = t.Array(Filter, { maxItems: filtersMax });
 
@@ -73,10 +83,11 @@ export const Series = t.Object({
 }, { additionalProperties: false });
 
 export const Breakdown = t.Object({
-  type: t.Union([t.Literal("event"), t.Literal("person"), t.Literal("group"), t.Literal("column")]),
+  type: t.Union([t.Literal("event"), t.Literal("person"), t.Literal("group"), t.Literal("column"), t.Literal("cohort")]),
   property: t.Optional(Key),
   group_type_index: t.Optional(GroupTypeIndex),
   limit: t.Optional(t.Integer({ minimum: 1, maximum: breakdownLimitMax })),
+  cohort_ids: t.Optional(t.Array(CohortId, { minItems: 1, maxItems: breakdownCohortsMax, description: "a cohort breakdown: one row per cohort, in this order; a person in several cohorts counts in each" })),
 }, { additionalProperties: false });
 
 const FunnelWindow = t.Object({
@@ -120,6 +131,8 @@ export const QueryIr = t.Object({
 
 export type QueryIrDocument = Static<typeof QueryIr>;
 export type FilterSpec = Static<typeof Filter>;
+export type PropertyFilterSpec = Exclude<FilterSpec, { type: "cohort" }>;
+export type CohortFilterSpec = Extract<FilterSpec, { type: "cohort" }>;
 export type SeriesSpec = Static<typeof Series>;
 export type BreakdownSpec = Static<typeof Breakdown>;
 export type InsightSpec = Static<typeof Insight>;

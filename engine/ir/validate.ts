@@ -8,10 +8,10 @@ import { bucketCount } from "../buckets.ts";
 import { bucketStartAt, isTimeZone, type BucketInterval } from "../time-zone.ts";
 import { DateExpressionError, evaluateDate } from "./dates.ts";
 import { sqlSpellable } from "../sql/column-names.ts";
-import type { Breakdown, Filter, Query, Series } from "./query.ts";
+import type { Breakdown, Filter, PropertyFilter, Query, Series } from "./query.ts";
 import {
   breakdownLimitDefault, Filter as FilterSchema, filterableColumns, funnelStepsMin, funnelWindowDefault, intervalBucketsMax,
-  pathsDepthDefault, pathsEdgesDefault, QueryIr, retentionPeriodsDefault, type InsightKind, type InsightSpec, type Operator, type QueryIrDocument, type SeriesSpec,
+  pathsDepthDefault, pathsEdgesDefault, QueryIr, retentionPeriodsDefault, type BreakdownSpec, type InsightKind, type InsightSpec, type Operator, type QueryIrDocument, type SeriesSpec,
 } from "./schema.ts";
 
 export class InvalidQueryError extends Error {
@@ -23,7 +23,8 @@ export class InvalidQueryError extends Error {
 }
 
 const checkDocument = TypeCompiler.Compile(QueryIr);
-const [checkPropertyFilter, checkColumnFilter] = FilterSchema.anyOf.map((branch) => TypeCompiler.Compile(branch));
+const [checkPropertyFilter, checkColumnFilter, checkCohortFilter] = FilterSchema.anyOf.map((branch) => TypeCompiler.Compile(branch));
+const filterBranches: Record<string, typeof checkPropertyFilter> = { event: checkPropertyFilter!, person: checkPropertyFilter!, column: checkColumnFilter!, cohort: checkCohortFilter! };
 
 const literalValues = (schema: TSchema): string[] | null => {
   const members = (schema as { anyOf?: TSchema[] }).anyOf;
@@ -48,8 +49,8 @@ function firstStructuralError(document: unknown): InvalidQueryError | null {
     const filter = valueAt(document, first.path);
     if (typeof filter !== "object" || filter === null || Array.isArray(filter)) return new InvalidQueryError(first.path, "must be a filter object");
     const type = (filter as { type?: unknown }).type;
-    const branch = type === "column" ? checkColumnFilter : type === "event" || type === "person" ? checkPropertyFilter : null;
-    if (!branch) return new InvalidQueryError(`${first.path}/type`, "must be one of event, person, column");
+    const branch = typeof type === "string" && Object.hasOwn(filterBranches, type) ? filterBranches[type] : null;
+    if (!branch) return new InvalidQueryError(`${first.path}/type`, `must be one of ${Object.keys(filterBranches).join(", ")}`);
     const inner = branch.Errors(filter).First();
     if (inner) return new InvalidQueryError(`${first.path}${inner.path}`, describeValueError(inner));
   }
@@ -86,7 +87,7 @@ export function filterValueProblem(operator: Operator, value: unknown): string |
   }
 }
 
-function checkFilterValue(filter: Filter, path: string): void {
+function checkFilterValue(filter: PropertyFilter, path: string): void {
   const problem = filterValueProblem(filter.operator, filter.value);
   if (problem) throw new InvalidQueryError(`${path}/value`, problem);
 }
@@ -97,11 +98,12 @@ function checkKey(key: string | undefined, path: string): void {
 }
 
 function checkFilters(filters: Filter[] | undefined, path: string): Filter[] {
-  (filters ?? []).forEach((filter, index) => {
+  return (filters ?? []).map((filter, index) => {
+    if (filter.type === "cohort") return { ...filter, cohort_id: filter.cohort_id.toLowerCase() };
     checkKey(filter.key, `${path}/${index}/key`);
     checkFilterValue(filter, `${path}/${index}`);
+    return filter;
   });
-  return filters ?? [];
 }
 
 /** Members of `insight` that only some kinds read; naming one for another kind is a mistake worth saying. */
@@ -151,6 +153,8 @@ function normalizeBreakdown(insight: InsightSpec): Breakdown | null {
   if (!spec) return null;
   const path = "/insight/breakdown";
   checkKey(spec.property, `${path}/property`);
+  if (spec.type === "cohort") return cohortBreakdown(spec, path);
+  if (spec.cohort_ids !== undefined) throw new InvalidQueryError(`${path}/cohort_ids`, "applies to cohort breakdowns only");
   if (spec.type === "group") {
     if (spec.group_type_index === undefined) throw new InvalidQueryError(`${path}/group_type_index`, "is required for a group breakdown");
   } else {
@@ -160,7 +164,20 @@ function normalizeBreakdown(insight: InsightSpec): Breakdown | null {
       throw new InvalidQueryError(`${path}/property`, `must be one of ${filterableColumns.join(", ")}`);
     }
   }
-  return { type: spec.type, property: spec.property ?? null, groupTypeIndex: spec.group_type_index ?? null, limit: spec.limit ?? breakdownLimitDefault };
+  return { type: spec.type, property: spec.property ?? null, groupTypeIndex: spec.group_type_index ?? null, limit: spec.limit ?? breakdownLimitDefault, cohortIds: [] };
+}
+
+/** A row per named cohort, in order: nothing to rank, so no limit; each cohort once. */
+function cohortBreakdown(spec: BreakdownSpec, path: string): Breakdown {
+  for (const member of ["property", "group_type_index", "limit"] as const) {
+    if (spec[member] !== undefined) throw new InvalidQueryError(`${path}/${member}`, "does not apply to a cohort breakdown (it has a row per cohort)");
+  }
+  if (spec.cohort_ids === undefined) throw new InvalidQueryError(`${path}/cohort_ids`, "is required for a cohort breakdown");
+  const cohortIds = spec.cohort_ids.map((id) => id.toLowerCase());
+  cohortIds.forEach((id, index) => {
+    if (cohortIds.indexOf(id) !== index) throw new InvalidQueryError(`${path}/cohort_ids/${index}`, `names cohort ${id} a second time`);
+  });
+  return { type: "cohort", property: null, groupTypeIndex: null, limit: cohortIds.length, cohortIds };
 }
 
 /** Validates `document` for a project in `timeZone` at `now`; throws InvalidQueryError. */

@@ -8,6 +8,7 @@
 // from_step's time and before to_step's (or up to s + window if to_step was not reached).
 // Each person counts once, by the attempt reaching the most steps (then the earliest, then
 // the smallest breakdown value); the breakdown value is that of the attempt's first event.
+// A cohort breakdown has a row per cohort, of the persons in it (a person may be in several).
 // Persons are not weighted by sampling.
 import { absentValue, BreakdownValues, groupSlots, rankValues } from "../breakdown.ts";
 import { quantileInPlace } from "../quantile.ts";
@@ -44,6 +45,8 @@ export interface FunnelResult {
 const exclusionBit = (index: number) => 1 << (20 + index);
 
 interface Attempt {
+  /** The canonical person. */
+  person: number;
   level: number;
   start: number;
   value: number;
@@ -125,7 +128,7 @@ function evaluateFunnel(query: Query, streams: PersonStreams, textOf: (value: nu
       if (best && (level < best.level || (level === best.level && s > best.start))) continue;
       candidate.level = level;
       if (order !== "unordered" && dropped(exclusions, candidate, deadline, times, flags, from, to)) continue;
-      const attempt: Attempt = { level, start: s, value: values[i]!, times: Array.from(reached.subarray(0, level)) };
+      const attempt: Attempt = { person: streams.persons[p]!, level, start: s, value: values[i]!, times: Array.from(reached.subarray(0, level)) };
       if (better(attempt, best)) best = attempt;
     }
     if (best) chosen.push(best);
@@ -217,7 +220,7 @@ export async function funnel(data: QueryData): Promise<FunnelResult> {
     if (base.length === 0) continue;
     const { byCode, byRow } = stepFlags(chunk, query, base);
     const events = chunk.text("event").codes;
-    const rowValues = breakdown ? values.rowValues(chunk, breakdown) : null;
+    const rowValues = breakdown && breakdown.type !== "cohort" ? values.rowValues(chunk, breakdown) : null;
     const persons = chunk.persons;
     const timestamps = chunk.timestamps;
     for (let i = 0; i < base.length; i++) {
@@ -229,7 +232,13 @@ export async function funnel(data: QueryData): Promise<FunnelResult> {
   }
   const attempts = evaluateFunnel(query, builder.build(), (value) => values.label(value));
   const result: FunnelResult = { kind: "funnel", order: query.funnel.order, window_seconds: query.funnel.windowMs / 1000, steps: stepsOf(query, attempts) };
-  if (breakdown) {
+  if (breakdown?.type === "cohort") {
+    // A person's attempt counts in every cohort the person is in.
+    result.breakdowns = breakdown.cohortIds.map((cohortId) => {
+      const members = data.cohort(cohortId);
+      return { breakdown_value: cohortId, breakdown_other: false, steps: stepsOf(query, attempts.filter((attempt) => members.has(attempt.person))) };
+    });
+  } else if (breakdown) {
     const volumes = new Map<number, number>();
     for (const attempt of attempts) volumes.set(attempt.value, (volumes.get(attempt.value) ?? 0) + 1);
     const ranked = rankValues(volumes, breakdown.limit, (value) => values.label(value));

@@ -1,5 +1,5 @@
-// Trends: one row per series (x breakdown value), one value per interval bucket in the
-// project's time zone, and the whole range's value as `total`.
+// Trends: one row per series (x breakdown value, or x cohort of a cohort breakdown), one value
+// per interval bucket in the project's time zone, and the whole range's value as `total`.
 //   total             events, each weighted 1 / sample rate
 //   unique_persons    distinct canonical persons (merges applied); unique_sessions, unique_groups likewise
 //   sum, avg          of the property's numeric values, weighted like total (avg = weighted mean)
@@ -12,6 +12,7 @@ import type { Breakdown, Query, Series } from "../ir/query.ts";
 import { numericValues } from "../numeric.ts";
 import type { LoadedChunk, QueryData } from "../query-data.ts";
 import { baseSelection, breakdownColumns, columnsNeeded, instantSpan, seriesRows } from "../selection.ts";
+import { narrow } from "../filters.ts";
 import { isAdditive, SeriesAggregate, type ChunkCells } from "./trends-aggregate.ts";
 import { BucketMap } from "../buckets.ts";
 import { checkAnswerCells } from "../answer-size.ts";
@@ -47,8 +48,17 @@ function distinctIds(chunk: LoadedChunk, series: Series, sessions: WordIds, grou
 /** Grouping of each chunk's rows: a breakdown's groups by code (null: one group). */
 type ChunkGrouping = (chunk: LoadedChunk) => Pick<ChunkCells, "groupCodes" | "groupOfCode">;
 
-/** Adds every chunk's rows into the aggregates, grouped by `grouping`. */
-async function aggregateChunks(data: QueryData, columns: string[], buckets: BucketMap, aggregates: SeriesAggregate[], grouping: ChunkGrouping): Promise<void> {
+/**
+ * Rows of a chunk's base selection each set of aggregates reads: all of them, or with a cohort
+ * breakdown the rows of each cohort's members (a person in several cohorts is in each set).
+ */
+type ChunkSubsets = (chunk: LoadedChunk, base: Uint32Array) => Uint32Array[];
+const wholeBase: ChunkSubsets = (_, base) => [base];
+
+/** Adds every chunk's rows into the aggregates (`aggregates[i]` reads subset i), grouped by `grouping`. */
+async function aggregateChunks(
+  data: QueryData, columns: string[], buckets: BucketMap, aggregates: SeriesAggregate[][], grouping: ChunkGrouping, subsets = wholeBase,
+): Promise<void> {
   const query = data.query;
   const sessions = new WordIds();
   const groupKeys = new WordIds();
@@ -62,15 +72,33 @@ async function aggregateChunks(data: QueryData, columns: string[], buckets: Buck
     if (bucketScratch.length < chunk.rows) bucketScratch = new Int32Array(chunk.rows);
     const cells: ChunkCells = { buckets: buckets.rowBuckets(chunk.timestamps, base, low, high, bucketScratch), ...grouping(chunk) };
     const weights = chunk.weights;
-    for (const aggregate of aggregates) {
-      const series = aggregate.series;
-      const rows = seriesRows(chunk, base, series);
-      if (rows.rows.length === 0) continue;
-      if (series.math === "total") aggregate.addTotals(cells, rows, weights);
-      else if (series.math.startsWith("unique_")) aggregate.addDistinct(cells, rows, distinctIds(chunk, series, sessions, groupKeys));
-      else aggregate.addNumbers(cells, rows, weights, numericValues(chunk.eventProperty(series.property!)));
-    }
+    subsets(chunk, base).forEach((subset, index) => {
+      for (const aggregate of aggregates[index]!) {
+        const series = aggregate.series;
+        const rows = seriesRows(chunk, subset, series);
+        if (rows.rows.length === 0) continue;
+        if (series.math === "total") aggregate.addTotals(cells, rows, weights);
+        else if (series.math.startsWith("unique_")) aggregate.addDistinct(cells, rows, distinctIds(chunk, series, sessions, groupKeys));
+        else aggregate.addNumbers(cells, rows, weights, numericValues(chunk.eventProperty(series.property!)));
+      }
+    });
   }
+}
+
+const ungrouped: ChunkGrouping = () => ({ groupCodes: null, groupOfCode: null });
+
+/** Trends by cohort: each series' rows of each cohort's members, one row per (series, cohort) in the order named. */
+async function trendsByCohort(data: QueryData, columns: string[], buckets: BucketMap, cohortIds: string[]): Promise<TrendsRow[]> {
+  const query = data.query;
+  checkTrendsCells(data, cohortIds.length, buckets.count);
+  const aggregates = cohortIds.map(() => query.series.map((series) => new SeriesAggregate(series, 1, buckets.count)));
+  const members = (chunk: LoadedChunk, base: Uint32Array) => cohortIds.map((cohortId) => narrow(base, chunk.cohortMask(cohortId, true)));
+  await aggregateChunks(data, columns, buckets, aggregates, ungrouped, members);
+  return query.series.flatMap((series, index) => cohortIds.map((cohortId, cohort) => {
+    const aggregate = aggregates[cohort]![index]!;
+    const values = Array.from({ length: buckets.count }, (_, bucket) => aggregate.value(bucket, false));
+    return { series: index, event: series.event, math: series.math, breakdown_value: cohortId, breakdown_other: false, values, total: aggregate.value(0, true) };
+  }));
 }
 
 /** Each chunk's breakdown codes grouped by `groupOf` (global value id to group). */
@@ -97,13 +125,16 @@ export async function trends(data: QueryData): Promise<TrendsResult> {
   const values = new BreakdownValues();
   const aggregatesOf = (groups: number) => query.series.map((series) => new SeriesAggregate(series, groups, buckets.count));
 
+  const result = (rows: TrendsRow[]): TrendsResult => ({ kind: "trends", interval: query.interval, time_zone: query.timeZone, buckets: buckets.labels, rows });
+  if (breakdown?.type === "cohort") return result(await trendsByCohort(data, columns, buckets, breakdown.cohortIds));
+
   let aggregates: SeriesAggregate[];
   let groupIds: number[] = [absentValue];
   let hasOther = false;
   if (!breakdown) {
     checkTrendsCells(data, 1, buckets.count);
     aggregates = aggregatesOf(1);
-    await aggregateChunks(data, columns, buckets, aggregates, () => ({ groupCodes: null, groupOfCode: null }));
+    await aggregateChunks(data, columns, buckets, [aggregates], ungrouped);
   } else {
     // The values' ids first (dictionaries only): with few values and additive maths, one pass
     // aggregates by value and the values fold into their slots once ranked; otherwise a pass
@@ -115,7 +146,7 @@ export async function trends(data: QueryData): Promise<TrendsResult> {
     const perValue = byValue ? aggregatesOf(valueGroups) : [];
     if (byValue) {
       // Group of value id v: v + 1 (group 0: absent).
-      await aggregateChunks(data, columns, buckets, perValue, groupedBy(values, breakdown, (value) => value + 1));
+      await aggregateChunks(data, columns, buckets, [perValue], groupedBy(values, breakdown, (value) => value + 1));
       for (const aggregate of perValue) values.addVolumes(aggregate.rowsSeen);
     } else {
       for (const ref of data.chunksToRead) {
@@ -135,7 +166,7 @@ export async function trends(data: QueryData): Promise<TrendsResult> {
     if (byValue) {
       const slotOfGroup = Int32Array.from({ length: valueGroups }, (_, group) => slotOf(group - 1));
       perValue.forEach((aggregate, index) => aggregate.foldInto(aggregates[index]!, slotOfGroup));
-    } else await aggregateChunks(data, columns, buckets, aggregates, groupedBy(values, breakdown, slotOf));
+    } else await aggregateChunks(data, columns, buckets, [aggregates], groupedBy(values, breakdown, slotOf));
   }
   const groups = groupIds.length + (hasOther ? 1 : 0);
 
@@ -154,5 +185,5 @@ export async function trends(data: QueryData): Promise<TrendsResult> {
       rows.push(row);
     }
   });
-  return { kind: "trends", interval: query.interval, time_zone: query.timeZone, buckets: buckets.labels, rows };
+  return result(rows);
 }

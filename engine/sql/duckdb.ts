@@ -1,6 +1,7 @@
 // DuckDB sessions over a project's Parquet files: the reference engine the executor is tested
 // and benchmarked against, and what /sql runs on. Each session is an in-memory database with
-// the `events` view, `person_overrides` and, when asked, `persons` with person properties.
+// the `events` view, `person_overrides` and, when asked, `persons` with person properties and
+// `cohort_members` with cohort memberships.
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import type { ValueKind } from "../query-data.ts";
 import { valueText } from "../columns.ts";
@@ -71,6 +72,25 @@ export class DuckDbSession {
     }
     appender.closeSync();
     await this.connection.run("CREATE OR REPLACE TEMP VIEW person_created AS SELECT person_id, make_timestamptz(created_ms * 1000) AS created_at FROM person_created_ms");
+  }
+
+  /**
+   * Defines `cohort_members` (cohort_id, person_id) from stored memberships (person indexes by
+   * cohort id): each member as the person it is now through `canonical`, once per cohort.
+   */
+  async defineCohortMembers(memberships: ReadonlyMap<string, Int32Array>, canonical: Int32Array): Promise<void> {
+    await this.connection.run("CREATE OR REPLACE TEMP TABLE cohort_members (cohort_id VARCHAR NOT NULL, person_id INTEGER NOT NULL, PRIMARY KEY (cohort_id, person_id))");
+    const appender = await this.connection.createAppender("cohort_members", "main", "temp");
+    for (const [cohortId, members] of memberships) {
+      const persons = new Set<number>();
+      for (const member of members) persons.add(member < canonical.length ? canonical[member]! : member);
+      for (const person of persons) {
+        appender.appendVarchar(cohortId);
+        appender.appendInteger(person);
+        appender.endRow();
+      }
+    }
+    appender.closeSync();
   }
 
   async run(sql: string, params: (string | number | boolean)[] = []): Promise<SqlRows> {

@@ -1,8 +1,10 @@
 // SQL for the values the executor reads: property and column expressions over the `events`
-// view (alias e) and the `persons` table (alias p), their text and numeric readings, and the
-// 14 filter operators with the rules of engine/filters.ts (bucket keys: local-time.ts).
+// view (alias e) and the `persons` table (alias p), their text and numeric readings, the
+// 14 filter operators with the rules of engine/filters.ts (bucket keys: local-time.ts), and
+// cohort filters over the `cohort_members` table (cohort_id, person_id: each member as the
+// person it is now, as engine/cohorts/membership.ts counts it).
 import { numberText, numericPattern, valueText } from "../columns.ts";
-import type { Breakdown, Filter, Query } from "../ir/query.ts";
+import type { Breakdown, CohortFilter, Filter, PropertyFilter, Query } from "../ir/query.ts";
 import { groupColumn } from "../../storage/event-columns.ts";
 import type { ValueKind } from "../query-data.ts";
 import { identifier, literal, type Params } from "./params.ts";
@@ -29,7 +31,7 @@ export const numberAsText = (sql: string) =>
 /** The number a text holds when it is a plain decimal number, else NULL. */
 export const textAsNumber = (sql: string) => `CASE WHEN regexp_full_match(${sql}, ${literal(numericPattern)}) THEN CAST(${sql} AS DOUBLE) END`;
 
-export function filterValue(filter: Pick<Filter, "type" | "key">, kinds: SqlKinds): SqlValue {
+export function filterValue(filter: Pick<PropertyFilter, "type" | "key">, kinds: SqlKinds): SqlValue {
   if (filter.type === "event") return { sql: `e.${identifier(kinds.eventColumns.get(filter.key)!)}`, kind: kinds.event.get(filter.key) ?? "text" };
   if (filter.type === "person") return { sql: `p.${identifier(kinds.personColumns.get(filter.key)!)}`, kind: kinds.person.get(filter.key) ?? "text" };
   if (filter.key === "is_suspect") return { sql: "CAST(e.is_suspect AS VARCHAR)", kind: "text" };
@@ -47,7 +49,14 @@ const canonicalNumber = (text: string): number | null => {
   return text.trim() !== "" && Number.isFinite(number) && numberText(number) === text ? number : null;
 };
 
+/** The members of one cohort, by the person after merges. */
+export const cohortMembersSql = (params: Params, cohortId: string) => `SELECT person_id FROM cohort_members WHERE cohort_id = ${params.add(cohortId)}`;
+
+const cohortCondition = (filter: CohortFilter, params: Params) =>
+  `e.person_id ${filter.operator === "in" ? "IN" : "NOT IN"} (${cohortMembersSql(params, filter.cohort_id)})`;
+
 export function filterCondition(filter: Filter, kinds: SqlKinds, params: Params): string {
+  if (filter.type === "cohort") return cohortCondition(filter, params);
   const value = filterValue(filter, kinds);
   const orAbsent = (condition: string) => `(${value.sql} IS NULL OR ${condition})`;
   const scalar = filter.value as Scalar;
@@ -87,6 +96,7 @@ export const conditions = (filters: Filter[], kinds: SqlKinds, params: Params) =
 /** A row's breakdown value as text (a group breakdown: the group key). */
 export function breakdownValueSql(breakdown: Breakdown, kinds: SqlKinds): string {
   if (breakdown.type === "group") return `e.${identifier(groupColumn(breakdown.groupTypeIndex!))}`;
+  if (breakdown.type === "cohort") throw new Error("a cohort breakdown has no value per row (trends-cohort-sql.ts, funnel-sql.ts)");
   return asText(filterValue({ type: breakdown.type, key: breakdown.property! }, kinds));
 }
 
@@ -96,10 +106,12 @@ export function readsPersons(query: Query): boolean {
   return filters.some((filter) => filter.type === "person") || query.breakdown?.type === "person";
 }
 
-/** Whether the query reads each event's person after merges (every person-centric kind does). */
+/** Whether the query reads each event's person after merges (every person-centric kind does, and cohorts are sets of persons). */
 export function readsPersonIds(query: Query): boolean {
   if (query.kind !== "trends" && query.kind !== "revenue") return true;
-  return readsPersons(query) || query.series.some((series) => series.math === "unique_persons");
+  const filters = [...query.filters, ...query.series.flatMap((series) => series.filters)];
+  return readsPersons(query) || query.series.some((series) => series.math === "unique_persons")
+    || filters.some((filter) => filter.type === "cohort") || query.breakdown?.type === "cohort";
 }
 
 /**

@@ -6,18 +6,22 @@
 //   chosen     per person the attempt reaching most steps, then the earliest, then the
 //              smallest breakdown value
 //   grouped    the top `limit` breakdown values by persons get a rank; the rest are "other"
+//              (by cohort: each chosen attempt once per cohort of its person, ranked in the
+//              order the cohorts are named, and once more for the overall steps)
 //   reached    one row per person and reached step, with the seconds from the step before
 // and the answer: persons, median and average seconds per step, per rank and overall.
 import type { Query } from "../ir/query.ts";
 import { stepsOf, type FunnelResult } from "../kinds/funnel.ts";
 import { and, breakdownValueSql, conditions, fromEvents, rangeAndFilters, type SqlKinds } from "./expressions.ts";
 import { attemptsSql } from "./funnel-attempts-sql.ts";
+import { rankedCohortsSql } from "./trends-cohort-sql.ts";
 import type { Params } from "./params.ts";
 
 export function funnelSql(query: Query, kinds: SqlKinds, params: Params): string {
   const window = params.add(query.funnel.windowMs);
   const breakdown = query.breakdown;
-  const value = breakdown ? breakdownValueSql(breakdown, kinds) : "NULL::VARCHAR";
+  const byCohort = breakdown?.type === "cohort";
+  const value = breakdown && !byCohort ? breakdownValueSql(breakdown, kinds) : "NULL::VARCHAR";
   // One parameter per event name: a step's flag and the WHERE clause's list name it alike.
   const eventParams = new Map<string, string>();
   const eventIs = (event: string) => {
@@ -37,20 +41,31 @@ export function funnelSql(query: Query, kinds: SqlKinds, params: Params): string
     // arg_min's key orders as the executor's choice: NULL breakdown values after the others.
     `chosen AS (\n  SELECT person, arg_min({bv: bv, times: times}, (-len(times), t0, bv IS NULL, coalesce(bv, ''))) AS best\n  FROM attempts${attempts.dropped === null ? "" : `\n  WHERE NOT (${attempts.dropped})`}\n  GROUP BY person\n)`,
   ];
-  if (breakdown) {
+  if (byCohort) {
+    ctes.push([
+      "grouped AS (",
+      "  SELECT c.rank, c.cohort_id AS bv, ch.best.times FROM chosen ch",
+      "  JOIN cohort_members m ON m.person_id = ch.person",
+      `  JOIN ${rankedCohortsSql(breakdown.cohortIds, params)} ON c.cohort_id = m.cohort_id`,
+      "  UNION ALL SELECT NULL, NULL, best.times FROM chosen",
+      ")",
+    ].join("\n"));
+  } else if (breakdown) {
     ctes.push(
       "ranked AS (SELECT best.bv, row_number() OVER (ORDER BY count(*) DESC, best.bv ASC NULLS LAST) AS rank FROM chosen GROUP BY best.bv)",
       `grouped AS (SELECT CASE WHEN r.rank <= ${params.add(breakdown.limit)} THEN r.rank END AS rank, c.best.bv, c.best.times FROM chosen c JOIN ranked r ON c.best.bv IS NOT DISTINCT FROM r.bv)`,
     );
   } else ctes.push("grouped AS (SELECT NULL::BIGINT AS rank, best.bv, best.times FROM chosen)");
   ctes.push("reached AS (SELECT rank, bv, k, CASE WHEN k > 0 THEN (times[k + 1] - times[k]) / 1000.0 END AS gap FROM (SELECT *, unnest(range(len(times))) AS k FROM grouped))");
+  // By cohort, the overall steps are the copy of every attempt without a rank (a person in several cohorts counts once there).
+  const [overall, groupBy] = byCohort ? ["(rank IS NULL)::INTEGER", "GROUP BY rank, k"] : ["grouping(rank)", "GROUP BY GROUPING SETS ((rank, k), (k))"];
   return [
     `WITH ${ctes.join(",\n")}`,
     "SELECT rank, min(bv) FILTER (WHERE rank IS NOT NULL) AS breakdown_value, k AS step,",
     "       count(*) AS count, quantile_cont(gap, 0.5) AS median_seconds, avg(gap) AS average_seconds,",
-    "       grouping(rank) AS overall",
+    `       ${overall} AS overall`,
     "FROM reached",
-    "GROUP BY GROUPING SETS ((rank, k), (k))",
+    groupBy,
     "ORDER BY overall DESC, rank NULLS LAST, step",
   ].join("\n");
 }
@@ -86,10 +101,12 @@ export function funnelFromSql(query: Query, rows: FunnelSqlRow[]): FunnelResult 
   const result: FunnelResult = { kind: "funnel", order: query.funnel.order, window_seconds: query.funnel.windowMs / 1000, steps: build(overall) };
   if (query.breakdown) {
     const grouped = rows.filter((row) => Number(row.overall) === 0);
-    const ranks = [...new Set(grouped.filter((row) => row.rank !== null).map((row) => Number(row.rank)))].sort((a, b) => a - b);
+    // A cohort breakdown has a row per cohort named, persons or not.
+    const cohortIds = query.breakdown.type === "cohort" ? query.breakdown.cohortIds : null;
+    const ranks = cohortIds ? cohortIds.map((_, index) => index + 1) : [...new Set(grouped.filter((row) => row.rank !== null).map((row) => Number(row.rank)))].sort((a, b) => a - b);
     result.breakdowns = ranks.map((rank) => {
       const group = grouped.filter((row) => Number(row.rank) === rank);
-      return { breakdown_value: group[0]!.breakdown_value, breakdown_other: false, steps: build(group) };
+      return { breakdown_value: cohortIds ? cohortIds[rank - 1]! : group[0]!.breakdown_value, breakdown_other: false, steps: build(group) };
     });
     const other = grouped.filter((row) => row.rank === null);
     if (other.length > 0) result.breakdowns.push({ breakdown_value: null, breakdown_other: true, steps: build(other) });

@@ -1,6 +1,6 @@
 // Trends as SQL: one SELECT per series, its rows filtered before anything else, grouped by
 // (bucket key) and () for the range total, the keys labelled once grouped; with a breakdown,
-// trends-breakdown-sql.ts.
+// trends-breakdown-sql.ts (by cohort: trends-cohort-sql.ts).
 import type { Query, Series } from "../ir/query.ts";
 import type { TrendsResult, TrendsRow } from "../kinds/trends.ts";
 import { and, fromEvents, rangeAndFilters, seriesConditions, type SqlKinds } from "./expressions.ts";
@@ -8,8 +8,10 @@ import { bucketKeySql, bucketLabelSql } from "./local-time.ts";
 import type { Params } from "./params.ts";
 import { aggregate, numberOf, seriesInputs } from "./trends-aggregates-sql.ts";
 import { trendsBreakdownSql } from "./trends-breakdown-sql.ts";
+import { trendsCohortSql } from "./trends-cohort-sql.ts";
 
 export function trendsSql(query: Query, kinds: SqlKinds, params: Params): string {
+  if (query.breakdown?.type === "cohort") return trendsCohortSql(query, kinds, params);
   if (query.breakdown) return trendsBreakdownSql(query, kinds, params);
   const key = bucketKeySql(query);
   const label = bucketLabelSql(query.interval, "key");
@@ -40,9 +42,11 @@ export interface TrendsSqlRow {
 /** The rows of trendsSql as a TrendsResult (buckets as the executor labels them), for comparing the two. */
 export function trendsFromSql(query: Query, labels: string[], rows: TrendsSqlRow[]): TrendsResult {
   const zeroWhenEmpty = (series: Series) => ["total", "sum"].includes(series.math) || series.math.startsWith("unique_");
-  const ranks = [...new Set(rows.filter((row) => row.rank !== null).map((row) => Number(row.rank)))].sort((a, b) => a - b);
-  const labelOf = new Map<number, string | null>();
-  for (const row of rows) if (row.rank !== null) labelOf.set(Number(row.rank), row.breakdown_value);
+  // A cohort breakdown has a row per cohort named, rows or not.
+  const cohortIds = query.breakdown?.type === "cohort" ? query.breakdown.cohortIds : null;
+  const ranks = cohortIds ? cohortIds.map((_, index) => index + 1) : [...new Set(rows.filter((row) => row.rank !== null).map((row) => Number(row.rank)))].sort((a, b) => a - b);
+  const labelOf = new Map<number, string | null>(cohortIds?.map((cohortId, index) => [index + 1, cohortId]));
+  if (!cohortIds) for (const row of rows) if (row.rank !== null) labelOf.set(Number(row.rank), row.breakdown_value);
   const out: TrendsRow[] = [];
   query.series.forEach((series, index) => {
     const mine = rows.filter((row) => Number(row.series) === index);

@@ -5,7 +5,8 @@
 // data id and environment come from the token, or for the internal route from the key registry.
 import { Elysia, t } from "elysia";
 import { Type } from "@sinclair/typebox";
-import { CohortId, CohortDefinitionSchema } from "../../engine/cohorts/definition.ts";
+import { CohortDefinitionSchema } from "../../engine/cohorts/definition.ts";
+import { CohortId } from "../../engine/ir/schema.ts";
 import { distinctIdLengthMax } from "../ingest/limits.ts";
 import { requireUuid } from "../control/ids.ts";
 import { readJsonBody } from "../http/body.ts";

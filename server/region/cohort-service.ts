@@ -15,7 +15,7 @@ import type { CohortKind, CohortSummary } from "../../storage/cohort-store.ts";
 import { ApiError, conflict, notFound } from "../http/errors.ts";
 import { tooManyConcurrentQueries, type QueryGate } from "./query-service.ts";
 import type { RegionNode } from "./region-node.ts";
-import { regionPersons } from "./region-persons.ts";
+import { missingCohortConflict, regionPersons } from "./region-persons.ts";
 
 /** Where a cohort request applies: from a region token, or from the control plane's internal request. */
 export interface CohortTarget {
@@ -104,7 +104,7 @@ export class CohortService {
       const options = { timeZone: this.node.store.projectTimeZone(projectId), now, deadline: now + this.limits.timeoutMs, rowsMax: this.limits.rowsMax };
       return (await evaluateCohort(definition, source, options)).members;
     } catch (error) {
-      if (error instanceof MissingCohortError) throw conflict(`cohort ${error.cohortId} has no calculated membership in environment ${environment}; calculate it there first`);
+      if (error instanceof MissingCohortError) throw missingCohortConflict(error, environment);
       if (error instanceof QueryLimitError) {
         throw new ApiError(422, "query_too_large", error.code === "timeout" ? `the cohort calculation ran past the ${this.limits.timeoutMs / 1000} s limit; use fewer days or fewer criteria` : error.message);
       }

@@ -12,7 +12,8 @@ import { instantOf, localTime } from "../../engine/time-zone.ts";
 import { ApiError } from "../http/errors.ts";
 import type { RegionClaims } from "./region-auth.ts";
 import type { RegionNode } from "./region-node.ts";
-import { regionPersons } from "./region-persons.ts";
+import { cohortStamps, missingCohortConflict, regionPersons } from "./region-persons.ts";
+import { MissingCohortError, queryCohorts } from "../../engine/cohorts/membership.ts";
 import { resultCacheHistoricalMs, resultCacheRecentMs, type ResultCache } from "./result-cache.ts";
 
 /** Spec 2, Limits: the query time-out (QUERY_TIMEOUT_MS may lower it). */
@@ -94,7 +95,9 @@ export class QueryService {
       throw error;
     }
     const includeSql = request.include_sql === true;
-    const cacheKey = `${claims.projectId}\u0000${claims.environment}\u0000${includeSql}\u0000${canonicalJson(request.query)}`;
+    // A cohort's recalculation changes the answer of every query naming it.
+    const cohorts = cohortStamps(this.node, claims.projectId, claims.environment, queryCohorts(query));
+    const cacheKey = `${claims.projectId}\u0000${claims.environment}\u0000${includeSql}\u0000${canonicalJson(request.query)}\u0000${cohorts}`;
     const hit = request.refresh === true ? null : this.cache.get(cacheKey, now);
     if (hit !== null) return withCachedFlag(hit, true);
 
@@ -115,6 +118,7 @@ export class QueryService {
       this.cache.set(cacheKey, json, now + (this.touchesToday(query.to, timeZone, now) ? resultCacheRecentMs : resultCacheHistoricalMs));
       return withCachedFlag(json, false);
     } catch (error) {
+      if (error instanceof MissingCohortError) throw missingCohortConflict(error, claims.environment);
       if (error instanceof QueryLimitError) {
         throw new ApiError(422, "query_too_large", error.code === "timeout" ? `the query ran past the ${this.timeoutMs / 1000} s limit; narrow the date range or the filters` : error.message);
       }

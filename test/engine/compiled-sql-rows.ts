@@ -1,7 +1,7 @@
 // The executor against DuckDB on a test dataset: DuckDB's rows for a query's compiled SQL
 // (the views and tables the SQL reads defined as the executor typed them: events over the
-// same Parquet files, person creation times, person properties), and random documents
-// compared through both engines.
+// same Parquet files, person creation times, person properties, cohort memberships), and
+// random documents compared through both engines.
 import type { Query } from "../../engine/ir/query.ts";
 import { executeQuery, type QueryLimits } from "../../engine/execute.ts";
 import { validateQuery } from "../../engine/ir/validate.ts";
@@ -20,6 +20,7 @@ export async function compiledSqlRows<Row>(duck: DuckDbSession, dataset: Dataset
   await duck.defineEvents(files, new Map(eventProperties.map((key) => [key, data.kindOf(key)])), dataset.canonical);
   await duck.definePersonCreated(dataset.created);
   await duck.definePersons(new Map(personProperties(query).map((key) => [key, { kind: data.personProperty(key).kind, values: dataset.personValues.get(key) ?? new Map() }])));
+  await duck.defineCohortMembers(dataset.cohorts, dataset.canonical);
   return duck.rowObjects<Row>(sql.sql, sql.params);
 }
 

@@ -1,6 +1,6 @@
 // A seeded dataset for engine tests: events written through the real storage path (EventStore
-// buffers, seals and compacts them into Parquet), persons with merges, person properties, and
-// a DuckDB session whose `events` view covers the same Parquet files.
+// buffers, seals and compacts them into Parquet), persons with merges, person properties,
+// stored cohort memberships, and a DuckDB session whose `events` view covers the same Parquet files.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,7 +24,7 @@ export interface Dataset {
   canonical: Int32Array;
   /** When each surviving person was created (NaN for persons merged away). */
   created: Float64Array;
-  /** Stored cohort memberships (person indexes, sorted) by cohort id: tests set them. */
+  /** Stored cohort memberships (person indexes, sorted) by cohort id; tests may set more. */
   cohorts: Map<string, Int32Array>;
   /** Chunks of the store's live files (and, with `buffered`, its unsealed rows). */
   source(chunkStore?: ChunkStore): QuerySource;
@@ -35,6 +35,23 @@ export interface Dataset {
 export const dataId = 7;
 export const environment = "production";
 
+
+/** The cohorts random documents (random-ir.ts) name; buildDataset stores a membership for each. */
+export const cohortIds = ["0193a7c2-0000-7000-8000-0000000000c1", "0193a7c2-0000-7000-8000-0000000000c2", "0193a7c2-0000-7000-8000-0000000000c3"];
+
+/**
+ * Stored memberships of cohortIds over persons 0..persons-1, merged-away indexes included (as
+ * stored before a merge): about half of them plus a person created after the override array
+ * was read, a fifth, and none.
+ */
+function randomMemberships(random: () => number, persons: number): Map<string, Int32Array> {
+  const shares = [0.5, 0.2, 0];
+  const members = (share: number) => Int32Array.from({ length: persons }, (_, person) => person).filter(() => random() < share);
+  return new Map(cohortIds.map((cohortId, index) => {
+    const drawn = members(shares[index]!);
+    return [cohortId, index === 0 ? Int32Array.of(...drawn, persons + 3) : drawn];
+  }));
+}
 
 export const eventNames = ["page_viewed", "signed_up", "purchase", "clicked", "$pageview", "$screen"] as const;
 const plans = ["free", "pro", "team", "Enterprise"];
@@ -113,7 +130,8 @@ export async function buildDataset(options: DatasetOptions): Promise<Dataset> {
   // Persons were created at their first event, some of them days before the data starts.
   const created = firstEventTimes(events, canonical);
   for (let person = 0; person < created.length; person++) if (random() < 0.3) created[person]! -= Math.floor(random() * 10 * 86_400_000);
-  return datasetOf(events, { canonical, personValues, created, leaveUnsealed: options.leaveUnsealed, compactRows: options.compactRows });
+  const cohorts = randomMemberships(random, options.persons);
+  return datasetOf(events, { canonical, personValues, created, cohorts, leaveUnsealed: options.leaveUnsealed, compactRows: options.compactRows });
 }
 
 /** Each surviving person's earliest event time (NaN for persons merged away or without events). */
@@ -129,7 +147,9 @@ export function firstEventTimes(events: StoredEvent[], canonical: Int32Array): F
 /** A dataset of exactly these events (written through the storage path as in buildDataset). */
 export async function datasetOf(
   events: StoredEvent[],
-  options: { canonical?: Int32Array; personValues?: Map<string, Map<number, unknown>>; created?: Float64Array; leaveUnsealed?: boolean; compactRows?: number } = {},
+  options: {
+    canonical?: Int32Array; personValues?: Map<string, Map<number, unknown>>; created?: Float64Array; cohorts?: Map<string, Int32Array>; leaveUnsealed?: boolean; compactRows?: number;
+  } = {},
 ): Promise<Dataset> {
   const dataDir = mkdtempSync(join(tmpdir(), "engine-"));
   const tuning: StorageTuning = { sealRows: 1 << 30, sealBytes: 1 << 30, sealCells: 1 << 30, sealAgeMs: 1 << 30, compactRows: options.compactRows ?? 400, compactAgeMs: 1 << 30, compactBacklogRows: 1 << 30, partRowsMax: 2000, partBytesMax: 2 ** 31 };
@@ -147,7 +167,7 @@ export async function datasetOf(
   }
   if (!options.leaveUnsealed) await store.flush();
   const created = options.created ?? firstEventTimes(events, canonical);
-  const cohorts = new Map<string, Int32Array>();
+  const cohorts = options.cohorts ?? new Map<string, Int32Array>();
   const persons: PersonSource = { canonical, propertyValues: (key) => personValues.get(key) ?? new Map(), createdTimes: () => created, cohortMembers: (id) => cohorts.get(id) ?? null };
   return {
     dataDir,

@@ -16,7 +16,7 @@ import { revenueFromSql, type RevenueSqlRow } from "../../engine/sql/revenue-sql
 import type { RevenueResult } from "../../engine/kinds/revenue.ts";
 import { pathsFromSql, type PathsSqlRow } from "../../engine/sql/paths-sql.ts";
 import type { PathsResult } from "../../engine/kinds/paths.ts";
-import { randomFunnelIr, randomLifecycleIr, randomPathsIr, randomRetentionIr, randomRevenueIr, randomStickinessIr, randomTrendsIr } from "./random-ir.ts";
+import { randomFunnelIr, randomLifecycleIr, randomPathsIr, randomRetentionIr, randomRevenueIr, randomStickinessIr, randomTrendsIr, withCohorts } from "./random-ir.ts";
 import { retentionFromSql, type RetentionSqlRow } from "../../engine/sql/retention-sql.ts";
 import type { RetentionResult } from "../../engine/kinds/retention.ts";
 import { stickinessFromSql } from "../../engine/sql/stickiness-sql.ts";
@@ -107,6 +107,45 @@ describe("executor equals DuckDB on the compiled SQL", () => {
   test(`paths: ${queriesPerKind} random queries`, async () => {
     const withEdges = await compareRandom<PathsResult, PathsSqlRow>(14, randomPathsIr, (_, __, rows) => pathsFromSql(rows), (result) => result.edges.length > 0);
     expect(withEdges).toBeGreaterThan(queriesPerKind / 2);
+  });
+});
+
+describe("cohort filters and breakdowns: executor equals DuckDB (cohort_members)", () => {
+  const cohortQueries = 60;
+  const byCohort = (breakdown: unknown) => (breakdown as { type?: string } | undefined)?.type === "cohort";
+
+  test(`trends: ${cohortQueries} random queries`, async () => {
+    let cohortRows = 0;
+    const nonEmpty = await compareRandomQueries<TrendsResult, TrendsSqlRow>(
+      { duck, dataset, zone, now, limits, queries: cohortQueries }, 15, withCohorts(randomTrendsIr), (query, result, rows) => trendsFromSql(query, result.buckets, rows),
+      (result) => {
+        cohortRows += result.rows.filter((row) => row.breakdown_value?.startsWith("0193a7c2") && (row.total ?? 0) !== 0).length;
+        return result.rows.some((row) => (row.total ?? 0) !== 0);
+      },
+    );
+    // Cohort filters narrow random filters further: a third with data is plenty to compare.
+    expect(nonEmpty).toBeGreaterThan(cohortQueries / 3);
+    expect(cohortRows).toBeGreaterThan(cohortQueries / 3);
+  });
+
+  test(`funnel: ${cohortQueries} random queries`, async () => {
+    let converted = 0;
+    const withCohortRows = await compareRandomQueries<FunnelResult, FunnelSqlRow>(
+      { duck, dataset, zone, now, limits, queries: cohortQueries }, 16, withCohorts(randomFunnelIr), (query, _, rows) => funnelFromSql(query, rows),
+      (result) => {
+        if (result.steps[1]!.count > 0) converted++;
+        return (result.breakdowns ?? []).some((breakdown) => breakdown.breakdown_value?.startsWith("0193a7c2") && breakdown.steps[0]!.count > 0);
+      },
+    );
+    expect(converted).toBeGreaterThan(cohortQueries / 4);
+    expect(withCohortRows).toBeGreaterThan(cohortQueries / 4);
+  });
+
+  test("the random documents name cohorts in filters and breakdowns", () => {
+    const random = seededRandom(17);
+    const documents = Array.from({ length: 100 }, () => withCohorts(randomTrendsIr)(random) as { filters: { type: string }[]; insight: { breakdown?: unknown } });
+    expect(documents.filter((document) => byCohort(document.insight.breakdown)).length).toBeGreaterThan(50);
+    expect(documents.filter((document) => document.filters.some((filter) => filter.type === "cohort")).length).toBeGreaterThan(50);
   });
 });
 

@@ -1,8 +1,8 @@
 // Random valid Query IR documents over the dataset of dataset.ts (seeded): every math value,
-// every operator on event properties, person properties and fixed columns, breakdowns of each
-// type, every interval, ranges across the DST change.
+// every operator on event properties, person properties and fixed columns, cohort filters,
+// breakdowns of each type (cohorts too), every interval, ranges across the DST change.
 import { filterableColumns, mathValues, operators } from "../../engine/ir/schema.ts";
-import { eventNames, pick } from "./dataset.ts";
+import { cohortIds, eventNames, pick } from "./dataset.ts";
 
 type Random = () => number;
 
@@ -31,7 +31,33 @@ const sampleValues: Record<string, unknown[]> = {
 const regexes = ["^Ch", "o", "\\d", "^(free|pro)$", "E"];
 const fixedColumns = ["distinct_id", "session_id", "lib_name", "geo_country", "is_suspect", "event"] as const;
 
+/** A cohort id as a document may spell it (letter case does not matter). */
+const cohortIdIn = (random: Random) => {
+  const cohortId = pick(random, cohortIds);
+  return random() < 0.2 ? cohortId.toUpperCase() : cohortId;
+};
+
+const randomCohortFilter = (random: Random) => ({ type: "cohort", cohort_id: cohortIdIn(random), operator: pick(random, ["in", "not_in"]) });
+
+function randomCohortBreakdown(random: Random): Record<string, unknown> {
+  const chosen = cohortIds.filter(() => random() < 0.6);
+  // Rows follow the order the cohorts are named in, whatever it is.
+  const named = random() < 0.5 ? chosen.reverse() : chosen;
+  return { type: "cohort", cohort_ids: named.length > 0 ? named : [cohortIdIn(random)] };
+}
+
+/** Documents of `generate` with a cohort filter added to the global filters and, most of the time, a cohort breakdown. */
+export function withCohorts(generate: (random: Random) => Record<string, unknown>): (random: Random) => Record<string, unknown> {
+  return (random) => {
+    const document = generate(random);
+    const insight = document.insight as Record<string, unknown>;
+    if (random() < 0.7) insight.breakdown = randomCohortBreakdown(random);
+    return { ...document, filters: [...(document.filters as unknown[]), ...(random() < 0.6 ? [randomCohortFilter(random)] : [])] };
+  };
+}
+
 function randomFilter(random: Random): Record<string, unknown> {
+  if (random() < 0.15) return randomCohortFilter(random);
   const type = pick(random, ["event", "event", "person", "column"] as const);
   const key = type === "event" ? pick(random, eventProperties) : type === "person" ? pick(random, personProperties) : pick(random, fixedColumns);
   if (type === "column" && !(filterableColumns as readonly string[]).includes(key)) throw new Error(key);
@@ -60,6 +86,7 @@ function randomRange(random: Random, interval: string): { from: string; to: stri
 }
 
 function randomBreakdown(random: Random, limitMax: number): Record<string, unknown> {
+  if (random() < 0.2) return randomCohortBreakdown(random);
   const type = pick(random, ["event", "person", "column", "group"] as const);
   const property = type === "event" ? pick(random, eventProperties) : type === "person" ? pick(random, personProperties) : pick(random, fixedColumns);
   return { type, ...(type === "group" ? { group_type_index: 0 } : { property }), limit: 1 + Math.floor(random() * limitMax) };

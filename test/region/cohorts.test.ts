@@ -58,7 +58,7 @@ beforeAll(async () => {
   const big = await createProject(owner, "Big", "eu", zone);
   bigProject = big.project;
   bigKey = big.public_keys[0].key;
-  patSecret = (await createToken(owner, ["cohorts:write", "persons:read", "persons.pii"])).secret;
+  patSecret = (await createToken(owner, ["cohorts:write", "persons:read", "persons.pii", "query:read"])).secret;
   // Sent one at a time, so persons get their indexes in this order (u-late 0, u-pro 1, u-free 2, anon-m 3).
   for (const batch of [
     [event("u-late", "purchase", yesterday - minute)],
@@ -168,6 +168,42 @@ describe("POST /cohorts/{id}/materialize", () => {
     const token = await regionToken(project.id, ["cohorts:write"]);
     const reply = await materialize(token, cohortC, { kind: "static", version: 4, definition: null });
     expect([reply.status, reply.body]).toEqual([200, { cohort_id: cohortC, environment: "production", version: 4, size: 0, calculated_at: expect.stringMatching(isoPattern) }]);
+  });
+});
+
+describe("cohorts in POST /query", () => {
+  const purchasesBy = (cohortIds: string[], filters: unknown[] = []) => ({
+    query: { ir_version: 1, date_range: { from: "-3d" }, filters, insight: { kind: "trends", interval: "month", series: [{ event: "purchase" }], breakdown: { type: "cohort", cohort_ids: cohortIds } } },
+  });
+  const totals = (reply: { body: any }) => reply.body.result.rows.map((row: any) => [row.breakdown_value, row.total]);
+
+  test("filters and breakdowns read the stored memberships; a recalculation is not hidden by the result cache", async () => {
+    const token = await regionToken(project.id, ["query:read", "cohorts:write"]);
+    const query = (body: unknown) => region("POST", "/query", token, body);
+    // A holds u-late, u-pro and u-merged (purchases in the last 2 days); B holds u-pro.
+    const first = await query(purchasesBy([cohortA, cohortB]));
+    expect([first.status, first.body.cached, totals(first)]).toEqual([200, false, [[cohortA, 4], [cohortB, 2]]]);
+    const filtered = await query(purchasesBy([cohortA], [{ type: "cohort", cohort_id: cohortB, operator: "not_in" }]));
+    expect([filtered.status, totals(filtered)]).toEqual([200, [[cohortA, 2]]]);
+    expect((await query(purchasesBy([cohortA, cohortB]))).body.cached).toBe(true);
+    await materialize(token, cohortA, { kind: "dynamic", version: 2, definition: purchasedIn(1) });
+    const recalculated = await query(purchasesBy([cohortA, cohortB]));
+    expect([recalculated.status, recalculated.body.cached, totals(recalculated)]).toEqual([200, false, [[cohortA, 3], [cohortB, 2]]]);
+    await materialize(token, cohortA, { kind: "dynamic", version: 2, definition: purchasedIn(2) });
+  });
+
+  test("a cohort without a membership in the token's environment is 409 conflict", async () => {
+    const unknownCohort = "0193a7c2-0000-7000-8000-0000000000ff";
+    const staging = await regionToken(project.id, ["query:read"], "staging");
+    const production = await regionToken(project.id, ["query:read"]);
+    const replies = [
+      await region("POST", "/query", staging, purchasesBy([cohortA])),
+      await region("POST", "/query", production, purchasesBy([cohortA], [{ type: "cohort", cohort_id: unknownCohort.toUpperCase(), operator: "in" }])),
+    ];
+    expect(replies.map((reply) => [reply.status, reply.body])).toEqual([
+      [409, { error: { code: "conflict", message: `cohort ${cohortA} has no calculated membership in environment staging; calculate it there first` } }],
+      [409, { error: { code: "conflict", message: `cohort ${unknownCohort} has no calculated membership in environment production; calculate it there first` } }],
+    ]);
   });
 });
 

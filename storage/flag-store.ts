@@ -4,13 +4,15 @@
 // evaluation never reads SQLite on the request path.
 import type { Database } from "bun:sqlite";
 
-export interface SnapshotCondition {
-  type: "person" | "group";
-  key: string;
-  operator: string;
-  value?: string | number | boolean | (string | number | boolean)[];
-  group_type?: string;
-}
+export type SnapshotCondition =
+  | {
+    type: "person" | "group";
+    key: string;
+    operator: string;
+    value?: string | number | boolean | (string | number | boolean)[];
+    group_type?: string;
+  }
+  | { type: "cohort"; cohort_id: string; operator: "in" | "not_in" };
 
 export interface SnapshotFlag {
   /** Numeric id (PostHog's local evaluation documents carry one). */
@@ -37,6 +39,11 @@ export interface FlagSnapshot {
   version: number;
   checksum: string;
   flags: SnapshotFlag[];
+  /**
+   * The definitions of the property cohorts (person criteria only) its flags' cohort conditions
+   * name, by cohort id: they are matched on properties (docs/cohorts.md). Absent before cohorts existed.
+   */
+  cohorts?: Record<string, unknown>;
 }
 
 export interface FlagSecretKeyEntry {

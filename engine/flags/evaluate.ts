@@ -12,7 +12,8 @@
 // flag (reason, rule index, variant index), which answers are written from without building a
 // result object per flag; `result` turns a code into PostHog's FlagResult.
 
-import type { EvaluationContext, FlagCondition, FlagDefinition, FlagResult, FlagRule } from "./types.ts";
+import type { EvaluationContext, FlagDefinition, FlagResult, FlagRule, FlagRuleCondition } from "./types.ts";
+import { compileCohortCondition, noPropertyCohorts, type PropertyCohorts } from "./cohort-conditions.ts";
 import { flagBucket, ROLLOUT_HASH_SALT, VARIANT_HASH_SALT } from "./hash.ts";
 import { compileCondition, type ConditionTest } from "./match.ts";
 import { PropertySlots, SlotReader } from "./property-slots.ts";
@@ -83,9 +84,10 @@ export class FlagEvaluator {
   private readonly compiled: CompiledFlag[];
   private readonly reader: SlotReader;
 
-  constructor(readonly flags: readonly FlagDefinition[]) {
+  /** `cohorts`: the property cohorts cohort conditions may name (any other is matched on its stored membership). */
+  constructor(readonly flags: readonly FlagDefinition[], cohorts: PropertyCohorts = noPropertyCohorts) {
     const slots = new PropertySlots();
-    this.compiled = flags.map((flag) => compileFlag(flag, slots));
+    this.compiled = flags.map((flag) => compileFlag(flag, slots, cohorts));
     this.reader = new SlotReader(slots.slots);
   }
 
@@ -180,12 +182,12 @@ export class FlagEvaluator {
   }
 }
 
-function compileFlag(flag: FlagDefinition, slots: PropertySlots): CompiledFlag {
+function compileFlag(flag: FlagDefinition, slots: PropertySlots, cohorts: PropertyCohorts): CompiledFlag {
   let rangeEnd = 0;
   return {
     definition: flag,
     rules: flag.rules.map((rule) => ({
-      conditions: rule.properties.map((condition) => compileConditionOf(condition, slots)),
+      conditions: rule.properties.map((condition) => compileConditionOf(condition, slots, cohorts)),
       rolloutBound: rule.rollout_percentage === null ? null : rule.rollout_percentage / PERCENT,
       overrideIndex: hasValidVariantOverride(flag, rule) ? flag.variants.findIndex((variant) => variant.key === rule.variant) : -1,
     })),
@@ -197,7 +199,8 @@ function compileFlag(flag: FlagDefinition, slots: PropertySlots): CompiledFlag {
 
 // A group condition reads the properties of the subject's group of that type; without such a
 // group (or without a group type index) it does not hold, whatever its operator.
-function compileConditionOf(condition: FlagCondition, slots: PropertySlots): ConditionTest {
+function compileConditionOf(condition: FlagRuleCondition, slots: PropertySlots, cohorts: PropertyCohorts): ConditionTest {
+  if (condition.type === "cohort") return compileCohortCondition(condition, cohorts, slots);
   if (condition.type === "person") return compileCondition(condition, slots.slotOf(null, condition.key));
   const groupTypeIndex = condition.group_type_index;
   if (groupTypeIndex === undefined) return () => false;
@@ -227,11 +230,11 @@ function variantIndexFor(flag: CompiledFlag, rule: CompiledRule, bucketingValue:
 }
 
 /** Evaluates one flag for one subject. */
-export function evaluateFlag(flag: FlagDefinition, context: EvaluationContext): FlagResult {
-  return new FlagEvaluator([flag]).results(contextSubject(context))[0]!;
+export function evaluateFlag(flag: FlagDefinition, context: EvaluationContext, cohorts: PropertyCohorts = noPropertyCohorts): FlagResult {
+  return new FlagEvaluator([flag], cohorts).results(contextSubject(context))[0]!;
 }
 
 /** Evaluates `flags` (only those named in `keys`, when given) in their order. */
-export function evaluateFlags(flags: readonly FlagDefinition[], context: EvaluationContext, keys?: readonly string[]): FlagResult[] {
-  return new FlagEvaluator(flags).results(contextSubject(context), keys);
+export function evaluateFlags(flags: readonly FlagDefinition[], context: EvaluationContext, keys?: readonly string[], cohorts: PropertyCohorts = noPropertyCohorts): FlagResult[] {
+  return new FlagEvaluator(flags, cohorts).results(contextSubject(context), keys);
 }

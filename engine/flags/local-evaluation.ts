@@ -3,7 +3,7 @@
 // posthog-node (and every PostHog SDK) then never evaluates it locally and asks the server
 // (or, with onlyEvaluateLocally, leaves it unresolved).
 
-import type { FlagCondition, FlagDefinition, FlagOperator } from "./types.ts";
+import type { FlagDefinition, FlagOperator, FlagRuleCondition } from "./types.ts";
 import { hasValidVariantOverride } from "./evaluate.ts";
 import { MATCHES_WHEN_PROPERTY_ABSENT } from "./match.ts";
 import { equalityText, isTruthyOrFalsyLike } from "./property-values.ts";
@@ -43,17 +43,20 @@ export function remoteOnlyCauses(flag: FlagDefinition): RemoteOnlyCause[] {
   return causes;
 }
 
-function readsFlagPropertySet(flag: FlagDefinition, condition: FlagCondition): boolean {
-  if (flag.stickiness === "distinct_id") return condition.type === "person";
+// A cohort condition is about the subject's person (a property cohort reads person properties).
+function readsFlagPropertySet(flag: FlagDefinition, condition: FlagRuleCondition): boolean {
+  if (flag.stickiness === "distinct_id") return condition.type === "person" || condition.type === "cohort";
   return condition.type === "group" && condition.group_type_index === flag.stickiness.group_type_index;
 }
 
-function comparesWithEmptyList(condition: FlagCondition): boolean {
+function comparesWithEmptyList(condition: FlagRuleCondition): boolean {
+  if (condition.type === "cohort") return false;
   const { operator, value } = condition;
   return EQUALITY_OPERATORS.has(operator) && Array.isArray(value) && value.length === 0;
 }
 
-function lacksValue(condition: FlagCondition): boolean {
+function lacksValue(condition: FlagRuleCondition): boolean {
+  if (condition.type === "cohort") return false;
   const { operator, value } = condition;
   return !OPERATORS_WITHOUT_VALUE.has(operator) && (value === undefined || value === null);
 }
@@ -63,7 +66,10 @@ function lacksValue(condition: FlagCondition): boolean {
 // changes an answer when our server would find the condition true: a negated operator on an
 // absent property, or an equality whose value reads like an integer or a JSON list/object.
 // Comparisons by truthiness ("true"/"false") are decided locally whatever the property holds.
-function mayMatchWhereSdkCannotDecide(condition: FlagCondition): boolean {
+// A cohort condition may hold where the SDK cannot decide it: a property cohort's criteria are
+// conditions like these, and a cohort matched on its stored membership is never decided locally.
+function mayMatchWhereSdkCannotDecide(condition: FlagRuleCondition): boolean {
+  if (condition.type === "cohort") return true;
   if (MATCHES_WHEN_PROPERTY_ABSENT[condition.operator]) return true;
   if (condition.operator !== "eq" && condition.operator !== "in") return false;
   const target = condition.value;

@@ -43,7 +43,7 @@ const never: ConditionTest = () => false;
  * The test of `condition` on the property in `slot`, with the condition's value worked out once:
  * definitions live as long as their snapshot, and the same conditions run for every request.
  */
-export function compileCondition(condition: FlagCondition, slot: number): ConditionTest {
+export function compileCondition(condition: Omit<FlagCondition, "type" | "key">, slot: number): ConditionTest {
   const { operator, value: target } = condition;
   if (operator === "is_set") return (reader) => reader.value(slot) !== undefined;
   if (operator === "is_not_set") return (reader) => reader.value(slot) === undefined;
@@ -136,6 +136,7 @@ export function conditionMatches(condition: FlagCondition, properties: Readonly<
     personProperty: (key) => (Object.hasOwn(properties, key) ? properties[key] : undefined),
     groupKey: () => undefined,
     groupProperty: () => undefined,
+    inCohort: () => false,
   });
   return compileCondition(condition, 0)(reader);
 }

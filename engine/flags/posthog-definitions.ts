@@ -1,8 +1,12 @@
 // The local-evaluation document PostHog SDKs download from `GET /flags/definitions` (and, in
 // older SDKs, `/api/feature_flag/local_evaluation`), built from our flag model so that an SDK
-// evaluating it gets the answers our evaluator gives.
+// evaluating it gets the answers our evaluator gives. Property cohorts that flags name are in
+// its `cohorts` (PostHog's property groups); a cohort condition naming any other cohort makes
+// the SDK ask the server (posthog-node: RequiresServerEvaluation, "not found in local cohorts").
 
-import type { FlagCondition, FlagConditionScalar, FlagDefinition, FlagOperator } from "./types.ts";
+import type { FlagCondition, FlagConditionScalar, FlagDefinition, FlagOperator, FlagRuleCondition } from "./types.ts";
+import { isGroup, type CohortGroup } from "../cohorts/definition.ts";
+import { noPropertyCohorts, type PropertyCohorts } from "./cohort-conditions.ts";
 import { hasValidVariantOverride } from "./evaluate.ts";
 import { remoteOnlyCauses } from "./local-evaluation.ts";
 import { posthogPayloadText } from "./payloads.ts";
@@ -13,8 +17,14 @@ export interface PosthogPropertyFilter {
   key: string;
   value: PosthogPropertyValue;
   operator: string;
-  type: "person" | "group";
+  type: "person" | "group" | "cohort";
   group_type_index?: number;
+}
+
+/** PostHog's cohort definition: a list of groups, or a list of filters, combined by AND or OR. */
+export interface PosthogPropertyGroup {
+  type: "AND" | "OR";
+  values: PosthogPropertyGroup[] | PosthogPropertyFilter[];
 }
 
 export interface PosthogConditionGroup {
@@ -44,7 +54,8 @@ export interface PosthogDefinitionsDocument {
   flags: PosthogFlagDefinition[];
   /** group type index (as text) -> group type name */
   group_type_mapping: Record<string, string>;
-  cohorts: Record<string, never>;
+  /** cohort id -> its definition, for the property cohorts flags name */
+  cohorts: Record<string, PosthogPropertyGroup>;
 }
 
 const POSTHOG_OPERATOR: Readonly<Record<FlagOperator, string>> = {
@@ -64,16 +75,35 @@ const POSTHOG_OPERATOR: Readonly<Record<FlagOperator, string>> = {
   is_not_set: "is_not_set",
 };
 
-/** The document for `flags`, whose group types are `groupTypes` (index -> name). */
+/** The document for `flags`, whose group types are `groupTypes` (index -> name), with the property cohorts they name. */
 export function posthogDefinitions(
   flags: readonly FlagDefinition[],
   groupTypes: readonly string[],
+  propertyCohorts: PropertyCohorts = noPropertyCohorts,
 ): PosthogDefinitionsDocument {
   const groupTypeMapping: Record<string, string> = {};
   groupTypes.forEach((groupType, index) => {
     groupTypeMapping[String(index)] = groupType;
   });
-  return { flags: flags.map(posthogFlag), group_type_mapping: groupTypeMapping, cohorts: {} };
+  const cohorts: Record<string, PosthogPropertyGroup> = {};
+  for (const condition of flags.flatMap((flag) => flag.rules.flatMap((rule) => rule.properties))) {
+    if (condition.type !== "cohort") continue;
+    const definition = propertyCohorts.get(condition.cohort_id);
+    if (definition !== undefined) cohorts[condition.cohort_id] = posthogCohort(definition);
+  }
+  return { flags: flags.map(posthogFlag), group_type_mapping: groupTypeMapping, cohorts };
+}
+
+// posthog-node reads a group's values as groups when the first is one, else as filters, so a
+// group holding both has each of its criteria wrapped in a group of one.
+function posthogCohort(group: CohortGroup): PosthogPropertyGroup {
+  const type = group.type === "and" ? "AND" : "OR";
+  const filter = (criterion: CohortGroup["values"][number]) => {
+    if (criterion.type !== "person") throw new Error("a property cohort holds person criteria only");
+    return posthogProperty({ type: "person", key: criterion.key, operator: criterion.operator, ...(criterion.value === undefined ? {} : { value: criterion.value }) });
+  };
+  if (!group.values.some(isGroup)) return { type, values: group.values.map(filter) };
+  return { type, values: group.values.map((member) => (isGroup(member) ? posthogCohort(member) : { type: "AND", values: [filter(member)] })) };
 }
 
 function posthogFlag(flag: FlagDefinition): PosthogFlagDefinition {
@@ -109,7 +139,8 @@ function posthogFlag(flag: FlagDefinition): PosthogFlagDefinition {
   };
 }
 
-function posthogProperty(condition: FlagCondition): PosthogPropertyFilter {
+function posthogProperty(condition: FlagRuleCondition): PosthogPropertyFilter {
+  if (condition.type === "cohort") return { key: "id", value: condition.cohort_id, operator: condition.operator, type: "cohort" };
   const property: PosthogPropertyFilter = {
     key: condition.key,
     value: posthogValue(condition),

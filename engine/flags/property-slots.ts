@@ -66,6 +66,11 @@ export class SlotReader {
     this.generation++;
   }
 
+  /** Whether the subject's person is in the cohort's stored membership. */
+  inCohort(cohortId: string): boolean {
+    return this.subject!.inCohort(cohortId);
+  }
+
   /** Whether the subject has a group of that type. */
   inGroup(groupTypeIndex: number): boolean {
     return this.subject!.groupKey(groupTypeIndex) !== undefined;

@@ -14,6 +14,8 @@ export interface FlagSubject {
   groupKey(groupTypeIndex: number): string | undefined;
   /** A property of that group (`$group_key` unless one is set); asked only when the subject has the group. */
   groupProperty(groupTypeIndex: number, key: string): unknown;
+  /** Whether the subject's person is in the cohort's stored membership (asked only for cohorts not matched on properties). */
+  inCohort(cohortId: string): boolean;
 }
 
 /** Shared by subjects without properties in some layer; never written. */
@@ -56,5 +58,6 @@ export function contextSubject(context: EvaluationContext): FlagSubject {
       const properties = Object.hasOwn(context.group_properties, groupType) ? context.group_properties[groupType]! : NO_PROPERTIES;
       return layeredProperty(properties, NO_PROPERTIES, key, GROUP_DEFAULT_PROPERTY, String(context.groups[groupType]));
     },
+    inCohort: (cohortId) => context.cohorts?.includes(cohortId) ?? false,
   };
 }

@@ -28,8 +28,22 @@ export interface FlagCondition {
   group_type_index?: number;
 }
 
+/**
+ * The subject's person is (in) or is not (not_in) a member of a cohort (docs/cohorts.md): a
+ * cohort whose definition reads person properties only is matched on the subject's person
+ * properties, as PostHog matches it; any other by its membership stored in the environment.
+ */
+export interface FlagCohortCondition {
+  type: "cohort";
+  cohort_id: string;
+  operator: "in" | "not_in";
+}
+
+/** A condition of a rule: on a person or group property, or on cohort membership. */
+export type FlagRuleCondition = FlagCondition | FlagCohortCondition;
+
 export interface FlagRule {
-  properties: FlagCondition[];
+  properties: FlagRuleCondition[];
   /** null means 100. */
   rollout_percentage: number | null;
   /** Forces this variant when the rule matches (ignored unless it names one of the flag's variants). */
@@ -75,6 +89,8 @@ export interface EvaluationContext {
   group_properties: Record<string, Record<string, unknown>>;
   /** index -> group type name */
   group_types: string[];
+  /** Cohorts whose stored membership holds the subject's person (none when absent). */
+  cohorts?: readonly string[];
 }
 
 export interface FlagReason {

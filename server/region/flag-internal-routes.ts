@@ -26,13 +26,16 @@ const SnapshotRequest = t.Object({
     enabled: t.Boolean(),
     payload: t.Unknown(),
     rules: t.Array(t.Object({
-      properties: t.Array(t.Object({
-        type: t.Union([t.Literal("person"), t.Literal("group")]),
-        key: t.String({ minLength: 1 }),
-        operator: t.String({ minLength: 1 }),
-        value: t.Optional(t.Union([Scalar, t.Array(Scalar)])),
-        group_type: t.Optional(t.String({ minLength: 1 })),
-      })),
+      properties: t.Array(t.Union([
+        t.Object({
+          type: t.Union([t.Literal("person"), t.Literal("group")]),
+          key: t.String({ minLength: 1 }),
+          operator: t.String({ minLength: 1 }),
+          value: t.Optional(t.Union([Scalar, t.Array(Scalar)])),
+          group_type: t.Optional(t.String({ minLength: 1 })),
+        }),
+        t.Object({ type: t.Literal("cohort"), cohort_id: t.String({ minLength: 1 }), operator: t.Union([t.Literal("in"), t.Literal("not_in")]) }),
+      ])),
       rollout_percentage: t.Union([t.Number({ minimum: 0, maximum: 100 }), t.Null()]),
       variant: t.Union([t.String(), t.Null()]),
     })),
@@ -41,6 +44,7 @@ const SnapshotRequest = t.Object({
     stickiness: t.String({ minLength: 1 }),
     version: t.Integer({ minimum: 1 }),
   })),
+  cohorts: t.Optional(t.Record(t.String(), t.Unknown())),
 });
 
 const SecretKeysRequest = t.Object({

@@ -38,8 +38,12 @@ const multivariateVariantsMin = 2;
 /** A new flag's rule when the request names none: everyone (once the flag is enabled). */
 export const everyoneRule = (): StoredRule => ({ properties: [], rollout_percentage: null, variant: null });
 
+/** A cohort condition is stored with its operator (default in) and its id in lower case. */
+const normalizeCondition = (condition: FlagConditionInput): FlagConditionInput =>
+  condition.type === "cohort" ? { ...condition, operator: condition.operator ?? "in", ...(condition.cohort_id === undefined ? {} : { cohort_id: condition.cohort_id.toLowerCase() }) } : condition;
+
 export const normalizeRules = (rules: FlagRuleInput[]): StoredRule[] =>
-  rules.map((rule) => ({ properties: rule.properties ?? [], rollout_percentage: rule.rollout_percentage ?? null, variant: rule.variant ?? null }));
+  rules.map((rule) => ({ properties: (rule.properties ?? []).map(normalizeCondition), rollout_percentage: rule.rollout_percentage ?? null, variant: rule.variant ?? null }));
 
 export const normalizeVariants = (variants: FlagVariantInput[]): StoredVariant[] =>
   variants.map((variant) => ({ key: variant.key, name: variant.name ?? null, rollout_percentage: variant.rollout_percentage, payload: variant.payload ?? null }));
@@ -50,8 +54,19 @@ export function stickinessGroupType(stickiness: string): string | null {
   return stickiness.slice(groupStickinessPrefix.length);
 }
 
+function checkCohortCondition(condition: FlagConditionInput, where: string): void {
+  if (condition.cohort_id === undefined) throw validation(`${where}: a cohort condition needs cohort_id`);
+  const extra = (["key", "value", "group_type"] as const).find((member) => condition[member] !== undefined);
+  if (extra) throw validation(`${where}: a cohort condition takes cohort_id and operator only, not ${extra}`);
+  if (condition.operator !== "in" && condition.operator !== "not_in") throw validation(`${where}: a cohort condition's operator is in or not_in`);
+}
+
 function checkCondition(condition: FlagConditionInput, where: string): void {
+  if (condition.type === "cohort") return checkCohortCondition(condition, where);
   const { operator, value } = condition;
+  if (condition.cohort_id !== undefined) throw validation(`${where}: cohort_id is only for cohort conditions`);
+  if (condition.key === undefined) throw validation(`${where}: a ${condition.type} condition needs key`);
+  if (operator === undefined) throw validation(`${where}: a ${condition.type} condition needs operator`);
   if (condition.type === "group" && condition.group_type === undefined) throw validation(`${where}: a group condition needs group_type`);
   if (condition.type === "person" && condition.group_type !== undefined) throw validation(`${where}: group_type is only for group conditions`);
   if (operator === "is_set" || operator === "is_not_set") {

@@ -3,13 +3,17 @@
 // then pushes it to the project's region. The region keeps the newest version it has been
 // given, so a late or repeated push never rolls flags back. A push that fails leaves the
 // publication `failed` with the error; start-up and the periodic sync push the newest
-// unpublished snapshot of each environment again.
+// unpublished snapshot of each environment again. A snapshot also carries the definitions of
+// the property cohorts its flags' cohort conditions name (docs/cohorts.md): the region and
+// SDKs match those on person properties.
 import { and, desc, eq, inArray, isNull, max, ne } from "drizzle-orm";
 import { nowIso } from "../../clock.ts";
 import { sha256Hex } from "../../crypto.ts";
 import type { RegionCode } from "../../config.ts";
 import type { ControlContext } from "../context.ts";
-import { flagEnvironments, flagPublications, flags, projects } from "../db/schema.ts";
+import { cohorts, flagEnvironments, flagPublications, flags, projects } from "../db/schema.ts";
+import { InvalidCohortDefinitionError, parseCohortDefinition } from "../../../engine/cohorts/definition.ts";
+import { isPropertyCohort } from "../../../engine/flags/cohort-conditions.ts";
 import { newId } from "../ids.ts";
 import { requireScope, type ProjectAccess, type ProjectRow } from "../access.ts";
 import type { FlagSnapshot, SnapshotFlag } from "../../../storage/flag-store.ts";
@@ -58,6 +62,25 @@ function snapshotFlags(ctx: ControlContext, projectId: string, environment: stri
   }));
 }
 
+/** The definitions of the property cohorts (dynamic, person criteria only) that the flags' cohort conditions name, by id. */
+function propertyCohortDefinitions(ctx: ControlContext, projectId: string, flagList: SnapshotFlag[]): Record<string, unknown> {
+  const named = new Set(flagList.flatMap((flag) => flag.rules.flatMap((rule) => rule.properties.flatMap((condition) => (condition.type === "cohort" ? [condition.cohort_id] : [])))));
+  if (named.size === 0) return {};
+  const rows = ctx.db.select({ id: cohorts.id, kind: cohorts.kind, definition: cohorts.definition }).from(cohorts)
+    .where(and(eq(cohorts.projectId, projectId), inArray(cohorts.id, [...named]), isNull(cohorts.deletedAt))).orderBy(cohorts.id).all();
+  const definitions: Record<string, unknown> = {};
+  for (const row of rows) {
+    if (row.kind !== "dynamic" || row.definition === null) continue;
+    try {
+      const definition = parseCohortDefinition(row.definition);
+      if (isPropertyCohort(definition)) definitions[row.id] = definition;
+    } catch (error) {
+      if (!(error instanceof InvalidCohortDefinitionError)) throw error;
+    }
+  }
+  return definitions;
+}
+
 /** Inside a write's transaction: a pending publication of each environment, with the next version. */
 export function recordPublications(ctx: ControlContext, project: ProjectRow, environments: string[]): PendingPublication[] {
   return environments.map((environment) => {
@@ -67,9 +90,13 @@ export function recordPublications(ctx: ControlContext, project: ProjectRow, env
       .where(and(eq(flagPublications.projectId, project.id), eq(flagPublications.environment, environment)))
       .get();
     const flagList = snapshotFlags(ctx, project.id, environment);
+    const cohortDefinitions = propertyCohortDefinitions(ctx, project.id, flagList);
+    const withCohorts = Object.keys(cohortDefinitions).length > 0;
     const version = (last?.version ?? 0) + 1;
+    // Without cohorts the checksum is the flags' alone, as before cohorts existed.
+    const checksum = sha256Hex(JSON.stringify(withCohorts ? { flags: flagList, cohorts: cohortDefinitions } : flagList));
     const snapshot: FlagSnapshot = {
-      project_id: project.id, data_id: project.dataId, environment, version, checksum: sha256Hex(JSON.stringify(flagList)), flags: flagList,
+      project_id: project.id, data_id: project.dataId, environment, version, checksum, flags: flagList, ...(withCohorts ? { cohorts: cohortDefinitions } : {}),
     };
     const id = newId();
     ctx.db.insert(flagPublications).values({

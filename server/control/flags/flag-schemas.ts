@@ -2,7 +2,7 @@
 // FlagEnvironmentUpdateRequest, FlagSecretKeyCreateRequest). The shapes of rules, variants
 // and stickiness are "not shown" in the spec; docs/flags.md documents the ones chosen here.
 import { t } from "elysia";
-import { operators } from "../../../engine/ir/schema.ts";
+import { CohortId, operators } from "../../../engine/ir/schema.ts";
 import { Name } from "../schemas.ts";
 
 export const flagKeyLengthMax = 200;
@@ -23,14 +23,21 @@ export const flagKeyPattern = "^[A-Za-z0-9_.-]+$";
 const Scalar = t.Union([t.String({ maxLength: conditionTextLengthMax }), t.Number(), t.Boolean()]);
 const literal = <T extends string>(values: readonly T[]) => t.Union(values.map((value) => t.Literal(value)));
 
+/**
+ * A person or group property condition (key, operator, value), or a cohort condition
+ * (cohort_id, operator in or not_in, default in). One object rather than a union, so a problem
+ * is named by its member; flag-config.ts checks which members each type takes.
+ */
 export const FlagCondition = t.Object(
   {
-    type: t.Union([t.Literal("person"), t.Literal("group")]),
-    key: t.String({ minLength: 1, maxLength: propertyKeyLengthMax }),
-    operator: literal(operators),
+    type: t.Union([t.Literal("person"), t.Literal("group"), t.Literal("cohort")]),
+    key: t.Optional(t.String({ minLength: 1, maxLength: propertyKeyLengthMax })),
+    operator: t.Optional(literal(operators)),
     value: t.Optional(t.Union([Scalar, t.Array(Scalar, { minItems: 1, maxItems: flagConditionValuesMax })])),
     /** Group type name (type `group` only). */
     group_type: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+    /** The cohort (type `cohort` only). */
+    cohort_id: t.Optional(CohortId),
   },
   { additionalProperties: false },
 );

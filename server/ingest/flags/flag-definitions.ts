@@ -1,10 +1,14 @@
 // A published snapshot as the evaluator's FlagDefinitions: group types named in conditions
-// and stickiness become the project's group type indexes. Compiled once per snapshot and
+// and stickiness become the project's group type indexes, and the property cohorts it carries
+// are matched on properties (a definition that does not parse, or reads more than person
+// properties, is matched on the stored membership instead). Compiled once per snapshot and
 // group-type list, not per request; the PostHog local-evaluation document and its ETag are
 // kept the same way.
 import { FlagEvaluator } from "../../../engine/flags/evaluate.ts";
 import { posthogDefinitions } from "../../../engine/flags/posthog-definitions.ts";
-import type { FlagCondition, FlagDefinition, FlagOperator } from "../../../engine/flags/types.ts";
+import type { FlagDefinition, FlagOperator, FlagRuleCondition } from "../../../engine/flags/types.ts";
+import { InvalidCohortDefinitionError, parseCohortDefinition, type CohortDefinition } from "../../../engine/cohorts/definition.ts";
+import { isPropertyCohort, type PropertyCohorts } from "../../../engine/flags/cohort-conditions.ts";
 import { sha256Hex } from "../../crypto.ts";
 import { FlagAnswerWriter } from "./answer-writer.ts";
 import type { FlagSnapshot, SnapshotFlag } from "../../../storage/flag-store.ts";
@@ -35,7 +39,7 @@ function compileFlag(flag: SnapshotFlag, groupIndex: (name: string) => number): 
     kind: flag.kind,
     enabled: flag.enabled,
     rules: flag.rules.map((rule) => ({
-      properties: rule.properties.map((condition): FlagCondition => ({
+      properties: rule.properties.map((condition): FlagRuleCondition => condition.type === "cohort" ? condition : ({
         type: condition.type,
         key: condition.key,
         operator: condition.operator as FlagOperator,
@@ -53,14 +57,29 @@ function compileFlag(flag: SnapshotFlag, groupIndex: (name: string) => number): 
   };
 }
 
+/** The snapshot's property cohorts whose definitions parse and read person properties only. */
+function propertyCohorts(snapshot: FlagSnapshot): PropertyCohorts {
+  const cohorts = new Map<string, CohortDefinition>();
+  for (const [cohortId, value] of Object.entries(snapshot.cohorts ?? {})) {
+    try {
+      const definition = parseCohortDefinition(value);
+      if (isPropertyCohort(definition)) cohorts.set(cohortId, definition);
+    } catch (error) {
+      if (!(error instanceof InvalidCohortDefinitionError)) throw error;
+    }
+  }
+  return cohorts;
+}
+
 export function compileFlags(snapshot: FlagSnapshot, groupTypes: string[]): CompiledFlags {
   const groupIndex = (name: string) => {
     const index = groupTypes.indexOf(name);
     return index < 0 ? unknownGroupType : index;
   };
   const definitions = snapshot.flags.map((flag) => compileFlag(flag, groupIndex));
-  const posthogBody = JSON.stringify(posthogDefinitions(definitions, groupTypes));
-  const evaluator = new FlagEvaluator(definitions);
+  const cohorts = propertyCohorts(snapshot);
+  const posthogBody = JSON.stringify(posthogDefinitions(definitions, groupTypes, cohorts));
+  const evaluator = new FlagEvaluator(definitions, cohorts);
   return { snapshot, groupTypes, definitions, evaluator, posthogBody, etag: `"${sha256Hex(posthogBody).slice(0, 32)}"`, writer: new FlagAnswerWriter(evaluator) };
 }
 

@@ -73,8 +73,14 @@ export class RequestSubject implements FlagSubject {
     private readonly projectId: string,
     private readonly request: FlagRequest,
     private readonly groupTypes: readonly string[],
+    /** Whether a cohort's stored membership holds the request's person. */
+    private readonly cohortMember: (cohortId: string) => boolean,
   ) {
     this.distinctId = request.distinctId;
+  }
+
+  inCohort(cohortId: string): boolean {
+    return this.cohortMember(cohortId);
   }
 
   personProperty(key: string): unknown {

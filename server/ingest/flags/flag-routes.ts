@@ -16,6 +16,7 @@ import { isPlainObject } from "../json-values.ts";
 import { CompiledFlagCache, type CompiledFlags } from "./flag-definitions.ts";
 import { parseFlagRequest, projectGroupTypes, RequestSubject } from "./flag-request.ts";
 import { StoredProperties } from "./stored-properties.ts";
+import { FlagCohortMemberships } from "./cohort-memberships.ts";
 
 type Json = (status: number, body: unknown, headers?: Record<string, string>) => Response;
 
@@ -44,13 +45,14 @@ export class EnvironmentFlags {
 /** Adds the flag routes to the ingest app (in place, so its error handler answers their errors). */
 export function addFlagRoutes(app: Elysia, node: RegionNode, environments: EnvironmentFlags, json: Json, corsHeaders: Record<string, string>): void {
   const stored = new StoredProperties(node.store);
+  const memberships = new FlagCohortMemberships(node.store);
 
   const evaluate = async (request: Request, url: URL) => {
     const body = (await decodeIngestBody(request, url)).json;
     const parsed = parseFlagRequest(body);
     const key = authenticate(node, parsed.apiKey, request.headers.get("origin"));
     const compiled = environments.of(key);
-    const subject = new RequestSubject(stored, key.projectId, parsed, compiled.groupTypes);
+    const subject = new RequestSubject(stored, key.projectId, parsed, compiled.groupTypes, (cohortId) => memberships.has(key.projectId, key.environment, cohortId, parsed.distinctId));
     return { body, compiled, outcomes: compiled.evaluator.evaluate(subject, parsed.keys) };
   };
 

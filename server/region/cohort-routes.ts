@@ -56,7 +56,7 @@ const StaticRequest = t.Object({
 }, { additionalProperties: false });
 
 /** The schema of the definitions these routes take, served for clients (it is also in the control plane's /openapi.json). */
-export const cohortDefinitionSchemaPath = "/schema/cohort-definition";
+const cohortDefinitionSchemaPath = "/schema/cohort-definition";
 
 const tokenTarget = (claims: RegionClaims): CohortTarget => ({ projectId: claims.projectId, dataId: claims.dataId, environment: claims.environment });
 

@@ -67,7 +67,7 @@ export interface CohortServiceLimits {
   timeoutMs: number;
 }
 
-export const invalidDefinition = (error: InvalidCohortDefinitionError) => new ApiError(400, "invalid_query", `/definition${error.path}: ${error.problem}`);
+const invalidDefinition = (error: InvalidCohortDefinitionError) => new ApiError(400, "invalid_query", `/definition${error.path}: ${error.problem}`);
 
 /** The definition in a request, or 400 invalid_query naming the member at fault (under /definition). */
 export function requestDefinition(value: unknown): CohortDefinition {

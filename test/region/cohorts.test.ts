@@ -9,7 +9,7 @@ import { bearer, call, isoPattern, uuidPattern } from "../helpers/client.ts";
 import { nativeEvent, rfc3339, sendAccepted, type NativeEvent } from "../ingest/helpers.ts";
 import { instantOf, localTime } from "../../engine/time-zone.ts";
 import { concurrentQueriesPerProjectMax } from "../../server/region/query-service.ts";
-import { cohortPreviewSampleMax } from "../../server/region/cohort-routes.ts";
+import { cohortBodyBytesMax, cohortPreviewSampleMax } from "../../server/region/cohort-routes.ts";
 import { CohortDefinitionSchema, cohortDaysMax } from "../../engine/cohorts/definition.ts";
 
 const zone = "Asia/Tokyo";
@@ -254,6 +254,17 @@ describe("access and limits", () => {
     await sendAccepted(service.url, bigKey, filler(1));
     const over = await preview(token, body);
     expect([over.status, over.body]).toEqual([422, { error: { code: "query_too_large", message: `the cohort would read ${rowsMax + 1} rows; at most ${rowsMax} (use fewer days or fewer events)` } }]);
+  });
+
+  test(`bodies of up to ${cohortBodyBytesMax} bytes are read; one byte more is 413`, async () => {
+    const token = await regionToken(project.id, ["cohorts:read"]);
+    const body = JSON.stringify({ definition: purchasedIn(1), sample_size: 0 });
+    const sized = (bytes: number) => call(service.url, "POST", "/region/eu/cohorts/preview", {
+      headers: { ...bearer(token), "content-type": "application/json" }, rawBody: body + " ".repeat(bytes - Buffer.byteLength(body)),
+    });
+    const [atLimit, over] = [await sized(cohortBodyBytesMax), await sized(cohortBodyBytesMax + 1)];
+    expect([atLimit.status, atLimit.body]).toEqual([200, { size: 2, sample: [] }]);
+    expect([over.status, over.body]).toEqual([413, { error: { code: "payload_too_large", message: `request body exceeds ${cohortBodyBytesMax} bytes` } }]);
   });
 
   test("the definition's JSON Schema is served without a token", async () => {

@@ -20,6 +20,11 @@ export class FlagCohortMemberships {
 
   constructor(private readonly store: RegionStore) {}
 
+  /** Memberships kept now. */
+  get size(): number {
+    return this.entries.size;
+  }
+
   /** Whether the cohort's membership stored in the environment holds the person `distinctId` belongs to now (false without either). */
   has(projectId: string, environment: string, cohortId: string, distinctId: string): boolean {
     const members = this.members(projectId, environment, cohortId);

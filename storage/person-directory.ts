@@ -119,8 +119,12 @@ const toGroup = (row: GroupRow): GroupRecord => ({
   createdAt: row.created_at,
 });
 
-/** A JSON path naming one top-level key (SQLite paths quote keys with double quotes). */
-const keyPath = (key: string) => `$."${key}"`;
+/**
+ * A JSON path naming one top-level key: SQLite quotes a key with double quotes, in which a
+ * backslash escapes the next character (a key holding `"` or `\` made a bad path, which SQLite
+ * refuses with an error, before they were escaped).
+ */
+const keyPath = (key: string) => `$."${key.replace(/[\\"]/g, (character) => `\\${character}`)}"`;
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** A property's value as text: strings as they are, numbers and booleans in their JSON form. */
 const propertyText = `CASE json_type(properties, $path) WHEN 'true' THEN 'true' WHEN 'false' THEN 'false'

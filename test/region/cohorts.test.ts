@@ -105,6 +105,25 @@ describe("POST /cohorts/preview", () => {
     expect(none.body).toEqual({ size: 2, sample: [] });
   });
 
+  test("hostile names in a definition are data: they match nothing and break nothing", async () => {
+    const token = await regionToken(project.id, ["cohorts:read"]);
+    const hostile = ["'; DROP TABLE persons; --", 'plan"', "$.plan", "\\", "🦆".repeat(100)];
+    const sizes = [];
+    for (const name of hostile) {
+      const definition = {
+        type: "or",
+        values: [
+          { type: "performed", event: name, count_operator: "gte", count: 1, days: 1 },
+          { type: "person", key: name, operator: "is_set" },
+          { type: "group", group_type_index: 0, group_key: name },
+        ],
+      };
+      const reply = await preview(token, { definition, sample_size: 0 });
+      sizes.push([reply.status, reply.body]);
+    }
+    expect(sizes).toEqual(hostile.map(() => [200, { size: 0, sample: [] }]));
+  });
+
   test(`sample_size from 0 to ${cohortPreviewSampleMax}; bodies and definitions are checked`, async () => {
     const token = await regionToken(project.id, ["cohorts:read"]);
     expect((await preview(token, { definition: purchasedIn(1), sample_size: cohortPreviewSampleMax })).body.sample).toHaveLength(2);

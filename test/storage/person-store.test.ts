@@ -142,6 +142,14 @@ describe("person store", () => {
     expect(directory.personOf(project, "u")!.properties).toEqual({ plan: "pro", first_plan: "free" });
   });
 
+  test("property values of any key, quotes, backslashes and path syntax included", () => {
+    const { persons, directory } = openRegion();
+    const keys = ['a"b', "\\", 'a\\"b', "x\\", '"', "a.b", "a[0]", "'; DROP TABLE persons; --", "é🦆"];
+    persons.attribute(project, [event("u", { set: Object.fromEntries(keys.map((key, index) => [key, index])) })]);
+    const index = directory.personOf(project, "u")!.index;
+    expect(keys.map((key) => directory.propertyValues(project, key).get(index))).toEqual(keys.map((_, value) => value));
+  });
+
   test("$ip is never stored: a $set, $set_once or $group_set of it is ignored, the rest applies", () => {
     const { persons, directory } = openRegion();
     persons.attribute(project, [

@@ -230,6 +230,7 @@ describe("every documented operation answers as its declaration says", () => {
     expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/metrics", undefined, ids)).status).toBe(200);
     expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/metrics/{metric_id}", undefined, metricIds)).status).toBe(200);
     expect((await consoleCall(owner.client, "PATCH", "/app/projects/{project_id}/metrics/{metric_id}", { unit: "people" }, metricIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/metrics/{metric_id}/query", { interval: "week" }, metricIds)).status).toBe(200);
     expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/metrics/{metric_id}/certify", undefined, metricIds)).status).toBe(200);
     expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/metrics/{metric_id}/archive", undefined, metricIds)).status).toBe(200);
 

@@ -114,7 +114,7 @@ export const CohortDefinitionSchema = groupSchema(cohortNestingDepthMax, {
 export class InvalidCohortDefinitionError extends Error {
   readonly code = "invalid_query";
   readonly status = 400;
-  constructor(readonly path: string, problem: string) {
+  constructor(readonly path: string, readonly problem: string) {
     super(`${path || "/"}: ${problem}`);
   }
 }

@@ -20,6 +20,7 @@ import { v1ExperimentRoutes } from "./v1/experiment-routes.ts";
 import { insightRoutes } from "./routes/insights.ts";
 import { dashboardRoutes } from "./routes/dashboards.ts";
 import { annotationRoutes } from "./routes/annotations.ts";
+import { cohortRoutes } from "./routes/cohorts.ts";
 
 export function controlApp(ctx: ControlContext): ContractRouteTable {
   const app = new Elysia({ name: "control-plane" })
@@ -34,6 +35,7 @@ export function controlApp(ctx: ControlContext): ContractRouteTable {
   insightRoutes(routes, ctx);
   dashboardRoutes(routes, ctx);
   annotationRoutes(routes, ctx);
+  cohortRoutes(routes, ctx);
   tokenRoutes(routes, ctx);
   discoveryRoutes(routes, ctx);
   mountV1Routes(routes, ctx, [...v1Routes(ctx), ...v1FlagRoutes(ctx), ...v1ExperimentRoutes(ctx)]);

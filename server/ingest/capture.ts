@@ -270,5 +270,8 @@ async function writeAccepted(
     throw error;
   }
   // Durable from here on, whatever happens next: a retry must find the uuids taken.
-  if (logged) node.events.add(...logged.record, logged.position);
+  if (logged) {
+    node.events.add(...logged.record, logged.position);
+    node.live.publish(key.projectId, key.environment, accepted, decisions, request.locations, receivedAt, request.body.byteLength / request.batch.length);
+  }
 }

@@ -1,5 +1,5 @@
 // The region API of one region, mounted at /region/{code}: /query, /sql, the event and
-// property schema, persons and groups; every route reads project, environment and scopes
+// property schema, persons and groups, live events; every route reads project, environment and scopes
 // only from the token. Errors use the region's codes (a body that fails validation is `bad_request`).
 import { Elysia } from "elysia";
 import type { JWTVerifyGetKey } from "jose";
@@ -21,6 +21,7 @@ import { sqlRoutes } from "./sql-routes.ts";
 import { SqlService } from "./sql-service.ts";
 import { schemaRoutes } from "./schema-routes.ts";
 import { ingestionWarningsRoutes } from "./ingestion-warnings-routes.ts";
+import { liveEventsRoutes } from "./live-events-routes.ts";
 import { SchemaService } from "./schema-service.ts";
 import { ChunkSummaries } from "../../engine/chunk-summary.ts";
 import type { QueryService } from "./query-service.ts";
@@ -152,6 +153,7 @@ export function regionApp({ prefix, node, queries, keys, issuer, regionSecret }:
     .use(personsRoutes(node, check, queries.columns, queries.gate))
     .use(groupsRoutes(node, check))
     .use(ingestionWarningsRoutes(node, check))
+    .use(liveEventsRoutes(node, check))
     .get("/token", async ({ request }) => {
       const claims = await regionClaims(request, check);
       return jsonResponse(200, {

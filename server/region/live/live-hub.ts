@@ -95,21 +95,27 @@ export class LiveHub {
    * with the events after it in acceptance order; then come events as they are accepted.
    */
   open(projectId: string, environment: string, watcher: LiveWatcher, limit: number, resumeAfter: number | null): LiveStream | null {
-    let open = this.streamsByProject.get(projectId);
-    if ((open?.size ?? 0) >= liveStreamsPerProjectMax) return null;
-    if (!open) this.streamsByProject.set(projectId, (open = new Set()));
+    const open = this.streamsByProject.get(projectId) ?? new Set<LiveStream>();
+    if (open.size >= liveStreamsPerProjectMax) return null;
+    this.streamsByProject.set(projectId, open);
     const feed = this.feed(projectId, environment);
     const stream = new LiveStream(watcher, this.streamOptions, () => {
       feed.streams.delete(stream);
       open.delete(stream);
       if (open.size === 0 && this.streamsByProject.get(projectId) === open) this.streamsByProject.delete(projectId);
     });
-    const rendering = new LiveRendering(this.directory, projectId, this.epoch);
-    stream.control(sseRetry(reconnectDelayMs));
-    if (resumeAfter !== null) this.replayAfter(stream, feed.recent, rendering, resumeAfter);
-    else this.sendBacklog(stream, feed.recent, rendering, limit);
     open.add(stream);
     feed.streams.add(stream);
+    const rendering = new LiveRendering(this.directory, projectId, this.epoch);
+    stream.control(sseRetry(reconnectDelayMs));
+    try {
+      if (resumeAfter !== null) this.replayAfter(stream, feed.recent, rendering, resumeAfter);
+      else this.sendBacklog(stream, feed.recent, rendering, limit);
+    } catch (error) {
+      // Reading the person store failed: the request fails, and the stream must not live on unread.
+      stream.end("internal_error");
+      throw error;
+    }
     // Opened while the service stops: the client is told so at once and reconnects later.
     if (this.closing) stream.end("shutting_down");
     return stream;

@@ -53,6 +53,17 @@ describe("publishing", () => {
   });
 });
 
+describe("opening", () => {
+  test("a failure while sending the backlog fails the request and leaves no stream behind", () => {
+    const failing = { now: false };
+    const hub = new LiveHub(persons(failing));
+    hub.publish("p", "production", [validEvent()], [storedAs(0)], [nowhere], 1_000, 300);
+    failing.now = true;
+    expect(() => hub.open("p", "production", watcher(), 10, null)).toThrow("disk I/O error");
+    expect(hub.streams("p")).toEqual([]);
+  });
+});
+
 describe("closing", () => {
   test("ends every stream, and a stream opened afterwards at once", async () => {
     const hub = new LiveHub(persons());

@@ -73,7 +73,7 @@ export class LiveStream {
         start: (controller) => {
           this.controller = controller;
         },
-        // The client has read enough for the queue to have room: the first thing it learns is what it lost.
+        // The client has read from the queue: once it is down to resumeQueueShare, it learns what it lost.
         pull: () => this.noticeLost(),
         cancel: () => this.finish(),
       },

@@ -4,6 +4,7 @@ import { mkdirSync } from "node:fs";
 import { ChunkStore } from "../engine/chunk-store.ts";
 import { DecodePool } from "../engine/parallel/decode-pool.ts";
 import { QueryService } from "./region/query-service.ts";
+import { CohortService } from "./region/cohort-service.ts";
 import { ResultCache, resultCacheSweepIntervalMs } from "./region/result-cache.ts";
 import { join } from "node:path";
 import { createLocalJWKSet, createRemoteJWKSet } from "jose";
@@ -70,8 +71,16 @@ export async function startService(config: Config): Promise<RunningService> {
   mkdirSync(config.dataDir, { recursive: true });
   const store = openControlStore(join(config.dataDir, "control.sqlite"));
   const signer = await RegionTokenSigner.loadOrCreate(join(config.dataDir, "region-token-key.json"));
+  // One column cache and one result cache for every region: their bounds are the process's, not each region's.
+  // Decode workers beside the request thread, shared likewise; ended when the service stops.
+  const decodePool = config.queryWorkers > 1 ? new DecodePool(config.queryWorkers - 1) : null;
+  const columns = new ChunkStore(config.queryCacheBytes, decodePool);
+  const results = new ResultCache(config.queryResultCacheBytes);
+
   const nodes = new Map<RegionCode, RegionNode>();
   const links = new Map<RegionCode, RegionLink>();
+  const queryServices = new Map<RegionCode, QueryService>();
+  const cohortServices = new Map<RegionCode, CohortService>();
   for (const code of config.regions) {
     const remoteUrl = config.remoteRegions[code];
     if (remoteUrl) {
@@ -80,14 +89,13 @@ export async function startService(config: Config): Promise<RunningService> {
     }
     const node = await RegionNode.open(code, join(config.dataDir, code), config.storage, config.datacenterRanges);
     nodes.set(code, node);
-    links.set(code, new LocalRegionLink(node));
+    const queries = new QueryService(node, columns, results, config.queryRowsMax, config.queryTimeoutMs);
+    queryServices.set(code, queries);
+    // Cohort calculations are queries: they share the region's concurrency gate and limits.
+    const cohorts = new CohortService(node, columns, queries.gate, { rowsMax: config.queryRowsMax, timeoutMs: config.queryTimeoutMs });
+    cohortServices.set(code, cohorts);
+    links.set(code, new LocalRegionLink(node, cohorts));
   }
-
-  // One column cache and one result cache for every region: their bounds are the process's, not each region's.
-  // Decode workers beside the request thread, shared likewise; ended when the service stops.
-  const decodePool = config.queryWorkers > 1 ? new DecodePool(config.queryWorkers - 1) : null;
-  const columns = new ChunkStore(config.queryCacheBytes, decodePool);
-  const results = new ResultCache(config.queryResultCacheBytes);
   const sweepTimer = setInterval(() => results.sweep(Date.now()), resultCacheSweepIntervalMs);
 
   let listeningUrl = "";
@@ -111,11 +119,8 @@ export async function startService(config: Config): Promise<RunningService> {
     : createLocalJWKSet(signer.jwks());
   const issuer = () => config.controlPlaneUrl ?? ctx.baseUrl();
   const surfaces = new Map<string, Surface>();
-  const queryServices = new Map<RegionCode, QueryService>();
   for (const [code, node] of nodes) {
-    const queries = new QueryService(node, columns, results, config.queryRowsMax, config.queryTimeoutMs);
-    queryServices.set(code, queries);
-    const region = regionApp({ prefix: `/region/${code}`, node, queries, keys, issuer, regionSecret: config.regionSecret });
+    const region = regionApp({ prefix: `/region/${code}`, node, queries: queryServices.get(code)!, cohorts: cohortServices.get(code)!, keys, issuer, regionSecret: config.regionSecret });
     const ingest = ingestApp({ prefix: `/ingest/${code}`, node, trustProxy: config.trustProxy });
     surfaces.set(`/region/${code}`, { handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: regionRequestTimeoutMs(config.queryTimeoutMs) });
     surfaces.set(`/ingest/${code}`, { handle: ingest.handle, renderError: ingestErrorResponse, timeoutMs: requestTimeoutMs });

@@ -1,8 +1,28 @@
 import type { TSchema } from "elysia";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
+import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import { validation } from "./errors.ts";
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+
+/** Errors that only say the value is of another kind than one alternative wanted. */
+const kindMismatches = new Set([
+  ValueErrorType.Array, ValueErrorType.Boolean, ValueErrorType.Integer, ValueErrorType.Literal, ValueErrorType.Null,
+  ValueErrorType.Number, ValueErrorType.Object, ValueErrorType.String, ValueErrorType.Union,
+]);
+
+/**
+ * "Expected union value" says nothing useful when the value has the right kind for one
+ * alternative (a string too long for `string | null`): that alternative's own error is reported.
+ */
+function explain(error: ValueError): ValueError {
+  if (error.type !== ValueErrorType.Union) return error;
+  for (const alternative of error.errors) {
+    const first = alternative.First();
+    if (first && !kindMismatches.has(first.type)) return explain(first);
+  }
+  return error;
+}
 
 /** Checks a request body against its schema; the first problem becomes a 400 validation error. */
 export function validateBody<T>(schema: TSchema, body: unknown): T {
@@ -13,7 +33,8 @@ export function validateBody<T>(schema: TSchema, body: unknown): T {
   }
   if (body === undefined) throw validation("request body is required");
   if (!check.Check(body)) {
-    const first = check.Errors(body).First();
+    const found = check.Errors(body).First();
+    const first = found && explain(found);
     const where = first?.path ? `body ${first.path}` : "body";
     throw validation(`${where}: ${first?.message ?? "is invalid"}`);
   }

@@ -1,6 +1,7 @@
 // The region API of one region, mounted at /region/{code}: /query, /sql, the event and
-// property schema, persons and groups, live events; every route reads project, environment and scopes
-// only from the token. Errors use the region's codes (a body that fails validation is `bad_request`).
+// property schema, persons, groups, cohorts and live events; every route reads project,
+// environment and scopes only from the token. Errors use the region's codes (a body that fails
+// validation is `bad_request`).
 import { Elysia } from "elysia";
 import type { JWTVerifyGetKey } from "jose";
 import { timingSafeEqual } from "node:crypto";
@@ -21,6 +22,8 @@ import { sqlRoutes } from "./sql-routes.ts";
 import { SqlService } from "./sql-service.ts";
 import { schemaRoutes } from "./schema-routes.ts";
 import { ingestionWarningsRoutes } from "./ingestion-warnings-routes.ts";
+import { cohortRoutes } from "./cohort-routes.ts";
+import type { CohortService } from "./cohort-service.ts";
 import { liveEventsRoutes } from "./live-events-routes.ts";
 import { SchemaService } from "./schema-service.ts";
 import { ChunkSummaries } from "../../engine/chunk-summary.ts";
@@ -35,6 +38,7 @@ export interface RegionAppOptions {
   prefix: string;
   node: RegionNode;
   queries: QueryService;
+  cohorts: CohortService;
   keys: JWTVerifyGetKey;
   issuer: () => string;
   /** Secret of the internal API the control plane uses (key registry sync); null: not served. */
@@ -105,7 +109,7 @@ const projectIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 /** Billing sets this past a spend cap; 1 keeps every event. */
 const IngestPolicyRequest = t.Object({ keep_ratio: t.Number({ exclusiveMinimum: 0, maximum: 1 }) }, { additionalProperties: false });
 
-export function regionApp({ prefix, node, queries, keys, issuer, regionSecret }: RegionAppOptions) {
+export function regionApp({ prefix, node, queries, cohorts, keys, issuer, regionSecret }: RegionAppOptions) {
   const check = { keys, issuer, region: node.code, revocations: node.store.tokenRevocations };
   const sql = new SqlService(node, queries.columns, queries.gate, { scratchDir: join(node.dataDir, "sql-scratch"), timeoutMs: queries.timeoutMs });
   const schema = new SchemaService(node, new ChunkSummaries(queries.columns), queries.gate, queries.timeoutMs);
@@ -153,6 +157,7 @@ export function regionApp({ prefix, node, queries, keys, issuer, regionSecret }:
     .use(personsRoutes(node, check, queries.columns, queries.gate))
     .use(groupsRoutes(node, check))
     .use(ingestionWarningsRoutes(node, check))
+    .use(cohortRoutes(node, cohorts, check, (request) => checkRegionSecret(request, regionSecret)))
     .use(liveEventsRoutes(node, check))
     .get("/token", async ({ request }) => {
       const claims = await regionClaims(request, check);

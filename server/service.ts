@@ -186,6 +186,8 @@ export async function startService(config: Config): Promise<RunningService> {
       clearInterval(retryTimer);
       stopCohortSchedule();
       clearInterval(sweepTimer);
+      // The server waits for every open answer, and a live event stream stays open until ended.
+      await Promise.all([...nodes.values()].map((node) => node.live.close()));
       await server.stop();
       for (const node of nodes.values()) await node.close();
       await decodePool?.close();

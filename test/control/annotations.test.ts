@@ -2,6 +2,7 @@
 // limits at their edges, and the system annotations the service writes itself (flag production
 // changes, experiment launch/stop/ship, project renames), which answer 409 to changes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { reply, validation } from "../helpers/replies.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { addMember, createProject, signUp, type SignedUpUser } from "../helpers/accounts.ts";
 import { isoPattern, uuidPattern } from "../helpers/client.ts";
@@ -13,8 +14,6 @@ let viewer: SignedUpUser;
 let projectId: string;
 let base: string;
 
-const validation = (message: string) => ({ status: 400, body: { error: { code: "validation", message } } });
-const reply = (r: { status: number; body: unknown }) => ({ status: r.status, body: r.body });
 const daysFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
 beforeAll(async () => {

@@ -2,6 +2,7 @@
 // versions, references to other cohorts without cycles, deletes that would break another
 // cohort, limits at their edges, 404s and scopes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { reply, validation } from "../helpers/replies.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { addMember, createProject, signUp, type SignedUpUser } from "../helpers/accounts.ts";
 import { bearer, call, isoPattern, uuidPattern } from "../helpers/client.ts";
@@ -16,8 +17,6 @@ let viewer: SignedUpUser;
 let projectId: string;
 let base: string;
 
-const validation = (message: string) => ({ status: 400, body: { error: { code: "validation", message } } });
-const reply = (r: { status: number; body: unknown }) => ({ status: r.status, body: r.body });
 const pro = { type: "and", values: [{ type: "person", key: "plan", operator: "eq", value: "pro" }] };
 const buyers = { type: "or", values: [{ type: "performed", event: "bought", count_operator: "gte", count: 2, days: 30 }, { type: "first_performed", event: "signed_up", days: 7 }] };
 

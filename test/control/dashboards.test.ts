@@ -2,6 +2,7 @@
 // dashboard, overrides applied to each tile's region request (sent to the real region with a
 // console region token), insight references, limits at their edges, 404s and 409s.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { conflict, reply, validation } from "../helpers/replies.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { addMember, createProject, signUp, type SignedUpUser } from "../helpers/accounts.ts";
 import { bearer, call, isoPattern, uuidPattern } from "../helpers/client.ts";
@@ -15,9 +16,6 @@ let base: string;
 let insight: any;
 
 const trends = { ir_version: 1, date_range: { from: "-30d" }, filters: [{ type: "event", key: "$browser", operator: "eq", value: "Chrome" }], insight: { kind: "trends", interval: "day", series: [{ event: "signed_up", math: "total" }] } };
-const validation = (message: string) => ({ status: 400, body: { error: { code: "validation", message } } });
-const conflict = (message: string) => ({ status: 409, body: { error: { code: "conflict", message } } });
-const reply = (r: { status: number; body: unknown }) => ({ status: r.status, body: r.body });
 const regionUrl = () => `${service.url}/region/eu`;
 
 beforeAll(async () => {

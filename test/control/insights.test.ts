@@ -1,6 +1,7 @@
 // Saved insights on /app (docs/insights.md): every route over real HTTP with whole bodies, the
 // Query IR check, viz rules, per-user favourites, list filters and paging, limits at their edges.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { reply, validation } from "../helpers/replies.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { addMember, createProject, signUp, type SignedUpUser } from "../helpers/accounts.ts";
 import { isoPattern, uuidPattern } from "../helpers/client.ts";
@@ -16,8 +17,6 @@ let base: string;
 
 const trends = { ir_version: 1, date_range: { from: "-30d" }, insight: { kind: "trends", interval: "day", series: [{ event: "signed_up", math: "total" }] } };
 const funnel = { ir_version: 1, date_range: { from: "-30d" }, insight: { kind: "funnel", series: [{ event: "viewed" }, { event: "bought" }] } };
-const validation = (message: string) => ({ status: 400, body: { error: { code: "validation", message } } });
-const reply = (r: { status: number; body: unknown }) => ({ status: r.status, body: r.body });
 
 beforeAll(async () => {
   service = await startTestService();

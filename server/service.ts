@@ -5,6 +5,7 @@ import { ChunkStore } from "../engine/chunk-store.ts";
 import { DecodePool } from "../engine/parallel/decode-pool.ts";
 import { QueryService } from "./region/query-service.ts";
 import { ResultCache, resultCacheSweepIntervalMs } from "./region/result-cache.ts";
+import { CatalogDiscovery } from "./region/catalog-discovery.ts";
 import { join } from "node:path";
 import { createLocalJWKSet, createRemoteJWKSet } from "jose";
 import type { Server } from "bun";
@@ -71,16 +72,9 @@ export async function startService(config: Config): Promise<RunningService> {
   const store = openControlStore(join(config.dataDir, "control.sqlite"));
   const signer = await RegionTokenSigner.loadOrCreate(join(config.dataDir, "region-token-key.json"));
   const nodes = new Map<RegionCode, RegionNode>();
-  const links = new Map<RegionCode, RegionLink>();
   for (const code of config.regions) {
-    const remoteUrl = config.remoteRegions[code];
-    if (remoteUrl) {
-      links.set(code, new RemoteRegionLink(code, remoteUrl, config.regionSecret!));
-      continue;
-    }
-    const node = await RegionNode.open(code, join(config.dataDir, code), config.storage, config.datacenterRanges);
-    nodes.set(code, node);
-    links.set(code, new LocalRegionLink(node));
+    if (config.remoteRegions[code]) continue;
+    nodes.set(code, await RegionNode.open(code, join(config.dataDir, code), config.storage, config.datacenterRanges));
   }
 
   // One column cache and one result cache for every region: their bounds are the process's, not each region's.
@@ -89,6 +83,22 @@ export async function startService(config: Config): Promise<RunningService> {
   const columns = new ChunkStore(config.queryCacheBytes, decodePool);
   const results = new ResultCache(config.queryResultCacheBytes);
   const sweepTimer = setInterval(() => results.sweep(Date.now()), resultCacheSweepIntervalMs);
+
+  const queryServices = new Map<RegionCode, QueryService>();
+  const discoveries = new Map<RegionCode, CatalogDiscovery>();
+  const links = new Map<RegionCode, RegionLink>();
+  for (const code of config.regions) {
+    const node = nodes.get(code);
+    if (!node) {
+      links.set(code, new RemoteRegionLink(code, config.remoteRegions[code]!, config.regionSecret!));
+      continue;
+    }
+    const queries = new QueryService(node, columns, results, config.queryRowsMax, config.queryTimeoutMs);
+    const discovery = new CatalogDiscovery(node, columns, queries.gate, config.queryTimeoutMs);
+    queryServices.set(code, queries);
+    discoveries.set(code, discovery);
+    links.set(code, new LocalRegionLink(node, discovery));
+  }
 
   let listeningUrl = "";
   const ctx: ControlContext = {
@@ -111,11 +121,9 @@ export async function startService(config: Config): Promise<RunningService> {
     : createLocalJWKSet(signer.jwks());
   const issuer = () => config.controlPlaneUrl ?? ctx.baseUrl();
   const surfaces = new Map<string, Surface>();
-  const queryServices = new Map<RegionCode, QueryService>();
   for (const [code, node] of nodes) {
-    const queries = new QueryService(node, columns, results, config.queryRowsMax, config.queryTimeoutMs);
-    queryServices.set(code, queries);
-    const region = regionApp({ prefix: `/region/${code}`, node, queries, keys, issuer, regionSecret: config.regionSecret });
+    const queries = queryServices.get(code)!;
+    const region = regionApp({ prefix: `/region/${code}`, node, queries, discovery: discoveries.get(code)!, keys, issuer, regionSecret: config.regionSecret });
     const ingest = ingestApp({ prefix: `/ingest/${code}`, node, trustProxy: config.trustProxy });
     surfaces.set(`/region/${code}`, { handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: regionRequestTimeoutMs(config.queryTimeoutMs) });
     surfaces.set(`/ingest/${code}`, { handle: ingest.handle, renderError: ingestErrorResponse, timeoutMs: requestTimeoutMs });

@@ -1,7 +1,8 @@
 // The region's own SQLite file (region.sqlite): the key registry (the capture side's copy of
 // every public key of projects in this region, so ingest never asks the control plane whether
 // a key is valid), ingest policies, the person store (person-store.ts), published flags
-// (flag-store.ts) and region-token revocations (token-revocations.ts).
+// (flag-store.ts), region-token revocations (token-revocations.ts) and the projects' tracking
+// plans (catalog-plan-store.ts).
 import { Database } from "bun:sqlite";
 import { personSchema, personSchemaV4, personSchemaV7 } from "./person-schema.ts";
 import { PersonStore } from "./person-store.ts";
@@ -10,6 +11,7 @@ import { FlagStore, flagSchema } from "./flag-store.ts";
 import { TokenRevocationStore } from "./token-revocations.ts";
 import { IngestionWarningStore } from "./ingestion-warning-store.ts";
 import { ProjectSecrets } from "./project-secrets.ts";
+import { CatalogPlanStore } from "./catalog-plan-store.ts";
 
 export interface RegistryKey {
   key: string;
@@ -48,6 +50,8 @@ export class RegionStore {
   readonly ingestionWarnings: IngestionWarningStore;
   /** Per-project secrets: the drop-in pseudonym key (same file; the store creates its own table). */
   readonly projectSecrets: ProjectSecrets;
+  /** Tracking plans the control plane pushed (same file; the store creates its own table). */
+  readonly catalogPlans: CatalogPlanStore;
 
   /** SQLite's write-ahead journal of this file: durable once synced, whatever the checkpoints did. */
   readonly journalPath: string;
@@ -73,6 +77,7 @@ export class RegionStore {
     this.tokenRevocations = new TokenRevocationStore(this.db);
     this.ingestionWarnings = new IngestionWarningStore(this.db);
     this.projectSecrets = new ProjectSecrets(this.db);
+    this.catalogPlans = new CatalogPlanStore(this.db);
   }
 
   private migrate(): void {

@@ -5,7 +5,9 @@ import type { RegionCode } from "../config.ts";
 import type { RegistryKey } from "../../storage/region-store.ts";
 import type { FlagSecretKeyEntry, FlagSnapshot } from "../../storage/flag-store.ts";
 import type { TokenRevocation } from "../../storage/token-revocations.ts";
+import type { CatalogPlan } from "../../storage/catalog-plan-store.ts";
 import type { RegionNode } from "./region-node.ts";
+import type { CatalogDiscovery, DiscoveryAnswer, DiscoveryScope } from "./catalog-discovery.ts";
 
 export interface RegionLink {
   readonly code: RegionCode;
@@ -17,6 +19,10 @@ export interface RegionLink {
   syncFlagSecretKeys(keys: FlagSecretKeyEntry[]): Promise<void>;
   /** Hands the region region-token revocations (it keeps each until the tokens it covers expire). */
   revokeTokens(revocations: TokenRevocation[]): Promise<void>;
+  /** What the project environment sent in the last `days` days, for the tracking plan's sync. */
+  catalogDiscovery(scope: DiscoveryScope, days: number): Promise<DiscoveryAnswer>;
+  /** Hands the region a project's tracking plan (it keeps the newest version it has). */
+  publishCatalog(plan: CatalogPlan): Promise<void>;
   /** "ok", or a short reason the region cannot serve. */
   health(): Promise<string>;
 }
@@ -24,7 +30,7 @@ export interface RegionLink {
 export type RegionLinks = ReadonlyMap<RegionCode, RegionLink>;
 
 export class LocalRegionLink implements RegionLink {
-  constructor(private readonly node: RegionNode) {}
+  constructor(private readonly node: RegionNode, private readonly discovery: CatalogDiscovery) {}
 
   get code(): RegionCode {
     return this.node.code;
@@ -46,6 +52,14 @@ export class LocalRegionLink implements RegionLink {
     this.node.store.tokenRevocations.add(revocations);
   }
 
+  catalogDiscovery(scope: DiscoveryScope, days: number): Promise<DiscoveryAnswer> {
+    return this.discovery.discover(scope, days);
+  }
+
+  async publishCatalog(plan: CatalogPlan): Promise<void> {
+    this.node.publishCatalog(plan);
+  }
+
   async health(): Promise<string> {
     return this.node.health();
   }
@@ -54,6 +68,8 @@ export class LocalRegionLink implements RegionLink {
 export const regionSecretHeader = "X-Region-Secret";
 /** A region that does not answer the internal API within this time counts as unreachable. */
 export const remoteRegionTimeoutMs = 10_000;
+/** A discovery reads data like a query: the region's own query time-out bounds it first. */
+export const remoteDiscoveryTimeoutMs = 30_000;
 
 /** A region node in another process, reached over its internal HTTP API. */
 export class RemoteRegionLink implements RegionLink {
@@ -87,6 +103,21 @@ export class RemoteRegionLink implements RegionLink {
 
   revokeTokens(revocations: TokenRevocation[]): Promise<void> {
     return this.post("/internal/token-revocations", { revocations }, "a region-token revocation");
+  }
+
+  async catalogDiscovery(scope: DiscoveryScope, days: number): Promise<DiscoveryAnswer> {
+    const response = await fetch(`${this.regionApiUrl}/internal/catalog/discovery`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", [regionSecretHeader]: this.secret },
+      body: JSON.stringify({ project_id: scope.projectId, data_id: scope.dataId, environment: scope.environment, days }),
+      signal: AbortSignal.timeout(remoteDiscoveryTimeoutMs),
+    });
+    if (response.status !== 200) throw new Error(`region ${this.code} answered ${response.status} to a catalog discovery: ${(await response.text()).slice(0, 500)}`);
+    return (await response.json()) as DiscoveryAnswer;
+  }
+
+  publishCatalog(plan: CatalogPlan): Promise<void> {
+    return this.post("/internal/catalog/plan", plan, "a tracking plan");
   }
 
   async health(): Promise<string> {

@@ -15,12 +15,16 @@ import { StorageClient } from "../../storage/storage-client.ts";
 import { ProjectRateLimiter } from "../ingest/project-rate.ts";
 import type { DatacenterRanges } from "../ingest/datacenter-ip.ts";
 import { IngestionWarnings } from "../ingest/ingestion-warnings.ts";
+import { PlanViolations } from "../ingest/plan-violations.ts";
+import type { CatalogPlan } from "../../storage/catalog-plan-store.ts";
 
 export class RegionNode {
   readonly rates = new ProjectRateLimiter();
   private readonly keepRatios = new Map<string, number>();
   /** Rejected events and drop-in ids turned into pseudonyms, counted per project (GET /ingestion/warnings). */
   readonly warnings: IngestionWarnings;
+  /** Tracking-plan checks of the projects that turned them on (warnings, never rejections). */
+  readonly planViolations: PlanViolations;
 
   private constructor(
     readonly code: RegionCode,
@@ -38,6 +42,8 @@ export class RegionNode {
       region: code,
       catalogPii: (projectId) => new Set(store.directory.piiProperties(projectId)),
     });
+    this.planViolations = new PlanViolations(this.warnings);
+    for (const plan of store.catalogPlans.all()) this.planViolations.load(plan);
   }
 
   static async open(code: RegionCode, dataDir: string, tuning: StorageTuning, datacenterRanges: DatacenterRanges): Promise<RegionNode> {
@@ -69,6 +75,13 @@ export class RegionNode {
     const policy = this.store.setIngestPolicy(projectId, keepRatio);
     this.keepRatios.set(projectId, keepRatio);
     return policy;
+  }
+
+  /** Takes a project's tracking plan (ignored when an older version than the one held): its checks and its personal-data property names. */
+  publishCatalog(plan: CatalogPlan): void {
+    if (!this.store.catalogPlans.put(plan)) return;
+    this.store.directory.setPiiProperties(plan.projectId, plan.piiProperties);
+    this.planViolations.load(plan);
   }
 
   health(): string {

@@ -19,6 +19,7 @@ import { LogMailOutbox } from "./control/mail-outbox.ts";
 import { RegionTokenSigner } from "./control/services/region-token-signer.ts";
 import { syncPendingKeys } from "./control/services/keys.ts";
 import { syncPendingFlagSecretKeys } from "./control/flags/flag-secret-keys.ts";
+import { pushPendingCatalogs } from "./control/catalog/catalog-publication.ts";
 import { pushUnpublished } from "./control/flags/flag-publications.ts";
 import { pushRevocations } from "./control/services/token-revocations.ts";
 import { RegionNode } from "./region/region-node.ts";
@@ -64,7 +65,7 @@ export interface RunningService {
 }
 
 export const mailOutboxFile = "mail-outbox.jsonl";
-/** Keys, flags and region-token revocations a region could not take are pushed again this often. */
+/** Keys, flags, region-token revocations and tracking plans a region could not take are pushed again this often. */
 export const keySyncRetryIntervalMs = 30_000;
 
 export async function startService(config: Config): Promise<RunningService> {
@@ -168,6 +169,7 @@ export async function startService(config: Config): Promise<RunningService> {
     await syncPendingFlagSecretKeys(ctx);
     await pushUnpublished(ctx);
     await pushRevocations(ctx);
+    await pushPendingCatalogs(ctx);
   };
   await syncPending();
   let syncing = false;

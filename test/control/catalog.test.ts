@@ -198,6 +198,7 @@ describe("events by hand", () => {
 });
 
 describe("status changes by hand", () => {
+  const article = (status: string) => `${/^[aeiou]/.test(status) ? "an" : "a"} ${status}`;
   /** Every pair of statuses a person may set: from -> the statuses it may become (the same status is no change). */
   const allowed: Record<string, string[]> = {
     planned: ["planned", "implemented", "deprecated"],
@@ -216,7 +217,7 @@ describe("status changes by hand", () => {
   });
 
   for (const [from, targets] of Object.entries(allowed)) {
-    test(`a ${from} event can become ${targets.filter((to) => to !== from).join(" or ")}; anything else is 400 and changes nothing`, async () => {
+    test(`${article(from)} event can become ${targets.filter((to) => to !== from).join(" or ")}; anything else is 400 and changes nothing`, async () => {
       for (const to of statuses) {
         const made = await created(path, { name: `event_${++count}` });
         let current = made;
@@ -228,7 +229,7 @@ describe("status changes by hand", () => {
           expect(reply.body.version).toBe(current.version + (to === from ? 0 : 1));
         } else {
           const next = allowed[from]!.filter((status) => status !== from).join(" or ");
-          expect([from, to, reply.status, reply.body]).toEqual([from, to, 400, invalid(`status cannot change from ${from} to ${to}; a ${from} event can become ${next}`)]);
+          expect([from, to, reply.status, reply.body]).toEqual([from, to, 400, invalid(`status cannot change from ${from} to ${to}; ${article(from)} event can become ${next}`)]);
           expect((await owner.client.get(`${path}/events/${made.id}`)).body).toEqual(current);
         }
       }

@@ -6,6 +6,7 @@
 // names, lengths and counts are ours: docs/catalog.md. The limits here are enforced by these
 // schemas as requests are validated.
 import { t, type TSchema } from "elysia";
+import { Type } from "@sinclair/typebox";
 import { eventNameLengthMax, propertyKeyLengthMax } from "../../ingest/limits.ts";
 import { discoveryDaysMax } from "../../region/catalog-discovery.ts";
 
@@ -34,6 +35,8 @@ export type PiiLevel = (typeof piiLevels)[number];
 export const propertyTypes = ["string", "number", "boolean", "datetime", "object", "array", "any"] as const;
 export type PropertyType = (typeof propertyTypes)[number];
 
+/** An integer (Elysia's t.Integer also takes numeric strings, for query parameters; bodies and answers hold numbers). */
+const integer = Type.Integer;
 const oneOf = <T extends string>(values: readonly T[]) => t.Union(values.map((value) => t.Literal(value)));
 const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
 const id = () => t.String({ format: "uuid" });
@@ -117,8 +120,8 @@ export const CatalogEventDto = t.Object(
     platforms: t.Array(t.String()),
     tags: t.Array(t.String()),
     properties: t.Array(CatalogPropertyDto),
-    version: t.Integer({ format: "int32" }),
-    volume_30d: nullable(t.Integer({ format: "int64" })),
+    version: integer({ format: "int32" }),
+    volume_30d: nullable(integer({ format: "int64" })),
     created_at: dateTime(),
     updated_at: dateTime(),
     description: Description,
@@ -131,7 +134,7 @@ export const CatalogEventDto = t.Object(
   { title: "CatalogEventDto" },
 );
 
-const count = () => t.Integer({ format: "int64", minimum: 0 });
+const count = () => integer({ format: "int64", minimum: 0 });
 export const CatalogEventListResponse = t.Object(
   {
     events: t.Array(CatalogEventDto),
@@ -142,7 +145,7 @@ export const CatalogEventListResponse = t.Object(
 
 export const CatalogSyncRequest = t.Object(
   {
-    days: t.Optional(nullable(t.Integer({ format: "int32", minimum: 0, maximum: discoveryDaysMax }))),
+    days: t.Optional(nullable(integer({ format: "int32", minimum: 0, maximum: discoveryDaysMax }))),
     environment: t.Optional(nullable(t.String({ minLength: 1, maxLength: environmentNameLengthMax }))),
   },
   { title: "CatalogSyncRequest", additionalProperties: false },
@@ -170,14 +173,14 @@ export const CodegenEventDto = t.Object(
   { title: "CodegenEventDto" },
 );
 export const CatalogCodegenExport = t.Object(
-  { catalog_version: t.Integer({ format: "int64", minimum: 0 }), project_id: id(), events: t.Array(CodegenEventDto) },
+  { catalog_version: integer({ format: "int64", minimum: 0 }), project_id: id(), events: t.Array(CodegenEventDto) },
   { title: "CatalogCodegenExport" },
 );
 
 export const CatalogSettingsDto = t.Object(
   {
     project_id: id(),
-    catalog_version: t.Integer({ format: "int64", minimum: 0 }),
+    catalog_version: integer({ format: "int64", minimum: 0 }),
     warn_on_violations: t.Boolean(),
     synced_at: nullable(dateTime()),
     region_synced: t.Boolean(),

@@ -19,11 +19,12 @@ const nextStatuses: Record<CatalogStatus, readonly CatalogStatus[]> = {
 export const initialStatuses: readonly CatalogStatus[] = ["planned", "implemented"];
 
 const listed = (statuses: readonly CatalogStatus[]) => statuses.join(" or ");
+const withArticle = (status: CatalogStatus) => `${/^[aeiou]/.test(status) ? "an" : "a"} ${status}`;
 
 /** 400 unless an event in `from` may be set to `to` by hand (the same status is no change). */
 export function requireTransition(from: CatalogStatus, to: CatalogStatus): void {
   if (from === to || nextStatuses[from].includes(to)) return;
-  throw validation(`status cannot change from ${from} to ${to}; a ${from} event can become ${listed(nextStatuses[from])}`);
+  throw validation(`status cannot change from ${from} to ${to}; ${withArticle(from)} event can become ${listed(nextStatuses[from])}`);
 }
 
 export function requireInitialStatus(status: CatalogStatus): void {

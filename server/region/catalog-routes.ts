@@ -5,6 +5,7 @@
 // /internal/catalog/discovery asks the same for a project environment, POST
 // /internal/catalog/plan takes a project's plan.
 import { Elysia, t } from "elysia";
+import { Type } from "@sinclair/typebox";
 import { jsonResponse } from "../http/errors.ts";
 import { readJsonBody } from "../http/body.ts";
 import { validateBody } from "../http/validate.ts";
@@ -17,11 +18,11 @@ const internalDiscoveryBodyBytesMax = 4 * 1024;
 /** A plan of the catalog's largest size (1,000 events of 100 properties with long names) fits. */
 const internalPlanBodyBytesMax = 64 * 1024 * 1024;
 
-const Days = t.Integer({ minimum: 0, maximum: discoveryDaysMax });
+const Days = Type.Integer({ minimum: 0, maximum: discoveryDaysMax });
 
 const DiscoveryRequest = t.Object({
   project_id: t.String({ minLength: 1, maxLength: 64 }),
-  data_id: t.Integer({ minimum: 1 }),
+  data_id: Type.Integer({ minimum: 1 }),
   environment: t.String({ minLength: 1, maxLength: 100 }),
   days: Days,
 }, { additionalProperties: false });
@@ -29,7 +30,7 @@ const DiscoveryRequest = t.Object({
 const PropertyType = t.Union(["string", "number", "boolean", "datetime", "object", "array", "any"].map((type) => t.Literal(type)));
 const PlanRequest = t.Object({
   projectId: t.String({ minLength: 1, maxLength: 64 }),
-  catalogVersion: t.Integer({ minimum: 0 }),
+  catalogVersion: Type.Integer({ minimum: 0 }),
   warnOnViolations: t.Boolean(),
   events: t.Array(t.Object({
     name: t.String({ minLength: 1 }),

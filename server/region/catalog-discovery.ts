@@ -48,7 +48,7 @@ export interface DiscoveryAnswer {
 const iso = (epochMs: number) => new Date(epochMs).toISOString();
 
 /** Where the window of `days` starts: that many whole days before `now`; 0 is today (UTC) only. */
-export function windowStart(days: number, now: number): number {
+function windowStart(days: number, now: number): number {
   return days === 0 ? Math.floor(now / dayMs) * dayMs : now - days * dayMs;
 }
 

@@ -27,7 +27,7 @@ function codegenFormat(value: string | null): CodegenFormat {
   return value as CodegenFormat;
 }
 
-export function catalogCodegenExport(ctx: ControlContext, access: ProjectAccess) {
+function catalogCodegenExport(ctx: ControlContext, access: ProjectAccess) {
   requireScope(access, "catalog:read");
   const events = projectCatalog(ctx, access.project.id).filter(({ row }) => row.status !== "unplanned").map(({ row, properties }) => ({
     name: row.name,
@@ -40,8 +40,8 @@ export function catalogCodegenExport(ctx: ControlContext, access: ProjectAccess)
   return { catalog_version: catalogSettingsOf(ctx, access.project.id).catalogVersion, project_id: access.project.id, events };
 }
 
-export const typescriptContentType = "application/typescript; charset=utf-8";
-export const typescriptFileName = "tracking-plan.d.ts";
+const typescriptContentType = "application/typescript; charset=utf-8";
+const typescriptFileName = "tracking-plan.d.ts";
 
 /** The answer of a codegen call in the `format` its query asks for (400 for another). */
 export function codegenResponse(ctx: ControlContext, access: ProjectAccess, format: string | null): Response {

@@ -16,7 +16,7 @@ export interface CatalogEvent {
   properties: CatalogPropertyRow[];
 }
 
-export const catalogPropertyDto = (row: CatalogPropertyRow) => ({
+const catalogPropertyDto = (row: CatalogPropertyRow) => ({
   id: row.id,
   name: row.name,
   type: row.type as PropertyType,

@@ -11,7 +11,7 @@ import { catalogSettings, projects } from "../db/schema.ts";
 import { projectCatalog } from "./catalog-dto.ts";
 import { catalogSettingsOf, markCatalogSynced } from "./catalog-settings.ts";
 
-export function catalogPlanOf(ctx: ControlContext, projectId: string): CatalogPlan {
+function catalogPlanOf(ctx: ControlContext, projectId: string): CatalogPlan {
   const settings = catalogSettingsOf(ctx, projectId);
   const catalog = projectCatalog(ctx, projectId);
   const events: PlannedEvent[] = [];

@@ -28,11 +28,11 @@ export const environmentNameLengthMax = 100;
 
 export const catalogStatuses = ["planned", "implemented", "unplanned", "verified", "deprecated"] as const;
 export type CatalogStatus = (typeof catalogStatuses)[number];
-export const eventKinds = ["custom", "pageview", "screen", "autocapture", "identify", "group", "system"] as const;
+const eventKinds = ["custom", "pageview", "screen", "autocapture", "identify", "group", "system"] as const;
 export type EventKind = (typeof eventKinds)[number];
-export const piiLevels = ["none", "low", "high"] as const;
+const piiLevels = ["none", "low", "high"] as const;
 export type PiiLevel = (typeof piiLevels)[number];
-export const propertyTypes = ["string", "number", "boolean", "datetime", "object", "array", "any"] as const;
+const propertyTypes = ["string", "number", "boolean", "datetime", "object", "array", "any"] as const;
 export type PropertyType = (typeof propertyTypes)[number];
 
 /** An integer (Elysia's t.Integer also takes numeric strings, for query parameters; bodies and answers hold numbers). */

@@ -15,7 +15,7 @@ export function catalogSettingsOf(ctx: ControlContext, projectId: string): Catal
     ?? { projectId, catalogVersion: 0, warnOnViolations: false, syncedAt: null, regionSynced: true };
 }
 
-export const catalogSettingsDto = (row: CatalogSettingsRow) => ({
+const catalogSettingsDto = (row: CatalogSettingsRow) => ({
   project_id: row.projectId,
   catalog_version: row.catalogVersion,
   warn_on_violations: row.warnOnViolations,
@@ -48,7 +48,7 @@ export function getCatalogSettings(ctx: ControlContext, access: ProjectAccess) {
   return catalogSettingsDto(catalogSettingsOf(ctx, access.project.id));
 }
 
-export type CatalogSettingsDtoValue = ReturnType<typeof catalogSettingsDto>;
+type CatalogSettingsDtoValue = ReturnType<typeof catalogSettingsDto>;
 
 export function planUpdateCatalogSettings(ctx: ControlContext, access: ProjectAccess, warnOnViolations: boolean): WritePlan<CatalogSettingsDtoValue> {
   requireScope(access, "catalog:write");

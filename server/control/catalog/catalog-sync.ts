@@ -4,6 +4,7 @@
 // default one. A region that cannot answer is 503 `unavailable`. A sync that changes the plan
 // raises the catalog version and pushes the plan to the region; one that only refreshes figures
 // does not. `updated` counts the events created or changed, figures included.
+import { eq } from "drizzle-orm";
 import { nowIso } from "../../clock.ts";
 import type { RegionCode } from "../../config.ts";
 import { unavailable, validation } from "../../http/errors.ts";
@@ -13,7 +14,6 @@ import { catalogEvents, catalogProperties } from "../db/schema.ts";
 import { requireScope, type ProjectAccess } from "../access.ts";
 import { projectEnvironments } from "../dto.ts";
 import type { WritePlan } from "../services/audited-write.ts";
-import { eq } from "drizzle-orm";
 import { projectCatalog } from "./catalog-dto.ts";
 import { catalogEventsMax } from "./catalog-events.ts";
 import { mergeDiscovery } from "./catalog-merge.ts";

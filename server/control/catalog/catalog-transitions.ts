@@ -16,7 +16,7 @@ const nextStatuses: Record<CatalogStatus, readonly CatalogStatus[]> = {
 };
 
 /** A new event is planned, or documents one already sent. */
-export const initialStatuses: readonly CatalogStatus[] = ["planned", "implemented"];
+const initialStatuses: readonly CatalogStatus[] = ["planned", "implemented"];
 
 const listed = (statuses: readonly CatalogStatus[]) => statuses.join(" or ");
 const withArticle = (status: CatalogStatus) => `${/^[aeiou]/.test(status) ? "an" : "a"} ${status}`;

@@ -42,7 +42,7 @@ const valueTypes: Record<PropertyType, string> = {
 const typeNotes: Partial<Record<PropertyType, string>> = { datetime: "An RFC 3339 date-time." };
 
 /** A string literal of TypeScript for any text. */
-export const stringLiteral = (text: string) => JSON.stringify(text).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+const stringLiteral = (text: string) => JSON.stringify(text).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 
 /** A JSDoc comment of these lines (none: nothing), indented by `indent`. */
 function docComment(lines: string[], indent: string): string {

@@ -29,6 +29,8 @@ export interface PersonSource {
   propertyValues(key: string): Map<number, unknown>;
   /** When each current person was created, by canonical person index (NaN for others). */
   createdTimes(): Float64Array;
+  /** A cohort's members as stored in the environment (person indexes, sorted), or null when it has none stored. */
+  cohortMembers(cohortId: string): Int32Array | null;
 }
 
 export interface QuerySource {

@@ -4,6 +4,7 @@ import { mkdirSync } from "node:fs";
 import { ChunkStore } from "../engine/chunk-store.ts";
 import { DecodePool } from "../engine/parallel/decode-pool.ts";
 import { QueryService } from "./region/query-service.ts";
+import { CohortService } from "./region/cohort-service.ts";
 import { ResultCache, resultCacheSweepIntervalMs } from "./region/result-cache.ts";
 import { CatalogDiscovery } from "./region/catalog-discovery.ts";
 import { join } from "node:path";
@@ -72,34 +73,36 @@ export async function startService(config: Config): Promise<RunningService> {
   mkdirSync(config.dataDir, { recursive: true });
   const store = openControlStore(join(config.dataDir, "control.sqlite"));
   const signer = await RegionTokenSigner.loadOrCreate(join(config.dataDir, "region-token-key.json"));
-  const nodes = new Map<RegionCode, RegionNode>();
-  for (const code of config.regions) {
-    if (config.remoteRegions[code]) continue;
-    nodes.set(code, await RegionNode.open(code, join(config.dataDir, code), config.storage, config.datacenterRanges));
-  }
-
   // One column cache and one result cache for every region: their bounds are the process's, not each region's.
   // Decode workers beside the request thread, shared likewise; ended when the service stops.
   const decodePool = config.queryWorkers > 1 ? new DecodePool(config.queryWorkers - 1) : null;
   const columns = new ChunkStore(config.queryCacheBytes, decodePool);
   const results = new ResultCache(config.queryResultCacheBytes);
-  const sweepTimer = setInterval(() => results.sweep(Date.now()), resultCacheSweepIntervalMs);
 
-  const queryServices = new Map<RegionCode, QueryService>();
-  const discoveries = new Map<RegionCode, CatalogDiscovery>();
+  const nodes = new Map<RegionCode, RegionNode>();
   const links = new Map<RegionCode, RegionLink>();
+  const queryServices = new Map<RegionCode, QueryService>();
+  const cohortServices = new Map<RegionCode, CohortService>();
+  const discoveries = new Map<RegionCode, CatalogDiscovery>();
   for (const code of config.regions) {
-    const node = nodes.get(code);
-    if (!node) {
-      links.set(code, new RemoteRegionLink(code, config.remoteRegions[code]!, config.regionSecret!));
+    const remoteUrl = config.remoteRegions[code];
+    if (remoteUrl) {
+      links.set(code, new RemoteRegionLink(code, remoteUrl, config.regionSecret!));
       continue;
     }
+    const node = await RegionNode.open(code, join(config.dataDir, code), config.storage, config.datacenterRanges);
+    nodes.set(code, node);
     const queries = new QueryService(node, columns, results, config.queryRowsMax, config.queryTimeoutMs);
-    const discovery = new CatalogDiscovery(node, columns, queries.gate, config.queryTimeoutMs);
     queryServices.set(code, queries);
+    // Cohort calculations are queries: they share the region's concurrency gate and limits.
+    const cohorts = new CohortService(node, columns, queries.gate, { rowsMax: config.queryRowsMax, timeoutMs: config.queryTimeoutMs });
+    cohortServices.set(code, cohorts);
+    // A discovery is a query too.
+    const discovery = new CatalogDiscovery(node, columns, queries.gate, config.queryTimeoutMs);
     discoveries.set(code, discovery);
-    links.set(code, new LocalRegionLink(node, discovery));
+    links.set(code, new LocalRegionLink(node, cohorts, discovery));
   }
+  const sweepTimer = setInterval(() => results.sweep(Date.now()), resultCacheSweepIntervalMs);
 
   let listeningUrl = "";
   const ctx: ControlContext = {
@@ -123,8 +126,10 @@ export async function startService(config: Config): Promise<RunningService> {
   const issuer = () => config.controlPlaneUrl ?? ctx.baseUrl();
   const surfaces = new Map<string, Surface>();
   for (const [code, node] of nodes) {
-    const queries = queryServices.get(code)!;
-    const region = regionApp({ prefix: `/region/${code}`, node, queries, discovery: discoveries.get(code)!, keys, issuer, regionSecret: config.regionSecret });
+    const region = regionApp({
+      prefix: `/region/${code}`, node, queries: queryServices.get(code)!, cohorts: cohortServices.get(code)!, discovery: discoveries.get(code)!, keys, issuer,
+      regionSecret: config.regionSecret,
+    });
     const ingest = ingestApp({ prefix: `/ingest/${code}`, node, trustProxy: config.trustProxy });
     surfaces.set(`/region/${code}`, { handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: regionRequestTimeoutMs(config.queryTimeoutMs) });
     surfaces.set(`/ingest/${code}`, { handle: ingest.handle, renderError: ingestErrorResponse, timeoutMs: requestTimeoutMs });

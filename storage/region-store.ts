@@ -1,8 +1,8 @@
 // The region's own SQLite file (region.sqlite): the key registry (the capture side's copy of
 // every public key of projects in this region, so ingest never asks the control plane whether
 // a key is valid), ingest policies, the person store (person-store.ts), published flags
-// (flag-store.ts), region-token revocations (token-revocations.ts) and the projects' tracking
-// plans (catalog-plan-store.ts).
+// (flag-store.ts), region-token revocations (token-revocations.ts), cohort memberships
+// (cohort-store.ts) and the projects' tracking plans (catalog-plan-store.ts).
 import { Database } from "bun:sqlite";
 import { personSchema, personSchemaV4, personSchemaV7 } from "./person-schema.ts";
 import { PersonStore } from "./person-store.ts";
@@ -11,6 +11,7 @@ import { FlagStore, flagSchema } from "./flag-store.ts";
 import { TokenRevocationStore } from "./token-revocations.ts";
 import { IngestionWarningStore } from "./ingestion-warning-store.ts";
 import { ProjectSecrets } from "./project-secrets.ts";
+import { CohortStore } from "./cohort-store.ts";
 import { CatalogPlanStore } from "./catalog-plan-store.ts";
 
 export interface RegistryKey {
@@ -50,6 +51,8 @@ export class RegionStore {
   readonly ingestionWarnings: IngestionWarningStore;
   /** Per-project secrets: the drop-in pseudonym key (same file; the store creates its own table). */
   readonly projectSecrets: ProjectSecrets;
+  /** Cohort memberships per environment (same file; the store creates its own table). */
+  readonly cohorts: CohortStore;
   /** Tracking plans the control plane pushed (same file; the store creates its own table). */
   readonly catalogPlans: CatalogPlanStore;
 
@@ -77,6 +80,7 @@ export class RegionStore {
     this.tokenRevocations = new TokenRevocationStore(this.db);
     this.ingestionWarnings = new IngestionWarningStore(this.db);
     this.projectSecrets = new ProjectSecrets(this.db);
+    this.cohorts = new CohortStore(this.db);
     this.catalogPlans = new CatalogPlanStore(this.db);
   }
 
@@ -169,6 +173,12 @@ export class RegionStore {
   projectTimeZone(projectId: string): string {
     const row = this.db.query("SELECT time_zone FROM key_registry WHERE project_id = ? LIMIT 1").get(projectId) as { time_zone: string } | null;
     return row?.time_zone ?? "UTC";
+  }
+
+  /** A project's data id as its keys carry it, or null when no key of the project reached this region. */
+  projectDataId(projectId: string): number | null {
+    const row = this.db.query("SELECT data_id FROM key_registry WHERE project_id = ? LIMIT 1").get(projectId) as { data_id: number } | null;
+    return row?.data_id ?? null;
   }
 
   setIngestPolicy(projectId: string, keepRatio: number): IngestPolicy {

@@ -140,6 +140,6 @@ export async function openBenchData(seed: number, events: number, log: (line: st
   const chunks = snapshotChunks(store.snapshot(dataId, environment), dir);
   const firstSeen = new Float64Array(new Uint8Array(readFileSync(join(dir, firstSeenFile))).buffer);
   const { canonical, created, personValues } = seededPersons(seed, firstSeen);
-  const persons: PersonSource = { canonical, propertyValues: (key) => personValues.get(key) ?? new Map(), createdTimes: () => created };
+  const persons: PersonSource = { canonical, propertyValues: (key) => personValues.get(key) ?? new Map(), createdTimes: () => created, cohortMembers: () => null };
   return { dir, seed, events, users: firstSeen.length, parts: done.parts, bytes: done.bytes, chunks, persons, personValues };
 }

@@ -37,24 +37,26 @@ export const filterableColumns = [
   "geo_country", "geo_region", "geo_city", "geo_timezone", "is_suspect",
 ] as const;
 
-const literal = <T extends string>(values: readonly T[]) => t.Union(values.map((value) => t.Literal(value)));
+export const literal = <T extends string>(values: readonly T[]) => t.Union(values.map((value) => t.Literal(value)));
 
-const Key = t.String({ minLength: 1, maxLength: keyLengthMax });
+export const Key = t.String({ minLength: 1, maxLength: keyLengthMax });
 const Scalar = t.Union([t.String({ maxLength: textLengthMax }), t.Number(), t.Boolean()]);
-const GroupTypeIndex = t.Integer({ minimum: 0, maximum: 4 });
+/** A filter's value: one scalar, or a list for in / not_in (validate.ts says which operator takes which). */
+export const FilterValue = t.Union([Scalar, t.Array(Scalar, { minItems: 1, maxItems: filterValuesMax })]);
+export const GroupTypeIndex = t.Integer({ minimum: 0, maximum: 4 });
 
 export const Filter = t.Union([
   t.Object({
     type: t.Union([t.Literal("event"), t.Literal("person")]),
     key: Key,
     operator: literal(operators),
-    value: t.Optional(t.Union([Scalar, t.Array(Scalar, { minItems: 1, maxItems: filterValuesMax })])),
+    value: t.Optional(FilterValue),
   }, { additionalProperties: false }),
   t.Object({
     type: t.Literal("column"),
     key: literal(filterableColumns),
     operator: literal(operators),
-    value: t.Optional(t.Union([Scalar, t.Array(Scalar, { minItems: 1, maxItems: filterValuesMax })])),
+    value: t.Optional(FilterValue),
   }, { additionalProperties: false }),
 ], { description: "A condition on an event property, a person property or a fixed event column." });
 

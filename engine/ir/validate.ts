@@ -11,7 +11,7 @@ import { sqlSpellable } from "../sql/column-names.ts";
 import type { Breakdown, Filter, Query, Series } from "./query.ts";
 import {
   breakdownLimitDefault, Filter as FilterSchema, filterableColumns, funnelStepsMin, funnelWindowDefault, intervalBucketsMax,
-  pathsDepthDefault, pathsEdgesDefault, QueryIr, retentionPeriodsDefault, type InsightKind, type InsightSpec, type QueryIrDocument, type SeriesSpec,
+  pathsDepthDefault, pathsEdgesDefault, QueryIr, retentionPeriodsDefault, type InsightKind, type InsightSpec, type Operator, type QueryIrDocument, type SeriesSpec,
 } from "./schema.ts";
 
 export class InvalidQueryError extends Error {
@@ -31,7 +31,8 @@ const literalValues = (schema: TSchema): string[] | null => {
   return members.map((member) => (member as unknown as { const: string }).const);
 };
 
-function describe(error: ValueError): string {
+/** A TypeBox error in the words the Query IR's messages use. */
+export function describeValueError(error: ValueError): string {
   const allowed = literalValues(error.schema);
   if (allowed) return `must be one of ${allowed.join(", ")}`;
   if (error.type === ValueErrorType.ObjectRequiredProperty) return "is required";
@@ -50,9 +51,9 @@ function firstStructuralError(document: unknown): InvalidQueryError | null {
     const branch = type === "column" ? checkColumnFilter : type === "event" || type === "person" ? checkPropertyFilter : null;
     if (!branch) return new InvalidQueryError(`${first.path}/type`, "must be one of event, person, column");
     const inner = branch.Errors(filter).First();
-    if (inner) return new InvalidQueryError(`${first.path}${inner.path}`, describe(inner));
+    if (inner) return new InvalidQueryError(`${first.path}${inner.path}`, describeValueError(inner));
   }
-  return new InvalidQueryError(first.path, describe(first));
+  return new InvalidQueryError(first.path, describeValueError(first));
 }
 
 function valueAt(document: unknown, path: string): unknown {
@@ -67,29 +68,27 @@ const numberOperators = new Set(["gt", "gte", "lt", "lte"]);
 const textOperators = new Set(["contains", "not_contains", "regex", "not_regex"]);
 const presenceOperators = new Set(["is_set", "is_not_set"]);
 
+/** What is wrong with a filter's value for its operator, or null: the rules every filter of the IR (and of a cohort definition) follows. */
+export function filterValueProblem(operator: Operator, value: unknown): string | null {
+  if (presenceOperators.has(operator)) return value === undefined ? null : `must be absent for ${operator}`;
+  if (value === undefined) return `is required for ${operator}`;
+  if (listOperators.has(operator)) return Array.isArray(value) ? null : `must be an array for ${operator}`;
+  if (Array.isArray(value)) return `must be a single value for ${operator} (use in or not_in for a list)`;
+  if (numberOperators.has(operator) && typeof value !== "number") return `must be a number for ${operator}`;
+  if (!textOperators.has(operator)) return null;
+  if (typeof value !== "string") return `must be a string for ${operator}`;
+  if (!operator.endsWith("regex")) return null;
+  try {
+    new RegExp(value);
+    return null;
+  } catch (error) {
+    return `is not a valid regular expression: ${(error as Error).message}`;
+  }
+}
+
 function checkFilterValue(filter: Filter, path: string): void {
-  const { operator, value } = filter;
-  if (presenceOperators.has(operator)) {
-    if (value !== undefined) throw new InvalidQueryError(`${path}/value`, `must be absent for ${operator}`);
-    return;
-  }
-  if (value === undefined) throw new InvalidQueryError(`${path}/value`, `is required for ${operator}`);
-  if (listOperators.has(operator)) {
-    if (!Array.isArray(value)) throw new InvalidQueryError(`${path}/value`, `must be an array for ${operator}`);
-    return;
-  }
-  if (Array.isArray(value)) throw new InvalidQueryError(`${path}/value`, `must be a single value for ${operator} (use in or not_in for a list)`);
-  if (numberOperators.has(operator) && typeof value !== "number") throw new InvalidQueryError(`${path}/value`, `must be a number for ${operator}`);
-  if (textOperators.has(operator)) {
-    if (typeof value !== "string") throw new InvalidQueryError(`${path}/value`, `must be a string for ${operator}`);
-    if (operator.endsWith("regex")) {
-      try {
-        new RegExp(value);
-      } catch (error) {
-        throw new InvalidQueryError(`${path}/value`, `is not a valid regular expression: ${(error as Error).message}`);
-      }
-    }
-  }
+  const problem = filterValueProblem(filter.operator, filter.value);
+  if (problem) throw new InvalidQueryError(`${path}/value`, problem);
 }
 
 /** A property key is spelled in the compiled SQL, whose text NUL would end (column-names.ts). */

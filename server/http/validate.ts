@@ -3,21 +3,26 @@ import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import { validation } from "./errors.ts";
 
-/**
- * The error to report: for a value refused by a nullable schema (a union of one schema and
- * null) that is not null, what that schema says of it ("Expected string length less or equal
- * to 200"), rather than "Expected union value".
- */
-function reported(error: ValueError): ValueError {
-  if (error.type !== ValueErrorType.Union || error.value === null) return error;
-  const variants = (error.schema as { anyOf?: TSchema[] }).anyOf ?? [];
-  const nullAt = variants.findIndex((variant) => variant.type === "null");
-  if (variants.length !== 2 || nullAt === -1) return error;
-  const inner = error.errors[1 - nullAt]?.First();
-  return inner ? reported(inner) : error;
-}
-
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+
+/** Errors that only say the value is of another kind than one alternative wanted. */
+const kindMismatches = new Set([
+  ValueErrorType.Array, ValueErrorType.Boolean, ValueErrorType.Integer, ValueErrorType.Literal, ValueErrorType.Null,
+  ValueErrorType.Number, ValueErrorType.Object, ValueErrorType.String, ValueErrorType.Union,
+]);
+
+/**
+ * "Expected union value" says nothing useful when the value has the right kind for one
+ * alternative (a string too long for `string | null`): that alternative's own error is reported.
+ */
+function explain(error: ValueError): ValueError {
+  if (error.type !== ValueErrorType.Union) return error;
+  for (const alternative of error.errors) {
+    const first = alternative.First();
+    if (first && !kindMismatches.has(first.type)) return explain(first);
+  }
+  return error;
+}
 
 /** Checks a request body against its schema; the first problem becomes a 400 validation error. */
 export function validateBody<T>(schema: TSchema, body: unknown): T {
@@ -29,7 +34,7 @@ export function validateBody<T>(schema: TSchema, body: unknown): T {
   if (body === undefined) throw validation("request body is required");
   if (!check.Check(body)) {
     const found = check.Errors(body).First();
-    const first = found && reported(found);
+    const first = found && explain(found);
     const where = first?.path ? `body ${first.path}` : "body";
     throw validation(`${where}: ${first?.message ?? "is invalid"}`);
   }

@@ -1,5 +1,5 @@
 // The region API of one region, mounted at /region/{code}: /query, /sql, the event and
-// property schema, persons and groups, the catalog's discovery; every route reads project, environment and scopes
+// property schema, persons, groups and cohorts, the catalog's discovery; every route reads project, environment and scopes
 // only from the token. Errors use the region's codes (a body that fails validation is `bad_request`).
 import { Elysia } from "elysia";
 import type { JWTVerifyGetKey } from "jose";
@@ -21,6 +21,8 @@ import { sqlRoutes } from "./sql-routes.ts";
 import { SqlService } from "./sql-service.ts";
 import { schemaRoutes } from "./schema-routes.ts";
 import { ingestionWarningsRoutes } from "./ingestion-warnings-routes.ts";
+import { cohortRoutes } from "./cohort-routes.ts";
+import type { CohortService } from "./cohort-service.ts";
 import { catalogRoutes } from "./catalog-routes.ts";
 import type { CatalogDiscovery } from "./catalog-discovery.ts";
 import { SchemaService } from "./schema-service.ts";
@@ -36,6 +38,7 @@ export interface RegionAppOptions {
   prefix: string;
   node: RegionNode;
   queries: QueryService;
+  cohorts: CohortService;
   /** The same the control plane's local region link uses. */
   discovery: CatalogDiscovery;
   keys: JWTVerifyGetKey;
@@ -108,7 +111,7 @@ const projectIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 /** Billing sets this past a spend cap; 1 keeps every event. */
 const IngestPolicyRequest = t.Object({ keep_ratio: t.Number({ exclusiveMinimum: 0, maximum: 1 }) }, { additionalProperties: false });
 
-export function regionApp({ prefix, node, queries, discovery, keys, issuer, regionSecret }: RegionAppOptions) {
+export function regionApp({ prefix, node, queries, cohorts, discovery, keys, issuer, regionSecret }: RegionAppOptions) {
   const check = { keys, issuer, region: node.code, revocations: node.store.tokenRevocations };
   const sql = new SqlService(node, queries.columns, queries.gate, { scratchDir: join(node.dataDir, "sql-scratch"), timeoutMs: queries.timeoutMs });
   const schema = new SchemaService(node, new ChunkSummaries(queries.columns), queries.gate, queries.timeoutMs);
@@ -156,6 +159,7 @@ export function regionApp({ prefix, node, queries, discovery, keys, issuer, regi
     .use(personsRoutes(node, check, queries.columns, queries.gate))
     .use(groupsRoutes(node, check))
     .use(ingestionWarningsRoutes(node, check))
+    .use(cohortRoutes(node, cohorts, check, (request) => checkRegionSecret(request, regionSecret)))
     .use(catalogRoutes(node, discovery, check, (request) => checkRegionSecret(request, regionSecret)))
     .get("/token", async ({ request }) => {
       const claims = await regionClaims(request, check);

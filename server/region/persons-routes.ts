@@ -37,7 +37,8 @@ export function propertyView(node: RegionNode, claims: RegionClaims): (propertie
   return (properties) => maskProperties(properties, catalogPii);
 }
 
-function personDto(node: RegionNode, person: PersonRecord, view: (p: Record<string, unknown>) => Record<string, unknown>) {
+/** A person as the persons routes (and the cohort preview's sample) answer it. */
+export function personDto(node: RegionNode, person: PersonRecord, view: (p: Record<string, unknown>) => Record<string, unknown>) {
   return {
     id: person.id,
     distinct_ids: node.store.directory.distinctIdsOf(person.projectId, person.index),

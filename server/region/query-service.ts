@@ -12,6 +12,7 @@ import { instantOf, localTime } from "../../engine/time-zone.ts";
 import { ApiError } from "../http/errors.ts";
 import type { RegionClaims } from "./region-auth.ts";
 import type { RegionNode } from "./region-node.ts";
+import { regionPersons } from "./region-persons.ts";
 import { resultCacheHistoricalMs, resultCacheRecentMs, type ResultCache } from "./result-cache.ts";
 
 /** Spec 2, Limits: the query time-out (QUERY_TIMEOUT_MS may lower it). */
@@ -102,11 +103,7 @@ export class QueryService {
     let chunks: ChunkRef[] = [];
     try {
       chunks = snapshotChunks(await this.node.events.snapshot(claims.dataId, claims.environment), this.node.dataDir);
-      const persons = {
-        canonical: this.node.store.directory.canonicalIndexes(claims.projectId),
-        propertyValues: (key: string) => this.node.store.directory.propertyValues(claims.projectId, key),
-        createdTimes: () => this.node.store.directory.createdTimes(claims.projectId),
-      };
+      const persons = regionPersons(this.node, claims.projectId, claims.environment);
       const execution = await executeQuery(query, { store: this.columns, chunks, persons }, { rowsMax: this.rowsMax, deadline: now + this.timeoutMs }, includeSql);
       const answer: QueryAnswer = {
         result: execution.result,

@@ -8,6 +8,18 @@ import type { TokenRevocation } from "../../storage/token-revocations.ts";
 import type { CatalogPlan } from "../../storage/catalog-plan-store.ts";
 import type { RegionNode } from "./region-node.ts";
 import type { CatalogDiscovery, DiscoveryAnswer, DiscoveryScope } from "./catalog-discovery.ts";
+import type { CohortMaterialized, CohortMaterializeRequest, CohortService } from "./cohort-service.ts";
+import { ApiError } from "../http/errors.ts";
+import { queryTimeoutMs } from "./query-service.ts";
+
+export type { CohortMaterialized, CohortMaterializeRequest };
+
+/** The region answered a request with an error (its status, code and message, to be recorded or shown). */
+export class RegionRefusal extends Error {
+  constructor(readonly status: number, readonly code: string, message: string) {
+    super(message);
+  }
+}
 
 export interface RegionLink {
   readonly code: RegionCode;
@@ -19,6 +31,12 @@ export interface RegionLink {
   syncFlagSecretKeys(keys: FlagSecretKeyEntry[]): Promise<void>;
   /** Hands the region region-token revocations (it keeps each until the tokens it covers expire). */
   revokeTokens(revocations: TokenRevocation[]): Promise<void>;
+  /**
+   * Calculates a cohort's membership in an environment and stores it in the region (a static
+   * cohort: records the calculation of its stored members). RegionRefusal when the region
+   * refuses (e.g. 409 conflict: a cohort it depends on has no membership there).
+   */
+  materializeCohort(request: CohortMaterializeRequest): Promise<CohortMaterialized>;
   /** What the project environment sent in the last `days` days, for the tracking plan's sync. */
   catalogDiscovery(scope: DiscoveryScope, days: number): Promise<DiscoveryAnswer>;
   /** Hands the region a project's tracking plan (it keeps the newest version it has). */
@@ -30,7 +48,7 @@ export interface RegionLink {
 export type RegionLinks = ReadonlyMap<RegionCode, RegionLink>;
 
 export class LocalRegionLink implements RegionLink {
-  constructor(private readonly node: RegionNode, private readonly discovery: CatalogDiscovery) {}
+  constructor(private readonly node: RegionNode, private readonly cohorts: CohortService, private readonly discovery: CatalogDiscovery) {}
 
   get code(): RegionCode {
     return this.node.code;
@@ -52,6 +70,15 @@ export class LocalRegionLink implements RegionLink {
     this.node.store.tokenRevocations.add(revocations);
   }
 
+  async materializeCohort(request: CohortMaterializeRequest): Promise<CohortMaterialized> {
+    try {
+      return await this.cohorts.materializeRequested(request);
+    } catch (error) {
+      if (error instanceof ApiError) throw new RegionRefusal(error.status, error.code, error.message);
+      throw error;
+    }
+  }
+
   catalogDiscovery(scope: DiscoveryScope, days: number): Promise<DiscoveryAnswer> {
     return this.discovery.discover(scope, days);
   }
@@ -68,6 +95,8 @@ export class LocalRegionLink implements RegionLink {
 export const regionSecretHeader = "X-Region-Secret";
 /** A region that does not answer the internal API within this time counts as unreachable. */
 export const remoteRegionTimeoutMs = 10_000;
+/** A cohort calculation runs up to the query time-out; the region's answer may take that long and more. */
+export const remoteMaterializeTimeoutMs = queryTimeoutMs + remoteRegionTimeoutMs;
 /** A discovery reads data like a query: the region's own query time-out bounds it first. */
 export const remoteDiscoveryTimeoutMs = 30_000;
 
@@ -103,6 +132,20 @@ export class RemoteRegionLink implements RegionLink {
 
   revokeTokens(revocations: TokenRevocation[]): Promise<void> {
     return this.post("/internal/token-revocations", { revocations }, "a region-token revocation");
+  }
+
+  async materializeCohort(request: CohortMaterializeRequest): Promise<CohortMaterialized> {
+    const response = await fetch(`${this.regionApiUrl}/internal/cohorts/materialize`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", [regionSecretHeader]: this.secret },
+      body: JSON.stringify(request),
+      signal: AbortSignal.timeout(remoteMaterializeTimeoutMs),
+    });
+    const body = await response.json().catch(() => null);
+    if (response.status === 200) return body as CohortMaterialized;
+    const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    if (typeof error?.code === "string" && typeof error.message === "string") throw new RegionRefusal(response.status, error.code, error.message);
+    throw new RegionRefusal(response.status, "unavailable", `region ${this.code} answered ${response.status} to a cohort calculation`);
   }
 
   async catalogDiscovery(scope: DiscoveryScope, days: number): Promise<DiscoveryAnswer> {

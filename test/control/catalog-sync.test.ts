@@ -189,7 +189,7 @@ describe("sync options", () => {
     await sendAccepted(service.url, target.keys.production!, [nativeEvent({ event: "today", timestamp: new Date(Date.now() - 1000).toISOString() })]);
     expect((await sync(target, { days: 0 })).body).toMatchObject({ discovered: 1, unplanned: ["today"] });
     expect((await sync(target, { days: discoveryDaysMax })).body).toMatchObject({ discovered: 2, unplanned: ["two_days_ago"] });
-    for (const [days, message] of [[-1, "Expected integer to be greater or equal to 0"], [discoveryDaysMax + 1, `Expected integer to be less or equal to ${discoveryDaysMax}`], [1.5, "Expected integer"]] as const) {
+    for (const [days, message] of [[-1, "Expected integer to be greater or equal to 0"], [discoveryDaysMax + 1, `Expected integer to be less or equal to ${discoveryDaysMax}`], [1.5, "Expected union value"]] as const) {
       const reply = await sync(target, { days });
       expect([days, reply.status, reply.body]).toEqual([days, 400, { error: { code: "validation", message: `body /days: ${message}` } }]);
     }

@@ -24,6 +24,8 @@ export interface Dataset {
   canonical: Int32Array;
   /** When each surviving person was created (NaN for persons merged away). */
   created: Float64Array;
+  /** Stored cohort memberships (person indexes, sorted) by cohort id: tests set them. */
+  cohorts: Map<string, Int32Array>;
   /** Chunks of the store's live files (and, with `buffered`, its unsealed rows). */
   source(chunkStore?: ChunkStore): QuerySource;
   close(): Promise<void>;
@@ -145,7 +147,8 @@ export async function datasetOf(
   }
   if (!options.leaveUnsealed) await store.flush();
   const created = options.created ?? firstEventTimes(events, canonical);
-  const persons: PersonSource = { canonical, propertyValues: (key) => personValues.get(key) ?? new Map(), createdTimes: () => created };
+  const cohorts = new Map<string, Int32Array>();
+  const persons: PersonSource = { canonical, propertyValues: (key) => personValues.get(key) ?? new Map(), createdTimes: () => created, cohortMembers: (id) => cohorts.get(id) ?? null };
   return {
     dataDir,
     store,
@@ -153,6 +156,7 @@ export async function datasetOf(
     personValues,
     canonical,
     created,
+    cohorts,
     source: (chunkStore = new ChunkStore()) => ({ store: chunkStore, chunks: snapshotChunks(store.snapshot(dataId, environment), dataDir), persons }),
     close: async () => {
       await store.stop();

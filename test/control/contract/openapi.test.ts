@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { startTestService, type TestService } from "../../helpers/service.ts";
-import { createToken, signUp, strongPassword, type SignedUpUser } from "../../helpers/accounts.ts";
+import { createProject, createToken, signUp, strongPassword, type SignedUpUser } from "../../helpers/accounts.ts";
 import { ConsoleClient, bearer, call, type Reply } from "../../helpers/client.ts";
 
 let service: TestService;
@@ -105,9 +105,13 @@ describe("GET /openapi.json", () => {
       "SessionDto", "RevokeOthersResponse", "AcceptedResponse", "CreateTokenRequest", "CreatedTokenResponse", "TokenDto", "RegionTokenRequest",
       "RegionTokenResponse", "V1QueryRequest", "RegionRequestDto", "V1MeResponse", "MeResponse", "MetricDto", "MetricCreateRequest",
       "MetricUpdateRequest", "MetricListResponse", "DryRun", "ErrorBody", "RenameRequest", "OrgNameRequest", "RoleRequest", "InviteRequest",
-      "SignupRequest", "LoginRequest", "CatalogEventDto", "CatalogPropertyDto", "CatalogPropertyInput", "CatalogEventCreateRequest",
-      "CatalogEventUpdateRequest", "CatalogEventListResponse", "CatalogSyncRequest", "CatalogSyncResponse", "CatalogCodegenExport", "CodegenEventDto",
-      "CodegenPropertyDto", "CatalogSettingsDto", "CatalogSettingsUpdateRequest",
+      "SignupRequest", "LoginRequest", "InsightDto", "InsightCreateRequest", "InsightUpdateRequest", "InsightFavoriteRequest", "InsightListResponse",
+      "DashboardDto", "DashboardSummaryDto", "DashboardCreateRequest", "DashboardUpdateRequest", "DashboardListResponse", "DashboardTileDto",
+      "TileCreateRequest", "TileUpdateRequest", "LayoutRequest", "TilePosition", "TileLayout", "AnnotationDto", "AnnotationCreateRequest",
+      "AnnotationUpdateRequest", "AnnotationListResponse",
+      "CatalogEventDto", "CatalogPropertyDto", "CatalogPropertyInput", "CatalogEventCreateRequest", "CatalogEventUpdateRequest",
+      "CatalogEventListResponse", "CatalogSyncRequest", "CatalogSyncResponse", "CatalogCodegenExport", "CodegenEventDto", "CodegenPropertyDto",
+      "CatalogSettingsDto", "CatalogSettingsUpdateRequest",
     ]) {
       expect(names).toContain(name);
     }
@@ -230,6 +234,7 @@ describe("every documented operation answers as its declaration says", () => {
     expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/metrics", undefined, ids)).status).toBe(200);
     expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/metrics/{metric_id}", undefined, metricIds)).status).toBe(200);
     expect((await consoleCall(owner.client, "PATCH", "/app/projects/{project_id}/metrics/{metric_id}", { unit: "people" }, metricIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/metrics/{metric_id}/query", { interval: "week" }, metricIds)).status).toBe(200);
     expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/metrics/{metric_id}/certify", undefined, metricIds)).status).toBe(200);
     expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/metrics/{metric_id}/archive", undefined, metricIds)).status).toBe(200);
 
@@ -276,6 +281,46 @@ describe("every documented operation answers as its declaration says", () => {
     expect((await v1Call(secret, "GET", "/v1/projects/{project_id}/catalog/codegen?format=csv", undefined, ids)).status).toBe(400);
     const noScope = await createToken(owner, ["projects:read"]);
     expect((await v1Call(noScope.secret, "GET", "/v1/projects/{project_id}/catalog/codegen", undefined, ids)).status).toBe(403);
+  });
+
+  test("insights, dashboards, tiles, annotations and the console region token", async () => {
+    const owner = await signUp(service, "Analyst");
+    const project = (await createProject(owner, "Analyst")).project.id;
+    const ids = { project_id: project };
+    const query = { ir_version: 1, date_range: { from: "-7d" }, insight: { kind: "trends", series: [{ event: "signed_up" }] } };
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/region-token", { scopes: ["query:read"] }, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/insights?dry_run=true", { name: "I", query }, ids)).body.dry_run).toBe(true);
+    const insight = await consoleCall(owner.client, "POST", "/app/projects/{project_id}/insights", { name: "I", query }, ids);
+    expect(insight.status).toBe(201);
+    const insightIds = { ...ids, insight_id: insight.body.id };
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/insights?search=i", undefined, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/insights?limit=0", undefined, ids)).status).toBe(400);
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/insights/{insight_id}", undefined, insightIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "PATCH", "/app/projects/{project_id}/insights/{insight_id}", { tags: ["a"] }, insightIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/insights/{insight_id}/favorite", { favorite: true }, insightIds)).status).toBe(200);
+
+    const dashboard = await consoleCall(owner.client, "POST", "/app/projects/{project_id}/dashboards", { name: "D" }, ids);
+    expect(dashboard.status).toBe(201);
+    const dashboardIds = { ...ids, dashboard_id: dashboard.body.id };
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/dashboards", undefined, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/dashboards/{dashboard_id}", undefined, dashboardIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "PATCH", "/app/projects/{project_id}/dashboards/{dashboard_id}", { is_home: true }, dashboardIds)).status).toBe(200);
+    const tile = await consoleCall(owner.client, "POST", "/app/projects/{project_id}/dashboards/{dashboard_id}/tiles", { kind: "insight", insight_id: insight.body.id }, dashboardIds);
+    expect(tile.status).toBe(201);
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/dashboards/{dashboard_id}/tiles", { kind: "insight", insight_id: crypto.randomUUID() }, dashboardIds)).status).toBe(409);
+    const tileIds = { ...dashboardIds, tile_id: tile.body.id };
+    expect((await consoleCall(owner.client, "PATCH", "/app/projects/{project_id}/dashboards/{dashboard_id}/tiles/{tile_id}", { layout: { x: 6, y: 0, w: 6, h: 4 } }, tileIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/dashboards/{dashboard_id}/layout", { tiles: [{ id: tile.body.id, x: 0, y: 0, w: 12, h: 4 }] }, dashboardIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "DELETE", "/app/projects/{project_id}/dashboards/{dashboard_id}/tiles/{tile_id}", undefined, tileIds)).status).toBe(204);
+    expect((await consoleCall(owner.client, "DELETE", "/app/projects/{project_id}/dashboards/{dashboard_id}", undefined, dashboardIds)).status).toBe(204);
+    expect((await consoleCall(owner.client, "DELETE", "/app/projects/{project_id}/insights/{insight_id}", undefined, insightIds)).status).toBe(204);
+
+    const annotation = await consoleCall(owner.client, "POST", "/app/projects/{project_id}/annotations", { content: "Launch", kind: "release", occurred_at: new Date().toISOString() }, ids);
+    expect(annotation.status).toBe(201);
+    const annotationIds = { ...ids, annotation_id: annotation.body.id };
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/annotations", undefined, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "PATCH", "/app/projects/{project_id}/annotations/{annotation_id}", { content: "Launched" }, annotationIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "DELETE", "/app/projects/{project_id}/annotations/{annotation_id}", undefined, annotationIds)).status).toBe(204);
   });
 
   test("/v1", async () => {

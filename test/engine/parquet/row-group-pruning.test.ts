@@ -44,14 +44,14 @@ const tuning: StorageTuning = {
 };
 
 /** The events written through the storage path in arrival (time) order, a flush at a time. */
-async function storedData(events: StoredEvent[], persons: Omit<QuerySource["persons"], "propertyValues"> & { personValues: Map<string, Map<number, unknown>> }) {
+async function storedData(events: StoredEvent[], persons: Omit<QuerySource["persons"], "propertyValues" | "cohortMembers"> & { personValues: Map<string, Map<number, unknown>> }) {
   const dataDir = mkdtempSync(join(tmpdir(), "pruning-"));
   const store = EventStore.open(dataDir, join(dataDir, "wal"), () => {}, tuning);
   for (let at = 0; at < events.length; at += flushRows) {
     store.addRows("p", dataId, environment, events.slice(at, at + flushRows), { file: 0, offset: at });
     await store.flush();
   }
-  const personSource = { canonical: persons.canonical, createdTimes: persons.createdTimes, propertyValues: (key: string) => persons.personValues.get(key) ?? new Map() };
+  const personSource = { canonical: persons.canonical, createdTimes: persons.createdTimes, propertyValues: (key: string) => persons.personValues.get(key) ?? new Map(), cohortMembers: () => null };
   return {
     source: (chunkStore = new ChunkStore()): QuerySource => ({ store: chunkStore, chunks: snapshotChunks(store.snapshot(dataId, environment), dataDir), persons: personSource }),
     close: async () => {

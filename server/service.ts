@@ -33,6 +33,7 @@ import { withTimeout } from "./http/timeout.ts";
 import { recordSocketAddress } from "./http/client-meta.ts";
 import { sandboxKillGraceMs } from "../engine/sql/sandbox-runner.ts";
 import { boundRequestHeads } from "./http/request-head.ts";
+import { startCohortSchedule } from "./control/cohorts/cohort-schedule.ts";
 
 /** Answers a request; `path` is its URL's path (parsed once, while routing). */
 type Handler = (request: Request, path: string) => Response | Promise<Response>;
@@ -183,6 +184,7 @@ export async function startService(config: Config): Promise<RunningService> {
     syncing = true;
     syncPending().finally(() => (syncing = false));
   }, keySyncRetryIntervalMs);
+  const stopCohortSchedule = startCohortSchedule(ctx);
 
   return {
     url: listeningUrl,
@@ -192,7 +194,10 @@ export async function startService(config: Config): Promise<RunningService> {
     control: { routes: control.app.routes.map(({ method, path }) => ({ method, path })), operations: control.operations },
     stop: async () => {
       clearInterval(retryTimer);
+      stopCohortSchedule();
       clearInterval(sweepTimer);
+      // The server waits for every open answer, and a live event stream stays open until ended.
+      await Promise.all([...nodes.values()].map((node) => node.live.close()));
       await server.stop();
       for (const node of nodes.values()) await node.close();
       await decodePool?.close();

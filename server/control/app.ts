@@ -20,6 +20,7 @@ import { v1ExperimentRoutes } from "./v1/experiment-routes.ts";
 import { insightRoutes } from "./routes/insights.ts";
 import { dashboardRoutes } from "./routes/dashboards.ts";
 import { annotationRoutes } from "./routes/annotations.ts";
+import { cohortRoutes } from "./routes/cohorts.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { v1CatalogRoutes } from "./v1/catalog-routes.ts";
 
@@ -36,6 +37,7 @@ export function controlApp(ctx: ControlContext): ContractRouteTable {
   insightRoutes(routes, ctx);
   dashboardRoutes(routes, ctx);
   annotationRoutes(routes, ctx);
+  cohortRoutes(routes, ctx);
   catalogRoutes(routes, ctx);
   tokenRoutes(routes, ctx);
   discoveryRoutes(routes, ctx);

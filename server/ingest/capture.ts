@@ -271,5 +271,9 @@ async function writeAccepted(
     throw error;
   }
   // Durable from here on, whatever happens next: a retry must find the uuids taken.
-  if (logged) node.events.add(...logged.record, logged.position);
+  if (logged) {
+    node.events.add(...logged.record, logged.position);
+    // Only now: a live stream must never show an event that a crash could still take back.
+    node.live.publish(key.projectId, key.environment, accepted, decisions, request.locations, receivedAt, request.body.byteLength / request.batch.length);
+  }
 }

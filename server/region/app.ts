@@ -1,6 +1,7 @@
 // The region API of one region, mounted at /region/{code}: /query, /sql, the event and
-// property schema, persons, groups and cohorts, the catalog's discovery; every route reads project, environment and scopes
-// only from the token. Errors use the region's codes (a body that fails validation is `bad_request`).
+// property schema, persons, groups, cohorts, live events and the catalog's discovery; every route
+// reads project, environment and scopes only from the token. Errors use the region's codes (a body
+// that fails validation is `bad_request`).
 import { Elysia } from "elysia";
 import type { JWTVerifyGetKey } from "jose";
 import { timingSafeEqual } from "node:crypto";
@@ -23,6 +24,7 @@ import { schemaRoutes } from "./schema-routes.ts";
 import { ingestionWarningsRoutes } from "./ingestion-warnings-routes.ts";
 import { cohortRoutes } from "./cohort-routes.ts";
 import type { CohortService } from "./cohort-service.ts";
+import { liveEventsRoutes } from "./live-events-routes.ts";
 import { catalogRoutes } from "./catalog-routes.ts";
 import type { CatalogDiscovery } from "./catalog-discovery.ts";
 import { SchemaService } from "./schema-service.ts";
@@ -160,6 +162,7 @@ export function regionApp({ prefix, node, queries, cohorts, discovery, keys, iss
     .use(groupsRoutes(node, check))
     .use(ingestionWarningsRoutes(node, check))
     .use(cohortRoutes(node, cohorts, check, (request) => checkRegionSecret(request, regionSecret)))
+    .use(liveEventsRoutes(node, check))
     .use(catalogRoutes(node, discovery, check, (request) => checkRegionSecret(request, regionSecret)))
     .get("/token", async ({ request }) => {
       const claims = await regionClaims(request, check);

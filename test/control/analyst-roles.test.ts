@@ -1,4 +1,4 @@
-// Every console insight, dashboard, tile and annotation route by role (spec 1, Authentication:
+// Every console insight, dashboard, tile, cohort and annotation route by role (spec 1, Authentication:
 // viewers hold the :read scopes only; members also the :write ones): a viewer reads and may
 // favourite, and is refused every write with 403 missing_scope; a member writes. Writes are
 // checked with dry_run, so nothing changes. The allowed answers are pinned in each resource's test.
@@ -10,7 +10,7 @@ let service: TestService;
 let viewer: SignedUpUser;
 let member: SignedUpUser;
 let base: string;
-let fixtures: { insight: string; dashboard: string; tile: string; annotation: string };
+let fixtures: { insight: string; dashboard: string; tile: string; annotation: string; cohort: string };
 const query = { ir_version: 1, date_range: { from: "-7d" }, insight: { kind: "trends", series: [{ event: "e" }] } };
 
 beforeAll(async () => {
@@ -28,7 +28,8 @@ beforeAll(async () => {
   const dashboard = (await post("/dashboards", { name: "D" })).id;
   const tile = (await post(`/dashboards/${dashboard}/tiles`, { kind: "text", body: "t" })).id;
   const annotation = (await post("/annotations", { content: "a", kind: "note", occurred_at: new Date().toISOString() })).id;
-  fixtures = { insight, dashboard, tile, annotation };
+  const cohort = (await post("/cohorts", { kind: "static", name: "C" })).id;
+  fixtures = { insight, dashboard, tile, annotation, cohort };
 });
 afterAll(async () => {
   await service.close();
@@ -52,6 +53,11 @@ const routes: Route[] = [
   ["POST", () => `/dashboards/${fixtures.dashboard}/tiles`, { kind: "text", body: "n" }, "dashboards:write"],
   ["PATCH", () => `/dashboards/${fixtures.dashboard}/tiles/${fixtures.tile}`, { body: "r" }, "dashboards:write"],
   ["DELETE", () => `/dashboards/${fixtures.dashboard}/tiles/${fixtures.tile}`, undefined, "dashboards:write"],
+  ["GET", () => "/cohorts", undefined, null],
+  ["GET", () => `/cohorts/${fixtures.cohort}`, undefined, null],
+  ["POST", () => "/cohorts", { kind: "static", name: "N" }, "cohorts:write"],
+  ["PATCH", () => `/cohorts/${fixtures.cohort}`, { name: "R" }, "cohorts:write"],
+  ["DELETE", () => `/cohorts/${fixtures.cohort}`, undefined, "cohorts:write"],
   ["GET", () => "/annotations", undefined, null],
   ["POST", () => "/annotations", { content: "n", kind: "note", occurred_at: "2026-11-27T00:00:00Z" }, "annotations:write"],
   ["PATCH", () => `/annotations/${fixtures.annotation}`, { content: "r" }, "annotations:write"],

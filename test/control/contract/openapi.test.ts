@@ -108,7 +108,8 @@ describe("GET /openapi.json", () => {
       "SignupRequest", "LoginRequest", "InsightDto", "InsightCreateRequest", "InsightUpdateRequest", "InsightFavoriteRequest", "InsightListResponse",
       "DashboardDto", "DashboardSummaryDto", "DashboardCreateRequest", "DashboardUpdateRequest", "DashboardListResponse", "DashboardTileDto",
       "TileCreateRequest", "TileUpdateRequest", "LayoutRequest", "TilePosition", "TileLayout", "AnnotationDto", "AnnotationCreateRequest",
-      "AnnotationUpdateRequest", "AnnotationListResponse",
+      "AnnotationUpdateRequest", "AnnotationListResponse", "CohortDto", "CohortCalculationDto", "CohortCreateRequest", "CohortUpdateRequest",
+      "CohortCalculateRequest", "CohortListResponse",
       "CatalogEventDto", "CatalogPropertyDto", "CatalogPropertyInput", "CatalogEventCreateRequest", "CatalogEventUpdateRequest",
       "CatalogEventListResponse", "CatalogSyncRequest", "CatalogSyncResponse", "CatalogCodegenExport", "CodegenEventDto", "CodegenPropertyDto",
       "CatalogSettingsDto", "CatalogSettingsUpdateRequest",
@@ -283,7 +284,7 @@ describe("every documented operation answers as its declaration says", () => {
     expect((await v1Call(noScope.secret, "GET", "/v1/projects/{project_id}/catalog/codegen", undefined, ids)).status).toBe(403);
   });
 
-  test("insights, dashboards, tiles, annotations and the console region token", async () => {
+  test("insights, dashboards, tiles, cohorts, annotations and the console region token", async () => {
     const owner = await signUp(service, "Analyst");
     const project = (await createProject(owner, "Analyst")).project.id;
     const ids = { project_id: project };
@@ -314,6 +315,15 @@ describe("every documented operation answers as its declaration says", () => {
     expect((await consoleCall(owner.client, "DELETE", "/app/projects/{project_id}/dashboards/{dashboard_id}/tiles/{tile_id}", undefined, tileIds)).status).toBe(204);
     expect((await consoleCall(owner.client, "DELETE", "/app/projects/{project_id}/dashboards/{dashboard_id}", undefined, dashboardIds)).status).toBe(204);
     expect((await consoleCall(owner.client, "DELETE", "/app/projects/{project_id}/insights/{insight_id}", undefined, insightIds)).status).toBe(204);
+
+    const cohort = await consoleCall(owner.client, "POST", "/app/projects/{project_id}/cohorts", { kind: "dynamic", name: "C", definition: { type: "and", values: [{ type: "performed", event: "e", count_operator: "gte", count: 1, days: 7 }] } }, ids);
+    expect(cohort.status).toBe(201);
+    const cohortIds = { ...ids, cohort_id: cohort.body.id };
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/cohorts", undefined, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/cohorts/{cohort_id}", undefined, cohortIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "PATCH", "/app/projects/{project_id}/cohorts/{cohort_id}", { name: "C2" }, cohortIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/cohorts/{cohort_id}/calculate", {}, cohortIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "DELETE", "/app/projects/{project_id}/cohorts/{cohort_id}", undefined, cohortIds)).status).toBe(204);
 
     const annotation = await consoleCall(owner.client, "POST", "/app/projects/{project_id}/annotations", { content: "Launch", kind: "release", occurred_at: new Date().toISOString() }, ids);
     expect(annotation.status).toBe(201);

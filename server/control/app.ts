@@ -21,6 +21,8 @@ import { insightRoutes } from "./routes/insights.ts";
 import { dashboardRoutes } from "./routes/dashboards.ts";
 import { annotationRoutes } from "./routes/annotations.ts";
 import { cohortRoutes } from "./routes/cohorts.ts";
+import { catalogRoutes } from "./routes/catalog.ts";
+import { v1CatalogRoutes } from "./v1/catalog-routes.ts";
 
 export function controlApp(ctx: ControlContext): ContractRouteTable {
   const app = new Elysia({ name: "control-plane" })
@@ -36,8 +38,9 @@ export function controlApp(ctx: ControlContext): ContractRouteTable {
   dashboardRoutes(routes, ctx);
   annotationRoutes(routes, ctx);
   cohortRoutes(routes, ctx);
+  catalogRoutes(routes, ctx);
   tokenRoutes(routes, ctx);
   discoveryRoutes(routes, ctx);
-  mountV1Routes(routes, ctx, [...v1Routes(ctx), ...v1FlagRoutes(ctx), ...v1ExperimentRoutes(ctx)]);
+  mountV1Routes(routes, ctx, [...v1Routes(ctx), ...v1FlagRoutes(ctx), ...v1ExperimentRoutes(ctx), ...v1CatalogRoutes(ctx)]);
   return routes;
 }

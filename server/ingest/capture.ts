@@ -188,6 +188,7 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
       continue;
     }
     accepted.push(event);
+    node.planViolations.check(key, event.event, event.properties, (sources ?? batch)[index], receivedAt);
     const kept = keptBySampling(event.uuid, keepRatio);
     if (!kept) {
       decisions.push(null);

@@ -16,6 +16,8 @@ import { ProjectRateLimiter } from "../ingest/project-rate.ts";
 import type { DatacenterRanges } from "../ingest/datacenter-ip.ts";
 import { IngestionWarnings } from "../ingest/ingestion-warnings.ts";
 import { LiveHub } from "./live/live-hub.ts";
+import { PlanViolations } from "../ingest/plan-violations.ts";
+import type { CatalogPlan } from "../../storage/catalog-plan-store.ts";
 
 export class RegionNode {
   readonly rates = new ProjectRateLimiter();
@@ -24,6 +26,8 @@ export class RegionNode {
   readonly warnings: IngestionWarnings;
   /** Events as they are accepted, and the last ones of each project environment (GET /events/live). */
   readonly live: LiveHub;
+  /** Tracking-plan checks of the projects that turned them on (warnings, never rejections). */
+  readonly planViolations: PlanViolations;
 
   private constructor(
     readonly code: RegionCode,
@@ -42,6 +46,8 @@ export class RegionNode {
       catalogPii: (projectId) => new Set(store.directory.piiProperties(projectId)),
     });
     this.live = new LiveHub(store.directory);
+    this.planViolations = new PlanViolations(this.warnings);
+    for (const plan of store.catalogPlans.all()) this.planViolations.load(plan);
   }
 
   static async open(code: RegionCode, dataDir: string, tuning: StorageTuning, datacenterRanges: DatacenterRanges): Promise<RegionNode> {
@@ -73,6 +79,13 @@ export class RegionNode {
     const policy = this.store.setIngestPolicy(projectId, keepRatio);
     this.keepRatios.set(projectId, keepRatio);
     return policy;
+  }
+
+  /** Takes a project's tracking plan (ignored when an older version than the one held): its checks and its personal-data property names. */
+  publishCatalog(plan: CatalogPlan): void {
+    if (!this.store.catalogPlans.put(plan)) return;
+    this.store.directory.setPiiProperties(plan.projectId, plan.piiProperties);
+    this.planViolations.load(plan);
   }
 
   health(): string {

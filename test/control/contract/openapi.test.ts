@@ -54,6 +54,7 @@ describe("GET /openapi.json", () => {
       "GET /v1/orgs/{org_id}/projects projects:read",
       "GET /v1/projects projects:read",
       "GET /v1/projects/{project_id} projects:read",
+      "GET /v1/projects/{project_id}/catalog/codegen catalog:read",
       "GET /v1/projects/{project_id}/environments projects:read",
       "GET /v1/projects/{project_id}/keys projects:read",
       "PATCH /v1/projects/{project_id} projects:write",
@@ -109,6 +110,9 @@ describe("GET /openapi.json", () => {
       "TileCreateRequest", "TileUpdateRequest", "LayoutRequest", "TilePosition", "TileLayout", "AnnotationDto", "AnnotationCreateRequest",
       "AnnotationUpdateRequest", "AnnotationListResponse", "CohortDto", "CohortCalculationDto", "CohortCreateRequest", "CohortUpdateRequest",
       "CohortCalculateRequest", "CohortListResponse",
+      "CatalogEventDto", "CatalogPropertyDto", "CatalogPropertyInput", "CatalogEventCreateRequest", "CatalogEventUpdateRequest",
+      "CatalogEventListResponse", "CatalogSyncRequest", "CatalogSyncResponse", "CatalogCodegenExport", "CodegenEventDto", "CodegenPropertyDto",
+      "CatalogSettingsDto", "CatalogSettingsUpdateRequest",
     ]) {
       expect(names).toContain(name);
     }
@@ -240,6 +244,44 @@ describe("every documented operation answers as its declaration says", () => {
     expect((await consoleCall(owner.client, "GET", "/app/tokens")).status).toBe(200);
     expect((await consoleCall(owner.client, "DELETE", "/app/tokens/{token_id}", undefined, { token_id: token.body.token.id })).status).toBe(204);
     expect((await consoleCall(owner.client, "DELETE", "/app/projects/{project_id}", undefined, ids)).status).toBe(204);
+  });
+
+  test("the tracking plan in the console and on /v1", async () => {
+    const owner = await signUp(service, "Catalog owner");
+    const created = await consoleCall(owner.client, "POST", "/app/orgs/{org_id}/projects", { name: "Catalog contract", region: "eu" }, { org_id: owner.orgId });
+    const ids = { project_id: created.body.project.id };
+    const base = "/app/projects/{project_id}/catalog";
+    const event = { name: "signed_up", properties: [{ name: "plan", type: "string", enum_values: ["free", "pro"], required: true }] };
+    expect((await consoleCall(owner.client, "POST", `${base}/events?dry_run=true`, event, ids)).body.dry_run).toBe(true);
+    const made = await consoleCall(owner.client, "POST", `${base}/events`, event, ids);
+    expect(made.status).toBe(201);
+    expect((await consoleCall(owner.client, "POST", `${base}/events`, event, ids)).status).toBe(409);
+    const eventIds = { ...ids, event_id: made.body.id };
+    expect((await consoleCall(owner.client, "GET", `${base}/events?status=planned&search=sign`, undefined, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "GET", `${base}/events?status=gone`, undefined, ids)).status).toBe(400);
+    expect((await consoleCall(owner.client, "GET", `${base}/events/{event_id}`, undefined, eventIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "PATCH", `${base}/events/{event_id}`, { description: "A sign-up" }, eventIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "PATCH", `${base}/events/{event_id}`, { status: "unplanned" }, eventIds)).status).toBe(400);
+    expect((await consoleCall(owner.client, "PATCH", `${base}/events/{event_id}?dry_run=true`, { tags: ["x"] }, eventIds)).body.dry_run).toBe(true);
+    expect((await consoleCall(owner.client, "POST", `${base}/sync`, undefined, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "POST", `${base}/sync?dry_run=true`, { days: 7, environment: "staging" }, ids)).body.dry_run).toBe(true);
+    expect((await consoleCall(owner.client, "POST", `${base}/sync`, { environment: "qa" }, ids)).status).toBe(400);
+    expect((await consoleCall(owner.client, "GET", `${base}/codegen`, undefined, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "GET", `${base}/codegen?format=yaml`, undefined, ids)).status).toBe(400);
+    expect((await consoleCall(owner.client, "GET", `${base}/settings`, undefined, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "PATCH", `${base}/settings`, { warn_on_violations: true }, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "PATCH", `${base}/settings?dry_run=true`, { warn_on_violations: false }, ids)).body.dry_run).toBe(true);
+    expect((await consoleCall(owner.client, "DELETE", `${base}/events/{event_id}?dry_run=true`, undefined, eventIds)).body.dry_run).toBe(true);
+    expect((await consoleCall(owner.client, "DELETE", `${base}/events/{event_id}`, undefined, eventIds)).status).toBe(204);
+    expect((await consoleCall(owner.client, "GET", `${base}/events/{event_id}`, undefined, eventIds)).status).toBe(404);
+    const viewer = await signUp(service, "Not a member");
+    expect((await consoleCall(viewer.client, "GET", `${base}/settings`, undefined, ids)).status).toBe(404);
+
+    const { secret } = await createToken(owner, ["catalog:read"]);
+    expect((await v1Call(secret, "GET", "/v1/projects/{project_id}/catalog/codegen", undefined, ids)).status).toBe(200);
+    expect((await v1Call(secret, "GET", "/v1/projects/{project_id}/catalog/codegen?format=csv", undefined, ids)).status).toBe(400);
+    const noScope = await createToken(owner, ["projects:read"]);
+    expect((await v1Call(noScope.secret, "GET", "/v1/projects/{project_id}/catalog/codegen", undefined, ids)).status).toBe(403);
   });
 
   test("insights, dashboards, tiles, cohorts, annotations and the console region token", async () => {

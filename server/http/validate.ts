@@ -12,16 +12,14 @@ const kindMismatches = new Set([
 ]);
 
 /**
- * "Expected union value" says nothing useful when the value has the right kind for one
+ * "Expected union value" says nothing useful when the value has the right kind for exactly one
  * alternative (a string too long for `string | null`): that alternative's own error is reported.
+ * When several alternatives could have been meant (two object shapes), the union's error stands.
  */
 function explain(error: ValueError): ValueError {
   if (error.type !== ValueErrorType.Union) return error;
-  for (const alternative of error.errors) {
-    const first = alternative.First();
-    if (first && !kindMismatches.has(first.type)) return explain(first);
-  }
-  return error;
+  const meant = error.errors.map((alternative) => alternative.First()).filter((first) => first !== undefined && !kindMismatches.has(first.type));
+  return meant.length === 1 ? explain(meant[0]!) : error;
 }
 
 /** Checks a request body against its schema; the first problem becomes a 400 validation error. */

@@ -45,6 +45,8 @@ export interface Config {
   queryResultCacheBytes: number;
   /** How long a query (/query, /sql, the schema routes, experiment stats) may run before 422 query_too_large. */
   queryTimeoutMs: number;
+  /** Dynamic cohorts are recalculated this often (0: only when asked). */
+  cohortRecalculateMinutes: number;
   /** Datacenter address ranges (DATACENTER_RANGES_FILE, else the bundled list): events from them are marked suspect. */
   datacenterRanges: DatacenterRanges;
 }
@@ -124,6 +126,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     regionSecret,
     controlPlaneUrl: env.CONTROL_PLANE_URL?.trim() ? env.CONTROL_PLANE_URL.trim().replace(/\/+$/, "") : null,
     datacenterRanges: parseDatacenterRanges(env.DATACENTER_RANGES_FILE),
+    cohortRecalculateMinutes: parseInteger("COHORT_RECALCULATE_MINUTES", env.COHORT_RECALCULATE_MINUTES, 60, 0, 7 * 24 * 60),
     queryCacheBytes: parseInteger("QUERY_CACHE_MB", env.QUERY_CACHE_MB, defaultColumnCacheBytes / 1024 / 1024, 16, 1024 * 1024) * 1024 * 1024,
     queryWorkers: parseInteger("QUERY_WORKERS", env.QUERY_WORKERS, defaultQueryWorkers(), 1, queryWorkersMax),
     queryRowsMax: parseInteger("QUERY_ROWS_MAX", env.QUERY_ROWS_MAX, queryRowsMax, 1, queryRowsMax),

@@ -6,6 +6,7 @@ import { DecodePool } from "../engine/parallel/decode-pool.ts";
 import { QueryService } from "./region/query-service.ts";
 import { CohortService } from "./region/cohort-service.ts";
 import { ResultCache, resultCacheSweepIntervalMs } from "./region/result-cache.ts";
+import { CatalogDiscovery } from "./region/catalog-discovery.ts";
 import { join } from "node:path";
 import { createLocalJWKSet, createRemoteJWKSet } from "jose";
 import type { Server } from "bun";
@@ -19,6 +20,7 @@ import { LogMailOutbox } from "./control/mail-outbox.ts";
 import { RegionTokenSigner } from "./control/services/region-token-signer.ts";
 import { syncPendingKeys } from "./control/services/keys.ts";
 import { syncPendingFlagSecretKeys } from "./control/flags/flag-secret-keys.ts";
+import { pushPendingCatalogs } from "./control/catalog/catalog-publication.ts";
 import { pushUnpublished } from "./control/flags/flag-publications.ts";
 import { pushRevocations } from "./control/services/token-revocations.ts";
 import { RegionNode } from "./region/region-node.ts";
@@ -31,6 +33,7 @@ import { withTimeout } from "./http/timeout.ts";
 import { recordSocketAddress } from "./http/client-meta.ts";
 import { sandboxKillGraceMs } from "../engine/sql/sandbox-runner.ts";
 import { boundRequestHeads } from "./http/request-head.ts";
+import { startCohortSchedule } from "./control/cohorts/cohort-schedule.ts";
 
 /** Answers a request; `path` is its URL's path (parsed once, while routing). */
 type Handler = (request: Request, path: string) => Response | Promise<Response>;
@@ -64,7 +67,7 @@ export interface RunningService {
 }
 
 export const mailOutboxFile = "mail-outbox.jsonl";
-/** Keys, flags and region-token revocations a region could not take are pushed again this often. */
+/** Keys, flags, region-token revocations and tracking plans a region could not take are pushed again this often. */
 export const keySyncRetryIntervalMs = 30_000;
 
 export async function startService(config: Config): Promise<RunningService> {
@@ -81,6 +84,7 @@ export async function startService(config: Config): Promise<RunningService> {
   const links = new Map<RegionCode, RegionLink>();
   const queryServices = new Map<RegionCode, QueryService>();
   const cohortServices = new Map<RegionCode, CohortService>();
+  const discoveries = new Map<RegionCode, CatalogDiscovery>();
   for (const code of config.regions) {
     const remoteUrl = config.remoteRegions[code];
     if (remoteUrl) {
@@ -94,7 +98,10 @@ export async function startService(config: Config): Promise<RunningService> {
     // Cohort calculations are queries: they share the region's concurrency gate and limits.
     const cohorts = new CohortService(node, columns, queries.gate, { rowsMax: config.queryRowsMax, timeoutMs: config.queryTimeoutMs });
     cohortServices.set(code, cohorts);
-    links.set(code, new LocalRegionLink(node, cohorts));
+    // A discovery is a query too.
+    const discovery = new CatalogDiscovery(node, columns, queries.gate, config.queryTimeoutMs);
+    discoveries.set(code, discovery);
+    links.set(code, new LocalRegionLink(node, cohorts, discovery));
   }
   const sweepTimer = setInterval(() => results.sweep(Date.now()), resultCacheSweepIntervalMs);
 
@@ -120,7 +127,10 @@ export async function startService(config: Config): Promise<RunningService> {
   const issuer = () => config.controlPlaneUrl ?? ctx.baseUrl();
   const surfaces = new Map<string, Surface>();
   for (const [code, node] of nodes) {
-    const region = regionApp({ prefix: `/region/${code}`, node, queries: queryServices.get(code)!, cohorts: cohortServices.get(code)!, keys, issuer, regionSecret: config.regionSecret });
+    const region = regionApp({
+      prefix: `/region/${code}`, node, queries: queryServices.get(code)!, cohorts: cohortServices.get(code)!, discovery: discoveries.get(code)!, keys, issuer,
+      regionSecret: config.regionSecret,
+    });
     const ingest = ingestApp({ prefix: `/ingest/${code}`, node, trustProxy: config.trustProxy });
     surfaces.set(`/region/${code}`, { handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: regionRequestTimeoutMs(config.queryTimeoutMs) });
     surfaces.set(`/ingest/${code}`, { handle: ingest.handle, renderError: ingestErrorResponse, timeoutMs: requestTimeoutMs });
@@ -165,6 +175,7 @@ export async function startService(config: Config): Promise<RunningService> {
     await syncPendingFlagSecretKeys(ctx);
     await pushUnpublished(ctx);
     await pushRevocations(ctx);
+    await pushPendingCatalogs(ctx);
   };
   await syncPending();
   let syncing = false;
@@ -173,6 +184,7 @@ export async function startService(config: Config): Promise<RunningService> {
     syncing = true;
     syncPending().finally(() => (syncing = false));
   }, keySyncRetryIntervalMs);
+  const stopCohortSchedule = startCohortSchedule(ctx);
 
   return {
     url: listeningUrl,
@@ -182,7 +194,10 @@ export async function startService(config: Config): Promise<RunningService> {
     control: { routes: control.app.routes.map(({ method, path }) => ({ method, path })), operations: control.operations },
     stop: async () => {
       clearInterval(retryTimer);
+      stopCohortSchedule();
       clearInterval(sweepTimer);
+      // The server waits for every open answer, and a live event stream stays open until ended.
+      await Promise.all([...nodes.values()].map((node) => node.live.close()));
       await server.stop();
       for (const node of nodes.values()) await node.close();
       await decodePool?.close();

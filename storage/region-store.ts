@@ -1,8 +1,8 @@
 // The region's own SQLite file (region.sqlite): the key registry (the capture side's copy of
 // every public key of projects in this region, so ingest never asks the control plane whether
 // a key is valid), ingest policies, the person store (person-store.ts), published flags
-// (flag-store.ts), region-token revocations (token-revocations.ts) and cohort memberships
-// (cohort-store.ts).
+// (flag-store.ts), region-token revocations (token-revocations.ts), cohort memberships
+// (cohort-store.ts) and the projects' tracking plans (catalog-plan-store.ts).
 import { Database } from "bun:sqlite";
 import { personSchema, personSchemaV4, personSchemaV7 } from "./person-schema.ts";
 import { PersonStore } from "./person-store.ts";
@@ -12,6 +12,7 @@ import { TokenRevocationStore } from "./token-revocations.ts";
 import { IngestionWarningStore } from "./ingestion-warning-store.ts";
 import { ProjectSecrets } from "./project-secrets.ts";
 import { CohortStore } from "./cohort-store.ts";
+import { CatalogPlanStore } from "./catalog-plan-store.ts";
 
 export interface RegistryKey {
   key: string;
@@ -52,6 +53,8 @@ export class RegionStore {
   readonly projectSecrets: ProjectSecrets;
   /** Cohort memberships per environment (same file; the store creates its own table). */
   readonly cohorts: CohortStore;
+  /** Tracking plans the control plane pushed (same file; the store creates its own table). */
+  readonly catalogPlans: CatalogPlanStore;
 
   /** SQLite's write-ahead journal of this file: durable once synced, whatever the checkpoints did. */
   readonly journalPath: string;
@@ -78,6 +81,7 @@ export class RegionStore {
     this.ingestionWarnings = new IngestionWarningStore(this.db);
     this.projectSecrets = new ProjectSecrets(this.db);
     this.cohorts = new CohortStore(this.db);
+    this.catalogPlans = new CatalogPlanStore(this.db);
   }
 
   private migrate(): void {

@@ -17,6 +17,12 @@ import { v1FlagRoutes } from "./v1/flag-routes.ts";
 import { flagRoutes } from "./routes/flags.ts";
 import { experimentRoutes } from "./routes/experiments.ts";
 import { v1ExperimentRoutes } from "./v1/experiment-routes.ts";
+import { insightRoutes } from "./routes/insights.ts";
+import { dashboardRoutes } from "./routes/dashboards.ts";
+import { annotationRoutes } from "./routes/annotations.ts";
+import { cohortRoutes } from "./routes/cohorts.ts";
+import { catalogRoutes } from "./routes/catalog.ts";
+import { v1CatalogRoutes } from "./v1/catalog-routes.ts";
 
 export function controlApp(ctx: ControlContext): ContractRouteTable {
   const app = new Elysia({ name: "control-plane" })
@@ -28,8 +34,13 @@ export function controlApp(ctx: ControlContext): ContractRouteTable {
   projectRoutes(routes, ctx);
   flagRoutes(routes, ctx);
   experimentRoutes(routes, ctx);
+  insightRoutes(routes, ctx);
+  dashboardRoutes(routes, ctx);
+  annotationRoutes(routes, ctx);
+  cohortRoutes(routes, ctx);
+  catalogRoutes(routes, ctx);
   tokenRoutes(routes, ctx);
   discoveryRoutes(routes, ctx);
-  mountV1Routes(routes, ctx, [...v1Routes(ctx), ...v1FlagRoutes(ctx), ...v1ExperimentRoutes(ctx)]);
+  mountV1Routes(routes, ctx, [...v1Routes(ctx), ...v1FlagRoutes(ctx), ...v1ExperimentRoutes(ctx), ...v1CatalogRoutes(ctx)]);
   return routes;
 }

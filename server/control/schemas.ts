@@ -115,7 +115,7 @@ export const RegionTokenResponse = t.Object(
 );
 
 /** Spec 2, Query request: the document is checked by the engine's validator, not by this schema. */
-const QueryIrDocument = t.Object(
+export const QueryIrDocument = t.Object(
   {},
   {
     additionalProperties: true,

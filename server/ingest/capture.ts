@@ -188,6 +188,7 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
       continue;
     }
     accepted.push(event);
+    node.planViolations.check(key, event.event, event.properties, (sources ?? batch)[index], receivedAt);
     const kept = keptBySampling(event.uuid, keepRatio);
     if (!kept) {
       decisions.push(null);
@@ -270,5 +271,9 @@ async function writeAccepted(
     throw error;
   }
   // Durable from here on, whatever happens next: a retry must find the uuids taken.
-  if (logged) node.events.add(...logged.record, logged.position);
+  if (logged) {
+    node.events.add(...logged.record, logged.position);
+    // Only now: a live stream must never show an event that a crash could still take back.
+    node.live.publish(key.projectId, key.environment, accepted, decisions, request.locations, receivedAt, request.body.byteLength / request.batch.length);
+  }
 }

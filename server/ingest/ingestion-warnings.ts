@@ -1,5 +1,6 @@
-// Ingestion warnings as ingest meets them: every rejected event, and every drop-in event
-// accepted with a change its sender should know about (an email address as its distinct id).
+// Ingestion warnings as ingest meets them: every rejected event, every drop-in event accepted
+// with a change its sender should know about (an email address as its distinct id), and every
+// accepted event that breaks its project's tracking plan when the project asks for it.
 // Counted in memory by project, environment, UTC day, reason and message, with the first
 // event's example, and written to the region's SQLite file every warningsFlushIntervalMs (and
 // at a clean shutdown), so recording one costs the request a map lookup, not a write. Served by
@@ -11,9 +12,13 @@ import { dayMs, utcDay, warningDaysKept, type IngestionWarningStore, type Warnin
 import type { RejectReason } from "./rejections.ts";
 import { warningExample } from "./warning-example.ts";
 
-/** A rejection's reason, or `pseudonymised_id`: a drop-in id that was an email address or phone number, stored as a pseudonym. */
-export type WarningReason = RejectReason | "pseudonymised_id";
-export const warningReasons: readonly WarningReason[] = ["invalid", "too_large", "reserved_name", "clock_skew", "duplicate", "pseudonymised_id"];
+/**
+ * A rejection's reason; `pseudonymised_id`: a drop-in id that was an email address or phone
+ * number, stored as a pseudonym; `plan_violation`: an accepted event that breaks its project's
+ * tracking plan (plan-violations.ts).
+ */
+export type WarningReason = RejectReason | "pseudonymised_id" | "plan_violation";
+export const warningReasons: readonly WarningReason[] = ["invalid", "too_large", "reserved_name", "clock_skew", "duplicate", "pseudonymised_id", "plan_violation"];
 
 export const warningsFlushIntervalMs = 5_000;
 export const warningsLogIntervalMs = 60_000;

@@ -1,6 +1,7 @@
 // The region API of one region, mounted at /region/{code}: /query, /sql, the event and
-// property schema, persons, groups and cohorts; every route reads project, environment and scopes
-// only from the token. Errors use the region's codes (a body that fails validation is `bad_request`).
+// property schema, persons, groups, cohorts, live events and the catalog's discovery; every route
+// reads project, environment and scopes only from the token. Errors use the region's codes (a body
+// that fails validation is `bad_request`).
 import { Elysia } from "elysia";
 import type { JWTVerifyGetKey } from "jose";
 import { timingSafeEqual } from "node:crypto";
@@ -23,6 +24,9 @@ import { schemaRoutes } from "./schema-routes.ts";
 import { ingestionWarningsRoutes } from "./ingestion-warnings-routes.ts";
 import { cohortRoutes } from "./cohort-routes.ts";
 import type { CohortService } from "./cohort-service.ts";
+import { liveEventsRoutes } from "./live-events-routes.ts";
+import { catalogRoutes } from "./catalog-routes.ts";
+import type { CatalogDiscovery } from "./catalog-discovery.ts";
 import { SchemaService } from "./schema-service.ts";
 import { ChunkSummaries } from "../../engine/chunk-summary.ts";
 import type { QueryService } from "./query-service.ts";
@@ -37,6 +41,8 @@ export interface RegionAppOptions {
   node: RegionNode;
   queries: QueryService;
   cohorts: CohortService;
+  /** The same the control plane's local region link uses. */
+  discovery: CatalogDiscovery;
   keys: JWTVerifyGetKey;
   issuer: () => string;
   /** Secret of the internal API the control plane uses (key registry sync); null: not served. */
@@ -107,7 +113,7 @@ const projectIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 /** Billing sets this past a spend cap; 1 keeps every event. */
 const IngestPolicyRequest = t.Object({ keep_ratio: t.Number({ exclusiveMinimum: 0, maximum: 1 }) }, { additionalProperties: false });
 
-export function regionApp({ prefix, node, queries, cohorts, keys, issuer, regionSecret }: RegionAppOptions) {
+export function regionApp({ prefix, node, queries, cohorts, discovery, keys, issuer, regionSecret }: RegionAppOptions) {
   const check = { keys, issuer, region: node.code, revocations: node.store.tokenRevocations };
   const sql = new SqlService(node, queries.columns, queries.gate, { scratchDir: join(node.dataDir, "sql-scratch"), timeoutMs: queries.timeoutMs });
   const schema = new SchemaService(node, new ChunkSummaries(queries.columns), queries.gate, queries.timeoutMs);
@@ -156,6 +162,8 @@ export function regionApp({ prefix, node, queries, cohorts, keys, issuer, region
     .use(groupsRoutes(node, check))
     .use(ingestionWarningsRoutes(node, check))
     .use(cohortRoutes(node, cohorts, check, (request) => checkRegionSecret(request, regionSecret)))
+    .use(liveEventsRoutes(node, check))
+    .use(catalogRoutes(node, discovery, check, (request) => checkRegionSecret(request, regionSecret)))
     .get("/token", async ({ request }) => {
       const claims = await regionClaims(request, check);
       return jsonResponse(200, {

@@ -39,9 +39,17 @@ function keptScopes(scopes: string[], held: ReadonlySet<string>): string[] {
 
 /** The verified claims, with the scopes revocations leave (401 when one refuses the token). */
 export async function regionClaims(request: Request, check: RegionTokenCheck): Promise<CheckedClaims> {
-  const claims = await verifyRegionToken(request.headers.get("authorization"), check.keys, check.issuer(), check.region);
+  return afterRevocations(await verifyRegionToken(request.headers.get("authorization"), check.keys, check.issuer(), check.region), check.revocations);
+}
+
+/**
+ * Claims with the scopes the revocations covering them leave (401 when one refuses the
+ * token). Checked claims may be checked again: a long-lived answer (a live event stream)
+ * learns this way of a revocation made after it started.
+ */
+export function afterRevocations(claims: RegionClaims & RegionTokenIssue, revocations: TokenRevocationStore): CheckedClaims {
   let scopes = claims.scopes;
-  for (const revocation of check.revocations.covering(claims)) {
+  for (const revocation of revocations.covering(claims)) {
     if (revocation.scopes === null) {
       throw new ApiError(401, "unauthorized", `region token revoked: ${refusedBecause[revocation.reason]}`, bearerChallenge);
     }
@@ -51,7 +59,11 @@ export async function regionClaims(request: Request, check: RegionTokenCheck): P
 }
 
 export async function regionAccess(request: Request, check: RegionTokenCheck, scope: string): Promise<CheckedClaims> {
-  const claims = await regionClaims(request, check);
+  return requireScope(await regionClaims(request, check), scope);
+}
+
+/** The claims when they hold `scope`; 403 when not. */
+export function requireScope(claims: CheckedClaims, scope: string): CheckedClaims {
   // Write implies read (spec 1, Authentication 5), whether or not the token lists both.
   const write = scope.endsWith(":read") ? scope.replace(/:read$/, ":write") : null;
   const held = claims.scopes.includes(scope) || (write !== null && claims.scopes.includes(write));

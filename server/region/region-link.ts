@@ -5,7 +5,9 @@ import type { RegionCode } from "../config.ts";
 import type { RegistryKey } from "../../storage/region-store.ts";
 import type { FlagSecretKeyEntry, FlagSnapshot } from "../../storage/flag-store.ts";
 import type { TokenRevocation } from "../../storage/token-revocations.ts";
+import type { CatalogPlan } from "../../storage/catalog-plan-store.ts";
 import type { RegionNode } from "./region-node.ts";
+import type { CatalogDiscovery, DiscoveryAnswer, DiscoveryScope } from "./catalog-discovery.ts";
 import type { CohortMaterialized, CohortMaterializeRequest, CohortService } from "./cohort-service.ts";
 import { ApiError } from "../http/errors.ts";
 import { queryTimeoutMs } from "./query-service.ts";
@@ -35,6 +37,10 @@ export interface RegionLink {
    * refuses (e.g. 409 conflict: a cohort it depends on has no membership there).
    */
   materializeCohort(request: CohortMaterializeRequest): Promise<CohortMaterialized>;
+  /** What the project environment sent in the last `days` days, for the tracking plan's sync. */
+  catalogDiscovery(scope: DiscoveryScope, days: number): Promise<DiscoveryAnswer>;
+  /** Hands the region a project's tracking plan (it keeps the newest version it has). */
+  publishCatalog(plan: CatalogPlan): Promise<void>;
   /** "ok", or a short reason the region cannot serve. */
   health(): Promise<string>;
 }
@@ -42,7 +48,7 @@ export interface RegionLink {
 export type RegionLinks = ReadonlyMap<RegionCode, RegionLink>;
 
 export class LocalRegionLink implements RegionLink {
-  constructor(private readonly node: RegionNode, private readonly cohorts: CohortService) {}
+  constructor(private readonly node: RegionNode, private readonly cohorts: CohortService, private readonly discovery: CatalogDiscovery) {}
 
   get code(): RegionCode {
     return this.node.code;
@@ -73,6 +79,14 @@ export class LocalRegionLink implements RegionLink {
     }
   }
 
+  catalogDiscovery(scope: DiscoveryScope, days: number): Promise<DiscoveryAnswer> {
+    return this.discovery.discover(scope, days);
+  }
+
+  async publishCatalog(plan: CatalogPlan): Promise<void> {
+    this.node.publishCatalog(plan);
+  }
+
   async health(): Promise<string> {
     return this.node.health();
   }
@@ -83,6 +97,8 @@ export const regionSecretHeader = "X-Region-Secret";
 export const remoteRegionTimeoutMs = 10_000;
 /** A cohort calculation runs up to the query time-out; the region's answer may take that long and more. */
 export const remoteMaterializeTimeoutMs = queryTimeoutMs + remoteRegionTimeoutMs;
+/** A discovery reads data like a query: the region's own query time-out bounds it first. */
+export const remoteDiscoveryTimeoutMs = 30_000;
 
 /** A region node in another process, reached over its internal HTTP API. */
 export class RemoteRegionLink implements RegionLink {
@@ -130,6 +146,21 @@ export class RemoteRegionLink implements RegionLink {
     const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
     if (typeof error?.code === "string" && typeof error.message === "string") throw new RegionRefusal(response.status, error.code, error.message);
     throw new RegionRefusal(response.status, "unavailable", `region ${this.code} answered ${response.status} to a cohort calculation`);
+  }
+
+  async catalogDiscovery(scope: DiscoveryScope, days: number): Promise<DiscoveryAnswer> {
+    const response = await fetch(`${this.regionApiUrl}/internal/catalog/discovery`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", [regionSecretHeader]: this.secret },
+      body: JSON.stringify({ project_id: scope.projectId, data_id: scope.dataId, environment: scope.environment, days }),
+      signal: AbortSignal.timeout(remoteDiscoveryTimeoutMs),
+    });
+    if (response.status !== 200) throw new Error(`region ${this.code} answered ${response.status} to a catalog discovery: ${(await response.text()).slice(0, 500)}`);
+    return (await response.json()) as DiscoveryAnswer;
+  }
+
+  publishCatalog(plan: CatalogPlan): Promise<void> {
+    return this.post("/internal/catalog/plan", plan, "a tracking plan");
   }
 
   async health(): Promise<string> {

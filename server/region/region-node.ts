@@ -1,7 +1,7 @@
 // One region's data side: its directory under DATA_DIR, region.sqlite (key registry, ingest
 // policies), the write-ahead log of accepted events, the storage worker that turns them into
 // segments and Parquet, and the ingest-time state derived from them (recent uuids for
-// duplicate detection, per-project rate buckets).
+// duplicate detection, per-project rate buckets, the recent events live streams show).
 import { makeDirectories } from "../../storage/atomic-file.ts";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -15,12 +15,19 @@ import { StorageClient } from "../../storage/storage-client.ts";
 import { ProjectRateLimiter } from "../ingest/project-rate.ts";
 import type { DatacenterRanges } from "../ingest/datacenter-ip.ts";
 import { IngestionWarnings } from "../ingest/ingestion-warnings.ts";
+import { LiveHub } from "./live/live-hub.ts";
+import { PlanViolations } from "../ingest/plan-violations.ts";
+import type { CatalogPlan } from "../../storage/catalog-plan-store.ts";
 
 export class RegionNode {
   readonly rates = new ProjectRateLimiter();
   private readonly keepRatios = new Map<string, number>();
   /** Rejected events and drop-in ids turned into pseudonyms, counted per project (GET /ingestion/warnings). */
   readonly warnings: IngestionWarnings;
+  /** Events as they are accepted, and the last ones of each project environment (GET /events/live). */
+  readonly live: LiveHub;
+  /** Tracking-plan checks of the projects that turned them on (warnings, never rejections). */
+  readonly planViolations: PlanViolations;
 
   private constructor(
     readonly code: RegionCode,
@@ -38,6 +45,9 @@ export class RegionNode {
       region: code,
       catalogPii: (projectId) => new Set(store.directory.piiProperties(projectId)),
     });
+    this.live = new LiveHub(store.directory);
+    this.planViolations = new PlanViolations(this.warnings);
+    for (const plan of store.catalogPlans.all()) this.planViolations.load(plan);
   }
 
   static async open(code: RegionCode, dataDir: string, tuning: StorageTuning, datacenterRanges: DatacenterRanges): Promise<RegionNode> {
@@ -69,6 +79,13 @@ export class RegionNode {
     const policy = this.store.setIngestPolicy(projectId, keepRatio);
     this.keepRatios.set(projectId, keepRatio);
     return policy;
+  }
+
+  /** Takes a project's tracking plan (ignored when an older version than the one held): its checks and its personal-data property names. */
+  publishCatalog(plan: CatalogPlan): void {
+    if (!this.store.catalogPlans.put(plan)) return;
+    this.store.directory.setPiiProperties(plan.projectId, plan.piiProperties);
+    this.planViolations.load(plan);
   }
 
   health(): string {

@@ -253,3 +253,26 @@ describe("flags in a remote region", () => {
     expect(after.map((p: any) => [p.version, p.status, p.error])).toEqual([[2, "published", null], [1, "published", null]]);
   });
 });
+
+describe("cohorts in a remote region", () => {
+  test("a calculation reaches the node; while the node is down it is 503 and nothing is recorded", async () => {
+    const created = await owner.client.post(`/app/orgs/${owner.orgId}/projects`, { name: "Remote cohorts", region: "us" });
+    expect(created.status).toBe(201);
+    const url = `/app/projects/${created.body.project.id}/cohorts`;
+    const cohort = (await owner.client.post(url, { kind: "dynamic", name: "Anyone", definition: { type: "and", values: [{ type: "not_performed", event: "left", days: 7 }] } })).body;
+    gate.down = true;
+    try {
+      const refused = await owner.client.post(`${url}/${cohort.id}/calculate`);
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 503, body: { error: { code: "unavailable", message: "region us could not calculate the cohort: region us answered 502 to a cohort calculation" } },
+      });
+      expect((await owner.client.get(`${url}/${cohort.id}`)).body.calculations).toEqual([]);
+    } finally {
+      gate.down = false;
+    }
+    const calculated = await owner.client.post(`${url}/${cohort.id}/calculate`);
+    expect([calculated.status, calculated.body.calculation.status, calculated.body.calculation.size]).toEqual([200, "ok", 0]);
+    expect(regionNode.nodes.get("us")!.store.cohorts.summary(created.body.project.id, "production", cohort.id)).toMatchObject({ kind: "dynamic", version: 1 });
+  });
+});
+

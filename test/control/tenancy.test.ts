@@ -59,6 +59,15 @@ const consoleRoutes: IdRoute[] = [
   { method: "GET", path: "/app/projects/{project}/keys" },
   { method: "POST", path: "/app/projects/{project}/keys/{key}/revoke" },
   { method: "POST", path: "/app/projects/{project}/keys/{key}/rotate", body: {} },
+  { method: "POST", path: "/app/projects/{project}/region-token", body: {} },
+  { method: "GET", path: "/app/projects/{project}/insights" },
+  { method: "POST", path: "/app/projects/{project}/insights", body: { name: "Intruder", query: { ir_version: 1, date_range: { from: "-7d" }, insight: { kind: "trends", series: [{ event: "x" }] } } } },
+  { method: "GET", path: "/app/projects/{project}/dashboards" },
+  { method: "POST", path: "/app/projects/{project}/dashboards", body: { name: "Intruder" } },
+  { method: "GET", path: "/app/projects/{project}/cohorts" },
+  { method: "POST", path: "/app/projects/{project}/cohorts", body: { kind: "static", name: "Intruder" } },
+  { method: "GET", path: "/app/projects/{project}/annotations" },
+  { method: "POST", path: "/app/projects/{project}/annotations", body: { content: "Intruder", kind: "note", occurred_at: "2026-11-27T00:00:00Z" } },
 ];
 
 const projectScoped = (routes: IdRoute[]) => routes.filter((route) => route.path.includes("{project}"));

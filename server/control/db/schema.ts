@@ -507,10 +507,12 @@ export const catalogProperties = sqliteTable(
   (table) => [index("catalog_properties_event_idx").on(table.eventId), index("catalog_properties_project_idx").on(table.projectId)],
 );
 
-/** Per project: the tracking plan's version (bumped on every change) and whether violations become ingestion warnings. */
+/** Per project: the tracking plan's version (bumped on every change), whether violations become ingestion warnings, and whether the region has the plan. */
 export const catalogSettings = sqliteTable("catalog_settings", {
   projectId: text("project_id").primaryKey().references(() => projects.id),
   catalogVersion: integer("catalog_version").notNull(),
   warnOnViolations: integer("warn_on_violations", { mode: "boolean" }).notNull(),
   syncedAt: text("synced_at"),
+  /** The project's region holds the plan as it stands (false: a push failed; retried with the keys). */
+  regionSynced: integer("region_synced", { mode: "boolean" }).notNull().default(false),
 });

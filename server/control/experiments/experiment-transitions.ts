@@ -18,6 +18,7 @@ import type { PendingPublication } from "../flags/flag-publications.ts";
 import type { FlagConfig } from "../flags/flag-config.ts";
 import { experimentDto, experimentOfProject, flagVariants, type ExperimentDto, type ExperimentRow, type ExperimentStatus } from "./experiments.ts";
 import type { ExperimentTransitionInput } from "./experiment-schemas.ts";
+import { recordSystemAnnotation } from "../annotations/system-annotations.ts";
 
 export type Transition = "launch" | "stop" | "ship" | "delete";
 
@@ -55,10 +56,22 @@ function plan(ctx: ControlContext, access: ProjectAccess, row: ExperimentRow, tr
     before: experimentDto(ctx, row), after: experimentDto(ctx, updated),
     apply: () => {
       ctx.db.update(experiments).set(updated).where(eq(experiments.id, row.id)).run();
+      if (transition !== "delete") annotateTransition(ctx, access, updated, transition);
       const publications = flagRow ? storeEnvironment(ctx, access.project, flagRow) : [];
       return { experiment: experimentDto(ctx, updated), publications };
     },
   };
+}
+
+const transitionWords: Record<Exclude<Transition, "delete">, string> = { launch: "launched", stop: "stopped", ship: "shipped" };
+
+/** Launches, stops and ships are marked on the project's charts (system annotations). */
+function annotateTransition(ctx: ControlContext, access: ProjectAccess, row: ExperimentRow, transition: Exclude<Transition, "delete">): void {
+  const shipped = transition === "ship" ? ` (variant "${row.shippedVariant}")` : "";
+  recordSystemAnnotation(ctx, {
+    projectId: access.project.id, kind: "experiment", content: `Experiment "${row.name}" ${transitionWords[transition]} in ${row.environment}${shipped}`,
+    userId: access.principal.user.id, ref: { experiment_id: row.id, key: row.key, environment: row.environment, action: transition },
+  });
 }
 
 const needsProduction = (access: ProjectAccess, row: ExperimentRow) => {

@@ -14,6 +14,7 @@ import type { WritePlan } from "../services/audited-write.ts";
 import { checkConfig, distinctIdStickiness, everyoneRule, normalizeRules, normalizeVariants, type FlagConfig, type FlagKind } from "./flag-config.ts";
 import type { FlagCreateInput, FlagEnvironmentUpdateInput, FlagUpdateInput } from "./flag-schemas.ts";
 import { pushPublications, recordPublications, type PendingPublication } from "./flag-publications.ts";
+import { recordSystemAnnotation } from "../annotations/system-annotations.ts";
 
 export type FlagRow = typeof flags.$inferSelect;
 export type FlagEnvironmentRow = typeof flagEnvironments.$inferSelect;
@@ -267,8 +268,20 @@ export function planUpdateFlagEnvironment(
     projectId: access.project.id,
     before: environmentConfigDto(current),
     after: environmentConfigDto(row),
-    apply: () => ({ flag: flagDto({ ...flag, updatedAt: row.updatedAt }, after), publications: storeEnvironment(ctx, access.project, row) }),
+    apply: () => {
+      if (environment === productionEnvironment) annotateProductionChange(ctx, access, flag, current, row);
+      return { flag: flagDto({ ...flag, updatedAt: row.updatedAt }, after), publications: storeEnvironment(ctx, access.project, row) };
+    },
   };
+}
+
+/** A production configuration change is marked on the project's charts (a system annotation). */
+function annotateProductionChange(ctx: ControlContext, access: ProjectAccess, flag: FlagRow, before: FlagEnvironmentRow, after: FlagEnvironmentRow): void {
+  const change = before.enabled === after.enabled ? "configuration changed" : after.enabled ? "turned on" : "turned off";
+  recordSystemAnnotation(ctx, {
+    projectId: access.project.id, kind: "flag", content: `Flag "${flag.key}" ${change} in production`, userId: userOf(access.principal),
+    ref: { flag_id: flag.id, key: flag.key, environment: productionEnvironment, version: after.version, enabled: after.enabled },
+  });
 }
 
 /** After a flag write commits: its publications pushed to the region, then the flag as answered. */

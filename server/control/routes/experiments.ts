@@ -10,6 +10,8 @@ import {
   getMetric, listMetrics, MetricCreateRequest, MetricDto, MetricListResponse, MetricUpdateRequest, planArchiveMetric, planCertifyMetric, planCreateMetric, planUpdateMetric,
 } from "../experiments/metrics.ts";
 import { experimentOperations } from "../experiments/experiment-operations.ts";
+import { MetricQueryRequest, prepareMetricQuery } from "../experiments/metric-query.ts";
+import { V1QueryResponse } from "../schemas.ts";
 import { ExperimentCreateRequest, ExperimentPlanRequest, ExperimentTransitionRequest, ExperimentUpdateRequest } from "../experiments/experiment-schemas.ts";
 import type { ContractRouteTable } from "../contract/route-table.ts";
 import { answer, errors, unlisted, withDryRun, type OperationDoc } from "../contract/operation.ts";
@@ -40,6 +42,10 @@ export function experimentRoutes(routes: ContractRouteTable, ctx: ControlContext
     .patch(`${base}/metrics/{metric_id}`, withDryRun(metricDoc("updateMetric", "Change a metric; a new query raises its version and drops its certification", 200, "The metric", { body: MetricUpdateRequest })), (c: Ctx) =>
       projectWrite(ctx, c, (access) => planUpdateMetric(ctx, access, c.params.metric_id!, validateBody<typeof MetricUpdateRequest.static>(MetricUpdateRequest, c.body)), same))
     .post(`${base}/metrics/{metric_id}/archive`, withDryRun(metricDoc("archiveMetric", "Archive a metric", 200, "The metric")), (c: Ctx) => projectWrite(ctx, c, (access) => planArchiveMetric(ctx, access, c.params.metric_id!), same))
+    .post(`${base}/metrics/{metric_id}/query`, {
+      operationId: "queryMetric", summary: "The metric as a trends query: a query:read region token and the exact region request to send", security: "session",
+      body: MetricQueryRequest, bodyOptional: true, responses: { ...answer(200, "Region token and region request", V1QueryResponse), ...errors(400, 401, 403, 404) },
+    }, async (c: Ctx) => jsonResponse(200, await prepareMetricQuery(ctx, project(c), c.params.metric_id!, c.body === undefined ? {} : validateBody<typeof MetricQueryRequest.static>(MetricQueryRequest, c.body))))
     .post(`${base}/metrics/{metric_id}/certify`, withDryRun(metricDoc("certifyMetric", "Certify a metric (admins and owners)", 200, "The metric")), (c: Ctx) => projectWrite(ctx, c, (access) => planCertifyMetric(ctx, access, c.params.metric_id!), same))
     .get(`${base}/experiments`, experimentDoc("listConsoleExperiments", "Experiments of a project"), (c: Ctx) => jsonResponse(200, operations.list(project(c))))
     .post(`${base}/experiments`, experimentDoc("createConsoleExperiment", "Create an experiment"), (c: Ctx) => {

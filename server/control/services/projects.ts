@@ -1,3 +1,4 @@
+import { recordSystemAnnotation } from "../annotations/system-annotations.ts";
 import { and, asc, eq, isNull, max } from "drizzle-orm";
 import { nowIso } from "../../clock.ts";
 import { missingScope, validation } from "../../http/errors.ts";
@@ -148,6 +149,12 @@ export function planRenameProject(ctx: ControlContext, access: ProjectAccess, na
     after,
     apply: () => {
       ctx.db.update(projects).set({ name: trimmed }).where(eq(projects.id, access.project.id)).run();
+      if (trimmed !== before.name) {
+        recordSystemAnnotation(ctx, {
+          projectId: access.project.id, kind: "project", content: `Project renamed from "${before.name}" to "${trimmed}"`, userId: access.principal.user.id,
+          ref: { setting: "name", before: before.name, after: trimmed },
+        });
+      }
       return after;
     },
   };

@@ -22,20 +22,21 @@ export interface QueryPreparationInput {
  * The engine reports paths inside the document; the caller sent the document as the body's
  * `query` member, so the path is re-rooted there, in the form every other body error takes.
  */
-function bodyValidationError(error: InvalidQueryError) {
+function bodyValidationError(error: InvalidQueryError, member: string) {
   const problem = error.message.slice(`${error.path || "/"}: `.length);
-  return validation(`body /query${error.path}: ${problem}`);
+  return validation(`body /${member}${error.path}: ${problem}`);
 }
 
 /**
- * Validates with the project's time zone, as the region will. The kinds a region can run are
- * not checked here: the region decides that, so the two can never disagree.
+ * Validates with the project's time zone, as the region will, reporting problems at the body
+ * `member` that holds the document. The kinds a region can run are not checked here: the
+ * region decides that, so the two can never disagree.
  */
-function checkQuery(document: unknown, timeZone: string): void {
+export function checkQuery(document: unknown, timeZone: string, member = "query"): void {
   try {
     validateQuery(document, timeZone, Date.now());
   } catch (error) {
-    if (error instanceof InvalidQueryError) throw bodyValidationError(error);
+    if (error instanceof InvalidQueryError) throw bodyValidationError(error, member);
     throw error;
   }
 }

@@ -11,7 +11,7 @@ import { applyWrite, isDryRun, previewWrite, type WritePlan } from "../services/
 import { validateBody } from "../../http/validate.ts";
 import { finishIdempotent, parseIdempotencyKey, requestFingerprint, startIdempotent } from "../services/idempotency.ts";
 import type { ContractRouteTable } from "../contract/route-table.ts";
-import { withDryRun, type HttpMethod, type OperationDoc, type ResponseDoc } from "../contract/operation.ts";
+import { withDryRun, type HttpMethod, type OperationDoc, type ParameterDoc, type ResponseDoc } from "../contract/operation.ts";
 
 export interface V1Reply {
   status: number;
@@ -39,6 +39,8 @@ interface V1RouteBase {
   summary: string;
   /** Scope the route requires; null = any valid token. */
   scope: string | null;
+  /** Query parameters the route reads. */
+  parameters?: ParameterDoc[];
   body?: TSchema;
   /** The body may be left out entirely (every field optional); it is then `{}`. */
   bodyOptional?: true;
@@ -50,7 +52,8 @@ interface V1RouteBase {
 
 export interface V1ReadRoute extends V1RouteBase {
   write: false;
-  handle(call: V1Call): V1Reply | Promise<V1Reply>;
+  /** A Response is sent as it is (an answer that is not JSON, like codegen's TypeScript). */
+  handle(call: V1Call): V1Reply | Response | Promise<V1Reply | Response>;
 }
 
 export interface V1WriteRoute extends V1RouteBase {
@@ -96,7 +99,7 @@ async function handleV1(ctx: ControlContext, route: V1Route, request: Request, p
   const call: V1Call = { principal, params, query: url.searchParams, body: parseBody(route, body) };
   if (!route.write) {
     const reply = await route.handle(call);
-    return jsonResponse(reply.status, reply.body);
+    return reply instanceof Response ? reply : jsonResponse(reply.status, reply.body);
   }
   const dryRun = isDryRun(url.searchParams.get("dry_run"));
   const key = parseIdempotencyKey(request.headers.get("idempotency-key"));
@@ -126,6 +129,7 @@ function v1Doc(route: V1Route): OperationDoc {
     summary: route.summary,
     security: "bearer",
     scope: route.scope,
+    ...(route.parameters ? { parameters: route.parameters } : {}),
     body: route.body,
     responses: route.responses,
     ...(route.bodyOptional ? { bodyOptional: true as const } : {}),

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { startTestService, type TestService } from "../../helpers/service.ts";
-import { createToken, signUp, strongPassword, type SignedUpUser } from "../../helpers/accounts.ts";
+import { createProject, createToken, signUp, strongPassword, type SignedUpUser } from "../../helpers/accounts.ts";
 import { ConsoleClient, bearer, call, type Reply } from "../../helpers/client.ts";
 
 let service: TestService;
@@ -54,6 +54,7 @@ describe("GET /openapi.json", () => {
       "GET /v1/orgs/{org_id}/projects projects:read",
       "GET /v1/projects projects:read",
       "GET /v1/projects/{project_id} projects:read",
+      "GET /v1/projects/{project_id}/catalog/codegen catalog:read",
       "GET /v1/projects/{project_id}/environments projects:read",
       "GET /v1/projects/{project_id}/keys projects:read",
       "PATCH /v1/projects/{project_id} projects:write",
@@ -104,7 +105,14 @@ describe("GET /openapi.json", () => {
       "SessionDto", "RevokeOthersResponse", "AcceptedResponse", "CreateTokenRequest", "CreatedTokenResponse", "TokenDto", "RegionTokenRequest",
       "RegionTokenResponse", "V1QueryRequest", "RegionRequestDto", "V1MeResponse", "MeResponse", "MetricDto", "MetricCreateRequest",
       "MetricUpdateRequest", "MetricListResponse", "DryRun", "ErrorBody", "RenameRequest", "OrgNameRequest", "RoleRequest", "InviteRequest",
-      "SignupRequest", "LoginRequest",
+      "SignupRequest", "LoginRequest", "InsightDto", "InsightCreateRequest", "InsightUpdateRequest", "InsightFavoriteRequest", "InsightListResponse",
+      "DashboardDto", "DashboardSummaryDto", "DashboardCreateRequest", "DashboardUpdateRequest", "DashboardListResponse", "DashboardTileDto",
+      "TileCreateRequest", "TileUpdateRequest", "LayoutRequest", "TilePosition", "TileLayout", "AnnotationDto", "AnnotationCreateRequest",
+      "AnnotationUpdateRequest", "AnnotationListResponse", "CohortDto", "CohortCalculationDto", "CohortCreateRequest", "CohortUpdateRequest",
+      "CohortCalculateRequest", "CohortListResponse",
+      "CatalogEventDto", "CatalogPropertyDto", "CatalogPropertyInput", "CatalogEventCreateRequest", "CatalogEventUpdateRequest",
+      "CatalogEventListResponse", "CatalogSyncRequest", "CatalogSyncResponse", "CatalogCodegenExport", "CodegenEventDto", "CodegenPropertyDto",
+      "CatalogSettingsDto", "CatalogSettingsUpdateRequest",
     ]) {
       expect(names).toContain(name);
     }
@@ -227,6 +235,7 @@ describe("every documented operation answers as its declaration says", () => {
     expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/metrics", undefined, ids)).status).toBe(200);
     expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/metrics/{metric_id}", undefined, metricIds)).status).toBe(200);
     expect((await consoleCall(owner.client, "PATCH", "/app/projects/{project_id}/metrics/{metric_id}", { unit: "people" }, metricIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/metrics/{metric_id}/query", { interval: "week" }, metricIds)).status).toBe(200);
     expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/metrics/{metric_id}/certify", undefined, metricIds)).status).toBe(200);
     expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/metrics/{metric_id}/archive", undefined, metricIds)).status).toBe(200);
 
@@ -235,6 +244,93 @@ describe("every documented operation answers as its declaration says", () => {
     expect((await consoleCall(owner.client, "GET", "/app/tokens")).status).toBe(200);
     expect((await consoleCall(owner.client, "DELETE", "/app/tokens/{token_id}", undefined, { token_id: token.body.token.id })).status).toBe(204);
     expect((await consoleCall(owner.client, "DELETE", "/app/projects/{project_id}", undefined, ids)).status).toBe(204);
+  });
+
+  test("the tracking plan in the console and on /v1", async () => {
+    const owner = await signUp(service, "Catalog owner");
+    const created = await consoleCall(owner.client, "POST", "/app/orgs/{org_id}/projects", { name: "Catalog contract", region: "eu" }, { org_id: owner.orgId });
+    const ids = { project_id: created.body.project.id };
+    const base = "/app/projects/{project_id}/catalog";
+    const event = { name: "signed_up", properties: [{ name: "plan", type: "string", enum_values: ["free", "pro"], required: true }] };
+    expect((await consoleCall(owner.client, "POST", `${base}/events?dry_run=true`, event, ids)).body.dry_run).toBe(true);
+    const made = await consoleCall(owner.client, "POST", `${base}/events`, event, ids);
+    expect(made.status).toBe(201);
+    expect((await consoleCall(owner.client, "POST", `${base}/events`, event, ids)).status).toBe(409);
+    const eventIds = { ...ids, event_id: made.body.id };
+    expect((await consoleCall(owner.client, "GET", `${base}/events?status=planned&search=sign`, undefined, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "GET", `${base}/events?status=gone`, undefined, ids)).status).toBe(400);
+    expect((await consoleCall(owner.client, "GET", `${base}/events/{event_id}`, undefined, eventIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "PATCH", `${base}/events/{event_id}`, { description: "A sign-up" }, eventIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "PATCH", `${base}/events/{event_id}`, { status: "unplanned" }, eventIds)).status).toBe(400);
+    expect((await consoleCall(owner.client, "PATCH", `${base}/events/{event_id}?dry_run=true`, { tags: ["x"] }, eventIds)).body.dry_run).toBe(true);
+    expect((await consoleCall(owner.client, "POST", `${base}/sync`, undefined, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "POST", `${base}/sync?dry_run=true`, { days: 7, environment: "staging" }, ids)).body.dry_run).toBe(true);
+    expect((await consoleCall(owner.client, "POST", `${base}/sync`, { environment: "qa" }, ids)).status).toBe(400);
+    expect((await consoleCall(owner.client, "GET", `${base}/codegen`, undefined, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "GET", `${base}/codegen?format=yaml`, undefined, ids)).status).toBe(400);
+    expect((await consoleCall(owner.client, "GET", `${base}/settings`, undefined, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "PATCH", `${base}/settings`, { warn_on_violations: true }, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "PATCH", `${base}/settings?dry_run=true`, { warn_on_violations: false }, ids)).body.dry_run).toBe(true);
+    expect((await consoleCall(owner.client, "DELETE", `${base}/events/{event_id}?dry_run=true`, undefined, eventIds)).body.dry_run).toBe(true);
+    expect((await consoleCall(owner.client, "DELETE", `${base}/events/{event_id}`, undefined, eventIds)).status).toBe(204);
+    expect((await consoleCall(owner.client, "GET", `${base}/events/{event_id}`, undefined, eventIds)).status).toBe(404);
+    const viewer = await signUp(service, "Not a member");
+    expect((await consoleCall(viewer.client, "GET", `${base}/settings`, undefined, ids)).status).toBe(404);
+
+    const { secret } = await createToken(owner, ["catalog:read"]);
+    expect((await v1Call(secret, "GET", "/v1/projects/{project_id}/catalog/codegen", undefined, ids)).status).toBe(200);
+    expect((await v1Call(secret, "GET", "/v1/projects/{project_id}/catalog/codegen?format=csv", undefined, ids)).status).toBe(400);
+    const noScope = await createToken(owner, ["projects:read"]);
+    expect((await v1Call(noScope.secret, "GET", "/v1/projects/{project_id}/catalog/codegen", undefined, ids)).status).toBe(403);
+  });
+
+  test("insights, dashboards, tiles, cohorts, annotations and the console region token", async () => {
+    const owner = await signUp(service, "Analyst");
+    const project = (await createProject(owner, "Analyst")).project.id;
+    const ids = { project_id: project };
+    const query = { ir_version: 1, date_range: { from: "-7d" }, insight: { kind: "trends", series: [{ event: "signed_up" }] } };
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/region-token", { scopes: ["query:read"] }, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/insights?dry_run=true", { name: "I", query }, ids)).body.dry_run).toBe(true);
+    const insight = await consoleCall(owner.client, "POST", "/app/projects/{project_id}/insights", { name: "I", query }, ids);
+    expect(insight.status).toBe(201);
+    const insightIds = { ...ids, insight_id: insight.body.id };
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/insights?search=i", undefined, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/insights?limit=0", undefined, ids)).status).toBe(400);
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/insights/{insight_id}", undefined, insightIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "PATCH", "/app/projects/{project_id}/insights/{insight_id}", { tags: ["a"] }, insightIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/insights/{insight_id}/favorite", { favorite: true }, insightIds)).status).toBe(200);
+
+    const dashboard = await consoleCall(owner.client, "POST", "/app/projects/{project_id}/dashboards", { name: "D" }, ids);
+    expect(dashboard.status).toBe(201);
+    const dashboardIds = { ...ids, dashboard_id: dashboard.body.id };
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/dashboards", undefined, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/dashboards/{dashboard_id}", undefined, dashboardIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "PATCH", "/app/projects/{project_id}/dashboards/{dashboard_id}", { is_home: true }, dashboardIds)).status).toBe(200);
+    const tile = await consoleCall(owner.client, "POST", "/app/projects/{project_id}/dashboards/{dashboard_id}/tiles", { kind: "insight", insight_id: insight.body.id }, dashboardIds);
+    expect(tile.status).toBe(201);
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/dashboards/{dashboard_id}/tiles", { kind: "insight", insight_id: crypto.randomUUID() }, dashboardIds)).status).toBe(409);
+    const tileIds = { ...dashboardIds, tile_id: tile.body.id };
+    expect((await consoleCall(owner.client, "PATCH", "/app/projects/{project_id}/dashboards/{dashboard_id}/tiles/{tile_id}", { layout: { x: 6, y: 0, w: 6, h: 4 } }, tileIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/dashboards/{dashboard_id}/layout", { tiles: [{ id: tile.body.id, x: 0, y: 0, w: 12, h: 4 }] }, dashboardIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "DELETE", "/app/projects/{project_id}/dashboards/{dashboard_id}/tiles/{tile_id}", undefined, tileIds)).status).toBe(204);
+    expect((await consoleCall(owner.client, "DELETE", "/app/projects/{project_id}/dashboards/{dashboard_id}", undefined, dashboardIds)).status).toBe(204);
+    expect((await consoleCall(owner.client, "DELETE", "/app/projects/{project_id}/insights/{insight_id}", undefined, insightIds)).status).toBe(204);
+
+    const cohort = await consoleCall(owner.client, "POST", "/app/projects/{project_id}/cohorts", { kind: "dynamic", name: "C", definition: { type: "and", values: [{ type: "performed", event: "e", count_operator: "gte", count: 1, days: 7 }] } }, ids);
+    expect(cohort.status).toBe(201);
+    const cohortIds = { ...ids, cohort_id: cohort.body.id };
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/cohorts", undefined, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/cohorts/{cohort_id}", undefined, cohortIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "PATCH", "/app/projects/{project_id}/cohorts/{cohort_id}", { name: "C2" }, cohortIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "POST", "/app/projects/{project_id}/cohorts/{cohort_id}/calculate", {}, cohortIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "DELETE", "/app/projects/{project_id}/cohorts/{cohort_id}", undefined, cohortIds)).status).toBe(204);
+
+    const annotation = await consoleCall(owner.client, "POST", "/app/projects/{project_id}/annotations", { content: "Launch", kind: "release", occurred_at: new Date().toISOString() }, ids);
+    expect(annotation.status).toBe(201);
+    const annotationIds = { ...ids, annotation_id: annotation.body.id };
+    expect((await consoleCall(owner.client, "GET", "/app/projects/{project_id}/annotations", undefined, ids)).status).toBe(200);
+    expect((await consoleCall(owner.client, "PATCH", "/app/projects/{project_id}/annotations/{annotation_id}", { content: "Launched" }, annotationIds)).status).toBe(200);
+    expect((await consoleCall(owner.client, "DELETE", "/app/projects/{project_id}/annotations/{annotation_id}", undefined, annotationIds)).status).toBe(204);
   });
 
   test("/v1", async () => {

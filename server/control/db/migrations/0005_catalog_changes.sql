@@ -1,0 +1,1 @@
+ALTER TABLE `catalog_settings` ADD `region_synced` integer DEFAULT false NOT NULL;

@@ -1,45 +1,51 @@
-// Flags with cohort conditions end to end: rules made through the console, a cohort calculated
-// in the region through a region token, the snapshot published to the region; POST /flags reads
-// the stored membership of the request's person (through merges, and a recalculation at once);
-// a property cohort is matched on properties and published in /flags/definitions, where the
-// real posthog-node evaluates it locally and asks the server for the other.
+// Flags with cohort conditions end to end: rules and cohorts made through the console, a
+// behavioural cohort calculated in the region through the console's calculate, the snapshot
+// published to the region; POST /flags reads the stored membership of the request's person
+// (through merges, and a recalculation at once); a property cohort is matched on properties and
+// published in /flags/definitions, where the real posthog-node evaluates it locally and asks
+// the server for the other.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { PostHog } from "posthog-node";
 import { nativeEvent, postIngest, sendAccepted, startDedicatedService, type DedicatedService } from "./helpers.ts";
-import { bearer, call } from "../helpers/client.ts";
-import { createToken } from "../helpers/accounts.ts";
-import { cohorts } from "../../server/control/db/schema.ts";
 
-const buyers = "0193a7c2-0000-7000-8000-00000000b001";
-const pro = "0193a7c2-0000-7000-8000-00000000b002";
+/** A behavioural cohort (matched on its membership) and a property cohort, made through the console. */
+let buyers: string;
+let pro: string;
 const proDefinition = { type: "and", values: [{ type: "person", key: "plan", operator: "eq", value: "pro" }] };
 const buyersDefinition = (count: number) => ({ type: "and", values: [{ type: "performed", event: "purchase", count_operator: "gte", count, days: 7 }] });
 
 let dedicated: DedicatedService;
 let production: string;
-let regionToken: string;
 let secret: string;
 
 const flagsPath = () => `/app/projects/${dedicated.project.id}/flags`;
-const materialize = (version: number, count: number) =>
-  call(dedicated.service.url, "POST", `/region/eu/cohorts/${buyers}/materialize`, { headers: bearer(regionToken), body: { kind: "dynamic", version, definition: buyersDefinition(count) } });
+const cohortsPath = () => `/app/projects/${dedicated.project.id}/cohorts`;
+/** Gives the buyers cohort a definition (at least `count` purchases) and calculates it in production: its size. */
+async function recalculate(count: number): Promise<number> {
+  expect((await dedicated.owner.client.patch(`${cohortsPath()}/${buyers}`, { definition: buyersDefinition(count) })).status).toBe(200);
+  const calculated = await dedicated.owner.client.post(`${cohortsPath()}/${buyers}/calculate`, { environment: "production" });
+  expect([calculated.status, calculated.body.calculation.status]).toEqual([200, "ok"]);
+  return calculated.body.calculation.size;
+}
 const ask = (distinctId: string, extra: Record<string, unknown> = {}) => postIngest(dedicated.service.url, { api_key: production, distinct_id: distinctId, ...extra }, { path: "/flags" });
 const enabledFlags = (reply: { body: any }) => Object.fromEntries(Object.entries(reply.body.flags).map(([key, value]: [string, any]) => [key, value.enabled]));
 
 beforeAll(async () => {
   dedicated = await startDedicatedService();
   production = dedicated.publicKeys.find((key: any) => key.environment === "production").key;
-  const pat = (await createToken(dedicated.owner, ["cohorts:write"])).secret;
-  regionToken = (await call(dedicated.service.url, "POST", `/v1/projects/${dedicated.project.id}/region-token`, { headers: bearer(pat), body: { scopes: ["cohorts:write"] } })).body.token;
   await sendAccepted(dedicated.service.url, production, [
     nativeEvent({ event: "purchase", distinct_id: "buyer-1" }),
     nativeEvent({ event: "purchase", distinct_id: "buyer-2" }),
     nativeEvent({ event: "$pageview", distinct_id: "visitor" }),
   ]);
-  expect((await materialize(1, 1)).status).toBe(200);
-  // The console's cohort routes are the control plane's; the row they keep is written here.
-  const now = new Date().toISOString();
-  dedicated.service.ctx.db.insert(cohorts).values({ id: pro, projectId: dedicated.project.id, name: "Pro", kind: "dynamic", definition: proDefinition, version: 1, createdAt: now, updatedAt: now }).run();
+  const made = await Promise.all([
+    dedicated.owner.client.post(cohortsPath(), { kind: "dynamic", name: "Buyers", definition: buyersDefinition(1) }),
+    dedicated.owner.client.post(cohortsPath(), { kind: "dynamic", name: "Pro", definition: proDefinition }),
+  ]);
+  expect(made.map((reply) => reply.status)).toEqual([201, 201]);
+  buyers = made[0]!.body.id;
+  pro = made[1]!.body.id;
+  expect(await recalculate(1)).toBe(2);
   const flags = [
     { key: "buyers-only", name: "Buyers", rules: [{ properties: [{ type: "cohort", cohort_id: buyers.toUpperCase() }] }] },
     { key: "not-buyers", name: "Not buyers", rules: [{ properties: [{ type: "cohort", cohort_id: buyers, operator: "not_in" }] }] },
@@ -98,9 +104,9 @@ describe("remote evaluation (POST /flags)", () => {
   test("a distinct id merged into a member counts as the member; a recalculation counts at once", async () => {
     await sendAccepted(dedicated.service.url, production, [nativeEvent({ event: "$identify", distinct_id: "buyer-2", properties: { $anon_distinct_id: "phone-of-buyer-2" } })]);
     expect(enabledFlags(await ask("phone-of-buyer-2"))["buyers-only"]).toBe(true);
-    expect((await materialize(2, 2)).body.size).toBe(0);
+    expect(await recalculate(2)).toBe(0);
     expect(enabledFlags(await ask("buyer-1"))["buyers-only"]).toBe(false);
-    expect((await materialize(3, 1)).body.size).toBe(2);
+    expect(await recalculate(1)).toBe(2);
     expect(enabledFlags(await ask("buyer-1"))["buyers-only"]).toBe(true);
   });
 });

@@ -67,14 +67,12 @@ export interface CohortServiceLimits {
   timeoutMs: number;
 }
 
-const invalidDefinition = (error: InvalidCohortDefinitionError) => new ApiError(400, "invalid_query", `/definition${error.path}: ${error.problem}`);
-
 /** The definition in a request, or 400 invalid_query naming the member at fault (under /definition). */
 export function requestDefinition(value: unknown): CohortDefinition {
   try {
     return parseCohortDefinition(value);
   } catch (error) {
-    if (error instanceof InvalidCohortDefinitionError) throw invalidDefinition(error);
+    if (error instanceof InvalidCohortDefinitionError) throw new ApiError(400, "invalid_query", `/definition${error.path}: ${error.problem}`);
     throw error;
   }
 }

@@ -212,3 +212,28 @@ describe("calculation", () => {
     }
   });
 });
+
+describe("cohorts named by flags", () => {
+  test("a flag may only name the project's cohorts; a named cohort cannot be deleted; a new definition republishes the flag", async () => {
+    const created = await createProject(owner, "Flagged");
+    const app = `/app/projects/${created.project.id}`;
+    const cohort = (await owner.client.post(`${app}/cohorts`, { kind: "dynamic", name: "Pros", definition: pro })).body;
+    const stranger = crypto.randomUUID();
+    const condition = (id: string) => ({ rules: [{ properties: [{ type: "cohort", cohort_id: id }] }] });
+    expect(reply(await owner.client.post(`${app}/flags`, { key: "f", name: "F", ...condition(stranger) }))).toEqual(validation(`rules[0].properties[0]: cohort ${stranger} is not a cohort of this project`));
+    const flag = (await owner.client.post(`${app}/flags`, { key: "pro-feature", name: "Pro feature", ...condition(cohort.id) })).body;
+    expect(reply(await owner.client.patch(`${app}/flags/${flag.id}/environments/staging`, condition(stranger)))).toEqual(validation(`rules[0].properties[0]: cohort ${stranger} is not a cohort of this project`));
+    expect(reply(await owner.client.delete(`${app}/cohorts/${cohort.id}`))).toEqual({ status: 409, body: { error: { code: "conflict", message: 'cohort "Pros" is named by flag pro-feature; change those first' } } });
+
+    const versions = async () => (await owner.client.get(`${app}/flags/publications?environment=production`)).body.publications.map((p: any) => [p.version, p.status]);
+    const before = await versions();
+    const snapshot = () => service.nodes.get("eu")!.store.flags.snapshot(created.project.id, "production")!;
+    expect(snapshot().cohorts).toEqual({ [cohort.id]: pro });
+    const free = { type: "and", values: [{ type: "person", key: "plan", operator: "eq", value: "free" }] };
+    expect((await owner.client.patch(`${app}/cohorts/${cohort.id}`, { name: "Renamed" })).status).toBe(200);
+    expect(await versions()).toEqual(before);
+    expect((await owner.client.patch(`${app}/cohorts/${cohort.id}`, { definition: free })).status).toBe(200);
+    expect(await versions()).toEqual([[before[0][0] + 1, "published"], ...before]);
+    expect(snapshot().cohorts).toEqual({ [cohort.id]: free });
+  });
+});

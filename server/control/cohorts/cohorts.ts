@@ -13,6 +13,8 @@ import { requireScope, type ProjectAccess } from "../access.ts";
 import type { WritePlan } from "../services/audited-write.ts";
 import { defaultEnvironment } from "../services/projects.ts";
 import { cohortsPerProjectMax, type CohortCreateInput, type CohortUpdateInput } from "./cohort-schemas.ts";
+import { flagsNamingCohort } from "../flags/flag-cohorts.ts";
+import { recordPublications, type PendingPublication } from "../flags/flag-publications.ts";
 
 export type CohortRow = typeof cohorts.$inferSelect;
 export type CalculationRow = typeof cohortCalculations.$inferSelect;
@@ -127,7 +129,14 @@ export function planCreateCohort(ctx: ControlContext, access: ProjectAccess, inp
   });
 }
 
-export function planUpdateCohort(ctx: ControlContext, access: ProjectAccess, cohortId: string, input: CohortUpdateInput): WritePlan<CohortDtoValue> {
+/** What a cohort update gives back: the cohort, and the flag publications to push once it is committed. */
+export interface CohortUpdateResult {
+  cohort: CohortDtoValue;
+  publications: PendingPublication[];
+}
+
+/** A new definition republishes every environment whose flags name the cohort (property cohorts travel with the flags). */
+export function planUpdateCohort(ctx: ControlContext, access: ProjectAccess, cohortId: string, input: CohortUpdateInput): WritePlan<CohortUpdateResult> {
   requireScope(access, "cohorts:write");
   const row = cohortOfProject(ctx, access, cohortId);
   const changes: Partial<CohortRow> = { updatedAt: nowIso() };
@@ -138,10 +147,15 @@ export function planUpdateCohort(ctx: ControlContext, access: ProjectAccess, coh
     if (JSON.stringify(definition) !== JSON.stringify(row.definition)) Object.assign(changes, { definition, version: row.version + 1 });
   }
   const updated = { ...row, ...changes };
-  return plan(access, "cohort.update", row.id, cohortDto(ctx, row), cohortDto(ctx, updated), () => {
-    ctx.db.update(cohorts).set(changes).where(eq(cohorts.id, row.id)).run();
-    return cohortDto(ctx, updated);
-  });
+  const republish = changes.version === undefined ? [] : [...new Set(flagsNamingCohort(ctx, row.projectId, row.id).flatMap((flag) => flag.environments))].sort();
+  return {
+    action: "cohort.update", targetType: "cohort", targetId: row.id, orgId: access.org.id, projectId: access.project.id,
+    before: cohortDto(ctx, row), after: cohortDto(ctx, updated),
+    apply: () => {
+      ctx.db.update(cohorts).set(changes).where(eq(cohorts.id, row.id)).run();
+      return { cohort: cohortDto(ctx, updated), publications: recordPublications(ctx, access.project, republish) };
+    },
+  };
 }
 
 /** The live cohorts whose definitions name this one (they would stop calculating without it). */
@@ -154,6 +168,8 @@ export function planDeleteCohort(ctx: ControlContext, access: ProjectAccess, coh
   const row = cohortOfProject(ctx, access, cohortId);
   const using = referrers(ctx, row);
   if (using.length > 0) throw conflict(`cohort "${row.name}" is part of ${using.map((other) => `"${other.name}"`).join(", ")}; change those first`);
+  const flagged = flagsNamingCohort(ctx, row.projectId, row.id);
+  if (flagged.length > 0) throw conflict(`cohort "${row.name}" is named by flag${flagged.length > 1 ? "s" : ""} ${flagged.map((flag) => flag.key).join(", ")}; change those first`);
   const before = cohortDto(ctx, row);
   const now = nowIso();
   return plan(access, "cohort.delete", row.id, before, null, () => {

@@ -15,6 +15,7 @@ import { checkConfig, distinctIdStickiness, everyoneRule, normalizeRules, normal
 import type { FlagCreateInput, FlagEnvironmentUpdateInput, FlagUpdateInput } from "./flag-schemas.ts";
 import { pushPublications, recordPublications, type PendingPublication } from "./flag-publications.ts";
 import { recordSystemAnnotation } from "../annotations/system-annotations.ts";
+import { checkNamedCohorts } from "./flag-cohorts.ts";
 
 export type FlagRow = typeof flags.$inferSelect;
 export type FlagEnvironmentRow = typeof flagEnvironments.$inferSelect;
@@ -121,6 +122,7 @@ export function planCreateFlag(ctx: ControlContext, access: ProjectAccess, input
     variants: normalizeVariants(input.variants ?? []),
   };
   checkConfig(kind, config);
+  checkNamedCohorts(ctx, access.project.id, config.rules);
   const taken = ctx.db.select({ archivedAt: flags.archivedAt }).from(flags).where(and(eq(flags.projectId, access.project.id), eq(flags.key, input.key))).get();
   if (taken) throw conflict(`a flag with key "${input.key}" already exists${taken.archivedAt ? " (archived)" : ""}`);
   const now = nowIso();
@@ -246,7 +248,10 @@ export function planUpdateFlagEnvironment(
   const change: Partial<FlagConfig> = {};
   if (input.enabled !== undefined) change.enabled = input.enabled;
   if (input.payload !== undefined) change.payload = input.payload;
-  if (input.rules !== undefined) change.rules = normalizeRules(input.rules);
+  if (input.rules !== undefined) {
+    change.rules = normalizeRules(input.rules);
+    checkNamedCohorts(ctx, access.project.id, change.rules);
+  }
   if (input.salt !== undefined) change.salt = input.salt;
   if (input.stickiness !== undefined) change.stickiness = input.stickiness;
   if (input.variants !== undefined) change.variants = normalizeVariants(input.variants);

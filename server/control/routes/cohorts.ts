@@ -12,6 +12,7 @@ import { defaultEnvironment } from "../services/projects.ts";
 import { CohortCalculateRequest, CohortCreateRequest, CohortDto, CohortListResponse, CohortUpdateRequest } from "../cohorts/cohort-schemas.ts";
 import { cohortDto, cohortOfProject, getCohort, listCohorts, planCreateCohort, planDeleteCohort, planUpdateCohort } from "../cohorts/cohorts.ts";
 import { calculateCohort, requireEnvironment } from "../cohorts/cohort-calculation.ts";
+import { pushPublications } from "../flags/flag-publications.ts";
 import { projectWrite, sessionProjectAccess } from "./project-write.ts";
 
 type Status = Parameters<typeof errors>[number];
@@ -31,7 +32,10 @@ export function cohortRoutes(routes: ContractRouteTable, ctx: ControlContext) {
       projectWrite(ctx, c, (access) => planCreateCohort(ctx, access, validateBody<typeof CohortCreateRequest.static>(CohortCreateRequest, c.body)), same, 201))
     .get(`${base}/{cohort_id}`, doc("getCohort", "One cohort with its last calculation in each environment", 200, [403, 404]), (c: Ctx) => jsonResponse(200, getCohort(ctx, project(c), c.params.cohort_id!)))
     .patch(`${base}/{cohort_id}`, withDryRun(doc("updateCohort", "Change a cohort; a new definition raises its version", 200, [400, 403, 404], { body: CohortUpdateRequest })), (c: Ctx) =>
-      projectWrite(ctx, c, (access) => planUpdateCohort(ctx, access, c.params.cohort_id!, validateBody<typeof CohortUpdateRequest.static>(CohortUpdateRequest, c.body)), same))
+      projectWrite(ctx, c, (access) => planUpdateCohort(ctx, access, c.params.cohort_id!, validateBody<typeof CohortUpdateRequest.static>(CohortUpdateRequest, c.body)), async ({ cohort, publications }) => {
+        await pushPublications(ctx, publications);
+        return cohort;
+      }))
     .delete(`${base}/{cohort_id}`, withDryRun(doc("deleteCohort", "Delete a cohort no other cohort includes", 204, [403, 404, 409])), (c: Ctx) =>
       projectWrite(ctx, c, (access) => planDeleteCohort(ctx, access, c.params.cohort_id!), () => undefined, 204))
     .post(`${base}/{cohort_id}/calculate`, doc("calculateCohort", "Ask the region to recalculate the cohort in an environment and record the size it reports", 200, [400, 403, 404, 503], { body: CohortCalculateRequest, bodyOptional: true }),

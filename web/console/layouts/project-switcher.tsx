@@ -29,7 +29,7 @@ function ProjectList({ orgs, current }: { orgs: OrgDto[]; current: ProjectDto })
             {projects.map((project) => (
               <li key={project.id}>
                 <a href={paths.project(project.id)} class="switcher-item" aria-current={project.id === current.id ? "page" : undefined}>
-                  {project.name}
+                  <span class="switcher-item-name">{project.name}</span>
                   <span class="switcher-region">{project.region}</span>
                 </a>
               </li>

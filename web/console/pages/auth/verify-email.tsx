@@ -28,10 +28,10 @@ function Verification({ token, me }: { token: string | undefined; me: MeResponse
   const onward = me ? <LinkButton href={paths.home} variant="primary" block>Continue to the console</LinkButton> : <LinkButton href={paths.login()} variant="primary" block>Log in</LinkButton>;
 
   if (verification.status === "loading") return <LoadingState label="Confirming your email address…" />;
-  if (verification.status === "ready") {
+  if (verification.status === "ready" || (me?.user.email_verified && isNotFound(verification.error))) {
     return (
       <div class="form">
-        <Alert tone="success">Your email address is confirmed.</Alert>
+        <Alert tone="success">{verification.status === "ready" ? "Your email address is confirmed." : "Your email address is already confirmed."}</Alert>
         {onward}
       </div>
     );

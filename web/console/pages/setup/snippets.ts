@@ -20,7 +20,7 @@ export const snippetKinds: readonly { id: SnippetKind; label: string }[] = [
 const quoted = (text: string) => JSON.stringify(text);
 
 /** The one event the curl snippet sends, as PostHog's capture format. */
-export function curlEvent(key: string): string {
+function curlEvent(key: string): string {
   return JSON.stringify({ api_key: key, event: "hello_world", distinct_id: "user-42", properties: { source: "curl" } });
 }
 

@@ -2,7 +2,7 @@
 // and holds no inline code, so the Content-Security-Policy can forbid inline scripts and styles.
 import type { ConsoleBundle } from "./bundle.ts";
 
-export const consoleTitle = "svc-analytics";
+const consoleTitle = "svc-analytics";
 export const assetsPath = "/assets";
 
 export function renderShell(bundle: ConsoleBundle): string {

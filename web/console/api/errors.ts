@@ -14,13 +14,8 @@ export class ApiError extends Error {
 /** The error a non-2xx answer carries, or a generic one named after its status. */
 export async function errorFromResponse(response: Response): Promise<ApiError> {
   try {
-    const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } | string };
-    const error = body.error;
-    if (typeof error === "object" && typeof error.code === "string" && typeof error.message === "string") {
-      return new ApiError(response.status, error.code, error.message);
-    }
-    // Ingest answers errors as {error: "<message>"}.
-    if (typeof error === "string") return new ApiError(response.status, "error", error);
+    const { error } = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
+    if (typeof error?.code === "string" && typeof error.message === "string") return new ApiError(response.status, error.code, error.message);
   } catch {
     // Not JSON (a proxy's page, a cut connection): described by its status below.
   }

@@ -126,3 +126,13 @@ test("a forgotten password is reset through the emailed link: every session ends
   await waitForPage(page, "Create a project");
   expect(tab.problems).toEqual([]);
 });
+
+test("a page whose chunk cannot be loaded says so and offers a reload, instead of a blank screen", async () => {
+  const broken = await openConsoleTab(browser);
+  await broken.context.route(/\/assets\/forgot-password-[a-z0-9]+\.js$/, (route) => route.abort());
+  await broken.page.goto(`${service.url}/forgot-password`);
+  await broken.page.waitForSelector("text=This page could not be loaded");
+  expect(await broken.page.getByRole("button", { name: "Reload the console" }).isVisible()).toBe(true);
+  await screenshotThemes(broken.page, "page-unavailable");
+  await broken.close();
+});

@@ -78,6 +78,13 @@ test("the key and every snippet carry the production key and the region's ingest
   expect(snippets.curl).toContain(`curl -X POST '${ingestUrl}/capture/'`);
   expect(snippets.curl).toContain(productionKey);
   await screenshotThemes(page, "setup-curl");
+
+  // The tabs follow the arrow keys, as WAI-ARIA's tabs pattern has it.
+  await page.getByRole("tab", { name: "curl" }).focus();
+  await page.keyboard.press("ArrowRight");
+  const selected = page.getByRole("tab", { selected: true, name: "posthog-js" });
+  expect([await selected.count(), await selected.evaluate((tab) => tab === document.activeElement)]).toEqual([1, true]);
+  await page.getByRole("tab", { name: "curl" }).click();
 });
 
 test("the curl snippet's event, sent as written, turns 'waiting' into 'received' live; a reload shows it at once", async () => {

@@ -1,10 +1,8 @@
 // The theme preference as application state, for the theme switch.
 import { signal } from "@preact/signals";
-import { applyTheme, followSystemTheme, storeThemePreference, storedThemePreference, type ThemePreference } from "./theme.ts";
+import { applyTheme, storeThemePreference, storedThemePreference, type ThemePreference } from "./theme.ts";
 
 export const themePreference = signal<ThemePreference>(storedThemePreference());
-
-followSystemTheme(() => themePreference.value);
 
 export function chooseTheme(preference: ThemePreference): void {
   themePreference.value = preference;

@@ -16,7 +16,6 @@ export interface ConsoleSurfaceOptions {
   apiSegments: ReadonlySet<string>;
   /** The origin of the URLs the control plane hands out (PUBLIC_URL), which pages may call. */
   publicOrigin: () => string;
-  build?: () => Promise<ConsoleBundle>;
 }
 
 export interface ConsoleSurface {
@@ -32,11 +31,10 @@ interface Built {
 }
 
 export function consoleSurface(options: ConsoleSurfaceOptions): ConsoleSurface {
-  const build = options.build ?? (() => buildConsoleBundle());
   let built: Promise<Built> | null = null;
   const ready = () => {
     if (!built) {
-      built = build().then((bundle) => ({ bundle, shell: renderShell(bundle) }));
+      built = buildConsoleBundle().then((bundle) => ({ bundle, shell: renderShell(bundle) }));
       // A failed build is tried again at the next request (the sources may have been fixed).
       built.catch(() => (built = null));
     }

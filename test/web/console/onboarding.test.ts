@@ -83,7 +83,7 @@ test("the key and every snippet carry the production key and the region's ingest
   await page.getByRole("tab", { name: "curl" }).focus();
   await page.keyboard.press("ArrowRight");
   const selected = page.getByRole("tab", { selected: true, name: "posthog-js" });
-  expect([await selected.count(), await selected.evaluate((tab) => tab === document.activeElement)]).toEqual([1, true]);
+  expect([await selected.count(), await selected.evaluate((tab) => tab.matches(":focus"))]).toEqual([1, true]);
   await page.getByRole("tab", { name: "curl" }).click();
 });
 

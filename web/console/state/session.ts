@@ -37,7 +37,12 @@ export async function loadSession(): Promise<void> {
   }
 }
 
+/** Ends the session; one that had already ended (401) counts as signed out too. */
 export async function signOut(): Promise<void> {
-  await logOut();
+  try {
+    await logOut();
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 401)) throw error;
+  }
   signedOut();
 }

@@ -34,6 +34,7 @@ import { recordSocketAddress } from "./http/client-meta.ts";
 import { sandboxKillGraceMs } from "../engine/sql/sandbox-runner.ts";
 import { boundRequestHeads } from "./http/request-head.ts";
 import { startCohortSchedule } from "./control/cohorts/cohort-schedule.ts";
+import { consoleSurface } from "./console/console-surface.ts";
 
 /** Answers a request; `path` is its URL's path (parsed once, while routing). */
 type Handler = (request: Request, path: string) => Response | Promise<Response>;
@@ -62,6 +63,8 @@ export interface RunningService {
   queries: ReadonlyMap<RegionCode, QueryService>;
   /** The control plane's routes as mounted (its router's table), and as declared for /openapi.json. */
   control: { routes: { method: string; path: string }[]; operations: readonly ContractOperation[] };
+  /** Builds the web console now rather than at its first request. */
+  prepareConsole(): Promise<void>;
   /** Stops accepting, waits for in-flight requests, closes every database. */
   stop(): Promise<void>;
 }
@@ -138,8 +141,17 @@ export async function startService(config: Config): Promise<RunningService> {
   const control = controlApp(ctx);
   const controlSurface: Surface = { handle: (request) => control.app.handle(request), renderError: errorResponse, timeoutMs: requestTimeoutMs };
 
+  // The console owns every page path outside the API namespaces: the control plane's (read
+  // from its route table, so a new API prefix is never taken for a page) and the regions'.
+  const consoleUi = consoleSurface({
+    apiSegments: new Set([...control.app.routes.map(({ path }) => path.split("/", 2)[1]!), "region", "ingest"]),
+    publicOrigin: () => new URL(ctx.baseUrl()).origin,
+  });
+  const consoleUiSurface: Surface = { handle: consoleUi.handle, renderError: errorResponse, timeoutMs: requestTimeoutMs };
+
   const unservedIngestRegion: Surface = { handle: unservedIngestRegionResponse, renderError: ingestErrorResponse, timeoutMs: requestTimeoutMs };
-  const route = (path: string): Surface => {
+  const route = (method: string, path: string): Surface => {
+    if (consoleUi.serves(method, path)) return consoleUiSurface;
     const match = path.match(/^\/(region|ingest)\/([a-z]{2})(?:\/|$)/);
     const surface = match && surfaces.get(`/${match[1]}/${match[2]}`);
     if (surface) return surface;
@@ -158,7 +170,7 @@ export async function startService(config: Config): Promise<RunningService> {
       const started = performance.now();
       recordSocketAddress(request, srv.requestIP(request)?.address);
       const path = new URL(request.url).pathname;
-      const surface = route(path);
+      const surface = route(request.method, path);
       const response = await withTimeout(Promise.resolve(surface.handle(request, path)), surface.timeoutMs, surface.renderError);
       if (config.logRequests) {
         console.log(`${request.method} ${path} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);
@@ -192,6 +204,7 @@ export async function startService(config: Config): Promise<RunningService> {
     nodes,
     queries: queryServices,
     control: { routes: control.app.routes.map(({ method, path }) => ({ method, path })), operations: control.operations },
+    prepareConsole: consoleUi.prepare,
     stop: async () => {
       clearInterval(retryTimer);
       stopCohortSchedule();

@@ -1,13 +1,13 @@
 // What the service prints once it listens, after the "listening on" line: where clients reach
-// it and what to do first, so a first `npm start` tells a new user how to begin. It names only
-// what the service serves: the web console is not served yet (issue 37), and `/` answers 404.
+// it and what to do first, so a first `npm start` tells a new user how to begin: open the web
+// console, which signs them up and walks them to their first event.
 
 /** The guide's lines; `baseUrl` is the URL clients use (PUBLIC_URL, else the listening address). */
 export function startupGuide(baseUrl: string): string[] {
   return [
-    `  service URL: ${baseUrl} (an API; the web console is not served yet)`,
+    `  web console: ${baseUrl}/ (open it in a browser to sign up and create a first project)`,
     `  health:      ${baseUrl}/health`,
     `  API schema:  ${baseUrl}/openapi.json`,
-    `  next step:   sign up with POST ${baseUrl}/app/auth/signup, as README.md shows in "From sign-up to a first region token"`,
+    `  with curl:   README.md, "From sign-up to a first region token"`,
   ];
 }

@@ -10,10 +10,10 @@ import packageJson from "../package.json";
 
 /** What the service prints after its "listening on" line, for clients reaching it at `baseUrl`. */
 const startupGuideText = (baseUrl: string) =>
-  `  service URL: ${baseUrl} (an API; the web console is not served yet)\n` +
+  `  web console: ${baseUrl}/ (open it in a browser to sign up and create a first project)\n` +
   `  health:      ${baseUrl}/health\n` +
   `  API schema:  ${baseUrl}/openapi.json\n` +
-  `  next step:   sign up with POST ${baseUrl}/app/auth/signup, as README.md shows in "From sign-up to a first region token"\n`;
+  `  with curl:   README.md, "From sign-up to a first region token"\n`;
 
 test("main starts, prints where it is and what to do first, serves /health on PORT, stops on SIGTERM with exit code 0", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "svc-start-"));

@@ -41,7 +41,7 @@ function sendVerification(ctx: ControlContext, user: UserRow): void {
     to: user.email,
     kind: "verify_email",
     subject: "Confirm your email address",
-    link: `${ctx.baseUrl()}/app/verify-email?token=${token}`,
+    link: `${ctx.baseUrl()}/verify-email?token=${token}`,
     token,
   });
 }
@@ -140,7 +140,7 @@ export function requestPasswordReset(ctx: ControlContext, rawEmail: string, meta
     to: user.email,
     kind: "password_reset",
     subject: "Reset your password",
-    link: `${ctx.baseUrl()}/app/reset-password?token=${token}`,
+    link: `${ctx.baseUrl()}/reset-password?token=${token}`,
     token,
   });
 }

@@ -181,7 +181,7 @@ export function createInvitation(ctx: ControlContext, access: OrgAccess, input: 
     to: email,
     kind: "invitation",
     subject: `You are invited to ${access.org.name}`,
-    link: `${ctx.baseUrl()}/app/invitations/accept?token=${token}`,
+    link: `${ctx.baseUrl()}/invitations/accept?token=${token}`,
     token,
   });
   return invitationDto(invitation);

@@ -1,0 +1,85 @@
+// The shapes of the console API's answers that the console reads (spec 1, Resources).
+
+export type Role = "viewer" | "member" | "admin" | "owner";
+
+export interface UserDto {
+  id: string;
+  email: string;
+  name: string;
+  email_verified: boolean;
+  created_at: string;
+}
+
+export interface OrgDto {
+  id: string;
+  name: string;
+  slug: string;
+  role: Role;
+  created_at: string;
+}
+
+export interface MeResponse {
+  user: UserDto;
+  orgs: OrgDto[];
+}
+
+export interface EnvironmentDto {
+  id: string;
+  name: string;
+  is_default: boolean;
+}
+
+export interface ProjectDto {
+  id: string;
+  org_id: string;
+  name: string;
+  slug: string;
+  region: string;
+  currency: string;
+  timezone: string;
+  retention_days: number;
+  data_id: number;
+  role: Role;
+  environments: EnvironmentDto[];
+  created_at: string;
+}
+
+export interface KeyDto {
+  id: string;
+  project_id: string;
+  environment: string;
+  key: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface CreateProjectResponse {
+  project: ProjectDto;
+  public_keys: KeyDto[];
+}
+
+export interface RegionDto {
+  code: string;
+  name: string;
+  status: string;
+  api_host: string;
+  ingest_host: string;
+}
+
+export interface RegionTokenResponse {
+  token: string;
+  region_api_url: string;
+  expires_at: string;
+  region: string;
+  environment: string;
+  scopes: string[];
+}
+
+/** An event as the region's live events route shows it (docs/live-events.md); the fields read here. */
+export interface LiveEvent {
+  uuid: string;
+  event: string;
+  timestamp: string;
+  received_at: string;
+  distinct_id: string;
+}

@@ -1,0 +1,63 @@
+// The console's routes. Every page is its own chunk, loaded when first opened; the shell and
+// the layouts load with the console.
+import { Component, type ComponentChildren } from "preact";
+import { LocationProvider, Route, Router, lazy } from "preact-iso";
+import { Button } from "./ui/button.tsx";
+import { ErrorState } from "./ui/states.tsx";
+
+/** A page whose chunk will not load (the console was updated since this tab opened, or the network failed). */
+function PageUnavailable({ error }: { error: unknown }) {
+  return (
+    <main class="centered-page">
+      <ErrorState title="This page could not be loaded" error={error} action={<Button variant="primary" onClick={() => location.reload()}>Reload the console</Button>} />
+    </main>
+  );
+}
+
+const page = (load: () => Promise<{ default: () => ComponentChildren }>) =>
+  lazy(() => load().catch((error: unknown) => ({ default: () => <PageUnavailable error={error} /> })));
+
+const HomePage = page(() => import("./pages/home.tsx"));
+const LoginPage = page(() => import("./pages/auth/login.tsx"));
+const SignupPage = page(() => import("./pages/auth/signup.tsx"));
+const ForgotPasswordPage = page(() => import("./pages/auth/forgot-password.tsx"));
+const ResetPasswordPage = page(() => import("./pages/auth/reset-password.tsx"));
+const VerifyEmailPage = page(() => import("./pages/auth/verify-email.tsx"));
+const AcceptInvitationPage = page(() => import("./pages/auth/accept-invitation.tsx"));
+const NewProjectPage = page(() => import("./pages/projects/new-project.tsx"));
+const ProjectHomePage = page(() => import("./pages/projects/project-home.tsx"));
+const ProjectSetupPage = page(() => import("./pages/setup/project-setup.tsx"));
+const NotFoundPage = page(() => import("./pages/not-found.tsx"));
+
+/** A page that throws while rendering shows what happened instead of a blank screen. */
+class PageErrorBoundary extends Component<{ children: ComponentChildren }, { error: unknown }> {
+  override state = { error: null as unknown };
+  override componentDidCatch(error: unknown) {
+    this.setState({ error });
+  }
+  override render() {
+    return this.state.error === null ? this.props.children : <PageUnavailable error={this.state.error} />;
+  }
+}
+
+export function App() {
+  return (
+    <LocationProvider>
+      <PageErrorBoundary>
+        <Router>
+          <Route path="/" component={HomePage} />
+          <Route path="/login" component={LoginPage} />
+          <Route path="/signup" component={SignupPage} />
+          <Route path="/forgot-password" component={ForgotPasswordPage} />
+          <Route path="/reset-password" component={ResetPasswordPage} />
+          <Route path="/verify-email" component={VerifyEmailPage} />
+          <Route path="/invitations/accept" component={AcceptInvitationPage} />
+          <Route path="/projects/new" component={NewProjectPage} />
+          <Route path="/projects/:projectId" component={ProjectHomePage} />
+          <Route path="/projects/:projectId/setup" component={ProjectSetupPage} />
+          <Route default component={NotFoundPage} />
+        </Router>
+      </PageErrorBoundary>
+    </LocationProvider>
+  );
+}

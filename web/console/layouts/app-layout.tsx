@@ -1,0 +1,53 @@
+// The signed-in console inside a project: a sidebar (project switcher, the project's sections,
+// the person and logging out) beside the page.
+import type { ComponentChildren } from "preact";
+import { useLocation } from "preact-iso";
+import type { MeResponse, ProjectDto } from "../api/types.ts";
+import { Brand } from "../ui/brand.tsx";
+import { EmailBanner } from "./email-banner.tsx";
+import { ProjectSwitcher } from "./project-switcher.tsx";
+import { projectSections } from "./project-sections.ts";
+import { UserPanel } from "./user-panel.tsx";
+
+export function SkipLink() {
+  return <a class="skip-link" href="#main">Skip to content</a>;
+}
+
+export function AppLayout({ me, project, children }: { me: MeResponse; project: ProjectDto; children: ComponentChildren }) {
+  const { path } = useLocation();
+  return (
+    <div class="app-layout">
+      <SkipLink />
+      <aside class="sidebar">
+        <div class="sidebar-brand">
+          <Brand />
+        </div>
+        <ProjectSwitcher orgs={me.orgs} project={project} />
+        <nav class="sidebar-nav" aria-label="Project">
+          <ul>
+            {projectSections.map(({ label, Icon, href }) => {
+              const target = href(project.id);
+              return (
+                <li key={label}>
+                  <a href={target} class="nav-item" aria-current={path === target ? "page" : undefined}>
+                    <Icon />
+                    {label}
+                  </a>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <div class="sidebar-footer">
+          <UserPanel user={me.user} />
+        </div>
+      </aside>
+      <div class="app-main">
+        <EmailBanner user={me.user} />
+        <main id="main" class="content" tabIndex={-1}>
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

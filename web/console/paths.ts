@@ -1,0 +1,35 @@
+// The console's URLs, in one place: pages link with these, and the emailed links
+// (server/control/services/accounts.ts, members.ts) land on the matching routes.
+
+const withQuery = (path: string, query: Record<string, string | null | undefined>) => {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value) params.set(name, value);
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+};
+
+export const paths = {
+  home: "/",
+  /** Home, opening a project of this organisation. */
+  orgHome: (orgId: string) => withQuery("/", { org: orgId }),
+  login: (next?: string | null) => withQuery("/login", { next }),
+  signup: (next?: string | null) => withQuery("/signup", { next }),
+  forgotPassword: "/forgot-password",
+  resetPassword: "/reset-password",
+  verifyEmail: "/verify-email",
+  acceptInvitation: "/invitations/accept",
+  newProject: (orgId?: string | null) => withQuery("/projects/new", { org: orgId }),
+  project: (projectId: string) => `/projects/${encodeURIComponent(projectId)}`,
+  projectSetup: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/setup`,
+};
+
+/**
+ * Where to go after signing in: `next` when it is a path of this console, else home. A full
+ * URL or `//host` is refused, so a crafted link cannot send a person to another site.
+ */
+export function safeNext(next: string | null | undefined): string {
+  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : paths.home;
+}
+
+/** The current path and query, to come back to after signing in. */
+export const currentLocation = () => `${location.pathname}${location.search}`;

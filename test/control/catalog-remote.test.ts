@@ -4,8 +4,8 @@
 // plan the node missed is pushed again by the periodic sync. The internal routes need the
 // region secret and a valid body.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Server } from "bun";
 import { startTestService, type TestService } from "../helpers/service.ts";
+import { Gate } from "../helpers/region-gate.ts";
 import { createToken, regionTokenFor, signUp, type SignedUpUser } from "../helpers/accounts.ts";
 import { bearer, call, isoPattern } from "../helpers/client.ts";
 import { nativeBody, nativeEvent, ok, postIngest } from "../ingest/helpers.ts";
@@ -13,28 +13,6 @@ import { pushPendingCatalogs } from "../../server/control/catalog/catalog-public
 import { regionSecretHeader } from "../../server/region/region-link.ts";
 
 const secret = "internal-secret-for-catalog-tests";
-
-/** Forwards to `target`; while down, answers 502. */
-class Gate {
-  target = "";
-  down = false;
-  readonly server: Server<unknown>;
-
-  constructor() {
-    this.server = Bun.serve({
-      port: 0,
-      hostname: "127.0.0.1",
-      fetch: async (request) => {
-        if (this.down) return new Response("bad gateway", { status: 502 });
-        const url = new URL(request.url);
-        const body = request.method === "GET" ? undefined : await request.arrayBuffer();
-        return fetch(this.target + url.pathname + url.search, { method: request.method, headers: request.headers, body });
-      },
-    });
-  }
-
-  get url() { return `http://127.0.0.1:${this.server.port}`; }
-}
 
 let gate: Gate;
 let control: TestService;

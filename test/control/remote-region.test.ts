@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import type { Server } from "bun";
 import { startTestService, type TestService } from "../helpers/service.ts";
+import { Gate } from "../helpers/region-gate.ts";
 import { addMember, createToken, regionTokenFor, signUp, v1, type SignedUpUser } from "../helpers/accounts.ts";
 import { bearer, call, type Reply } from "../helpers/client.ts";
 import { pushUnpublished } from "../../server/control/flags/flag-publications.ts";
@@ -14,36 +14,6 @@ import { pushRevocations, recordRevocation, revocationsPerPushMax } from "../../
 import { regionTokenRevocations } from "../../server/control/db/schema.ts";
 
 const secret = "internal-secret-for-tests";
-
-/** Forwards to `target`; while closed, holds requests until opened; while down, answers 502. */
-class Gate {
-  target = "";
-  down = false;
-  private held: (() => void)[] = [];
-  private arrivals: ((path: string) => void)[] = [];
-  private closed = false;
-  readonly server: Server<unknown>;
-
-  constructor() {
-    this.server = Bun.serve({
-      port: 0,
-      hostname: "127.0.0.1",
-      fetch: async (request) => {
-        const url = new URL(request.url);
-        for (const notify of this.arrivals.splice(0)) notify(url.pathname);
-        if (this.closed) await new Promise<void>((resolve) => this.held.push(resolve));
-        if (this.down) return new Response("bad gateway", { status: 502 });
-        const body = request.method === "GET" ? undefined : await request.arrayBuffer();
-        return fetch(this.target + url.pathname + url.search, { method: request.method, headers: request.headers, body });
-      },
-    });
-  }
-
-  get url() { return `http://127.0.0.1:${this.server.port}`; }
-  close() { this.closed = true; }
-  open() { this.closed = false; for (const release of this.held.splice(0)) release(); }
-  nextArrival(): Promise<string> { return new Promise((resolve) => this.arrivals.push(resolve)); }
-}
 
 let gate: Gate;
 let control: TestService;

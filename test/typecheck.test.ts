@@ -1,0 +1,22 @@
+// CI runs `npm test` and nothing else, so the type checks `npm run typecheck` runs are here too:
+// the server, engine, storage and tests (tsconfig.json), and the browser console, which has
+// its own configuration (DOM types would change the server's Worker and fetch types).
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const tsc = join(root, "node_modules", ".bin", "tsc");
+
+async function typecheck(...args: string[]): Promise<{ exitCode: number; output: string }> {
+  const child = Bun.spawn([tsc, "--noEmit", ...args], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  return { exitCode, output: stdout + stderr };
+}
+
+test("the server, engine, storage and tests type-check", async () => {
+  expect(await typecheck()).toEqual({ exitCode: 0, output: "" });
+}, 120_000);
+
+test("the web console type-checks", async () => {
+  expect(await typecheck("-p", "web/console")).toEqual({ exitCode: 0, output: "" });
+}, 120_000);

@@ -4,9 +4,11 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 export const newId = (): string => crypto.randomUUID();
 
+export const isUuid = (text: string): boolean => uuidPattern.test(text);
+
 /** A malformed id is answered exactly like another tenant's: 404, never 400 or 403. */
 export function requireUuid(id: string, what: string): string {
-  if (!uuidPattern.test(id)) throw notFound(what);
+  if (!isUuid(id)) throw notFound(what);
   return id.toLowerCase();
 }
 

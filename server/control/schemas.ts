@@ -7,7 +7,7 @@ export const emailLengthMax = 254;
 
 const id = () => t.String({ format: "uuid" });
 const dateTime = () => t.String({ format: "date-time" });
-const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
+export const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
 export const Name = t.String({ minLength: 1, maxLength: nameLengthMax });
 
 export const ErrorBody = t.Object(

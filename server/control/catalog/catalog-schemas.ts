@@ -5,10 +5,11 @@
 // value sets the spec leaves open (kind, pii_level, property type and scope) and the limits on
 // names, lengths and counts are ours: docs/catalog.md. The limits here are enforced by these
 // schemas as requests are validated.
-import { t, type TSchema } from "elysia";
+import { t } from "elysia";
 import { Type } from "@sinclair/typebox";
 import { eventNameLengthMax, propertyKeyLengthMax } from "../../ingest/limits.ts";
 import { discoveryDaysMax } from "../../region/catalog-discovery.ts";
+import { nullable } from "../schemas.ts";
 
 /** Names are the ones ingest accepts: an event name of up to 200 characters, a property key of up to 1,000. */
 export const catalogEventNameLengthMax = eventNameLengthMax;
@@ -38,7 +39,6 @@ export type PropertyType = (typeof propertyTypes)[number];
 /** An integer (Elysia's t.Integer also takes numeric strings, for query parameters; bodies and answers hold numbers). */
 const integer = Type.Integer;
 const oneOf = <T extends string>(values: readonly T[]) => t.Union(values.map((value) => t.Literal(value)));
-const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
 const id = () => t.String({ format: "uuid" });
 const dateTime = () => t.String({ format: "date-time" });
 /** At least one character that is not white space. */

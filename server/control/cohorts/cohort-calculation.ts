@@ -4,13 +4,13 @@
 // counts an older definition, so a calculation never reads a stale dependency.
 import { and, eq } from "drizzle-orm";
 import { nowIso } from "../../clock.ts";
-import { unavailable, validation } from "../../http/errors.ts";
+import { unavailable } from "../../http/errors.ts";
 import { RegionRefusal } from "../../region/region-link.ts";
 import type { RegionCode } from "../../config.ts";
 import { referencedCohorts, type CohortDefinition } from "../../../engine/cohorts/definition.ts";
 import type { ControlContext } from "../context.ts";
 import type { ProjectRow } from "../access.ts";
-import { cohortCalculations, cohorts, environments } from "../db/schema.ts";
+import { cohortCalculations, cohorts } from "../db/schema.ts";
 import type { CalculationRow, CohortRow } from "./cohorts.ts";
 
 export function calculationOf(ctx: ControlContext, cohortId: string, environment: string): CalculationRow | undefined {
@@ -19,11 +19,6 @@ export function calculationOf(ctx: ControlContext, cohortId: string, environment
 
 /** Whether the environment's membership counts the cohort's current definition. */
 export const isCurrent = (row: CohortRow, calculation: CalculationRow | undefined) => calculation?.status === "ok" && calculation.cohortVersion === row.version;
-
-export function requireEnvironment(ctx: ControlContext, project: ProjectRow, environment: string): void {
-  const found = ctx.db.select({ id: environments.id }).from(environments).where(and(eq(environments.projectId, project.id), eq(environments.name, environment))).get();
-  if (!found) throw validation(`unknown environment "${environment}"`);
-}
 
 function record(ctx: ControlContext, row: CalculationRow): CalculationRow {
   ctx.db.insert(cohortCalculations).values(row).onConflictDoUpdate({

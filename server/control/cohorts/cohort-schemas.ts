@@ -1,14 +1,13 @@
 // Cohorts (spec 1: CohortDto, CohortCalculationDto, CohortCreateRequest, CohortUpdateRequest,
 // CohortCalculateRequest, CohortListResponse). The definition format is the engine's
 // (engine/cohorts/definition.ts), so the control plane and the region read it the same way.
-import { t, type TSchema } from "elysia";
+import { t } from "elysia";
 import { CohortDefinitionSchema } from "../../../engine/cohorts/definition.ts";
-import { Name } from "../schemas.ts";
+import { Name, nullable } from "../schemas.ts";
 
 export const cohortDescriptionLengthMax = 2000;
 export const cohortsPerProjectMax = 1000;
 
-const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
 const Kind = t.Union([t.Literal("dynamic"), t.Literal("static")]);
 const Description = nullable(t.String({ maxLength: cohortDescriptionLengthMax }));
 /** Checked by parseCohortDefinition, whose messages name the path; the schema documents it. */

@@ -148,12 +148,14 @@ export function planUpdateCohort(ctx: ControlContext, access: ProjectAccess, coh
   }
   const updated = { ...row, ...changes };
   const republish = changes.version === undefined ? [] : [...new Set(flagsNamingCohort(ctx, row.projectId, row.id).flatMap((flag) => flag.environments))].sort();
+  // The update leaves the calculations as they were, so the cohort as answered is the one previewed.
+  const after = cohortDto(ctx, updated);
   return {
     action: "cohort.update", targetType: "cohort", targetId: row.id, orgId: access.org.id, projectId: access.project.id,
-    before: cohortDto(ctx, row), after: cohortDto(ctx, updated),
+    before: cohortDto(ctx, row), after,
     apply: () => {
       ctx.db.update(cohorts).set(changes).where(eq(cohorts.id, row.id)).run();
-      return { cohort: cohortDto(ctx, updated), publications: recordPublications(ctx, access.project, republish) };
+      return { cohort: after, publications: recordPublications(ctx, access.project, republish) };
     },
   };
 }

@@ -2,9 +2,9 @@
 // DashboardUpdateRequest, DashboardListResponse, DashboardTileDto, TileCreateRequest,
 // TileUpdateRequest, LayoutRequest). TileLayout and TilePosition, the date range and the filters
 // are "not shown": ours are in docs/dashboards.md.
-import { t, type TSchema } from "elysia";
+import { t } from "elysia";
 import { Filter } from "../../../engine/ir/schema.ts";
-import { Name, RegionRequestDto } from "../schemas.ts";
+import { Name, nullable, RegionRequestDto } from "../schemas.ts";
 import { Tags } from "../tags.ts";
 import { InsightDto } from "../insights/insight-schemas.ts";
 
@@ -76,7 +76,6 @@ export const TileUpdateRequest = t.Object(
 export type TileCreateInput = typeof TileCreateRequest.static;
 export type TileUpdateInput = typeof TileUpdateRequest.static;
 
-const nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
 export const DashboardTileDto = t.Object(
   {
     id: t.String({ format: "uuid" }),

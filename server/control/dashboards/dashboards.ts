@@ -11,7 +11,8 @@ import { requireScope, type ProjectAccess } from "../access.ts";
 import type { WritePlan } from "../services/audited-write.ts";
 import { regionApiUrl } from "../services/region-tokens.ts";
 import { normalizeTags } from "../tags.ts";
-import { listPage, pageOf, searchParam, tagParams } from "../list-params.ts";
+import { listPage, pageOf } from "../list-params.ts";
+import { searchAndTagFilters } from "../list-filters.ts";
 import { favoritedBy, insightDto } from "../insights/insights.ts";
 import { dashboardsPerProjectMax, type DashboardCreateInput, type DashboardUpdateInput, type Layout } from "./dashboard-schemas.ts";
 import { checkOverrides, normalizeDateRange } from "./overrides.ts";
@@ -75,13 +76,7 @@ const tileCount = sql<number>`(SELECT count(*) FROM dashboard_tiles WHERE dashbo
 export function listDashboards(ctx: ControlContext, access: ProjectAccess, query: URLSearchParams) {
   requireScope(access, "dashboards:read");
   const page = listPage(query);
-  const where: SQL[] = [eq(dashboards.projectId, access.project.id), isNull(dashboards.deletedAt)];
-  const search = searchParam(query);
-  if (search !== undefined) {
-    const needle = search.toLowerCase();
-    where.push(sql`(instr(lower(${dashboards.name}), ${needle}) > 0 OR instr(lower(coalesce(${dashboards.description}, '')), ${needle}) > 0)`);
-  }
-  for (const tag of tagParams(query)) where.push(sql`EXISTS (SELECT 1 FROM json_each(${dashboards.tags}) WHERE value = ${tag})`);
+  const where: SQL[] = [eq(dashboards.projectId, access.project.id), isNull(dashboards.deletedAt), ...searchAndTagFilters(query, dashboards)];
   const rows = ctx.db.select({ row: dashboards, tiles: tileCount }).from(dashboards).where(and(...where))
     .orderBy(desc(dashboards.isHome), asc(dashboards.name), asc(dashboards.id)).limit(page.limit + 1).offset(page.offset).all();
   const { rows: shown, nextOffset } = pageOf(rows, page);
@@ -140,10 +135,12 @@ export function planUpdateDashboard(ctx: ControlContext, access: ProjectAccess, 
   if (input.filters !== undefined) changes.filters = input.filters;
   const updated = { ...row, ...changes };
   checkOverrides(updated.dateRange, updated.filters as { properties: unknown[] } | null, access.project.timezone);
-  return plan(access, "dashboard.update", row.id, dashboardDto(ctx, access, row), dashboardDto(ctx, access, updated), () => {
+  // The update touches no tile, so the dashboard as answered is the one previewed.
+  const after = dashboardDto(ctx, access, updated);
+  return plan(access, "dashboard.update", row.id, dashboardDto(ctx, access, row), after, () => {
     ctx.db.update(dashboards).set(changes).where(eq(dashboards.id, row.id)).run();
     if (updated.isHome) clearOtherHomes(ctx, row.projectId, row.id);
-    return dashboardDto(ctx, access, updated);
+    return after;
   });
 }
 

@@ -6,12 +6,13 @@ import { nowIso } from "../../clock.ts";
 import { conflict, notFound, validation } from "../../http/errors.ts";
 import type { ControlContext } from "../context.ts";
 import { dashboardTiles, insightFavorites, insights } from "../db/schema.ts";
-import { newId, requireUuid } from "../ids.ts";
+import { isUuid, newId, requireUuid } from "../ids.ts";
 import { requireScope, type ProjectAccess } from "../access.ts";
 import type { WritePlan } from "../services/audited-write.ts";
 import { checkQuery } from "../services/region-queries.ts";
 import { normalizeTags } from "../tags.ts";
-import { listPage, pageOf, searchParam, tagParams, booleanParam } from "../list-params.ts";
+import { listPage, pageOf, booleanParam } from "../list-params.ts";
+import { searchAndTagFilters } from "../list-filters.ts";
 import {
   insightsPerProjectMax, type InsightCreateInput, type InsightDtoValue, type InsightKind, type InsightUpdateInput, type VizValue,
 } from "./insight-schemas.ts";
@@ -66,32 +67,23 @@ function kindOf(query: Record<string, unknown>): InsightKind {
 }
 
 function listFilters(ctx: ControlContext, access: ProjectAccess, query: URLSearchParams): SQL[] {
-  const where: SQL[] = [eq(insights.projectId, access.project.id), isNull(insights.deletedAt)];
-  const search = searchParam(query);
-  if (search !== undefined) {
-    const needle = search.toLowerCase();
-    where.push(sql`(instr(lower(${insights.name}), ${needle}) > 0 OR instr(lower(coalesce(${insights.description}, '')), ${needle}) > 0)`);
-  }
-  for (const tag of tagParams(query)) where.push(sql`EXISTS (SELECT 1 FROM json_each(${insights.tags}) WHERE value = ${tag})`);
+  const where: SQL[] = [eq(insights.projectId, access.project.id), isNull(insights.deletedAt), ...searchAndTagFilters(query, insights)];
   const favorited = booleanParam(query, "favorited");
   if (favorited !== undefined) {
     const mine = sql`EXISTS (SELECT 1 FROM ${insightFavorites} WHERE ${insightFavorites.insightId} = ${insights.id} AND ${insightFavorites.userId} = ${userOf(access)})`;
     where.push(favorited ? mine : sql`NOT ${mine}`);
   }
   const createdBy = query.get("created_by");
-  if (createdBy !== null) where.push(eq(insights.createdBy, createdBy === "me" ? userOf(access) : requireUuidParam(createdBy, "created_by")));
+  if (createdBy !== null) {
+    if (createdBy !== "me" && !isUuid(createdBy)) throw validation('created_by must be a user id or "me"');
+    where.push(eq(insights.createdBy, createdBy === "me" ? userOf(access) : createdBy.toLowerCase()));
+  }
   const kind = query.get("kind");
   if (kind !== null) {
     if (!(insightKinds as readonly string[]).includes(kind)) throw validation(`kind must be one of ${insightKinds.join(", ")}`);
     where.push(eq(insights.kind, kind));
   }
   return where;
-}
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function requireUuidParam(value: string, name: string): string {
-  if (!uuidPattern.test(value)) throw validation(`${name} must be a user id or "me"`);
-  return value.toLowerCase();
 }
 
 function orderOf(query: URLSearchParams) {

@@ -7,7 +7,7 @@ import { validateBody } from "../../http/validate.ts";
 import type { ControlContext } from "../context.ts";
 import type { ContractRouteTable } from "../contract/route-table.ts";
 import { answer, errors, withDryRun, type OperationDoc } from "../contract/operation.ts";
-import { listOffsetMax, listPageSizeDefault, listPageSizeMax } from "../list-params.ts";
+import { pageParameters } from "./list-docs.ts";
 import { AnnotationCreateRequest, AnnotationDto, AnnotationListResponse, AnnotationUpdateRequest, systemKinds, userKinds } from "../annotations/annotation-schemas.ts";
 import { listAnnotations, planCreateAnnotation, planDeleteAnnotation, planUpdateAnnotation } from "../annotations/annotations.ts";
 import { projectWrite, searchParams, sessionProjectAccess } from "./project-write.ts";
@@ -16,8 +16,7 @@ const listParameters: OperationDoc["parameters"] = [
   { name: "from", in: "query", description: "RFC 3339; default 90 days ago", schema: t.String() },
   { name: "to", in: "query", description: "RFC 3339, exclusive; default now plus one day", schema: t.String() },
   { name: "kind", in: "query", description: "only this kind", schema: t.Union([...userKinds, ...systemKinds].map((kind) => t.Literal(kind))) },
-  { name: "limit", in: "query", description: `page size (default ${listPageSizeDefault})`, schema: t.Integer({ minimum: 1, maximum: listPageSizeMax }) },
-  { name: "offset", in: "query", description: "where the page starts; answers give next_offset", schema: t.Integer({ minimum: 0, maximum: listOffsetMax }) },
+  ...pageParameters,
 ];
 
 type Status = Parameters<typeof errors>[number];

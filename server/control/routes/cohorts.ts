@@ -8,10 +8,10 @@ import type { ContractRouteTable } from "../contract/route-table.ts";
 import { answer, errors, withDryRun, type OperationDoc } from "../contract/operation.ts";
 import { requireScope } from "../access.ts";
 import { applyWrite } from "../services/audited-write.ts";
-import { defaultEnvironment } from "../services/projects.ts";
+import { defaultEnvironment, requireEnvironment } from "../services/projects.ts";
 import { CohortCalculateRequest, CohortCreateRequest, CohortDto, CohortListResponse, CohortUpdateRequest } from "../cohorts/cohort-schemas.ts";
 import { cohortDto, cohortOfProject, getCohort, listCohorts, planCreateCohort, planDeleteCohort, planUpdateCohort } from "../cohorts/cohorts.ts";
-import { calculateCohort, requireEnvironment } from "../cohorts/cohort-calculation.ts";
+import { calculateCohort } from "../cohorts/cohort-calculation.ts";
 import { pushPublications } from "../flags/flag-publications.ts";
 import { projectWrite, sessionProjectAccess } from "./project-write.ts";
 
@@ -44,7 +44,7 @@ export function cohortRoutes(routes: ContractRouteTable, ctx: ControlContext) {
         requireScope(access, "cohorts:write");
         const input = c.body === undefined ? {} : validateBody<typeof CohortCalculateRequest.static>(CohortCalculateRequest, c.body);
         const environment = input.environment ?? defaultEnvironment;
-        requireEnvironment(ctx, access.project, environment);
+        requireEnvironment(ctx, access.project.id, environment);
         const cohort = cohortOfProject(ctx, access, c.params.cohort_id!);
         const calculation = await calculateCohort(ctx, access.project, cohort, environment);
         // The calculation is recorded; the audit row says who asked for it and what came back.

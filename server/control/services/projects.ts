@@ -13,6 +13,12 @@ import { newKeyRow, syncKeysToRegion, syncedKeyDtos } from "./keys.ts";
 import { pushRevocations, recordRevocation } from "./token-revocations.ts";
 
 export const defaultEnvironment = "production";
+
+/** A 400 unless the project has an environment of this name. */
+export function requireEnvironment(ctx: ControlContext, projectId: string, environment: string): void {
+  const found = ctx.db.select({ id: environments.id }).from(environments).where(and(eq(environments.projectId, projectId), eq(environments.name, environment))).get();
+  if (!found) throw validation(`unknown environment "${environment}"`);
+}
 export const defaultCurrency = "USD";
 export const defaultTimezone = "UTC";
 /** Retention of new projects; events older than this are rejected at ingest. */

@@ -1,15 +1,13 @@
 // Region tokens: short-lived EdDSA JWTs that carry everything the region needs (project,
 // data id, environment, scopes), so the region never calls back to the control plane.
-import { and, eq } from "drizzle-orm";
 import { minuteMs } from "../../clock.ts";
 import { validation, scopeNotHeld } from "../../http/errors.ts";
 import { regionAudience } from "../../region/region-auth.ts";
 import type { RegionCode } from "../../config.ts";
 import type { ControlContext } from "../context.ts";
-import { environments } from "../db/schema.ts";
 import type { ProjectAccess } from "../access.ts";
 import { isKnownScope, regionalScopes, sortScopes } from "../auth/scopes.ts";
-import { defaultEnvironment } from "./projects.ts";
+import { defaultEnvironment, requireEnvironment } from "./projects.ts";
 
 export const regionTokenLifeMs = 10 * minuteMs;
 export const regionTokenLifeMaxMs = 15 * minuteMs;
@@ -24,12 +22,7 @@ export interface RegionTokenInput {
 
 export async function issueRegionToken(ctx: ControlContext, access: ProjectAccess, input: RegionTokenInput, lifeMs = regionTokenLifeMs) {
   const environment = input.environment ?? defaultEnvironment;
-  const env = ctx.db
-    .select()
-    .from(environments)
-    .where(and(eq(environments.projectId, access.project.id), eq(environments.name, environment)))
-    .get();
-  if (!env) throw validation(`unknown environment "${environment}"`);
+  requireEnvironment(ctx, access.project.id, environment);
   const held = regionalScopes.filter((scope) => access.scopes.has(scope));
   let scopes = held;
   if (input.scopes != null) {

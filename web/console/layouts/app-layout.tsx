@@ -5,6 +5,7 @@ import { useLocation } from "preact-iso";
 import type { MeResponse, ProjectDto } from "../api/types.ts";
 import { Brand } from "../ui/brand.tsx";
 import { EmailBanner } from "./email-banner.tsx";
+import { EnvironmentSwitcher } from "./environment-switcher.tsx";
 import { ProjectSwitcher } from "./project-switcher.tsx";
 import { projectSections } from "./project-sections.ts";
 import { UserPanel } from "./user-panel.tsx";
@@ -23,13 +24,14 @@ export function AppLayout({ me, project, children }: { me: MeResponse; project: 
           <Brand />
         </div>
         <ProjectSwitcher orgs={me.orgs} project={project} />
+        <EnvironmentSwitcher project={project} />
         <nav class="sidebar-nav" aria-label="Project">
           <ul>
             {projectSections.map(({ label, Icon, href }) => {
               const target = href(project.id);
               return (
                 <li key={label}>
-                  <a href={target} class="nav-item" aria-current={path === target ? "page" : undefined}>
+                  <a href={target} class="nav-item" aria-current={path === target || path.startsWith(`${target}/`) ? "page" : undefined}>
                     <Icon />
                     {label}
                   </a>

@@ -54,3 +54,15 @@ export async function fillForm(page: Page, fields: Record<string, string>): Prom
 
 /** Waits for the page whose heading is `title` (the console focuses each page's h1). */
 export const waitForPage = (page: Page, title: string) => page.waitForSelector(`h1:text-is(${JSON.stringify(title)})`);
+
+/** The page's document, for functions run in the page (this tsconfig has no DOM types). */
+export interface PageDocument {
+  querySelector(selector: string): { textContent: string | null } | null;
+  querySelectorAll(selector: string): { length: number };
+}
+/**
+ * Waits until `selector` matches exactly `count` elements (a page of a listing has arrived).
+ * A function, not a string: the console's CSP refuses the eval a string would need.
+ */
+export const waitForCount = (page: Page, selector: string, count: number) =>
+  page.waitForFunction(([wanted, size]) => (globalThis as unknown as { document: PageDocument }).document.querySelectorAll(wanted).length === size, [selector, count] as const);

@@ -27,6 +27,13 @@ const AcceptInvitationPage = page(() => import("./pages/auth/accept-invitation.t
 const NewProjectPage = page(() => import("./pages/projects/new-project.tsx"));
 const ProjectHomePage = page(() => import("./pages/projects/project-home.tsx"));
 const ProjectSetupPage = page(() => import("./pages/setup/project-setup.tsx"));
+const PersonsPage = page(() => import("./pages/persons/persons-list.tsx"));
+const PersonProfilePage = page(() => import("./pages/persons/person-profile.tsx"));
+const GroupsPage = page(() => import("./pages/groups/groups-list.tsx"));
+const GroupProfilePage = page(() => import("./pages/groups/group-profile.tsx"));
+const CohortsPage = page(() => import("./pages/cohorts/cohorts-list.tsx"));
+const NewCohortPage = page(() => import("./pages/cohorts/cohort-editor.tsx").then((module) => ({ default: module.NewCohortPage })));
+const CohortPage = page(() => import("./pages/cohorts/cohort-editor.tsx"));
 const NotFoundPage = page(() => import("./pages/not-found.tsx"));
 
 /** A page that throws while rendering shows what happened instead of a blank screen. */
@@ -55,6 +62,13 @@ export function App() {
           <Route path="/projects/new" component={NewProjectPage} />
           <Route path="/projects/:projectId" component={ProjectHomePage} />
           <Route path="/projects/:projectId/setup" component={ProjectSetupPage} />
+          <Route path="/projects/:projectId/persons" component={PersonsPage} />
+          <Route path="/projects/:projectId/persons/:personId" component={PersonProfilePage} />
+          <Route path="/projects/:projectId/groups" component={GroupsPage} />
+          <Route path="/projects/:projectId/groups/:typeIndex" component={GroupProfilePage} />
+          <Route path="/projects/:projectId/cohorts" component={CohortsPage} />
+          <Route path="/projects/:projectId/cohorts/new" component={NewCohortPage} />
+          <Route path="/projects/:projectId/cohorts/:cohortId" component={CohortPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </PageErrorBoundary>

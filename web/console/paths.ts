@@ -21,6 +21,18 @@ export const paths = {
   newProject: (orgId?: string | null) => withQuery("/projects/new", { org: orgId }),
   project: (projectId: string) => `/projects/${encodeURIComponent(projectId)}`,
   projectSetup: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/setup`,
+  persons: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/persons`,
+  person: (projectId: string, personId: string) => `/projects/${encodeURIComponent(projectId)}/persons/${encodeURIComponent(personId)}`,
+  /** The groups of a project, opened on a group type's tab. */
+  groups: (projectId: string, typeIndex?: number) => withQuery(`/projects/${encodeURIComponent(projectId)}/groups`, { type: typeIndex?.toString() }),
+  /**
+   * A group's profile. The key goes in the query, not the path: a key may be any text, and a
+   * path segment of "." or ".." (or "%2E%2E") would be resolved away by the browser.
+   */
+  group: (projectId: string, typeIndex: number, key: string) => withQuery(`/projects/${encodeURIComponent(projectId)}/groups/${typeIndex}`, { key }),
+  cohorts: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/cohorts`,
+  newCohort: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/cohorts/new`,
+  cohort: (projectId: string, cohortId: string) => `/projects/${encodeURIComponent(projectId)}/cohorts/${encodeURIComponent(cohortId)}`,
 };
 
 /**

@@ -7,7 +7,7 @@ import { Brand } from "../ui/brand.tsx";
 import { EmailBanner } from "./email-banner.tsx";
 import { EnvironmentSwitcher } from "./environment-switcher.tsx";
 import { ProjectSwitcher } from "./project-switcher.tsx";
-import { projectSections } from "./project-sections.ts";
+import { isSectionCurrent, projectSections } from "./project-sections.ts";
 import { UserPanel } from "./user-panel.tsx";
 
 export function SkipLink() {
@@ -27,17 +27,14 @@ export function AppLayout({ me, project, children }: { me: MeResponse; project: 
         <EnvironmentSwitcher project={project} />
         <nav class="sidebar-nav" aria-label="Project">
           <ul>
-            {projectSections.map(({ label, Icon, href }) => {
-              const target = href(project.id);
-              return (
-                <li key={label}>
-                  <a href={target} class="nav-item" aria-current={path === target || path.startsWith(`${target}/`) ? "page" : undefined}>
-                    <Icon />
-                    {label}
-                  </a>
-                </li>
-              );
-            })}
+            {projectSections.map((section) => (
+              <li key={section.label}>
+                <a href={section.href(project.id)} class="nav-item" aria-current={isSectionCurrent(section, project.id, path) ? "page" : undefined}>
+                  <section.Icon />
+                  {section.label}
+                </a>
+              </li>
+            ))}
           </ul>
         </nav>
         <div class="sidebar-footer">

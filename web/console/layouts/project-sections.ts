@@ -2,12 +2,23 @@
 // pages exist; none is shown before it works.
 import type { FunctionComponent } from "preact";
 import { paths } from "../paths.ts";
-import { RocketIcon } from "../ui/icons.tsx";
+import { CirclesIcon, RocketIcon, UsersIcon } from "../ui/icons.tsx";
 
 export interface ProjectSection {
   label: string;
   Icon: FunctionComponent<{ size?: number }>;
   href(projectId: string): string;
+  /** Other pages the section is current on, beside its own and those under it (Persons: the groups pages). */
+  also?(projectId: string): string[];
 }
 
-export const projectSections: readonly ProjectSection[] = [{ label: "Get started", Icon: RocketIcon, href: paths.projectSetup }];
+export const projectSections: readonly ProjectSection[] = [
+  { label: "Get started", Icon: RocketIcon, href: paths.projectSetup },
+  { label: "Persons", Icon: UsersIcon, href: paths.persons, also: (projectId) => [paths.groups(projectId)] },
+  { label: "Cohorts", Icon: CirclesIcon, href: paths.cohorts },
+];
+
+/** Whether `path` is the section's page, a page under it, or one of its `also` pages. */
+export function isSectionCurrent(section: ProjectSection, projectId: string, path: string): boolean {
+  return [section.href(projectId), ...(section.also?.(projectId) ?? [])].some((target) => path === target || path.startsWith(`${target}/`));
+}

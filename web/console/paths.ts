@@ -23,8 +23,9 @@ export const paths = {
   projectSetup: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/setup`,
   persons: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/persons`,
   person: (projectId: string, personId: string) => `/projects/${encodeURIComponent(projectId)}/persons/${encodeURIComponent(personId)}`,
-  /** The groups of a project, opened on a group type's tab. */
-  groups: (projectId: string, typeIndex?: number) => withQuery(`/projects/${encodeURIComponent(projectId)}/groups`, { type: typeIndex?.toString() }),
+  /** The groups of a project, opened on a group type's tab, searched by part of the key. */
+  groups: (projectId: string, typeIndex?: number, search?: string) =>
+    withQuery(`/projects/${encodeURIComponent(projectId)}/groups`, { type: typeIndex?.toString(), search }),
   /**
    * A group's profile. The key goes in the query, not the path: a key may be any text, and a
    * path segment of "." or ".." (or "%2E%2E") would be resolved away by the browser.

@@ -1,6 +1,7 @@
 // The region's persons and groups routes (docs/persons.md): listings with cursors, a person's
 // profile, events and identity history, unmerging, and groups by type. Everything a person
 // sees here came in through ingest, so pages render it as text only.
+import { isNotFound } from "./http.ts";
 import type { RegionTokenSource } from "./region-token.ts";
 import { queryString, regionJson } from "./region-api.ts";
 
@@ -113,7 +114,7 @@ export async function getGroup(tokens: RegionTokenSource, typeIndex: number, key
   try {
     return await regionJson<Group>(tokens, "GET", `/groups/${typeIndex}/${id(key)}`);
   } catch (error) {
-    if ((error as { status?: number }).status === 404) return null;
+    if (isNotFound(error)) return null;
     throw error;
   }
 }

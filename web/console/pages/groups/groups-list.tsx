@@ -29,9 +29,7 @@ function GroupsOfType({ project, region, type, search }: { project: ProjectDto; 
   const { list } = controls;
   const onSubmit = (event: SubmitEvent) => {
     event.preventDefault();
-    const text = String(new FormData(event.currentTarget as HTMLFormElement).get("search") ?? "").trim();
-    const base = paths.groups(project.id, type.index);
-    route(text ? `${base}&search=${encodeURIComponent(text)}` : base);
+    route(paths.groups(project.id, type.index, String(new FormData(event.currentTarget as HTMLFormElement).get("search") ?? "").trim()));
   };
   const columns: Column<Group>[] = [
     { label: "Key", cell: (group) => <a href={paths.group(project.id, group.type_index, group.key)} class="cell-link">{group.key}</a> },

@@ -14,7 +14,8 @@ import { spawnService, type ServiceProcess } from "../../test/helpers/process.ts
 import { fmt, median } from "../figures.ts";
 import { writeResultsSection } from "../results.ts";
 import { dashboardInsights } from "./dashboard-insights.ts";
-import { ConsoleClient, seedDashboard, type SeededDashboard } from "./seed.ts";
+import { ConsoleClient } from "../../test/helpers/client.ts";
+import { seedDashboard, type SeededDashboard } from "./seed.ts";
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const events = Number(process.env.BENCH_EVENTS ?? 1_000_000);
@@ -47,9 +48,10 @@ async function stop(service: ServiceProcess): Promise<void> {
 
 /** The dashboard's twelve region requests, as the console sends them, and a token to send them with. */
 async function tileRequests(baseUrl: string, seeded: SeededDashboard): Promise<{ requests: TileRequest[]; token: string }> {
-  const client = new ConsoleClient(baseUrl, `${seeded.cookie.name}=${seeded.cookie.value}`);
-  const dashboard = await client.call<{ tiles: { request: TileRequest | null }[] }>("GET", `/app/projects/${seeded.projectId}/dashboards/${seeded.dashboardId}`);
-  const { token } = await client.call<{ token: string }>("POST", `/app/projects/${seeded.projectId}/region-token`, { environment: "production" });
+  const client = new ConsoleClient(baseUrl);
+  client.cookie = `${seeded.cookie.name}=${seeded.cookie.value}`;
+  const dashboard = await client.send<{ tiles: { request: TileRequest | null }[] }>("GET", `/app/projects/${seeded.projectId}/dashboards/${seeded.dashboardId}`);
+  const { token } = await client.send<{ token: string }>("POST", `/app/projects/${seeded.projectId}/region-token`, { environment: "production" });
   return { requests: dashboard.tiles.map(({ request }) => request!), token };
 }
 

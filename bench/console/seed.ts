@@ -1,6 +1,7 @@
 // The benchmark's service state, made through the public APIs as a person's console would: an
 // account, a project, the product dataset sent through ingest, the twelve insights and a
 // dashboard holding them.
+import { ConsoleClient } from "../../test/helpers/client.ts";
 import { productEvents, sendProductEvents } from "../../test/helpers/product-dataset.ts";
 import { dashboardInsights, tileLayout } from "./dashboard-insights.ts";
 
@@ -11,34 +12,10 @@ export interface SeededDashboard {
   events: number;
 }
 
-export class ConsoleClient {
-  constructor(
-    readonly baseUrl: string,
-    private cookie = "",
-  ) {}
-
-  get sessionCookie(): { name: string; value: string } {
-    const [name, value] = this.cookie.split("=", 2);
-    return { name: name!, value: value! };
-  }
-
-  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      headers: { "Content-Type": "application/json", ...(this.cookie ? { Cookie: this.cookie } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const setCookie = response.headers.get("set-cookie");
-    if (setCookie?.startsWith("svc_session=")) this.cookie = setCookie.split(";", 1)[0]!;
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-    return (response.status === 204 ? undefined : await response.json()) as T;
-  }
-}
-
 export async function seedDashboard(baseUrl: string, events: number, seed: number): Promise<SeededDashboard> {
   const client = new ConsoleClient(baseUrl);
-  const me = await client.call<{ orgs: { id: string }[] }>("POST", "/app/auth/signup", { name: "Bench", email: "bench@example.com", password: "violet-harbour-71-quietly" });
-  const created = await client.call<{ project: { id: string; region: string }; public_keys: { environment: string; key: string }[] }>(
+  const me = await client.send<{ orgs: { id: string }[] }>("POST", "/app/auth/signup", { name: "Bench", email: "bench@example.com", password: "violet-harbour-71-quietly" });
+  const created = await client.send<{ project: { id: string; region: string }; public_keys: { environment: string; key: string }[] }>(
     "POST",
     `/app/orgs/${me.orgs[0]!.id}/projects`,
     { name: "Acme", region: "eu" },
@@ -50,10 +27,10 @@ export async function seedDashboard(baseUrl: string, events: number, seed: numbe
   const sent = await sendProductEvents(`${baseUrl}/ingest/eu`, key, dataset);
   if (sent.accepted !== events) throw new Error(`the dataset held ${sent.accepted} events, not ${events}: raise its users`);
 
-  const dashboard = await client.call<{ id: string }>("POST", `/app/projects/${projectId}/dashboards`, { name: "Growth" });
+  const dashboard = await client.send<{ id: string }>("POST", `/app/projects/${projectId}/dashboards`, { name: "Growth" });
   for (const [index, { name, query }] of dashboardInsights.entries()) {
-    const insight = await client.call<{ id: string }>("POST", `/app/projects/${projectId}/insights`, { name, query });
-    await client.call("POST", `/app/projects/${projectId}/dashboards/${dashboard.id}/tiles`, { kind: "insight", insight_id: insight.id, layout: tileLayout(index) });
+    const insight = await client.send<{ id: string }>("POST", `/app/projects/${projectId}/insights`, { name, query });
+    await client.send("POST", `/app/projects/${projectId}/dashboards/${dashboard.id}/tiles`, { kind: "insight", insight_id: insight.id, layout: tileLayout(index) });
   }
-  return { cookie: client.sessionCookie, projectId, dashboardId: dashboard.id, events };
+  return { cookie: client.sessionCookie(), projectId, dashboardId: dashboard.id, events };
 }

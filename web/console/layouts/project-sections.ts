@@ -2,7 +2,7 @@
 // pages exist; none is shown before it works.
 import type { FunctionComponent } from "preact";
 import { paths } from "../paths.ts";
-import { ActivityIcon, RocketIcon } from "../ui/icons.tsx";
+import { ActivityIcon, DatabaseIcon, RocketIcon } from "../ui/icons.tsx";
 
 export interface ProjectSection {
   label: string;
@@ -13,4 +13,5 @@ export interface ProjectSection {
 export const projectSections: readonly ProjectSection[] = [
   { label: "Get started", Icon: RocketIcon, href: paths.projectSetup },
   { label: "Live events", Icon: ActivityIcon, href: paths.projectLive },
+  { label: "SQL", Icon: DatabaseIcon, href: (projectId) => paths.projectSql(projectId) },
 ];

@@ -29,6 +29,8 @@ const ProjectHomePage = page(() => import("./pages/projects/project-home.tsx"));
 const ProjectSetupPage = page(() => import("./pages/setup/project-setup.tsx"));
 const LiveEventsPage = page(() => import("./pages/live/live-events-page.tsx"));
 const SqlPage = page(() => import("./pages/sql/sql-page.tsx"));
+const CatalogPage = page(() => import("./pages/catalog/catalog-page.tsx"));
+const CatalogEventPage = page(() => import("./pages/catalog/catalog-event-page.tsx"));
 const NotFoundPage = page(() => import("./pages/not-found.tsx"));
 
 /** A page that throws while rendering shows what happened instead of a blank screen. */
@@ -59,6 +61,8 @@ export function App() {
           <Route path="/projects/:projectId/setup" component={ProjectSetupPage} />
           <Route path="/projects/:projectId/live" component={LiveEventsPage} />
           <Route path="/projects/:projectId/sql" component={SqlPage} />
+          <Route path="/projects/:projectId/catalog" component={CatalogPage} />
+          <Route path="/projects/:projectId/catalog/:eventId" component={CatalogEventPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </PageErrorBoundary>

@@ -7,6 +7,7 @@ import { Alert } from "../../ui/alert.tsx";
 import { Button } from "../../ui/button.tsx";
 import { DataTable, type Column } from "../../ui/data-table.tsx";
 import { DownloadIcon } from "../../ui/icons.tsx";
+import { saveFile } from "../../ui/save-file.ts";
 import { toCsv } from "./csv.ts";
 
 /** The answer's row bound (docs/sql.md, Limits: sqlRowsMax). */
@@ -34,15 +35,8 @@ function columnsOf(result: SqlResult): Column<NumberedRow>[] {
 }
 
 /** Saves the rows as `sql-result-<time>.csv`. */
-function downloadCsv(result: SqlResult): void {
-  const url = URL.createObjectURL(new Blob([toCsv(result.columns, result.rows)], { type: "text/csv;charset=utf-8" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = `sql-result-${new Date().toISOString().slice(0, 19).replaceAll(":", "-")}.csv`;
-  link.click();
-  // The download has its own copy once it started.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
+const downloadCsv = (result: SqlResult) =>
+  saveFile(new Blob([toCsv(result.columns, result.rows)], { type: "text/csv;charset=utf-8" }), `sql-result-${new Date().toISOString().slice(0, 19).replaceAll(":", "-")}.csv`);
 
 export function SqlResults({ result, elapsedMs }: { result: SqlResult; elapsedMs: number }) {
   const rows = result.rows.map((values, index) => ({ index, values }));

@@ -31,6 +31,7 @@ const LiveEventsPage = page(() => import("./pages/live/live-events-page.tsx"));
 const SqlPage = page(() => import("./pages/sql/sql-page.tsx"));
 const CatalogPage = page(() => import("./pages/catalog/catalog-page.tsx"));
 const CatalogEventPage = page(() => import("./pages/catalog/catalog-event-page.tsx"));
+const IngestionWarningsPage = page(() => import("./pages/ingestion-warnings/ingestion-warnings-page.tsx"));
 const NotFoundPage = page(() => import("./pages/not-found.tsx"));
 
 /** A page that throws while rendering shows what happened instead of a blank screen. */
@@ -63,6 +64,7 @@ export function App() {
           <Route path="/projects/:projectId/sql" component={SqlPage} />
           <Route path="/projects/:projectId/catalog" component={CatalogPage} />
           <Route path="/projects/:projectId/catalog/:eventId" component={CatalogEventPage} />
+          <Route path="/projects/:projectId/ingestion-warnings" component={IngestionWarningsPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </PageErrorBoundary>

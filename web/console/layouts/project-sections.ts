@@ -2,7 +2,7 @@
 // pages exist; none is shown before it works.
 import type { FunctionComponent } from "preact";
 import { paths } from "../paths.ts";
-import { ActivityIcon, ClipboardListIcon, DatabaseIcon, RocketIcon } from "../ui/icons.tsx";
+import { ActivityIcon, ClipboardListIcon, DatabaseIcon, RocketIcon, WarningIcon } from "../ui/icons.tsx";
 
 export interface ProjectSection {
   label: string;
@@ -15,4 +15,5 @@ export const projectSections: readonly ProjectSection[] = [
   { label: "Live events", Icon: ActivityIcon, href: paths.projectLive },
   { label: "SQL", Icon: DatabaseIcon, href: (projectId) => paths.projectSql(projectId) },
   { label: "Tracking plan", Icon: ClipboardListIcon, href: paths.projectCatalog },
+  { label: "Ingestion warnings", Icon: WarningIcon, href: paths.projectIngestionWarnings },
 ];

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { screenshotThemes, waitForPage } from "../../helpers/console-browser.ts";
-import { expectNothingRan, hostile, nativeEvent, startDataPages, type DataPagesFixture } from "./data-pages-fixture.ts";
+import { expectNothingRan, hostile, nativeEvent, startDataPages, waitForCount, type DataPagesFixture } from "./data-pages-fixture.ts";
 
 let fixture: DataPagesFixture;
 let page: Page;
@@ -98,16 +98,16 @@ test("the list filters by status (with counts) and by name", async () => {
   await page.locator(".table-card .data-table").waitFor();
   expect(await page.locator("select[name=status] option").allTextContents()).toEqual(["Every status (3)", "Planned (0)", "Implemented (1)", "Verified (0)", "Unplanned (2)", "Deprecated (0)"]);
   await page.selectOption("select[name=status]", "implemented");
-  await page.waitForFunction(() => document.querySelectorAll(".table-card .data-table tbody tr").length === 1);
+  await waitForCount(page, ".table-card .data-table tbody tr", 1);
   expect((await tableRows())[0]!.slice(0, 2)).toEqual(["signed_up", "Implemented"]);
   await page.selectOption("select[name=status]", "");
   await page.getByLabel("Search").fill("purch");
-  await page.waitForFunction(() => document.querySelectorAll(".table-card .data-table tbody tr").length === 1);
+  await waitForCount(page, ".table-card .data-table tbody tr", 1);
   expect((await tableRows())[0]![0]).toBe("purchased");
   await page.getByLabel("Search").fill("nothing-like-this");
   await page.getByText("No events match").waitFor();
   await page.getByRole("button", { name: "Show every event" }).click();
-  await page.waitForFunction(() => document.querySelectorAll(".table-card .data-table tbody tr").length === 3);
+  await waitForCount(page, ".table-card .data-table tbody tr", 3);
 });
 
 test("the generated code downloads as the route serves it, under its name", async () => {

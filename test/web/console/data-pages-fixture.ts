@@ -78,6 +78,13 @@ export async function startDataPages(projectName: string): Promise<DataPagesFixt
   };
 }
 
+/** The page's globals a test function reads (the tests are type-checked without the DOM's types). */
+export type PageGlobals = { document: { querySelectorAll(selector: string): { length: number } }; location: { search: string } };
+
+/** Waits until `selector` matches exactly `count` elements. A function, not a string: the console's CSP forbids eval. */
+export const waitForCount = (page: Page, selector: string, count: number) =>
+  page.waitForFunction(({ selector, count }) => (globalThis as unknown as PageGlobals).document.querySelectorAll(selector).length === count, { selector, count });
+
 /** Nothing of the hostile values ran or became markup: no image made, no global set. */
 export async function expectNothingRan(page: Page): Promise<void> {
   expect(await page.locator("img").count()).toBe(0);

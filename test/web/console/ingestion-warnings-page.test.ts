@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { screenshotThemes } from "../../helpers/console-browser.ts";
 import { nativeBody, postIngest } from "../../ingest/helpers.ts";
-import { expectNothingRan, hostile, nativeEvent, startDataPages, type DataPagesFixture } from "./data-pages-fixture.ts";
+import { expectNothingRan, hostile, nativeEvent, startDataPages, waitForCount, type DataPagesFixture } from "./data-pages-fixture.ts";
 
 let fixture: DataPagesFixture;
 let page: Page;
@@ -72,7 +72,7 @@ test("a hostile example is shown as text, and nothing runs", async () => {
 
 test("the reason filter narrows the list, and a reason without warnings says so", async () => {
   await page.getByLabel("Reason", { exact: true }).selectOption("reserved_name");
-  await page.waitForFunction(() => document.querySelectorAll(".warning-card").length === 1);
+  await waitForCount(page, ".warning-card", 1);
   expect(await cards()).toEqual([["Reserved name", reservedMessage, "1 event"]]);
   await page.getByLabel("Reason", { exact: true }).selectOption("clock_skew");
   await page.getByText("No clock skew warnings in the last 7 days.").waitFor();

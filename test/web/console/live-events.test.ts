@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { screenshotThemes } from "../../helpers/console-browser.ts";
-import { expectNothingRan, hostile, nativeEvent, startDataPages, type DataPagesFixture } from "./data-pages-fixture.ts";
+import { expectNothingRan, hostile, nativeEvent, startDataPages, waitForCount, type DataPagesFixture } from "./data-pages-fixture.ts";
 
 let fixture: DataPagesFixture;
 let page: Page;
@@ -59,17 +59,17 @@ test("paused, new events are counted and not shown; resuming puts them on top", 
 test("the event name and distinct id filters go to the route; 'properties contain' is checked in the browser", async () => {
   await page.fill('[name="event"]', "signed_up");
   await page.getByRole("button", { name: "Apply" }).click();
-  await page.waitForFunction(() => document.querySelectorAll(".data-table tbody tr").length === 1);
+  await waitForCount(page, ".data-table tbody tr", 1);
   expect(await shownNames()).toEqual(["signed_up"]);
   // A new event of another name does not come through; one of the name does.
   await fixture.send([nativeEvent({ event: "purchased", distinct_id: "dee" }), nativeEvent({ event: "signed_up", distinct_id: "dee", properties: { plan: "team" } })]);
-  await page.waitForFunction(() => document.querySelectorAll(".data-table tbody tr").length === 2);
+  await waitForCount(page, ".data-table tbody tr", 2);
   expect(await shownNames()).toEqual(["signed_up", "signed_up"]);
 
   await page.fill('[name="event"]', "");
   await page.fill('[name="distinct_id"]', "cy");
   await page.getByRole("button", { name: "Apply" }).click();
-  await page.waitForFunction(() => document.querySelectorAll(".data-table tbody tr").length === 3);
+  await waitForCount(page, ".data-table tbody tr", 3);
   expect(await shownNames()).toEqual(["after_resume", "held_two", "held_one"]);
 
   await page.getByRole("button", { name: "Reset" }).click();

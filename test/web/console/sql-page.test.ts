@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { screenshotThemes } from "../../helpers/console-browser.ts";
-import { expectNothingRan, hostile, nativeEvent, startDataPages, type DataPagesFixture } from "./data-pages-fixture.ts";
+import { expectNothingRan, hostile, nativeEvent, startDataPages, type DataPagesFixture, type PageGlobals } from "./data-pages-fixture.ts";
 
 let fixture: DataPagesFixture;
 let page: Page;
@@ -54,7 +54,7 @@ test("a statement run with Ctrl+Enter shows exactly POST /sql's answer for it, a
   expect(answer.status).toBe(200);
   expect(await resultTable()).toEqual([answer.body.columns, ...answer.body.rows.map((row: unknown[]) => row.map(shownValue))]);
   expect(answer.body.rows).toEqual([["u1", '=HYPERLINK("http://evil.example","x")', 1], ["u2", '+1,"quoted"\nline', -2], ["u3", "@SUM(A1)", 2.5], ["u4", "-3", null]]);
-  await page.waitForFunction((sql) => new URLSearchParams(location.search).get("sql") === sql, formulaSql);
+  await page.waitForFunction((sql) => new URLSearchParams((globalThis as unknown as PageGlobals).location.search).get("sql") === sql, formulaSql);
   await screenshotThemes(page, "sql-results");
 
   await page.reload();
@@ -92,7 +92,11 @@ test("a syntax error shows DuckDB's message where it occurred, its line marked",
   await screenshotThemes(page, "sql-error");
 
   await error.getByRole("button", { name: "Show line 2" }).click();
-  expect(await editor().evaluate((textarea: HTMLTextAreaElement) => textarea.value.slice(textarea.selectionStart, textarea.selectionEnd))).toBe("  nope");
+  const selected = await editor().evaluate((element) => {
+    const textarea = element as unknown as { value: string; selectionStart: number; selectionEnd: number };
+    return textarea.value.slice(textarea.selectionStart, textarea.selectionEnd);
+  });
+  expect(selected).toBe("  nope");
 });
 
 test("Tab indents with spaces, and a column's name is typed at the cursor", async () => {
@@ -105,7 +109,7 @@ test("Tab indents with spaces, and a column's name is typed at the cursor", asyn
   // Escape, then Tab, leaves the editor.
   await editor().press("Escape");
   await editor().press("Tab");
-  expect(await editor().evaluate((textarea) => textarea === document.activeElement)).toBe(false);
+  expect(await editor().evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).toBe(false);
 });
 
 test("hostile event names, property keys and values are shown as text in the results and the tables, and nothing runs", async () => {

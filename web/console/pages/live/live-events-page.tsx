@@ -42,7 +42,15 @@ function EventList({ live, shown, project, filtered, onOpen }: { live: LiveEvent
       rows={shown}
       rowKey={(event) => event.uuid}
       onRowClick={onOpen}
-      empty={live.connection.status === "connecting" && live.events.length === 0 ? <LoadingState label="Opening the live stream…" /> : empty}
+      empty={
+        live.connection.status === "connecting" ? (
+          <LoadingState label="Opening the live stream…" />
+        ) : live.connection.status === "live" || live.events.length > 0 ? (
+          empty
+        ) : (
+          <EmptyState icon={<ActivityIcon size={20} />} title="Not connected">Events show up here once the live stream is open again.</EmptyState>
+        )
+      }
     />
   );
 }

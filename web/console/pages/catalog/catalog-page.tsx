@@ -1,7 +1,7 @@
 // "Tracking plan": the catalog's events with their status, volume over 30 days and when they
 // were last seen; filtered by status and searched by name; synced from the region; each opens
 // for editing. The generated code downloads from here.
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { useLocation, useRoute } from "preact-iso";
 import { catalogStatuses, createCatalogEvent, listCatalogEvents, type CatalogEventDto, type CatalogStatus } from "../../api/catalog.ts";
 import type { ProjectDto } from "../../api/types.ts";
@@ -25,6 +25,8 @@ import { statusLabels, StatusBadge } from "./catalog-statuses.tsx";
 
 /** The route's bound on a search (docs/catalog.md, Limits). */
 const catalogSearchLengthMax = 200;
+/** How long typing pauses before the list is searched again. */
+const searchDelayMs = 250;
 
 function LastSeen({ at, timeZone }: { at: string | null; timeZone: string }) {
   if (at === null) return <span class="cell-null">never</span>;
@@ -56,10 +58,15 @@ function CatalogContent({ project }: { project: ProjectDto }) {
   const { route } = useLocation();
   const { environment } = useRegion(project);
   const [status, setStatus] = useState<CatalogStatus | "">("");
+  const [typed, setTyped] = useState("");
   const [search, setSearch] = useState("");
   const [planning, setPlanning] = useState(false);
   const [list, reload] = useResource(() => listCatalogEvents(project.id, { status: status || null, search: search.trim() || null }), [project.id, status, search]);
   const canWrite = project.role !== "viewer";
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(typed), searchDelayMs);
+    return () => clearTimeout(timer);
+  }, [typed]);
   const counts = list.status === "ready" ? list.data.counts : null;
   const filtered = status !== "" || search.trim() !== "";
 
@@ -70,7 +77,7 @@ function CatalogContent({ project }: { project: ProjectDto }) {
       </PageTitle>
       <CatalogActions projectId={project.id} environment={environment} canWrite={canWrite} onSynced={reload} />
       <div class="card filter-bar catalog-filters" role="search">
-        <TextField label="Search" name="search" type="search" value={search} maxLength={catalogSearchLengthMax} placeholder="Event name" onInput={(input) => setSearch(input.currentTarget.value)} />
+        <TextField label="Search" name="search" type="search" value={typed} maxLength={catalogSearchLengthMax} placeholder="Event name" onInput={(input) => setTyped(input.currentTarget.value)} />
         <label class="field">
           <span class="field-label">Status</span>
           <select class="input select" name="status" value={status} onChange={(change) => setStatus(change.currentTarget.value as CatalogStatus | "")}>
@@ -111,7 +118,7 @@ function CatalogContent({ project }: { project: ProjectDto }) {
             onRowClick={(event) => route(paths.projectCatalogEvent(project.id, event.id))}
             empty={
               filtered ? (
-                <EmptyState icon={<SearchOffIcon size={20} />} title="No events match" action={<Button onClick={() => (setSearch(""), setStatus(""))}>Show every event</Button>}>
+                <EmptyState icon={<SearchOffIcon size={20} />} title="No events match" action={<Button onClick={() => (setTyped(""), setSearch(""), setStatus(""))}>Show every event</Button>}>
                   Nothing in the plan has that name or status.
                 </EmptyState>
               ) : (

@@ -52,6 +52,9 @@ function SqlContent({ project }: { project: ProjectDto }) {
   const editorId = useId();
   const [properties, reloadProperties] = useResource(() => listSchemaProperties(tokens), [tokens]);
 
+  // Another environment's rows or error would read as this one's.
+  useEffect(() => setRun({ status: "idle" }), [tokens]);
+
   // history.replaceState rather than the router: the page stays as it is, only the address changes.
   useEffect(() => {
     const timer = setTimeout(() => history.replaceState(history.state, "", paths.projectSql(project.id, sql)), urlUpdateDelayMs);

@@ -27,6 +27,11 @@ const AcceptInvitationPage = page(() => import("./pages/auth/accept-invitation.t
 const NewProjectPage = page(() => import("./pages/projects/new-project.tsx"));
 const ProjectHomePage = page(() => import("./pages/projects/project-home.tsx"));
 const ProjectSetupPage = page(() => import("./pages/setup/project-setup.tsx"));
+const LiveEventsPage = page(() => import("./pages/live/live-events-page.tsx"));
+const SqlPage = page(() => import("./pages/sql/sql-page.tsx"));
+const CatalogPage = page(() => import("./pages/catalog/catalog-page.tsx"));
+const CatalogEventPage = page(() => import("./pages/catalog/catalog-event-page.tsx"));
+const IngestionWarningsPage = page(() => import("./pages/ingestion-warnings/ingestion-warnings-page.tsx"));
 const NotFoundPage = page(() => import("./pages/not-found.tsx"));
 
 /** A page that throws while rendering shows what happened instead of a blank screen. */
@@ -55,6 +60,11 @@ export function App() {
           <Route path="/projects/new" component={NewProjectPage} />
           <Route path="/projects/:projectId" component={ProjectHomePage} />
           <Route path="/projects/:projectId/setup" component={ProjectSetupPage} />
+          <Route path="/projects/:projectId/live" component={LiveEventsPage} />
+          <Route path="/projects/:projectId/sql" component={SqlPage} />
+          <Route path="/projects/:projectId/catalog" component={CatalogPage} />
+          <Route path="/projects/:projectId/catalog/:eventId" component={CatalogEventPage} />
+          <Route path="/projects/:projectId/ingestion-warnings" component={IngestionWarningsPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </PageErrorBoundary>

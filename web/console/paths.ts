@@ -21,6 +21,12 @@ export const paths = {
   newProject: (orgId?: string | null) => withQuery("/projects/new", { org: orgId }),
   project: (projectId: string) => `/projects/${encodeURIComponent(projectId)}`,
   projectSetup: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/setup`,
+  projectLive: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/live`,
+  /** The SQL page, with a statement to open it on (the page keeps the one being edited in `sql`). */
+  projectSql: (projectId: string, sql?: string | null) => withQuery(`/projects/${encodeURIComponent(projectId)}/sql`, { sql }),
+  projectCatalog: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/catalog`,
+  projectCatalogEvent: (projectId: string, eventId: string) => `/projects/${encodeURIComponent(projectId)}/catalog/${encodeURIComponent(eventId)}`,
+  projectIngestionWarnings: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/ingestion-warnings`,
 };
 
 /**

@@ -2,7 +2,7 @@
 // pages exist; none is shown before it works.
 import type { FunctionComponent } from "preact";
 import { paths } from "../paths.ts";
-import { RocketIcon } from "../ui/icons.tsx";
+import { ActivityIcon, ClipboardListIcon, DatabaseIcon, RocketIcon, WarningIcon } from "../ui/icons.tsx";
 
 export interface ProjectSection {
   label: string;
@@ -10,4 +10,10 @@ export interface ProjectSection {
   href(projectId: string): string;
 }
 
-export const projectSections: readonly ProjectSection[] = [{ label: "Get started", Icon: RocketIcon, href: paths.projectSetup }];
+export const projectSections: readonly ProjectSection[] = [
+  { label: "Get started", Icon: RocketIcon, href: paths.projectSetup },
+  { label: "Live events", Icon: ActivityIcon, href: paths.projectLive },
+  { label: "SQL", Icon: DatabaseIcon, href: (projectId) => paths.projectSql(projectId) },
+  { label: "Tracking plan", Icon: ClipboardListIcon, href: paths.projectCatalog },
+  { label: "Ingestion warnings", Icon: WarningIcon, href: paths.projectIngestionWarnings },
+];

@@ -27,6 +27,10 @@ const AcceptInvitationPage = page(() => import("./pages/auth/accept-invitation.t
 const NewProjectPage = page(() => import("./pages/projects/new-project.tsx"));
 const ProjectHomePage = page(() => import("./pages/projects/project-home.tsx"));
 const ProjectSetupPage = page(() => import("./pages/setup/project-setup.tsx"));
+const FlagsPage = page(() => import("./pages/flags/flags-list.tsx"));
+const FlagPage = page(() => import("./pages/flags/flag-editor.tsx"));
+const ExperimentsPage = page(() => import("./pages/experiments/experiments-list.tsx"));
+const ExperimentPage = page(() => import("./pages/experiments/experiment-page.tsx"));
 const NotFoundPage = page(() => import("./pages/not-found.tsx"));
 
 /** A page that throws while rendering shows what happened instead of a blank screen. */
@@ -55,6 +59,10 @@ export function App() {
           <Route path="/projects/new" component={NewProjectPage} />
           <Route path="/projects/:projectId" component={ProjectHomePage} />
           <Route path="/projects/:projectId/setup" component={ProjectSetupPage} />
+          <Route path="/projects/:projectId/flags" component={FlagsPage} />
+          <Route path="/projects/:projectId/flags/:flagId" component={FlagPage} />
+          <Route path="/projects/:projectId/experiments" component={ExperimentsPage} />
+          <Route path="/projects/:projectId/experiments/:experimentId" component={ExperimentPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </PageErrorBoundary>

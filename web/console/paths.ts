@@ -21,6 +21,10 @@ export const paths = {
   newProject: (orgId?: string | null) => withQuery("/projects/new", { org: orgId }),
   project: (projectId: string) => `/projects/${encodeURIComponent(projectId)}`,
   projectSetup: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/setup`,
+  flags: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/flags`,
+  flag: (projectId: string, flagId: string) => `/projects/${encodeURIComponent(projectId)}/flags/${encodeURIComponent(flagId)}`,
+  experiments: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/experiments`,
+  experiment: (projectId: string, experimentId: string) => `/projects/${encodeURIComponent(projectId)}/experiments/${encodeURIComponent(experimentId)}`,
 };
 
 /**

@@ -253,7 +253,6 @@ function ExperimentView({ project, initial, initialMetrics }: { project: Project
       )}
       <Section title="Metrics">
         <MetricsEditor
-          key={experiment.updated_at}
           projectId={project.id}
           experiment={experiment}
           metrics={metrics}
@@ -266,7 +265,7 @@ function ExperimentView({ project, initial, initialMetrics }: { project: Project
         <PlanCalculator projectId={project.id} experiment={experiment} />
       </Section>
       <Section title="Settings">
-        <SettingsForm key={experiment.updated_at} projectId={project.id} experiment={experiment} editable={editable} onSaved={setExperiment} />
+        <SettingsForm projectId={project.id} experiment={experiment} editable={editable} onSaved={setExperiment} />
       </Section>
     </div>
   );

@@ -157,7 +157,7 @@ function SettingsForm({ projectId, experiment, editable, onSaved }: { projectId:
           <TextField label="Minimum detectable effect (%)" name="mde" inputMode="decimal" defaultValue={experiment.mde === null ? "" : String(Number((experiment.mde * 100).toFixed(6)))} />
           <TextField label="Attribution window (hours)" name="attribution_window_hours" inputMode="numeric" required defaultValue={String(experiment.attribution_window_hours)} />
         </div>
-        <div class="save-bar">
+        <div class="form-actions">
           <Button type="submit" variant="primary" busy={form.busy}>Save settings</Button>
         </div>
       </fieldset>

@@ -130,6 +130,7 @@ function ExperimentsList({ project }: { project: ProjectDto }) {
       {list.status === "failed" && <ErrorState title="Experiments could not be loaded" error={list.error} onRetry={reload} />}
       {list.status === "ready" && (
         <>
+          <div class="list-table">
           <DataTable
             caption="Experiments"
             rows={list.data.experiments}
@@ -160,6 +161,7 @@ function ExperimentsList({ project }: { project: ProjectDto }) {
               </EmptyState>
             }
           />
+          </div>
           <NewExperimentDialog project={project} data={list.data} open={creating} initialFlag={query.flag} onClose={() => setCreating(false)} />
         </>
       )}

@@ -56,8 +56,8 @@ export function IntervalChart({ rows, format, boundary, caption }: IntervalChart
           );
         })}
         <line class="interval-axis" x1={plotLeft} x2={plotRight} y1={plotBottom + 2} y2={plotBottom + 2} />
-        {[-extent, 0, extent].map((tick) => (
-          <text key={tick} class="interval-tick" x={x(tick)} y={plotBottom + 18} text-anchor="middle">{format(tick)}</text>
+        {([[-extent, "start"], [0, "middle"], [extent, "end"]] as const).map(([tick, anchor]) => (
+          <text key={tick} class="interval-tick" x={x(tick)} y={plotBottom + 18} text-anchor={anchor}>{format(tick)}</text>
         ))}
       </svg>
       <figcaption class="visually-hidden">{caption}</figcaption>

@@ -176,7 +176,7 @@ export function MetricsEditor({ projectId, experiment, metrics, editable, onMetr
             </Button>
           </div>
         </fieldset>
-        <div class="save-bar">
+        <div class="form-actions">
           <Button type="submit" variant="primary" busy={busy}>Save metrics</Button>
           <Button onClick={() => setCreating(true)}>
             <PlusIcon />

@@ -8,7 +8,7 @@ import { Alert } from "../../ui/alert.tsx";
 import { Button } from "../../ui/button.tsx";
 import { IntervalChart, type IntervalRow } from "./interval-chart.tsx";
 import {
-  comparisonInterval, formatDifference, formatEffect, formatMetricValue, formatRelative, guardrailLabels, guardrailWords, roleOrder, significanceWords,
+  comparisonInterval, formatDifference, formatEffect, formatMetricValue, formatRelative, guardrailWords, roleOrder, significanceWords,
 } from "./stats-format.ts";
 
 const roleTitles: Record<MetricResult["role"], string> = { primary: "Primary metric", secondary: "Secondary metric", guardrail: "Guardrail" };
@@ -85,7 +85,7 @@ function MetricResultCard({ metricKey, name, result, variants, control }: { metr
                       ? "baseline"
                       : guardrail
                         ? check
-                          ? <span class={`verdict verdict-${check.status}`} title={guardrailWords(variant, check)}>{guardrailLabels[check.status]}: {guardrailWords(variant, check)}</span>
+                          ? <span class={`verdict verdict-${check.status}`}>{guardrailWords(variant, check)}</span>
                           : reason?.message ?? "not enough data yet"
                         : comparison
                           ? significanceWords(variant, comparison, result.higher_is_better)

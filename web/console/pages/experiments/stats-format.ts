@@ -23,7 +23,8 @@ export function formatValue(value: number): string {
 export const formatDifference = (value: number, kind: MetricKind) =>
   kind === "proportion" ? signed(`${Math.abs(value * 100).toFixed(1)} pp`, value) : signed(formatValue(Math.abs(value)), value);
 
-export const formatPValue = (p: number) => (p < 0.001 ? "< 0.001" : p.toFixed(3));
+/** "p = 0.025", or "p < 0.001" for smaller ones. */
+export const formatPValue = (p: number) => (p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`);
 
 /** A metric's value for a variant: a rate for proportions, a mean otherwise. */
 export const formatMetricValue = (value: number | null, kind: MetricKind) => (value === null ? "—" : kind === "proportion" ? formatRate(value) : formatValue(value));
@@ -50,9 +51,9 @@ export function significanceWords(variant: string, comparison: Comparison, highe
   if (comparison.method === "frequentist") {
     const level = `${Number((comparison.confidence_level * 100).toFixed(2))}%`;
     if (comparison.significant) {
-      return `${variant} is significantly ${better ? "better" : "worse"} than control: p = ${formatPValue(comparison.p_value)}, below α = ${comparison.alpha} (${level} confidence).`;
+      return `${variant} is significantly ${better ? "better" : "worse"} than control: ${formatPValue(comparison.p_value)}, below α = ${comparison.alpha} (${level} confidence).`;
     }
-    return `No significant difference yet: p = ${formatPValue(comparison.p_value)}, not below α = ${comparison.alpha}; the ${level} interval includes no change.`;
+    return `No significant difference yet: ${formatPValue(comparison.p_value)}, not below α = ${comparison.alpha}; the ${level} interval includes no change.`;
   }
   const chance = formatRate(comparison.probability_to_beat_control);
   return `${variant} has a ${chance} chance to beat control (${Number((comparison.credible_level * 100).toFixed(2))}% credible interval shown).`;
@@ -67,8 +68,6 @@ export function guardrailWords(variant: string, check: GuardrailCheck): string {
   if (check.status === "within_margin") return `Within margin: any harm from ${variant} is smaller than the ${margin} tolerated.`;
   return `Inconclusive: the interval crosses the ${margin} margin, so harm can be neither confirmed nor ruled out yet.`;
 }
-
-export const guardrailLabels: Record<GuardrailCheck["status"], string> = { harmed: "Harmed", within_margin: "Within margin", inconclusive: "Inconclusive" };
 
 /** The metric's roles in the order the page shows them. */
 export const roleOrder: Record<MetricResult["role"], number> = { primary: 0, secondary: 1, guardrail: 2 };

@@ -11,7 +11,7 @@ import { Alert } from "../../ui/alert.tsx";
 import { Button } from "../../ui/button.tsx";
 import { InlineProblems, PublicationBadge } from "./flag-bits.tsx";
 import { productionEnvironment, productionRefusal, writeRefusal, type FlagAccess } from "./flag-access.ts";
-import { draftChange, draftProblems, environmentDraft, locateApiError, newRule, problemsAt, type EnvironmentDraft, type Problem } from "./flag-draft.ts";
+import { draftChange, draftProblems, environmentDraft, locateApiError, newRule, problemsAt, shownPlace, type EnvironmentDraft, type Problem } from "./flag-draft.ts";
 import { FlagEvaluate } from "./flag-evaluate.tsx";
 import { publicationState } from "./publication-status.ts";
 import { AddRuleButton, RuleCard } from "./rule-editor.tsx";
@@ -68,7 +68,7 @@ export function EnvironmentPanel({ project, flag, environment, access, publicati
       setSaved(true);
       onSaved(updated);
     } catch (error) {
-      const place = error instanceof ApiError && error.code === "validation" ? locateApiError(error.message) : { at: "general" as const };
+      const place = error instanceof ApiError && error.code === "validation" ? shownPlace(flag.kind, draft, locateApiError(error.message)) : { at: "general" as const };
       setProblems([{ place, message: describeError(error) }]);
     } finally {
       setBusy(false);

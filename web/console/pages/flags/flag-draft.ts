@@ -292,6 +292,23 @@ export function locateApiError(message: string): ProblemPlace {
   return { at: "general" };
 }
 
+/**
+ * `place` if the editor of a `kind` flag with `draft` shows it, else the nearest place it does
+ * show (the whole form at worst), so no message is ever lost.
+ */
+export function shownPlace(kind: FlagKind, draft: EnvironmentDraft, place: ProblemPlace): ProblemPlace {
+  if (place.at === "rule") {
+    if (place.rule >= draft.rules.length) return { at: "general" };
+    if (place.condition !== undefined && place.condition >= draft.rules[place.rule]!.conditions.length) return { at: "rule", rule: place.rule };
+  }
+  if (place.at === "variants") {
+    if (kind !== "multivariate") return { at: "general" };
+    if (place.variant !== undefined && place.variant >= draft.variants.length) return { at: "variants" };
+  }
+  if (place.at === "payload" && kind !== "boolean") return { at: "general" };
+  return place;
+}
+
 const samePlace = (a: ProblemPlace, b: ProblemPlace) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The messages of `problems` placed exactly at `place`. */

@@ -58,7 +58,9 @@ function EvaluationResult({ distinctId, result, flagKey }: { distinctId: string;
         <dt>Reason</dt>
         <dd data-field="reason">
           {result.reason.description} <code>{result.reason.code}</code>
-          {result.reason.condition_index !== null && <span class="text-subtle"> (condition set {result.reason.condition_index + 1})</span>}
+          {result.reason.code === "out_of_rollout_bound" && result.reason.condition_index !== null && (
+            <span class="text-subtle"> (condition set {result.reason.condition_index + 1} held, but the id falls outside its rollout)</span>
+          )}
         </dd>
       </dl>
     </section>

@@ -124,7 +124,7 @@ function FlagsList({ project }: { project: ProjectDto }) {
           </div>
         ),
       },
-      { label: "Type", cell: (flag) => (flag.kind === "multivariate" ? "Multivariate" : "Boolean") },
+      { label: "Type", cell: (flag) => <span class="nowrap">{flag.kind === "multivariate" ? "Multivariate" : "Boolean"}</span> },
       ...environments.map((environment): Column<FlagDto> => ({ label: environment, cell: (flag) => <EnvironmentCell flag={flag} environment={environment} /> })),
       {
         label: "Region",
@@ -165,6 +165,7 @@ function FlagsList({ project }: { project: ProjectDto }) {
             A flag lets your code ask whether a feature is on for someone, and which variant they get.
           </EmptyState>
         ) : (
+          <div class="list-table">
           <DataTable
             caption="Feature flags"
             columns={columns}
@@ -173,6 +174,7 @@ function FlagsList({ project }: { project: ProjectDto }) {
             onRowClick={(flag) => route(paths.flag(project.id, flag.id))}
             empty={<EmptyState icon={<SearchOffIcon size={20} />} title="No flag matches">Nothing in the keys, names, descriptions or tags contains “{search.trim()}”.</EmptyState>}
           />
+          </div>
         )
       )}
       <NewFlagDialog project={project} open={creating} onClose={() => setCreating(false)} />

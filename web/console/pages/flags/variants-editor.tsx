@@ -5,6 +5,9 @@ import { PlusIcon, TrashIcon } from "../../ui/icons.tsx";
 import { InlineProblems } from "./flag-bits.tsx";
 import { newVariant, splitSum, type VariantDraft } from "./flag-draft.ts";
 
+/** A payload's text area grows with its lines, from 2 to 10. */
+const textRows = (text: string) => Math.min(10, Math.max(2, text.split("\n").length));
+
 interface VariantsEditorProps {
   variants: readonly VariantDraft[];
   /** Problems of the variants as a whole (the split's sum, too few). */
@@ -43,7 +46,7 @@ export function VariantsEditor({ variants, problems, variantProblems, onChange }
               </div>
               <label class="stacked-field">
                 <span>Payload (JSON, optional)</span>
-                <textarea class="input textarea code-input" aria-label={`${label} payload`} rows={2} spellcheck={false} value={variant.payloadText} placeholder='{"color": "blue"}' onInput={(event) => set(v, { payloadText: event.currentTarget.value })} />
+                <textarea class="input textarea code-input" aria-label={`${label} payload`} rows={textRows(variant.payloadText)} spellcheck={false} value={variant.payloadText} placeholder='{"color": "blue"}' onInput={(event) => set(v, { payloadText: event.currentTarget.value })} />
               </label>
               <InlineProblems messages={variantProblems(v)} />
             </li>
@@ -68,7 +71,7 @@ export function PayloadEditor({ text, problems, onChange }: { text: string; prob
   return (
     <div class="field">
       <label class="field-label" for="flag-payload">Payload (JSON, optional)</label>
-      <textarea id="flag-payload" class="input textarea code-input" rows={3} spellcheck={false} value={text} placeholder='{"color": "blue"}' onInput={(event) => onChange(event.currentTarget.value)} />
+      <textarea id="flag-payload" class="input textarea code-input" rows={textRows(text)} spellcheck={false} value={text} placeholder='{"color": "blue"}' onInput={(event) => onChange(event.currentTarget.value)} />
       <p class="field-hint">Sent with the flag to the ids it is on for.</p>
       <InlineProblems messages={problems} />
     </div>

@@ -24,6 +24,8 @@ export const paths = {
   flags: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/flags`,
   flag: (projectId: string, flagId: string) => `/projects/${encodeURIComponent(projectId)}/flags/${encodeURIComponent(flagId)}`,
   experiments: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/experiments`,
+  /** The experiments list with "New experiment" open on this flag. */
+  newExperiment: (projectId: string, flagId: string) => withQuery(`/projects/${encodeURIComponent(projectId)}/experiments`, { new: "1", flag: flagId }),
   experiment: (projectId: string, experimentId: string) => `/projects/${encodeURIComponent(projectId)}/experiments/${encodeURIComponent(experimentId)}`,
 };
 

@@ -41,12 +41,16 @@ const base = () => `/app/projects/${project.id}`;
 let experimentId = "";
 const experimentPath = () => `${base()}/experiments/${experimentId}`;
 
-test("an experiment is created from the multivariate flag and opens as a draft", async () => {
+test("an experiment is created from the multivariate flag's page and opens as a draft", async () => {
   const { page } = tab;
   await page.goto(`${service.url}/projects/${project.id}/experiments`);
   await waitForPage(page, "Experiments");
   await page.waitForSelector("text=No experiments yet");
-  await page.getByRole("button", { name: "New experiment" }).click();
+  // From the flag's page: its link opens "New experiment" on it.
+  await page.goto(`${service.url}/projects/${project.id}/flags/${flag.id}`);
+  await waitForPage(page, "Checkout");
+  await page.getByRole("link", { name: "Run an experiment on it" }).click();
+  await page.getByRole("dialog", { name: "New experiment" }).waitFor();
   await fillForm(page, { name: "One-page checkout", key: "one-page-checkout", hypothesis: "Fewer steps, more purchases." });
   expect(await page.getByLabel("Flag", { exact: true }).inputValue()).toBe(flag.id);
   await page.getByRole("button", { name: "Create experiment" }).click();

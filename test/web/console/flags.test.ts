@@ -189,6 +189,33 @@ test("the list shows the flag with its state per environment, publication and ta
   await waitForPage(page, "Checkout redesign");
 });
 
+test("a cohort condition is chosen from the project's cohorts, in a new condition set, and stored by id", async () => {
+  const cohort = await owner.client.post(`/app/projects/${project.id}/cohorts`, {
+    kind: "dynamic", name: "Pro users", definition: { type: "and", values: [{ type: "person", key: "plan", operator: "eq", value: "pro" }] },
+  });
+  expect(cohort.status).toBe(201);
+  const { page } = tab;
+  await page.reload();
+  await waitForPage(page, "Checkout redesign");
+  await page.getByRole("tab", { name: "development" }).click();
+  await page.getByRole("button", { name: "Add condition set" }).click();
+  const set = page.getByRole("region", { name: "Condition set 2" });
+  await set.getByRole("button", { name: "Add condition" }).click();
+  await page.getByLabel("Set 2 condition 1 type", { exact: true }).selectOption("cohort");
+  await page.getByLabel("Set 2 condition 1 operator", { exact: true }).selectOption("not_in");
+  await page.getByLabel("Set 2 condition 1 cohort", { exact: true }).selectOption({ label: "Pro users (dynamic)" });
+  await page.getByLabel("Condition set 2 variant", { exact: true }).selectOption("test");
+  await page.getByRole("button", { name: "Save development" }).click();
+  await page.waitForSelector("text=Saved. The region gets the new configuration");
+  const stored = (await apiAs(tab, service, "GET", `${flagsPath()}/${flagId}`)).body.environments.development;
+  expect(stored.rules).toEqual([
+    { properties: [], rollout_percentage: null, variant: null },
+    { properties: [{ type: "cohort", cohort_id: cohort.body.id, operator: "not_in" }], rollout_percentage: 100, variant: "test" },
+  ]);
+  await screenshotThemes(page, "flag-cohort-condition");
+  await page.getByRole("tab", { name: "production" }).click();
+});
+
 let member: SignedUpUser;
 let memberTab: ConsoleTab;
 

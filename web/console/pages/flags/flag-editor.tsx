@@ -116,6 +116,7 @@ function FlagEditor({ project, loaded, onReloadPublications }: { project: Projec
         <span class="badge">{flag.kind === "multivariate" ? "Multivariate" : "Boolean"}</span>
         <TagList tags={flag.tags} />
         {flag.experiment_id && <a href={paths.experiment(project.id, flag.experiment_id)}>Measured by an experiment</a>}
+        {!flag.experiment_id && flag.kind === "multivariate" && !archived && access.canWrite && <a href={paths.newExperiment(project.id, flag.id)}>Run an experiment on it</a>}
         <span class="flag-meta-actions">
           <Button small onClick={() => setEditing(true)} disabled={archived || !access.canWrite} title={writeRefusal(access) ?? undefined}>Edit details</Button>
           <Button small variant="danger" onClick={() => setArchiving(true)} disabled={archived || archiveRefusal !== null} title={archiveRefusal ?? undefined}>Archive</Button>

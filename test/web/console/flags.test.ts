@@ -44,7 +44,7 @@ async function regionAnswer(distinctId: string, personProperties: Record<string,
     body: JSON.stringify({ api_key: productionKey(), distinct_id: distinctId, person_properties: personProperties, flag_keys_to_evaluate: [flagKey] }),
   });
   expect(response.status).toBe(200);
-  return (await response.json()).flags[flagKey];
+  return ((await response.json()) as { flags: Record<string, any> }).flags[flagKey];
 }
 
 async function evaluateInPage(page: Page, distinctId: string, properties: string) {

@@ -1,7 +1,12 @@
 // Experiments and metrics through the console API (docs/experiments.md): the list, create from
 // a multivariate flag, settings, launch / stop / ship / delete, the plan calculator
 // (POST …/experiments/plan) and results (GET …/experiments/{id}/results, computed by the region).
+// The statistics' shapes are engine/stats's own types (the region answers them as computed);
+// type imports only, so nothing of the engine enters the bundle.
+import type { BayesianComparison, FrequentistComparison, GuardrailCheck, PlanResult } from "../../../engine/stats/index.ts";
 import { requestJson } from "./http.ts";
+
+export type { BayesianComparison, FrequentistComparison, GuardrailCheck, Interval } from "../../../engine/stats/index.ts";
 
 export type ExperimentStatus = "draft" | "running" | "stopped" | "shipped" | "archived";
 export type ExperimentMethod = "frequentist" | "bayesian";
@@ -113,72 +118,10 @@ export interface PlanRequest {
   daily_units?: number | null;
 }
 
-export interface PlanAnswer {
-  plan: {
-    metric_kind: MetricKind;
-    alpha: number;
-    comparison_alpha: number;
-    power: number;
-    variants: number;
-    mde: number;
-    mde_kind: "relative" | "absolute";
-    baseline: number;
-    treatment_value: number;
-    absolute_effect: number;
-    relative_effect: number | null;
-    units_per_variant: number;
-    total_units: number;
-    daily_units: number | null;
-    days: number | null;
-  };
-  mde_at_control_units: unknown;
-}
-
-export interface Interval {
-  lower: number;
-  upper: number;
-}
-
-export interface FrequentistComparison {
-  method: "frequentist";
-  test: string;
-  alpha: number;
-  confidence_level: number;
-  control_value: number;
-  treatment_value: number;
-  absolute_difference: number;
-  relative_difference: number | null;
-  confidence_interval: Interval;
-  relative_confidence_interval: Interval | null;
-  p_value: number;
-  significant: boolean;
-}
-
-export interface BayesianComparison {
-  method: "bayesian";
-  model: string;
-  credible_level: number;
-  control_value: number;
-  treatment_value: number;
-  absolute_difference: number;
-  relative_difference: number | null;
-  credible_interval: Interval;
-  relative_credible_interval: Interval | null;
-  probability_to_beat_control: number;
-  expected_loss_treatment: number;
-  expected_loss_control: number;
-}
+/** The plan's answer (docs/experiment-statistics.md), as engine/stats computes it. */
+export type PlanAnswer = PlanResult;
 
 export type Comparison = FrequentistComparison | BayesianComparison;
-
-export interface GuardrailCheck {
-  status: "harmed" | "within_margin" | "inconclusive";
-  harmed: boolean;
-  margin: number;
-  margin_kind: "relative" | "absolute";
-  harm_boundary: number;
-  interval: Interval | null;
-}
 
 export interface VariantSummary {
   units: number;

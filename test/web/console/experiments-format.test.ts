@@ -16,16 +16,18 @@ test("rates, relative changes, differences, values and p-values", () => {
 test("a significant frequentist effect, an insignificant one, and a Bayesian chance to beat control, in words", () => {
   const significant = compareProportions({ units: 20, conversions: 5 }, { units: 20, conversions: 12 }, { alpha: 0.05, comparisons: 1 }) as Comparison;
   expect(significanceWords("test", significant, true)).toBe("test is significantly better than control: p = 0.025, below α = 0.05 (95% confidence).");
-  expect(formatEffect(significant, "proportion")).toBe("+140.0% [\u221261.4%, +341.4%]");
+  // The absolute interval agrees with the test; the relative one (delta method) is far wider here.
+  expect(formatEffect(significant, "proportion")).toBe("+35.0 pp [+6.3 pp, +63.7 pp] (+140.0%)");
+  expect(formatEffect(significant, "proportion", true)).toBe("+140.0% [\u221261.4%, +341.4%]");
   const unclear = compareProportions({ units: 10, conversions: 3 }, { units: 10, conversions: 6 }, { alpha: 0.05, comparisons: 1 }) as Comparison;
   expect(significanceWords("test", unclear, true)).toBe("No significant difference yet: p = 0.178, not below α = 0.05; the 95% interval includes no change.");
   const worse = compareMeans({ units: 20, mean: 0.5, variance: 0.26 }, { units: 20, mean: 4.5, variance: 0.26 }, { alpha: 0.05, comparisons: 1 }) as Comparison;
   expect(significanceWords("test", worse, false)).toStartWith("test is significantly worse than control: p < 0.001, below α = 0.05");
   const bayes = bayesProportions({ units: 100, conversions: 10 }, { units: 100, conversions: 20 }, { alpha: 0.05, higher_is_better: true }) as Comparison;
   expect(significanceWords("test", bayes, true)).toMatch(/^test has a 9\d\.\d% chance to beat control \(95% credible interval shown\)\.$/);
-  // Control at 0: no relative interval, so the absolute one is written.
+  // Control at 0: no relative change, so only the absolute interval, even when relative is asked.
   const fromZero = compareProportions({ units: 20, conversions: 0 }, { units: 20, conversions: 4 }, { alpha: 0.05, comparisons: 1 }) as Comparison;
-  expect(formatEffect(fromZero, "proportion")).toMatch(/^\+20\.0 pp \[\+?\u2212?\d+\.\d pp, \+\d+\.\d pp\]$/);
+  expect(formatEffect(fromZero, "proportion", true)).toMatch(/^\+20\.0 pp \[\+?\u2212?\d+\.\d pp, \+\d+\.\d pp\]$/);
 });
 
 test("guardrail verdicts in words", () => {

@@ -27,22 +27,24 @@ function MetricResultCard({ metricKey, name, result, variants, control }: { metr
     const comparison = result.comparisons[variant];
     return comparison ? [{ variant, comparison }] : [];
   });
-  const relative = comparisons.length > 0 && comparisons.every(({ comparison }) => comparisonInterval(comparison).relative);
-  const format = (value: number) => (relative ? formatRelative(value) : formatDifference(value, result.kind));
   const guardrail = result.role === "guardrail" ? result.guardrail ?? {} : null;
+  // A guardrail judged on a relative margin is shown on the relative interval it was judged on.
+  const wantRelative = guardrail !== null && Object.values(guardrail).some((check) => check?.margin_kind === "relative");
+  const relative = comparisons.length > 0 && comparisons.every(({ comparison }) => comparisonInterval(comparison, wantRelative).relative);
+  const format = (value: number) => (relative ? formatRelative(value) : formatDifference(value, result.kind));
   const boundary = guardrail ? Object.values(guardrail).find((check) => check && (check.margin_kind === "relative") === relative)?.harm_boundary ?? null : null;
   const rows: IntervalRow[] = comparisons.map(({ variant, comparison }) => {
-    const { interval } = comparisonInterval(comparison);
+    const { interval } = comparisonInterval(comparison, relative);
     return {
       label: variant,
       estimate: relative ? comparison.relative_difference! : comparison.absolute_difference,
       lower: interval.lower,
       upper: interval.upper,
       tone: tone(comparison, result.higher_is_better),
-      description: `${variant} against ${control}: ${formatEffect(comparison, result.kind)}`,
+      description: `${variant} against ${control}: ${formatEffect(comparison, result.kind, relative)}`,
     };
   });
-  const level = comparisons[0] ? comparisonInterval(comparisons[0].comparison).level : null;
+  const level = comparisons[0] ? comparisonInterval(comparisons[0].comparison, relative).level : null;
   return (
     <section class="result-card" aria-label={`${roleTitles[result.role]} ${metricKey}`}>
       <header class="result-header">
@@ -79,7 +81,7 @@ function MetricResultCard({ metricKey, name, result, variants, control }: { metr
                   <td class="cell-numeric" data-field="units">{summary?.units ?? 0}</td>
                   {result.kind === "proportion" && <td class="cell-numeric" data-field="conversions">{summary?.conversions ?? 0}</td>}
                   <td class="cell-numeric" data-field="value">{formatMetricValue(summary?.value ?? null, result.kind)}</td>
-                  <td class="cell-numeric" data-field="effect">{variant === control ? "—" : comparison ? formatEffect(comparison, result.kind) : "—"}</td>
+                  <td class="cell-numeric" data-field="effect">{variant === control ? "—" : comparison ? formatEffect(comparison, result.kind, relative) : "—"}</td>
                   <td data-field="verdict">
                     {variant === control
                       ? "baseline"

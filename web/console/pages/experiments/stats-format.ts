@@ -29,20 +29,26 @@ export const formatPValue = (p: number) => (p < 0.001 ? "p < 0.001" : `p = ${p.t
 /** A metric's value for a variant: a rate for proportions, a mean otherwise. */
 export const formatMetricValue = (value: number | null, kind: MetricKind) => (value === null ? "—" : kind === "proportion" ? formatRate(value) : formatValue(value));
 
-/** The interval a comparison reports: relative when control is not 0, else absolute. */
-export function comparisonInterval(comparison: Comparison): { interval: Interval; relative: boolean; level: number } {
-  const relative = comparison.method === "frequentist" ? comparison.relative_confidence_interval : comparison.relative_credible_interval;
+/**
+ * The interval a comparison reports for the absolute difference, or for the relative one when
+ * `relative` is asked and control is not 0. The absolute interval is the one the test's verdict
+ * agrees with; the relative one (delta method) is wider on small samples, and is what a
+ * guardrail with a relative margin is judged on.
+ */
+export function comparisonInterval(comparison: Comparison, relative: boolean): { interval: Interval; relative: boolean; level: number } {
+  const relativeInterval = comparison.method === "frequentist" ? comparison.relative_confidence_interval : comparison.relative_credible_interval;
   const absolute = comparison.method === "frequentist" ? comparison.confidence_interval : comparison.credible_interval;
   const level = comparison.method === "frequentist" ? comparison.confidence_level : comparison.credible_level;
-  return relative && comparison.relative_difference !== null ? { interval: relative, relative: true, level } : { interval: absolute, relative: false, level };
+  return relative && relativeInterval && comparison.relative_difference !== null ? { interval: relativeInterval, relative: true, level } : { interval: absolute, relative: false, level };
 }
 
-/** The effect a comparison estimates, as its interval is written. */
-export function formatEffect(comparison: Comparison, kind: MetricKind): string {
-  const { interval, relative } = comparisonInterval(comparison);
-  const write = (value: number) => (relative ? formatRelative(value) : formatDifference(value, kind));
-  const estimate = relative ? comparison.relative_difference! : comparison.absolute_difference;
-  return `${write(estimate)} [${write(interval.lower)}, ${write(interval.upper)}]`;
+/** The effect a comparison estimates with its interval: "+35.0 pp [+6.3 pp, +63.7 pp] (+140.0%)", or relative: "+140.0% [−61.4%, +341.4%]". */
+export function formatEffect(comparison: Comparison, kind: MetricKind, relative = false): string {
+  const shown = comparisonInterval(comparison, relative);
+  if (shown.relative) return `${formatRelative(comparison.relative_difference!)} [${formatRelative(shown.interval.lower)}, ${formatRelative(shown.interval.upper)}]`;
+  const write = (value: number) => formatDifference(value, kind);
+  const change = comparison.relative_difference === null ? "" : ` (${formatRelative(comparison.relative_difference)})`;
+  return `${write(comparison.absolute_difference)} [${write(shown.interval.lower)}, ${write(shown.interval.upper)}]${change}`;
 }
 
 /** Significance in words, for `variant` against control. */

@@ -32,6 +32,10 @@ const SqlPage = page(() => import("./pages/sql/sql-page.tsx"));
 const CatalogPage = page(() => import("./pages/catalog/catalog-page.tsx"));
 const CatalogEventPage = page(() => import("./pages/catalog/catalog-event-page.tsx"));
 const IngestionWarningsPage = page(() => import("./pages/ingestion-warnings/ingestion-warnings-page.tsx"));
+const FlagsPage = page(() => import("./pages/flags/flags-list.tsx"));
+const FlagPage = page(() => import("./pages/flags/flag-editor.tsx"));
+const ExperimentsPage = page(() => import("./pages/experiments/experiments-list.tsx"));
+const ExperimentPage = page(() => import("./pages/experiments/experiment-page.tsx"));
 const NotFoundPage = page(() => import("./pages/not-found.tsx"));
 
 /** A page that throws while rendering shows what happened instead of a blank screen. */
@@ -65,6 +69,10 @@ export function App() {
           <Route path="/projects/:projectId/catalog" component={CatalogPage} />
           <Route path="/projects/:projectId/catalog/:eventId" component={CatalogEventPage} />
           <Route path="/projects/:projectId/ingestion-warnings" component={IngestionWarningsPage} />
+          <Route path="/projects/:projectId/flags" component={FlagsPage} />
+          <Route path="/projects/:projectId/flags/:flagId" component={FlagPage} />
+          <Route path="/projects/:projectId/experiments" component={ExperimentsPage} />
+          <Route path="/projects/:projectId/experiments/:experimentId" component={ExperimentPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </PageErrorBoundary>

@@ -27,6 +27,12 @@ export const paths = {
   projectCatalog: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/catalog`,
   projectCatalogEvent: (projectId: string, eventId: string) => `/projects/${encodeURIComponent(projectId)}/catalog/${encodeURIComponent(eventId)}`,
   projectIngestionWarnings: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/ingestion-warnings`,
+  flags: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/flags`,
+  flag: (projectId: string, flagId: string) => `/projects/${encodeURIComponent(projectId)}/flags/${encodeURIComponent(flagId)}`,
+  experiments: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/experiments`,
+  /** The experiments list with "New experiment" open on this flag. */
+  newExperiment: (projectId: string, flagId: string) => withQuery(`/projects/${encodeURIComponent(projectId)}/experiments`, { new: "1", flag: flagId }),
+  experiment: (projectId: string, experimentId: string) => `/projects/${encodeURIComponent(projectId)}/experiments/${encodeURIComponent(experimentId)}`,
 };
 
 /**

@@ -2,7 +2,7 @@
 // pages exist; none is shown before it works.
 import type { FunctionComponent } from "preact";
 import { paths } from "../paths.ts";
-import { ActivityIcon, ClipboardListIcon, DatabaseIcon, RocketIcon, WarningIcon } from "../ui/icons.tsx";
+import { ActivityIcon, ClipboardListIcon, DatabaseIcon, FlagIcon, FlaskIcon, RocketIcon, WarningIcon } from "../ui/icons.tsx";
 
 export interface ProjectSection {
   label: string;
@@ -16,4 +16,6 @@ export const projectSections: readonly ProjectSection[] = [
   { label: "SQL", Icon: DatabaseIcon, href: (projectId) => paths.projectSql(projectId) },
   { label: "Tracking plan", Icon: ClipboardListIcon, href: paths.projectCatalog },
   { label: "Ingestion warnings", Icon: WarningIcon, href: paths.projectIngestionWarnings },
+  { label: "Feature flags", Icon: FlagIcon, href: paths.flags },
+  { label: "Experiments", Icon: FlaskIcon, href: paths.experiments },
 ];

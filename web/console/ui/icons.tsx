@@ -32,3 +32,6 @@ export const PauseIcon = (props: IconProps) => <Icon {...props}><rect x="6" y="4
 export const PlayIcon = (props: IconProps) => <Icon {...props}><path d="m6 3 14 9-14 9V3z" /></Icon>;
 export const DownloadIcon = (props: IconProps) => <Icon {...props}><path d="M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4M7 10l5 5 5-5M12 15V3" /></Icon>;
 export const RefreshIcon = (props: IconProps) => <Icon {...props}><path d="M21 12a9 9 0 0 1-15 6.7L3 16M3 12a9 9 0 0 1 15-6.7L21 8M21 3v5h-5M3 21v-5h5" /></Icon>;
+export const FlagIcon = (props: IconProps) => <Icon {...props}><path d="M4 15s1-1 4-1 5 2 8 2 4-1 4-1V3s-1 1-4 1-5-2-8-2-4 1-4 1z" /><path d="M4 22v-7" /></Icon>;
+export const FlaskIcon = (props: IconProps) => <Icon {...props}><path d="M9 3h6M10 3v6L4.5 18.5A2 2 0 0 0 6.2 21.5h11.6a2 2 0 0 0 1.7-3L14 9V3" /><path d="M7 15h10" /></Icon>;
+export const TrashIcon = (props: IconProps) => <Icon {...props}><path d="M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6" /></Icon>;

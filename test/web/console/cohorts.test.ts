@@ -134,7 +134,7 @@ test("a behavioural cohort is built in the builder (a nested or-group too) and p
 test("Calculate now records the size the region counts, shown as the API answers it", async () => {
   const { page } = tab;
   await page.getByRole("button", { name: "Calculate now" }).click();
-  await page.waitForSelector(".badge-ok");
+  await page.waitForSelector(".calc-badge-ok");
   const { body } = await getCohort(dynamicId);
   expect(body.calculation).toEqual({ environment: "production", status: "ok", calculated_at: expect.any(String), cohort_version: 1, error: null, size: 2 });
   expect(await page.locator(".calculation-size").textContent()).toBe("2");
@@ -144,10 +144,10 @@ test("Calculate now records the size the region counts, shown as the API answers
   // A changed definition is saved as a new version, and the calculation is out of date until calculated again.
   await condition(page, 1).getByLabel("Times").fill("3");
   await page.getByRole("button", { name: "Save changes" }).click();
-  await page.waitForSelector(".badge-stale");
+  await page.waitForSelector(".calc-badge-stale");
   expect((await getCohort(dynamicId)).body.version).toBe(2);
   await page.getByRole("button", { name: "Calculate now" }).click();
-  await page.waitForSelector(".badge-ok");
+  await page.waitForSelector(".calc-badge-ok");
   const recalculated = (await getCohort(dynamicId)).body.calculation;
   expect([recalculated.cohort_version, recalculated.size]).toEqual([2, 1]);
   expect(await page.locator(".calculation-size").textContent()).toBe("1");

@@ -19,7 +19,7 @@ export function calculationState(cohort: Cohort, calculation: CohortCalculation 
 const stateLabels: Record<CalculationState, string> = { never: "Not calculated", ok: "Calculated", stale: "Out of date", error: "Failed" };
 
 export function CalculationBadge({ state }: { state: CalculationState }) {
-  return <span class={`badge badge-${state}`}>{stateLabels[state]}</span>;
+  return <span class={`calc-badge calc-badge-${state}`}>{stateLabels[state]}</span>;
 }
 
 export const sizeText = (calculation: CohortCalculation | null) => (calculation?.size == null ? "—" : formatNumber(calculation.size));

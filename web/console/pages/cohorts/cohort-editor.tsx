@@ -274,7 +274,7 @@ function Editor({ project, region, cohort, builder, onSaved }: EditorProps) {
         {error !== null && <Alert tone="error">{describeError(error)}</Alert>}
         {saved && <Alert tone="success">Saved.{kind === "dynamic" ? " Calculate to count the new definition now, or let the schedule do it." : ""}</Alert>}
         {writable && (
-          <div class="form-actions">
+          <div class="cohort-actions">
             <Button type="submit" variant="primary" busy={busy}>{cohort === null ? "Create cohort" : "Save changes"}</Button>
             {cohort === null && <LinkButton href={paths.cohorts(project.id)} variant="ghost">Cancel</LinkButton>}
           </div>
@@ -305,7 +305,7 @@ function EditorPage({ project, cohortId }: { project: ProjectDto; cohortId: stri
   const loaded = data.data.cohort;
   const cohort = latest && loaded && latest.id === loaded.id ? latest : loaded;
   return (
-    <div class="page">
+    <div class="page people-page">
       <div>
         <a href={paths.cohorts(project.id)} class="back-link">← Cohorts</a>
         <div class="page-head">

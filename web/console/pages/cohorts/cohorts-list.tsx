@@ -47,7 +47,7 @@ function CohortsContent({ project }: { project: ProjectDto }) {
     },
   ];
   return (
-    <div class="page">
+    <div class="page people-page">
       <div class="page-head">
         <PageTitle title="Cohorts">Groups of persons, by what they did and who they are, or from a list. Sizes are those of {environment}.</PageTitle>
         {cohorts.status === "ready" && cohorts.data.length > 0 && newButton}

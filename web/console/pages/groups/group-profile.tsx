@@ -55,7 +55,7 @@ function GroupContent({ project, typeIndex, groupKey }: { project: ProjectDto; t
   }
   const found = group.data;
   return (
-    <div class="page">
+    <div class="page people-page">
       <div>
         {back}
         <PageTitle title={found.key}>

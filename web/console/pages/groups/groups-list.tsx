@@ -75,7 +75,7 @@ function GroupsContent({ project }: { project: ProjectDto }) {
   const region = useRegion(project);
   const [types, reload] = useResource(() => groupTypes(region.tokens), [region.tokens]);
   return (
-    <div class="page">
+    <div class="page people-page">
       <PageTitle title="Groups">Companies, teams or any other kind of group events were sent for, by type.</PageTitle>
       <PersonsNav project={project} current="groups" />
       {types.status === "loading" && <LoadingState label="Loading group types…" />}

@@ -29,7 +29,7 @@ function Profile({ project, initial }: { project: ProjectDto; initial: Person })
   useEffect(() => setPerson(initial), [initial]);
   const name = personName(person);
   return (
-    <div class="page">
+    <div class="page people-page">
       <div>
         <a href={paths.persons(project.id)} class="back-link">← Persons</a>
         <PageTitle title={name}>

@@ -53,7 +53,7 @@ export function PropertyTable({ properties, masking, caption, empty = "No proper
   if (keys.length === 0) return <p class="muted-text">{empty}</p>;
   return (
     <div class="table-scroll">
-      <table class="data-table property-table">
+      <table class="data-table props-table">
         <caption class="visually-hidden">{caption}</caption>
         <thead>
           <tr>

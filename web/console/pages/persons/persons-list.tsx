@@ -69,7 +69,7 @@ function PersonsContent({ project }: { project: ProjectDto }) {
   const { list } = controls;
   const filtered = filter.search !== undefined || filter.property !== undefined;
   return (
-    <div class="page">
+    <div class="page people-page">
       <PageTitle title="Persons">Everyone who sent events to <span class="text-strong">{project.name}</span>, newest first. Events shown on a person are those of {region.environment}.</PageTitle>
       <PersonsNav project={project} current="persons" />
       <SearchForm key={`${filter.search}|${filter.property}|${filter.value}`} project={project} filter={filter} />

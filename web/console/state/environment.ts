@@ -15,6 +15,10 @@ function stored(projectId: string): string | null {
   }
 }
 
+/** The project's environment names, the default (production) first. */
+export const orderedEnvironments = (project: ProjectDto): string[] =>
+  [...project.environments].sort((a, b) => Number(b.is_default) - Number(a.is_default)).map(({ name }) => name);
+
 /** The project's chosen environment if it still exists, else its default one. */
 export function currentEnvironment(project: ProjectDto): string {
   const names = project.environments.map(({ name }) => name);

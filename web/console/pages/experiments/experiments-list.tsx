@@ -19,7 +19,7 @@ import { FlaskIcon, PlusIcon } from "../../ui/icons.tsx";
 import { PageTitle } from "../../ui/page-title.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
 import { flagAccess, writeRefusal } from "../flags/flag-access.ts";
-import { orderedEnvironments } from "../flags/flag-bits.tsx";
+import { orderedEnvironments } from "../../state/environment.ts";
 import { StatusBadge } from "./experiment-bits.tsx";
 
 interface ListData {

@@ -1,12 +1,7 @@
 // Small pieces the flag and experiment pages share.
 import type { ComponentChildren } from "preact";
-import type { ProjectDto } from "../../api/types.ts";
 import { formatRelative } from "../../format/date-time.ts";
 import type { PublicationState } from "./publication-status.ts";
-
-/** The project's environment names, the default (production) first. */
-export const orderedEnvironments = (project: ProjectDto) =>
-  [...project.environments].sort((a, b) => Number(b.is_default) - Number(a.is_default)).map(({ name }) => name);
 
 export function TagList({ tags }: { tags: readonly string[] }) {
   if (tags.length === 0) return <span class="text-subtle">—</span>;

@@ -22,7 +22,8 @@ import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
 import { Tabs } from "../../ui/tabs.tsx";
 import { describeError } from "../../api/errors.ts";
 import { flagAccess, productionEnvironment, productionRefusal, writeRefusal } from "./flag-access.ts";
-import { orderedEnvironments, TagList } from "./flag-bits.tsx";
+import { orderedEnvironments } from "../../state/environment.ts";
+import { TagList } from "./flag-bits.tsx";
 import { EnvironmentPanel } from "./environment-panel.tsx";
 
 interface Loaded {

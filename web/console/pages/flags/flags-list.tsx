@@ -20,7 +20,8 @@ import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
 import { flagAccess, writeRefusal } from "./flag-access.ts";
 import { rolloutSummary, splitSummary } from "./flag-summary.ts";
 import { publicationSummary } from "./publication-status.ts";
-import { orderedEnvironments, TagList } from "./flag-bits.tsx";
+import { orderedEnvironments } from "../../state/environment.ts";
+import { TagList } from "./flag-bits.tsx";
 
 interface ListData {
   flags: FlagDto[];

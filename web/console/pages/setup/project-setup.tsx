@@ -6,6 +6,7 @@ import { useRoute } from "preact-iso";
 import { listKeys, listRegions } from "../../api/console-api.ts";
 import type { KeyDto, ProjectDto, RegionDto } from "../../api/types.ts";
 import { useResource } from "../../hooks/use-resource.ts";
+import { orderedEnvironments } from "../../state/environment.ts";
 import { ProjectScope } from "../../layouts/project-scope.tsx";
 import { CodeBlock } from "../../ui/code-block.tsx";
 import { PageTitle } from "../../ui/page-title.tsx";
@@ -24,9 +25,6 @@ const loadSetup = async (project: ProjectDto): Promise<SetupData> => {
   return { keys: keys.keys.filter((key) => key.revoked_at === null), region: regions.regions.find((region) => region.code === project.region) };
 };
 
-/** The project's environments, the default (production) first. */
-const environmentsOf = (project: ProjectDto) => [...project.environments].sort((a, b) => Number(b.is_default) - Number(a.is_default));
-
 function Step({ number, title, children }: { number: number; title: string; children: ComponentChildren }) {
   return (
     <section class="card step" aria-labelledby={`step-${number}`}>
@@ -40,15 +38,15 @@ function Step({ number, title, children }: { number: number; title: string; chil
 }
 
 function Setup({ project, data }: { project: ProjectDto; data: SetupData }) {
-  const environments = environmentsOf(project);
-  const [environment, setEnvironment] = useState(environments[0]!.name);
+  const environments = orderedEnvironments(project);
+  const [environment, setEnvironment] = useState(environments[0]!);
   const [kind, setKind] = useState<SnippetKind>("posthog-js");
   const key = data.keys.find((candidate) => candidate.environment === environment);
   const ingestUrl = data.region?.ingest_host;
   return (
     <>
       <Step number={1} title="Your project key">
-        <Tabs label="Environment" tabs={environments.map(({ name }) => ({ id: name, label: name }))} selected={environment} onSelect={setEnvironment}>
+        <Tabs label="Environment" tabs={environments.map((name) => ({ id: name, label: name }))} selected={environment} onSelect={setEnvironment}>
           {key ? (
             <>
               <CodeBlock code={key.key} label={`${environment} public key`} />

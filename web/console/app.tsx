@@ -27,6 +27,8 @@ const AcceptInvitationPage = page(() => import("./pages/auth/accept-invitation.t
 const NewProjectPage = page(() => import("./pages/projects/new-project.tsx"));
 const ProjectHomePage = page(() => import("./pages/projects/project-home.tsx"));
 const ProjectSetupPage = page(() => import("./pages/setup/project-setup.tsx"));
+const InsightsListPage = page(() => import("./pages/insights/insights-list-page.tsx"));
+const InsightBuilderPage = page(() => import("./pages/insights/insight-builder-page.tsx"));
 const NotFoundPage = page(() => import("./pages/not-found.tsx"));
 
 /** A page that throws while rendering shows what happened instead of a blank screen. */
@@ -55,6 +57,9 @@ export function App() {
           <Route path="/projects/new" component={NewProjectPage} />
           <Route path="/projects/:projectId" component={ProjectHomePage} />
           <Route path="/projects/:projectId/setup" component={ProjectSetupPage} />
+          <Route path="/projects/:projectId/insights" component={InsightsListPage} />
+          <Route path="/projects/:projectId/insights/new" component={InsightBuilderPage} />
+          <Route path="/projects/:projectId/insights/:insightId" component={InsightBuilderPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </PageErrorBoundary>

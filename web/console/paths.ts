@@ -21,6 +21,9 @@ export const paths = {
   newProject: (orgId?: string | null) => withQuery("/projects/new", { org: orgId }),
   project: (projectId: string) => `/projects/${encodeURIComponent(projectId)}`,
   projectSetup: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/setup`,
+  insights: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/insights`,
+  newInsight: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/insights/new`,
+  insight: (projectId: string, insightId: string) => `/projects/${encodeURIComponent(projectId)}/insights/${encodeURIComponent(insightId)}`,
 };
 
 /**

@@ -24,3 +24,5 @@ export const MonitorIcon = (props: IconProps) => <Icon {...props}><rect x="2" y=
 export const PlusIcon = (props: IconProps) => <Icon {...props}><path d="M12 5v14M5 12h14" /></Icon>;
 export const MailIcon = (props: IconProps) => <Icon {...props}><rect x="2" y="4" width="20" height="16" rx="2" /><path d="m22 7-10 6L2 7" /></Icon>;
 export const SearchOffIcon = (props: IconProps) => <Icon {...props}><circle cx="11" cy="11" r="8" /><path d="m21 21-4.3-4.3M8 11h6" /></Icon>;
+export const StarIcon = ({ filled, ...props }: IconProps & { filled?: boolean }) => <Icon {...props}><path class={filled ? "icon-filled" : undefined} d="m12 2 3.09 6.26L22 9.27l-5 4.87 1.18 6.88L12 17.77l-6.18 3.25L7 14.14 2 9.27l6.91-1.01L12 2z" /></Icon>;
+export const ChartIcon = (props: IconProps) => <Icon {...props}><path d="M3 3v18h18" /><path d="m7 15 4-4 3 3 5-6" /></Icon>;

@@ -44,7 +44,7 @@ export function funnelChartOption(result: FunnelResult, visible: readonly { line
   }));
   return {
     ...baseOption(theme, result.steps.length * visible.length),
-    grid: compact ? { left: 8, right: 8, top: 8, bottom: 8 } : { left: 16, right: 24, top: 32, bottom: 16 },
+    grid: compact ? { left: 8, right: 8, top: 24, bottom: 8 } : { left: 16, right: 24, top: 40, bottom: 24 },
     tooltip: {
       ...tooltipBase(theme),
       trigger: "item",

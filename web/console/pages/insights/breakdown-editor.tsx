@@ -65,7 +65,7 @@ export function BreakdownEditor({ breakdown, properties, cohorts, problem, onCha
           </select>
         )}
         {breakdown && breakdown.type !== "cohort" && (
-          <input class="input builder-number" type="number" min={1} aria-label="Breakdown values shown" placeholder="25 values" value={breakdown.limit ?? ""} onInput={(event) => withLimit(event.currentTarget.value)} />
+          <input class="input builder-number" type="number" min={1} aria-label="Breakdown values shown" placeholder="Top 25" value={breakdown.limit ?? ""} onInput={(event) => withLimit(event.currentTarget.value)} />
         )}
       </div>
     </section>

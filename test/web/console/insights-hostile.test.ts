@@ -1,0 +1,66 @@
+// Hostile event names and property values (markup, a javascript: URL, a closing script tag)
+// in the insight builder: the event picker, the legend, the table and the chart's tooltip show
+// them as text, no element is made from them, no script runs and no Content-Security-Policy
+// report is raised.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { screenshotThemes, waitForPage } from "../../helpers/console-browser.ts";
+import { event, expectNoScriptRan, hostile, sendEvents, shownTable, startInsightsWorld, type InsightsWorld } from "./insights-fixture.ts";
+
+let world: InsightsWorld;
+const [markup, javascriptUrl, scriptEnd] = hostile;
+
+beforeAll(async () => {
+  world = await startInsightsWorld();
+  await sendEvents(world, [
+    event(markup, "ann", 2, { browser: scriptEnd }),
+    event(markup, "ben", 1, { browser: javascriptUrl }),
+    event(javascriptUrl, "ann", 1, { browser: markup }),
+    event(scriptEnd, "cat", 1, {}),
+  ]);
+}, 120_000);
+afterAll(() => world?.close());
+
+test("hostile names show as text in the event picker, legend, table and tooltip, and nothing runs", async () => {
+  const { page } = world.tab;
+  await page.goto(`${world.service.url}/projects/${world.projectId}/insights/new`);
+  await waitForPage(page, "New insight");
+  const picker = page.getByLabel("Series 1 event");
+  await page.waitForFunction((name) => [...document.querySelectorAll("option")].some((option) => option.textContent === name), markup);
+  expect(await picker.locator("option").allTextContents()).toEqual(["All events", markup, scriptEnd, javascriptUrl]);
+
+  await picker.selectOption(markup);
+  await page.getByLabel("Breakdown by").selectOption("event");
+  await page.getByLabel("Breakdown property").fill("browser");
+  const names = [`${markup} · Total · ${scriptEnd}`, `${markup} · Total · ${javascriptUrl}`];
+  await page.waitForFunction((expected) => JSON.stringify([...document.querySelectorAll(".chart-legend-name")].map((name) => name.textContent)) === expected, JSON.stringify(names));
+
+  const canvas = page.locator(".chart-canvas canvas").first();
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const tooltip = page.locator(".chart-tooltip");
+  await tooltip.waitFor();
+  expect(await tooltip.locator(".chart-tooltip-name").allTextContents()).toEqual(names);
+  await screenshotThemes(page, "insight-hostile-chart");
+
+  await page.getByRole("button", { name: "Table" }).click();
+  expect((await shownTable(page)).rows.map((cells) => cells[0])).toEqual(names);
+  await screenshotThemes(page, "insight-hostile-table");
+
+  await expectNoScriptRan(page);
+  expect(world.tab.problems).toEqual([]);
+});
+
+test("a hostile name saved as the insight's name and tag shows as text in the list", async () => {
+  const { page } = world.tab;
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByLabel("Name").fill(markup);
+  await page.getByLabel("Tags").fill(javascriptUrl);
+  await page.locator("dialog").getByRole("button", { name: "Save" }).click();
+  await waitForPage(page, markup);
+  await page.goto(`${world.service.url}/projects/${world.projectId}/insights`);
+  await waitForPage(page, "Insights");
+  expect(await page.locator(".insight-link").allTextContents()).toEqual([markup]);
+  expect(await page.locator(".tag-button").allTextContents()).toEqual([javascriptUrl]);
+  await expectNoScriptRan(page);
+  expect(world.tab.problems).toEqual([]);
+});

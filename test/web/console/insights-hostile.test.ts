@@ -4,7 +4,7 @@
 // report is raised.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { screenshotThemes, waitForPage } from "../../helpers/console-browser.ts";
-import { event, expectNoScriptRan, hostile, sendEvents, shownTable, startInsightsWorld, type InsightsWorld } from "./insights-fixture.ts";
+import { event, eventuallyEqual, expectNoScriptRan, hostile, sendEvents, shownTable, startInsightsWorld, type InsightsWorld } from "./insights-fixture.ts";
 
 let world: InsightsWorld;
 const [markup, javascriptUrl, scriptEnd] = hostile;
@@ -25,14 +25,13 @@ test("hostile names show as text in the event picker, legend, table and tooltip,
   await page.goto(`${world.service.url}/projects/${world.projectId}/insights/new`);
   await waitForPage(page, "New insight");
   const picker = page.getByLabel("Series 1 event");
-  await page.waitForFunction((name) => [...document.querySelectorAll("option")].some((option) => option.textContent === name), markup);
-  expect(await picker.locator("option").allTextContents()).toEqual(["All events", markup, scriptEnd, javascriptUrl]);
+  await eventuallyEqual(() => picker.locator("option").allTextContents(), ["All events", markup, scriptEnd, javascriptUrl]);
 
   await picker.selectOption(markup);
   await page.getByLabel("Breakdown by").selectOption("event");
   await page.getByLabel("Breakdown property").fill("browser");
   const names = [`${markup} · Total · ${scriptEnd}`, `${markup} · Total · ${javascriptUrl}`];
-  await page.waitForFunction((expected) => JSON.stringify([...document.querySelectorAll(".chart-legend-name")].map((name) => name.textContent)) === expected, JSON.stringify(names));
+  await eventuallyEqual(() => page.locator(".chart-legend-name").allTextContents(), names);
 
   const canvas = page.locator(".chart-canvas canvas").first();
   const box = (await canvas.boundingBox())!;

@@ -4,7 +4,7 @@
 // what the console API then answers.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { screenshotThemes, waitForPage } from "../../helpers/console-browser.ts";
-import { startInsightsWorld, type InsightsWorld } from "./insights-fixture.ts";
+import { eventuallyEqual, startInsightsWorld, type InsightsWorld } from "./insights-fixture.ts";
 
 let world: InsightsWorld;
 
@@ -16,8 +16,7 @@ afterAll(() => world?.close());
 const api = (path = "") => `${world.service.url}/app/projects/${world.projectId}/insights${path}`;
 const listUrl = () => `${world.service.url}/projects/${world.projectId}/insights`;
 const shownNames = () => world.tab.page.locator(".insight-link").allTextContents();
-const waitForNames = (names: string[]) =>
-  world.tab.page.waitForFunction((expected) => JSON.stringify([...document.querySelectorAll(".insight-link")].map((link) => link.textContent)) === expected, JSON.stringify(names));
+const waitForNames = (names: string[]) => eventuallyEqual(shownNames, names);
 
 async function create(body: Record<string, unknown>): Promise<any> {
   const reply = await world.tab.context.request.post(api(), { data: body });
@@ -104,7 +103,7 @@ test("an insight is renamed and its tags edited in the builder, and the list sho
   await page.getByRole("button", { name: "Tags" }).click();
   await page.getByRole("textbox", { name: "Tags" }).fill("sales, q4");
   await page.locator("dialog").getByRole("button", { name: "Save tags" }).click();
-  await page.waitForFunction(() => [...document.querySelectorAll(".insight-header .tag")].map((tag) => tag.textContent).join() === "sales,q4");
+  await eventuallyEqual(() => page.locator(".insight-header .tag").allTextContents(), ["sales", "q4"]);
   await page.getByRole("button", { name: "Add to favourites" }).click();
   await page.getByRole("button", { name: "Favourite", exact: true }).waitFor();
   const saved = await (await world.tab.context.request.get(api(`/${checkout.id}`))).json();

@@ -99,6 +99,7 @@ export function seriesChartOption(set: SeriesSet, visible: readonly VisibleSerie
       type: settings.logScale ? "log" : "value",
       ...axisStyle(theme),
       max: percent ? 1 : undefined,
+      minInterval: set.counts && !percent ? 1 : undefined,
       axisLabel: { color: theme.muted, formatter: (value: number) => (percent ? `${Math.round(value * 100)}%` : set.axisFormat(value)) },
     },
     series,

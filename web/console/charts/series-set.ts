@@ -22,7 +22,12 @@ export interface SeriesSet {
   series: ChartSeries[];
   /** The y axis's labels. */
   axisFormat(value: number): string;
+  /** The values are counts: the axis has no ticks between whole numbers. */
+  counts: boolean;
 }
+
+/** Maths whose values are counts (the rest are amounts of a property). */
+const countMaths = new Set(["total", "unique_persons", "unique_sessions", "unique_groups"]);
 
 const countFormat = (value: number) => formatNumber(value);
 
@@ -32,6 +37,7 @@ export function trendsSeries(result: TrendsResult, query: QueryIrDocument): Seri
     timeAxis: true,
     series: result.rows.map((row, index) => ({ key: `row-${index}`, name: trendsRowLabel(row, query), values: row.values, total: row.total, format: countFormat })),
     axisFormat: countFormat,
+    counts: result.rows.every((row) => countMaths.has(row.math)),
   };
 }
 
@@ -49,6 +55,7 @@ export function lifecycleSeries(result: LifecycleResult): SeriesSet {
       format: countFormat,
     })),
     axisFormat: countFormat,
+    counts: true,
   };
 }
 
@@ -58,15 +65,27 @@ export function stickinessSeries(result: StickinessResult): SeriesSet {
     timeAxis: false,
     series: [{ key: "persons", name: "Persons", values: result.persons, total: null, format: countFormat }],
     axisFormat: countFormat,
+    counts: true,
   };
 }
 
 /** Events without a currency are counted in the project's currency (how SDKs without one mean them). */
 export const revenueCurrency = (currency: string | null, projectCurrency: string) => currency ?? projectCurrency;
 
+/** Digits of a currency's minor unit (2 for EUR, 0 for JPY). */
+const minorDigits = (currency: string) => new Intl.NumberFormat(undefined, { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+
+/** One currency: its money; several: plain amounts in major units when they share a minor unit, else minor units. */
+function revenueAxis(currencies: string[]): (value: number) => string {
+  if (currencies.length === 1) return (value) => formatMoney(value, currencies[0]!);
+  const digits = new Set(currencies.map(minorDigits));
+  if (digits.size !== 1) return countFormat;
+  const scale = 10 ** [...digits][0]!;
+  return (value) => formatNumber(value / scale);
+}
+
 export function revenueSeries(result: RevenueResult, projectCurrency: string): SeriesSet {
-  const currencies = new Set(result.rows.map((row) => revenueCurrency(row.currency, projectCurrency)));
-  const axisCurrency = currencies.size === 1 ? [...currencies][0]! : null;
+  const currencies = [...new Set(result.rows.map((row) => revenueCurrency(row.currency, projectCurrency)))];
   return {
     categories: result.buckets,
     timeAxis: true,
@@ -80,7 +99,8 @@ export function revenueSeries(result: RevenueResult, projectCurrency: string): S
         format: (value: number) => formatMoney(value, currency),
       };
     }),
-    axisFormat: axisCurrency ? (value) => formatMoney(value, axisCurrency) : countFormat,
+    axisFormat: revenueAxis(currencies),
+    counts: false,
   };
 }
 
@@ -97,5 +117,6 @@ export function retentionSeries(result: RetentionResult): SeriesSet {
       format: (ratio: number) => formatPercent(ratio),
     })),
     axisFormat: (ratio) => formatPercent(ratio),
+    counts: false,
   };
 }

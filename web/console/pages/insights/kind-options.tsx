@@ -74,8 +74,8 @@ function RetentionOptions({ insight, onChange }: KindOptionsProps) {
       <label class="builder-inline-label" for="retention-periods">Periods</label>
       <input id="retention-periods" class="input builder-number" type="number" min={1} value={insight.periods ?? retentionPeriodsDefault} onInput={(event) => onChange({ periods: wholeNumber(event.currentTarget.value) })} />
       <select class="input select" aria-label="Retention type" value={insight.retention_type ?? "recurring"} onChange={(event) => onChange({ retention_type: event.currentTarget.value as InsightSpec["retention_type"] })}>
-        <option value="recurring">Recurring (every start)</option>
-        <option value="first_time">First time (first-ever start)</option>
+        <option value="recurring">Recurring</option>
+        <option value="first_time">First time</option>
       </select>
     </div>
   );
@@ -86,8 +86,8 @@ function PathsOptions({ insight, onChange }: KindOptionsProps) {
   return (
     <>
       <div class="builder-filter-fields">
-        <input class="input" aria-label="Start point" placeholder="Start at (a page path or event)" value={insight.start_point ?? ""} onInput={(event) => onChange({ start_point: text(event.currentTarget.value) })} />
-        <input class="input" aria-label="End point" placeholder="End at (a page path or event)" value={insight.end_point ?? ""} onInput={(event) => onChange({ end_point: text(event.currentTarget.value) })} />
+        <input class="input" aria-label="Start point" placeholder="Start: page or event" value={insight.start_point ?? ""} onInput={(event) => onChange({ start_point: text(event.currentTarget.value) })} />
+        <input class="input" aria-label="End point" placeholder="End: page or event" value={insight.end_point ?? ""} onInput={(event) => onChange({ end_point: text(event.currentTarget.value) })} />
       </div>
       <input
         class="input"

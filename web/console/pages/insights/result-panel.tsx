@@ -27,6 +27,9 @@ const displayLabels: Record<Display, string> = {
   sankey: "Sankey",
 };
 
+/** Displays with no legend or value labels to switch. */
+const displaysWithoutSeries: readonly Display[] = ["table", "number", "retention_table", "sankey"];
+
 interface ResultPanelProps {
   project: ProjectDto;
   kind: InsightKind;
@@ -74,15 +77,19 @@ export function ResultPanel(props: ResultPanelProps) {
           <button type="button" class="segmented-item" aria-pressed={view === "chart"} onClick={() => onView("chart")}>Chart</button>
           <button type="button" class="segmented-item" aria-pressed={view === "table"} onClick={() => onView("table")}>Table</button>
         </div>
-        <label class="check">
-          <input type="checkbox" checked={viz.show_legend} onChange={(event) => onViz({ ...viz, show_legend: event.currentTarget.checked })} />
-          Legend
-        </label>
-        <label class="check">
-          <input type="checkbox" checked={viz.show_values} onChange={(event) => onViz({ ...viz, show_values: event.currentTarget.checked })} />
-          Values
-        </label>
-        {(kind === "trends" || kind === "revenue") && (
+        {!displaysWithoutSeries.includes(viz.display) && (
+          <>
+            <label class="check">
+              <input type="checkbox" checked={viz.show_legend} onChange={(event) => onViz({ ...viz, show_legend: event.currentTarget.checked })} />
+              Legend
+            </label>
+            <label class="check">
+              <input type="checkbox" checked={viz.show_values} onChange={(event) => onViz({ ...viz, show_values: event.currentTarget.checked })} />
+              Values
+            </label>
+          </>
+        )}
+        {(kind === "trends" || kind === "revenue") && !displaysWithoutSeries.includes(viz.display) && viz.display !== "pie" && (
           <label class="check">
             <input type="checkbox" checked={viz.y_scale === "log"} onChange={(event) => onViz({ ...viz, y_scale: event.currentTarget.checked ? "log" : "linear" })} />
             Log scale

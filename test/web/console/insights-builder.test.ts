@@ -78,6 +78,25 @@ test("a trends insight by browser shows the numbers POST /query answers, and kee
   expect(world.tab.problems).toEqual([]);
 });
 
+test("editing a saved insight offers Save changes, which stores the new document and leaves the link clean", async () => {
+  const { page } = world.tab;
+  await page.goto(trendsInsightUrl);
+  await waitForPage(page, "Views by browser");
+  expect(await page.getByRole("button", { name: "Saved" }).isDisabled()).toBe(true);
+  await page.getByLabel("Interval").selectOption("week");
+  await page.waitForURL((url) => url.searchParams.get("q")?.includes('"week"') ?? false);
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await page.getByRole("button", { name: "Saved" }).waitFor();
+  expect(new URL(page.url()).search).toBe("");
+  const insightId = new URL(trendsInsightUrl).pathname.split("/").at(-1)!;
+  const saved = await (await world.tab.context.request.get(`${world.service.url}/app/projects/${world.projectId}/insights/${insightId}`)).json();
+  expect(saved.query.insight.interval).toBe("week");
+  await page.getByLabel("Interval").selectOption("day");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await page.getByRole("button", { name: "Saved" }).waitFor();
+  expect(world.tab.problems).toEqual([]);
+});
+
 test("a funnel shows each step's persons and conversions as POST /query answers them, saved and reloaded", async () => {
   const { page } = world.tab;
   await page.goto(builderUrl());

@@ -1,16 +1,20 @@
 // Hostile event names and property values (markup, a javascript: URL, a closing script tag)
-// in the insight builder: the event picker, the legend, the table and the chart's tooltip show
-// them as text, no element is made from them, no script runs and no Content-Security-Policy
+// in the insight builder: the event picker, the legend, the table, the chart's tooltip and the
+// annotation drawn on the chart show them as text, no element is made from them, no script runs and no Content-Security-Policy
 // report is raised.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { screenshotThemes, waitForPage } from "../../helpers/console-browser.ts";
-import { event, eventuallyEqual, expectNoScriptRan, hostile, sendEvents, shownTable, startInsightsWorld, type InsightsWorld } from "./insights-fixture.ts";
+import { daysAgoAtNoon, event, eventuallyEqual, expectNoScriptRan, hostile, sendEvents, shownTable, startInsightsWorld, type InsightsWorld } from "./insights-fixture.ts";
 
 let world: InsightsWorld;
 const [markup, javascriptUrl, scriptEnd] = hostile;
 
 beforeAll(async () => {
   world = await startInsightsWorld();
+  const annotated = await world.tab.context.request.post(`${world.service.url}/app/projects/${world.projectId}/annotations`, {
+    data: { content: scriptEnd, kind: "release", occurred_at: daysAgoAtNoon(1) },
+  });
+  expect(annotated.status()).toBe(201);
   await sendEvents(world, [
     event(markup, "ann", 2, { browser: scriptEnd }),
     event(markup, "ben", 1, { browser: javascriptUrl }),
@@ -20,7 +24,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => world?.close());
 
-test("hostile names show as text in the event picker, legend, table and tooltip, and nothing runs", async () => {
+test("hostile names show as text in the event picker, legend, tooltip, annotation list and table, and nothing runs", async () => {
   const { page } = world.tab;
   await page.goto(`${world.service.url}/projects/${world.projectId}/insights/new`);
   await waitForPage(page, "New insight");
@@ -40,6 +44,9 @@ test("hostile names show as text in the event picker, legend, table and tooltip,
   await tooltip.waitFor();
   expect(await tooltip.locator(".chart-tooltip-name").allTextContents()).toEqual(names);
   await screenshotThemes(page, "insight-hostile-chart");
+
+  await page.getByText("1 annotation in this range").click();
+  expect(await page.locator(".chart-annotation-content").allTextContents()).toEqual([scriptEnd]);
 
   await page.getByRole("button", { name: "Table" }).click();
   expect((await shownTable(page)).rows.map((cells) => cells[0])).toEqual(names);

@@ -119,6 +119,14 @@ test("revenue: a line per currency, and a table of money in each currency (no cu
   await chartCanvas();
   expect(await world.tab.page.locator(".chart-legend-name").allTextContents()).toEqual(["EUR", "USD", "No currency (as EUR)"]);
   await screenshotThemes(world.tab.page, "insight-revenue");
+
+  // The chart follows the theme: its colours are read again when <html data-theme> changes.
+  const swatch = world.tab.page.locator(".chart-legend-swatch").first();
+  const swatchColour = () => swatch.evaluate((element) => (globalThis as unknown as { getComputedStyle(element: unknown): { backgroundColor: string } }).getComputedStyle(element).backgroundColor);
+  expect(await swatchColour()).toBe("rgb(82, 80, 216)");
+  await world.tab.page.emulateMedia({ colorScheme: "dark" });
+  await eventuallyEqual(swatchColour, "rgb(134, 132, 245)");
+  await world.tab.page.emulateMedia({ colorScheme: "light" });
   await showTable();
   await eventuallyEqual(
     () => rowsAsShown((cells) => cells),

@@ -1,5 +1,5 @@
 // The ECharts option types of the parts echarts-runtime.ts registers, and what every chart
-// shares: the theme's type and colours, no animation for large data.
+// shares: the theme's type and colours, animated or not.
 import type { BarSeriesOption, LineSeriesOption, PieSeriesOption, SankeySeriesOption } from "echarts/charts";
 import type { GridComponentOption, MarkLineComponentOption, TooltipComponentOption } from "echarts/components";
 import type { ComposeOption } from "echarts/core";
@@ -9,12 +9,9 @@ export type ChartOption = ComposeOption<
   LineSeriesOption | BarSeriesOption | PieSeriesOption | SankeySeriesOption | GridComponentOption | TooltipComponentOption | MarkLineComponentOption
 >;
 
-/** Past this many points a chart draws without animation (it would only slow the first paint). */
-export const animatedPointsMax = 2_000;
-
-export const baseOption = (theme: ChartTheme, points: number): ChartOption => ({
+export const baseOption = (theme: ChartTheme, animation: boolean): ChartOption => ({
   color: theme.series,
-  animation: points <= animatedPointsMax,
+  animation,
   textStyle: { color: theme.text, fontFamily: theme.fontFamily },
 });
 

@@ -43,7 +43,7 @@ export function funnelChartOption(result: FunnelResult, visible: readonly { line
     label: { show: !compact, position: "top", color: theme.text, formatter: ({ dataIndex }: { dataIndex: number }) => percentOrDash(line.steps[dataIndex]?.conversion_from_first ?? null) },
   }));
   return {
-    ...baseOption(theme, result.steps.length * visible.length),
+    ...baseOption(theme, true),
     grid: compact ? { left: 8, right: 8, top: 24, bottom: 8 } : { left: 16, right: 24, top: 40, bottom: 24 },
     tooltip: {
       ...tooltipBase(theme),

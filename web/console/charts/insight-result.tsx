@@ -19,7 +19,8 @@ import { pieChartOption } from "./pie-chart.ts";
 import { ResultTable } from "./result-table.tsx";
 import { RetentionHeatTable } from "./retention-heat-table.tsx";
 import { sankeyChartOption } from "./sankey-chart.ts";
-import { seriesChartOption, type SeriesStyle } from "./series-chart.ts";
+import { seriesChartOption } from "./series-chart.ts";
+import type { SeriesStyle } from "./series-data.ts";
 import { lifecycleSeries, retentionSeries, revenueSeries, stickinessSeries, trendsSeries, type SeriesSet } from "./series-set.ts";
 
 export interface InsightResultViewProps {

@@ -7,7 +7,7 @@ import { formatPercent } from "../format/numbers.ts";
 
 export function pieChartOption(visible: readonly { series: ChartSeries; index: number }[], theme: ChartTheme, showValues: boolean): ChartOption {
   return {
-    ...baseOption(theme, visible.length),
+    ...baseOption(theme, true),
     tooltip: {
       ...tooltipBase(theme),
       trigger: "item",

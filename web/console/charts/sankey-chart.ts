@@ -31,7 +31,7 @@ export const stepCaption = (step: number, value: string) => `Step ${step + 1}: $
 export function sankeyChartOption(result: PathsResult, theme: ChartTheme, compact: boolean): ChartOption {
   const nodes = pathNodes(result);
   return {
-    ...baseOption(theme, result.edges.length),
+    ...baseOption(theme, true),
     tooltip: {
       ...tooltipBase(theme),
       trigger: "item",

@@ -25,15 +25,15 @@ interface KindOptionsProps {
 }
 
 function FunnelOptions({ insight, events, onChange }: KindOptionsProps) {
-  const window = insight.funnel_window ?? funnelWindowDefault;
+  const conversionWindow = insight.funnel_window ?? funnelWindowDefault;
   const steps = insight.series?.length ?? 0;
   const exclusions = insight.exclusions ?? [];
   return (
     <>
       <div class="builder-filter-fields">
         <label class="builder-inline-label" for="funnel-window">Converted within</label>
-        <input id="funnel-window" class="input builder-number" type="number" min={1} value={window.value} onInput={(event) => onChange({ funnel_window: { ...window, value: Number(event.currentTarget.value) } })} />
-        <select class="input select" aria-label="Window unit" value={window.unit} onChange={(event) => onChange({ funnel_window: { ...window, unit: event.currentTarget.value as WindowUnit } })}>
+        <input id="funnel-window" class="input builder-number" type="number" min={1} value={conversionWindow.value} onInput={(event) => onChange({ funnel_window: { ...conversionWindow, value: Number(event.currentTarget.value) } })} />
+        <select class="input select" aria-label="Window unit" value={conversionWindow.unit} onChange={(event) => onChange({ funnel_window: { ...conversionWindow, unit: event.currentTarget.value as WindowUnit } })}>
           {windowUnits.map((unit) => <option key={unit} value={unit}>{`${unit}s`}</option>)}
         </select>
       </div>

@@ -50,13 +50,13 @@ export function useInsightQuery(tokens: RegionTokenSource, query: QueryIrDocumen
 export function useChartAnnotations(projectId: string, answer: QueryAnswer | null): AnnotationDto[] {
   const [annotations, setAnnotations] = useState<AnnotationDto[]>([]);
   const result = answer?.result;
-  const window = result && "buckets" in result ? annotationWindow(result.buckets, result.interval) : null;
-  const key = window ? `${window.from}/${window.to}` : "";
+  const span = result && "buckets" in result ? annotationWindow(result.buckets, result.interval) : null;
+  const key = span ? `${span.from}/${span.to}` : "";
   useEffect(() => {
-    if (!window) return;
+    if (!span) return;
     let current = true;
     // Annotations are an aid: a chart without them is still right, so a failure leaves none.
-    listAnnotations(projectId, window).then(
+    listAnnotations(projectId, span).then(
       ({ annotations: loaded }) => current && setAnnotations(loaded),
       () => current && setAnnotations([]),
     );

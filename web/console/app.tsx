@@ -43,6 +43,8 @@ const GroupProfilePage = page(() => import("./pages/groups/group-profile.tsx"));
 const CohortsPage = page(() => import("./pages/cohorts/cohorts-list.tsx"));
 const NewCohortPage = page(() => import("./pages/cohorts/cohort-editor.tsx").then((module) => ({ default: module.NewCohortPage })));
 const CohortPage = page(() => import("./pages/cohorts/cohort-editor.tsx"));
+const InsightsListPage = page(() => import("./pages/insights/insights-list-page.tsx"));
+const InsightBuilderPage = page(() => import("./pages/insights/insight-builder-page.tsx"));
 const NotFoundPage = page(() => import("./pages/not-found.tsx"));
 
 /** A page that throws while rendering shows what happened instead of a blank screen. */
@@ -87,6 +89,9 @@ export function App() {
           <Route path="/projects/:projectId/cohorts" component={CohortsPage} />
           <Route path="/projects/:projectId/cohorts/new" component={NewCohortPage} />
           <Route path="/projects/:projectId/cohorts/:cohortId" component={CohortPage} />
+          <Route path="/projects/:projectId/insights" component={InsightsListPage} />
+          <Route path="/projects/:projectId/insights/new" component={InsightBuilderPage} />
+          <Route path="/projects/:projectId/insights/:insightId" component={InsightBuilderPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </PageErrorBoundary>

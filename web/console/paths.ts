@@ -46,6 +46,9 @@ export const paths = {
   cohorts: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/cohorts`,
   newCohort: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/cohorts/new`,
   cohort: (projectId: string, cohortId: string) => `/projects/${encodeURIComponent(projectId)}/cohorts/${encodeURIComponent(cohortId)}`,
+  insights: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/insights`,
+  newInsight: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/insights/new`,
+  insight: (projectId: string, insightId: string) => `/projects/${encodeURIComponent(projectId)}/insights/${encodeURIComponent(insightId)}`,
 };
 
 /**

@@ -2,7 +2,7 @@
 // pages exist; none is shown before it works.
 import type { FunctionComponent } from "preact";
 import { paths } from "../paths.ts";
-import { ActivityIcon, CirclesIcon, ClipboardListIcon, DatabaseIcon, FlagIcon, FlaskIcon, RocketIcon, UsersIcon, WarningIcon } from "../ui/icons.tsx";
+import { ActivityIcon, ChartIcon, CirclesIcon, ClipboardListIcon, DatabaseIcon, FlagIcon, FlaskIcon, RocketIcon, UsersIcon, WarningIcon } from "../ui/icons.tsx";
 
 export interface ProjectSection {
   label: string;
@@ -14,14 +14,15 @@ export interface ProjectSection {
 
 export const projectSections: readonly ProjectSection[] = [
   { label: "Get started", Icon: RocketIcon, href: paths.projectSetup },
+  { label: "Insights", Icon: ChartIcon, href: paths.insights },
   { label: "Live events", Icon: ActivityIcon, href: paths.projectLive },
   { label: "Persons", Icon: UsersIcon, href: paths.persons, also: (projectId) => [paths.groups(projectId)] },
   { label: "Cohorts", Icon: CirclesIcon, href: paths.cohorts },
+  { label: "Feature flags", Icon: FlagIcon, href: paths.flags },
+  { label: "Experiments", Icon: FlaskIcon, href: paths.experiments },
   { label: "SQL", Icon: DatabaseIcon, href: (projectId) => paths.projectSql(projectId) },
   { label: "Tracking plan", Icon: ClipboardListIcon, href: paths.projectCatalog },
   { label: "Ingestion warnings", Icon: WarningIcon, href: paths.projectIngestionWarnings },
-  { label: "Feature flags", Icon: FlagIcon, href: paths.flags },
-  { label: "Experiments", Icon: FlaskIcon, href: paths.experiments },
 ];
 
 /** Whether `path` is the section's page, a page under it, or one of its `also` pages. */

@@ -39,3 +39,5 @@ export const UsersIcon = (props: IconProps) => <Icon {...props}><path d="M16 21v
 export const CirclesIcon = (props: IconProps) => <Icon {...props}><circle cx="9" cy="12" r="6" /><circle cx="15" cy="12" r="6" /></Icon>;
 export const ChevronRightIcon = (props: IconProps) => <Icon {...props}><path d="m9 18 6-6-6-6" /></Icon>;
 export const UploadIcon = (props: IconProps) => <Icon {...props}><path d="M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4M17 8l-5-5-5 5M12 3v12" /></Icon>;
+export const StarIcon = ({ filled, ...props }: IconProps & { filled?: boolean }) => <Icon {...props}><path class={filled ? "icon-filled" : undefined} d="m12 2 3.09 6.26L22 9.27l-5 4.87 1.18 6.88L12 17.77l-6.18 3.25L7 14.14 2 9.27l6.91-1.01L12 2z" /></Icon>;
+export const ChartIcon = (props: IconProps) => <Icon {...props}><path d="M3 3v18h18" /><path d="m7 15 4-4 3 3 5-6" /></Icon>;

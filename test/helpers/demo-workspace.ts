@@ -20,8 +20,8 @@ export interface DemoWorkspace {
   flagIds: { checkout: string; darkMode: string };
   experimentId: string;
   cohortIds: string[];
-  /** A person of the dataset who signed up (has merges, properties and events). */
-  personDistinctId: string;
+  /** A customer of the dataset: identified, merged from an anonymous device, with a purchase. */
+  personId: string;
 }
 
 const dashboardTiles = 8;
@@ -32,9 +32,20 @@ async function signUp(baseUrl: string, name: string, email: string): Promise<{ c
   return { client, orgId: me.orgs[0]!.id };
 }
 
-/** `invitationToken` reads the token of the invitation mailed to an address (from the service's outbox). */
-export async function seedDemoWorkspace(baseUrl: string, invitationToken: (email: string) => string, users = 1_500): Promise<DemoWorkspace> {
+/** `mailedToken` reads the token of the newest mail of a kind to an address (from the service's outbox). */
+/** The person a distinct id belongs to, through the region API (persons search), as the console finds it. */
+async function personIdOf(baseUrl: string, owner: ConsoleClient, projectId: string, distinctId: string): Promise<string> {
+  const { token, region_api_url } = await owner.send<{ token: string; region_api_url: string }>("POST", `/app/projects/${projectId}/region-token`, { environment: "production" });
+  const response = await fetch(`${region_api_url}/persons?search=${encodeURIComponent(distinctId)}`, { headers: { Authorization: `Bearer ${token}` } });
+  const { results } = (await response.json()) as { results: { id: string; distinct_ids: string[] }[] };
+  const person = results.find(({ distinct_ids }) => distinct_ids.includes(distinctId));
+  if (!person) throw new Error(`no person has the distinct id ${distinctId}`);
+  return person.id;
+}
+
+export async function seedDemoWorkspace(baseUrl: string, mailedToken: (email: string, kind: "verify_email" | "invitation") => string, users = 1_500): Promise<DemoWorkspace> {
   const { client: owner, orgId } = await signUp(baseUrl, demoOwner.name, demoOwner.email);
+  await owner.send("POST", "/app/auth/verify-email", { token: mailedToken(demoOwner.email, "verify_email") });
   await owner.send("PATCH", `/app/orgs/${orgId}`, { name: "Acme Inc" });
   const created = await owner.send<{ project: { id: string }; public_keys: { environment: string; key: string }[] }>("POST", `/app/orgs/${orgId}/projects`, {
     name: "Acme Web",
@@ -106,7 +117,7 @@ export async function seedDemoWorkspace(baseUrl: string, invitationToken: (email
 
   const { client: member } = await signUp(baseUrl, "Noah Smith", "noah@acme.example");
   await owner.send("POST", `/app/orgs/${orgId}/invitations`, { email: "noah@acme.example", role: "member" });
-  await member.send("POST", "/app/invitations/accept", { token: invitationToken("noah@acme.example") });
+  await member.send("POST", "/app/invitations/accept", { token: mailedToken("noah@acme.example", "invitation") });
   await owner.send("POST", `/app/orgs/${orgId}/invitations`, { email: "mia@acme.example", role: "viewer" });
   await owner.send("POST", "/app/tokens", { name: "Nightly export", org_id: orgId, scopes: ["query:read"], expires_in_days: 90 });
 
@@ -119,6 +130,6 @@ export async function seedDemoWorkspace(baseUrl: string, invitationToken: (email
     flagIds: { checkout: checkout.id, darkMode: darkMode.id },
     experimentId: experiment.id,
     cohortIds,
-    personDistinctId,
+    personId: await personIdOf(baseUrl, owner, projectId, personDistinctId),
   };
 }

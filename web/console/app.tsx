@@ -27,6 +27,7 @@ const AcceptInvitationPage = page(() => import("./pages/auth/accept-invitation.t
 const NewProjectPage = page(() => import("./pages/projects/new-project.tsx"));
 const ProjectHomePage = page(() => import("./pages/projects/project-home.tsx"));
 const ProjectSetupPage = page(() => import("./pages/setup/project-setup.tsx"));
+const ProjectSettingsPage = page(() => import("./pages/settings/project-settings.tsx"));
 const NotFoundPage = page(() => import("./pages/not-found.tsx"));
 
 /** A page that throws while rendering shows what happened instead of a blank screen. */
@@ -55,6 +56,7 @@ export function App() {
           <Route path="/projects/new" component={NewProjectPage} />
           <Route path="/projects/:projectId" component={ProjectHomePage} />
           <Route path="/projects/:projectId/setup" component={ProjectSetupPage} />
+          <Route path="/projects/:projectId/settings" component={ProjectSettingsPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </PageErrorBoundary>

@@ -21,6 +21,11 @@ export const paths = {
   newProject: (orgId?: string | null) => withQuery("/projects/new", { org: orgId }),
   project: (projectId: string) => `/projects/${encodeURIComponent(projectId)}`,
   projectSetup: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/setup`,
+  projectSettings: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/settings`,
+  orgSettings: (orgId: string) => `/orgs/${encodeURIComponent(orgId)}/settings`,
+  account: "/account",
+  accountSessions: "/account/sessions",
+  accountTokens: "/account/tokens",
 };
 
 /**

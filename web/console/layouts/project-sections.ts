@@ -2,7 +2,7 @@
 // pages exist; none is shown before it works.
 import type { FunctionComponent } from "preact";
 import { paths } from "../paths.ts";
-import { RocketIcon } from "../ui/icons.tsx";
+import { RocketIcon, SettingsIcon } from "../ui/icons.tsx";
 
 export interface ProjectSection {
   label: string;
@@ -10,4 +10,8 @@ export interface ProjectSection {
   href(projectId: string): string;
 }
 
-export const projectSections: readonly ProjectSection[] = [{ label: "Get started", Icon: RocketIcon, href: paths.projectSetup }];
+export const projectSections: readonly ProjectSection[] = [
+  { label: "Get started", Icon: RocketIcon, href: paths.projectSetup },
+  // Always last.
+  { label: "Settings", Icon: SettingsIcon, href: paths.projectSettings },
+];

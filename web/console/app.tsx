@@ -28,6 +28,7 @@ const NewProjectPage = page(() => import("./pages/projects/new-project.tsx"));
 const ProjectHomePage = page(() => import("./pages/projects/project-home.tsx"));
 const ProjectSetupPage = page(() => import("./pages/setup/project-setup.tsx"));
 const ProjectSettingsPage = page(() => import("./pages/settings/project-settings.tsx"));
+const OrgSettingsPage = page(() => import("./pages/orgs/org-settings.tsx"));
 const NotFoundPage = page(() => import("./pages/not-found.tsx"));
 
 /** A page that throws while rendering shows what happened instead of a blank screen. */
@@ -57,6 +58,7 @@ export function App() {
           <Route path="/projects/:projectId" component={ProjectHomePage} />
           <Route path="/projects/:projectId/setup" component={ProjectSetupPage} />
           <Route path="/projects/:projectId/settings" component={ProjectSettingsPage} />
+          <Route path="/orgs/:orgId/settings" component={OrgSettingsPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </PageErrorBoundary>

@@ -10,5 +10,5 @@ export function formatDay(iso: string, timeZone: string): string {
 
 /** A day with its exact time on hover. */
 export function Day({ iso, timeZone }: { iso: string; timeZone: string }) {
-  return <time dateTime={iso} title={formatDateTime(iso, timeZone)}>{formatDay(iso, timeZone)}</time>;
+  return <time class="nowrap" dateTime={iso} title={formatDateTime(iso, timeZone)}>{formatDay(iso, timeZone)}</time>;
 }

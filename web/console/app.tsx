@@ -29,6 +29,9 @@ const ProjectHomePage = page(() => import("./pages/projects/project-home.tsx"));
 const ProjectSetupPage = page(() => import("./pages/setup/project-setup.tsx"));
 const ProjectSettingsPage = page(() => import("./pages/settings/project-settings.tsx"));
 const OrgSettingsPage = page(() => import("./pages/orgs/org-settings.tsx"));
+const AccountPage = page(() => import("./pages/account/account.tsx"));
+const SessionsPage = page(() => import("./pages/account/sessions.tsx"));
+const TokensPage = page(() => import("./pages/account/tokens.tsx"));
 const NotFoundPage = page(() => import("./pages/not-found.tsx"));
 
 /** A page that throws while rendering shows what happened instead of a blank screen. */
@@ -59,6 +62,9 @@ export function App() {
           <Route path="/projects/:projectId/setup" component={ProjectSetupPage} />
           <Route path="/projects/:projectId/settings" component={ProjectSettingsPage} />
           <Route path="/orgs/:orgId/settings" component={OrgSettingsPage} />
+          <Route path="/account" component={AccountPage} />
+          <Route path="/account/sessions" component={SessionsPage} />
+          <Route path="/account/tokens" component={TokensPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </PageErrorBoundary>

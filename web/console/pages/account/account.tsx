@@ -41,7 +41,7 @@ function Profile({ me }: { me: MeResponse }) {
   return (
     <SettingsSection id="profile" title="Profile" description="Your name and address as your organisations see them.">
       <dl class="facts">
-        <Fact term="Name">{me.user.name}</Fact>
+        <Fact term="Name" wide>{me.user.name}</Fact>
         <Fact term="Email" wide>
           <span class="email-line">
             {me.user.email} <EmailState me={me} />

@@ -66,7 +66,7 @@ function SessionsView({ initial }: { initial: SessionDto[] }) {
                   {describeUserAgent(session.user_agent)}
                   {session.current && <span class="badge">This browser</span>}
                 </span>
-                {session.user_agent && <span class="session-agent">{session.user_agent}</span>}
+                {session.user_agent && <span class="session-agent" title={session.user_agent}>{session.user_agent}</span>}
               </span>
             ),
           },

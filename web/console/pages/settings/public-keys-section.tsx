@@ -20,10 +20,21 @@ type OpenDialog = { kind: "rotate" | "revoke" | "origins"; key: KeyDto } | null;
 
 const newestFirst = (a: KeyDto, b: KeyDto) => b.created_at.localeCompare(a.created_at);
 
-function KeyCard({ project, keyRow, label, blocked, onOpen }: { project: ProjectDto; keyRow: KeyDto; label: string; blocked: string | null; onOpen(dialog: OpenDialog): void }) {
+interface KeyCardProps {
+  project: ProjectDto;
+  keyRow: KeyDto;
+  label: string;
+  /** When the environment has more than one active key: which this one is. */
+  tag: string | null;
+  blocked: string | null;
+  onOpen(dialog: OpenDialog): void;
+}
+
+function KeyCard({ project, keyRow, label, tag, blocked, onOpen }: KeyCardProps) {
   const describedBy = blocked ? roleNoteId(sectionId) : undefined;
   return (
     <div class="key-card">
+      {tag && <span class="badge badge-muted key-tag">{tag}</span>}
       <CodeBlock code={keyRow.key} label={label} />
       <p class="key-meta">
         Created {formatDateTime(keyRow.created_at, project.timezone)} ·{" "}
@@ -52,6 +63,7 @@ function EnvironmentKeys({ project, environment, keys, blocked, onOpen }: { proj
           project={project}
           keyRow={key}
           label={active.length === 1 ? `${environment} public key` : index === 0 ? `${environment} public key (newest)` : `${environment} public key (older)`}
+          tag={active.length === 1 ? null : index === 0 ? "Newest key" : "Older key, still accepted until revoked"}
           blocked={blocked}
           onOpen={onOpen}
         />

@@ -7,6 +7,7 @@ import { defaultResultCacheBytes } from "./region/result-cache.ts";
 import { queryTimeoutMs } from "./region/query-service.ts";
 import { defaultStorageTuning, segmentRowsMax, type StorageTuning } from "../storage/event-store.ts";
 import { DatacenterRangesError, loadDatacenterRanges, type DatacenterRanges } from "./ingest/datacenter-ip.ts";
+import { GatewaySettingsError, parseGatewaySettings, type GatewaySettings } from "./gateway/settings.ts";
 
 export const knownRegions = {
   eu: "Europe",
@@ -49,6 +50,8 @@ export interface Config {
   cohortRecalculateMinutes: number;
   /** Datacenter address ranges (DATACENTER_RANGES_FILE, else the bundled list): events from them are marked suspect. */
   datacenterRanges: DatacenterRanges;
+  /** The messaging gateway's settings (server/gateway/settings.ts). */
+  gateway: GatewaySettings;
 }
 
 export class ConfigError extends Error {}
@@ -94,6 +97,15 @@ function parseRemoteRegions(raw: string | undefined, live: RegionCode[]): Partia
   return remote;
 }
 
+function parseGateway(env: Record<string, string | undefined>): GatewaySettings {
+  try {
+    return parseGatewaySettings(env);
+  } catch (error) {
+    if (error instanceof GatewaySettingsError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
 function parseDatacenterRanges(raw: string | undefined): DatacenterRanges {
   const path = raw?.trim() ? resolve(raw.trim()) : null;
   try {
@@ -126,6 +138,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     regionSecret,
     controlPlaneUrl: env.CONTROL_PLANE_URL?.trim() ? env.CONTROL_PLANE_URL.trim().replace(/\/+$/, "") : null,
     datacenterRanges: parseDatacenterRanges(env.DATACENTER_RANGES_FILE),
+    gateway: parseGateway(env),
     cohortRecalculateMinutes: parseInteger("COHORT_RECALCULATE_MINUTES", env.COHORT_RECALCULATE_MINUTES, 60, 0, 7 * 24 * 60),
     queryCacheBytes: parseInteger("QUERY_CACHE_MB", env.QUERY_CACHE_MB, defaultColumnCacheBytes / 1024 / 1024, 16, 1024 * 1024) * 1024 * 1024,
     queryWorkers: parseInteger("QUERY_WORKERS", env.QUERY_WORKERS, defaultQueryWorkers(), 1, queryWorkersMax),

@@ -3,6 +3,8 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { startService, type RunningService } from "./service.ts";
 import { startHeapGuard } from "../storage/heap-guard.ts";
 import { startupGuide } from "./startup-guide.ts";
+import { gatewayRootKeyFile } from "./gateway/gateway.ts";
+import { join } from "node:path";
 import { ManifestCorruptError } from "../storage/manifest.ts";
 import { WalCorruptError } from "../storage/wal.ts";
 
@@ -33,7 +35,13 @@ startHeapGuard();
 // reported here and again, with the build's messages, to the first visitor's request.
 service.prepareConsole().catch((error) => console.error("web console build failed:", error));
 console.log(`svc-analytics listening on ${service.url} (regions: ${config.regions.join(", ")}; data: ${config.dataDir})`);
-console.log(startupGuide(service.ctx.baseUrl()).join("\n"));
+console.log(
+  startupGuide(service.ctx.baseUrl(), {
+    createdRootKey: service.gateway.createdRootKey,
+    rootKeyFile: join(config.dataDir, gatewayRootKeyFile),
+    rootKeyConfigured: config.gateway.rootKey !== null,
+  }).join("\n"),
+);
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -35,6 +35,7 @@ import { sandboxKillGraceMs } from "../engine/sql/sandbox-runner.ts";
 import { boundRequestHeads } from "./http/request-head.ts";
 import { startCohortSchedule } from "./control/cohorts/cohort-schedule.ts";
 import { consoleSurface } from "./console/console-surface.ts";
+import { startGateway, type RunningGateway } from "./gateway/gateway.ts";
 
 /** Answers a request; `path` is its URL's path (parsed once, while routing). */
 type Handler = (request: Request, path: string) => Response | Promise<Response>;
@@ -63,6 +64,8 @@ export interface RunningService {
   queries: ReadonlyMap<RegionCode, QueryService>;
   /** The control plane's routes as mounted (its router's table), and as declared for /openapi.json. */
   control: { routes: { method: string; path: string }[]; operations: readonly ContractOperation[] };
+  /** The messaging gateway, served at /gateway. */
+  gateway: RunningGateway;
   /** Builds the web console now rather than at its first request. */
   prepareConsole(): Promise<void>;
   /** Stops accepting, waits for in-flight requests, closes every database. */
@@ -70,6 +73,8 @@ export interface RunningService {
 }
 
 export const mailOutboxFile = "mail-outbox.jsonl";
+/** Where the one process serves the messaging gateway (its `gateway_url` is the base URL plus this). */
+export const gatewayPrefix = "/gateway";
 /** Keys, flags, region-token revocations and tracking plans a region could not take are pushed again this often. */
 export const keySyncRetryIntervalMs = 30_000;
 
@@ -139,12 +144,14 @@ export async function startService(config: Config): Promise<RunningService> {
     surfaces.set(`/ingest/${code}`, { handle: ingest.handle, renderError: ingestErrorResponse, timeoutMs: requestTimeoutMs });
   }
   const control = controlApp(ctx);
+  const gateway = await startGateway(config.gateway, config.dataDir, gatewayPrefix);
+  const gatewaySurface: Surface = { handle: (request) => gateway.handle(request), renderError: errorResponse, timeoutMs: requestTimeoutMs };
   const controlSurface: Surface = { handle: (request) => control.app.handle(request), renderError: errorResponse, timeoutMs: requestTimeoutMs };
 
   // The console owns every page path outside the API namespaces: the control plane's (read
   // from its route table, so a new API prefix is never taken for a page) and the regions'.
   const consoleUi = consoleSurface({
-    apiSegments: new Set([...control.app.routes.map(({ path }) => path.split("/", 2)[1]!), "region", "ingest"]),
+    apiSegments: new Set([...control.app.routes.map(({ path }) => path.split("/", 2)[1]!), "region", "ingest", gatewayPrefix.slice(1)]),
     publicOrigin: () => new URL(ctx.baseUrl()).origin,
   });
   const consoleUiSurface: Surface = { handle: consoleUi.handle, renderError: errorResponse, timeoutMs: requestTimeoutMs };
@@ -155,6 +162,7 @@ export async function startService(config: Config): Promise<RunningService> {
     const match = path.match(/^\/(region|ingest)\/([a-z]{2})(?:\/|$)/);
     const surface = match && surfaces.get(`/${match[1]}/${match[2]}`);
     if (surface) return surface;
+    if (path === gatewayPrefix || path.startsWith(`${gatewayPrefix}/`)) return gatewaySurface;
     // Everything under /ingest/ answers in the ingest shape, even for a region not served here.
     return path === "/ingest" || path.startsWith("/ingest/") ? unservedIngestRegion : controlSurface;
   };
@@ -204,6 +212,7 @@ export async function startService(config: Config): Promise<RunningService> {
     nodes,
     queries: queryServices,
     control: { routes: control.app.routes.map(({ method, path }) => ({ method, path })), operations: control.operations },
+    gateway,
     prepareConsole: consoleUi.prepare,
     stop: async () => {
       clearInterval(retryTimer);
@@ -214,6 +223,7 @@ export async function startService(config: Config): Promise<RunningService> {
       await server.stop();
       for (const node of nodes.values()) await node.close();
       await decodePool?.close();
+      await gateway.close();
       store.close();
     },
   };

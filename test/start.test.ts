@@ -8,12 +8,21 @@ import { serviceJscRamBytes, watchOutput } from "./helpers/process.ts";
 import { ManifestLog, manifestLogFileName } from "../storage/manifest.ts";
 import packageJson from "../package.json";
 
-/** What the service prints after its "listening on" line, for clients reaching it at `baseUrl`. */
-const startupGuideText = (baseUrl: string) =>
-  `  web console: ${baseUrl}/ (open it in a browser to sign up and create a first project)\n` +
-  `  health:      ${baseUrl}/health\n` +
-  `  API schema:  ${baseUrl}/openapi.json\n` +
-  `  with curl:   README.md, "From sign-up to a first region token"\n`;
+/**
+ * What the service prints after its "listening on" line, for clients reaching it at `baseUrl`,
+ * on a first start in `dataDir`: the gateway's root key is made then, printed that once.
+ */
+const startupGuideText = (baseUrl: string, dataDir: string) => {
+  const keyFile = join(dataDir, "gateway-root-key");
+  return (
+    `  web console: ${baseUrl}/ (open it in a browser to sign up and create a first project)\n` +
+    `  health:      ${baseUrl}/health\n` +
+    `  API schema:  ${baseUrl}/openapi.json\n` +
+    `  with curl:   README.md, "From sign-up to a first region token"\n` +
+    `  gateway:     ${baseUrl}/gateway (messaging gateway: docs/gateway.md)\n` +
+    `  gateway key: ${readFileSync(keyFile, "utf8").trim()} (the operator's root key, shown once; kept in ${keyFile}, mode 0600)\n`
+  );
+};
 
 test("main starts, prints where it is and what to do first, serves /health on PORT, stops on SIGTERM with exit code 0", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "svc-start-"));
@@ -25,8 +34,8 @@ test("main starts, prints where it is and what to do first, serves /health on PO
   const output = watchOutput(child.stdout);
   try {
     const [, url] = await output.waitFor(/listening on (http:\/\/\S+) /);
-    const [guide] = await output.waitFor(/(?<=listening on .*\n)(.*\n){4}/);
-    expect(guide).toBe(startupGuideText(url!));
+    const [guide] = await output.waitFor(/(?<=listening on .*\n)(.*\n){6}/);
+    expect(guide).toBe(startupGuideText(url!, dataDir));
     const health = await fetch(`${url}/health`);
     expect(health.status).toBe(200);
     expect(((await health.json()) as { status: string }).status).toBe("ok");
@@ -156,7 +165,7 @@ test("SIGTERM to the `npm start` process reaches the service: it finishes an in-
     // In order: the guide (at PUBLIC_URL), the signal, the in-flight sign-up's work (its mail), then the end of the shutdown.
     const afterStart = (await output.ended).split(/listening on .*\n/)[1];
     expect(afterStart).toBe(
-      startupGuideText("https://analytics.example.com") +
+      startupGuideText("https://analytics.example.com", dataDir) +
         "SIGTERM received: finishing in-flight requests and closing databases\n" +
         `mail outbox: verify_email for in-flight@example.com written to ${join(dataDir, "mail-outbox.jsonl")}\n` +
         "stopped\n",

@@ -46,6 +46,20 @@ export class ConsoleClient {
     return reply;
   }
 
+  /** The body of a 2xx answer; anything else throws with the answer (for scripts and benchmarks, which have no expect). */
+  async send<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+    const reply = await this.request(method, path, body);
+    if (reply.status < 200 || reply.status > 299) throw new Error(`${method} ${path} answered ${reply.status}: ${JSON.stringify(reply.body)}`);
+    return reply.body as T;
+  }
+
+  /** The session cookie, for a browser context to be signed in as this client. */
+  sessionCookie(): { name: string; value: string } {
+    const [name, value] = (this.cookie ?? "").split("=", 2);
+    if (!name || !value) throw new Error("this client is not signed in");
+    return { name, value };
+  }
+
   get = (path: string) => this.request("GET", path);
   post = (path: string, body?: unknown) => this.request("POST", path, body);
   patch = (path: string, body?: unknown) => this.request("PATCH", path, body);

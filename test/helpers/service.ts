@@ -1,9 +1,12 @@
 // Starts the real service on port 0 with a fresh temporary DATA_DIR.
-import { mkdtempSync, readFileSync, existsSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../server/config.ts";
-import { mailOutboxFile, startService, type RunningService } from "../../server/service.ts";
+import { startService, type RunningService } from "../../server/service.ts";
+import { lastOutboxMail, outboxMail, type OutboxMail } from "./outbox.ts";
+
+export type { OutboxMail } from "./outbox.ts";
 
 export interface TestService extends RunningService {
   dataDir: string;
@@ -16,33 +19,16 @@ export interface TestService extends RunningService {
   restart(): Promise<TestService>;
 }
 
-export interface OutboxMail {
-  to: string;
-  kind: "password_reset" | "verify_email" | "invitation";
-  subject: string;
-  link: string;
-  token: string;
-}
-
 /** `dataDir` reuses an existing data directory (a restart); otherwise a fresh one is made. */
 export async function startTestService(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<TestService> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "svc-test-"));
   const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ...env });
   const service = await startService(config);
-  const mail = (): OutboxMail[] => {
-    const path = join(dataDir, mailOutboxFile);
-    if (!existsSync(path)) return [];
-    return readFileSync(path, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
-  };
   return {
     ...service,
     dataDir,
-    mail,
-    lastMail(to, kind) {
-      const found = mail().filter((item) => item.to === to && item.kind === kind).at(-1);
-      if (!found) throw new Error(`no ${kind} mail to ${to}`);
-      return found;
-    },
+    mail: () => outboxMail(dataDir),
+    lastMail: (to, kind) => lastOutboxMail(dataDir, to, kind),
     async close() {
       await service.stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -27,6 +27,15 @@ const AcceptInvitationPage = page(() => import("./pages/auth/accept-invitation.t
 const NewProjectPage = page(() => import("./pages/projects/new-project.tsx"));
 const ProjectHomePage = page(() => import("./pages/projects/project-home.tsx"));
 const ProjectSetupPage = page(() => import("./pages/setup/project-setup.tsx"));
+const LiveEventsPage = page(() => import("./pages/live/live-events-page.tsx"));
+const SqlPage = page(() => import("./pages/sql/sql-page.tsx"));
+const CatalogPage = page(() => import("./pages/catalog/catalog-page.tsx"));
+const CatalogEventPage = page(() => import("./pages/catalog/catalog-event-page.tsx"));
+const IngestionWarningsPage = page(() => import("./pages/ingestion-warnings/ingestion-warnings-page.tsx"));
+const FlagsPage = page(() => import("./pages/flags/flags-list.tsx"));
+const FlagPage = page(() => import("./pages/flags/flag-editor.tsx"));
+const ExperimentsPage = page(() => import("./pages/experiments/experiments-list.tsx"));
+const ExperimentPage = page(() => import("./pages/experiments/experiment-page.tsx"));
 const ProjectSettingsPage = page(() => import("./pages/settings/project-settings.tsx"));
 const OrgSettingsPage = page(() => import("./pages/orgs/org-settings.tsx"));
 const AccountPage = page(() => import("./pages/account/account.tsx"));
@@ -60,6 +69,15 @@ export function App() {
           <Route path="/projects/new" component={NewProjectPage} />
           <Route path="/projects/:projectId" component={ProjectHomePage} />
           <Route path="/projects/:projectId/setup" component={ProjectSetupPage} />
+          <Route path="/projects/:projectId/live" component={LiveEventsPage} />
+          <Route path="/projects/:projectId/sql" component={SqlPage} />
+          <Route path="/projects/:projectId/catalog" component={CatalogPage} />
+          <Route path="/projects/:projectId/catalog/:eventId" component={CatalogEventPage} />
+          <Route path="/projects/:projectId/ingestion-warnings" component={IngestionWarningsPage} />
+          <Route path="/projects/:projectId/flags" component={FlagsPage} />
+          <Route path="/projects/:projectId/flags/:flagId" component={FlagPage} />
+          <Route path="/projects/:projectId/experiments" component={ExperimentsPage} />
+          <Route path="/projects/:projectId/experiments/:experimentId" component={ExperimentPage} />
           <Route path="/projects/:projectId/settings" component={ProjectSettingsPage} />
           <Route path="/orgs/:orgId/settings" component={OrgSettingsPage} />
           <Route path="/account" component={AccountPage} />

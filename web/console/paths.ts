@@ -21,6 +21,18 @@ export const paths = {
   newProject: (orgId?: string | null) => withQuery("/projects/new", { org: orgId }),
   project: (projectId: string) => `/projects/${encodeURIComponent(projectId)}`,
   projectSetup: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/setup`,
+  projectLive: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/live`,
+  /** The SQL page, with a statement to open it on (the page keeps the one being edited in `sql`). */
+  projectSql: (projectId: string, sql?: string | null) => withQuery(`/projects/${encodeURIComponent(projectId)}/sql`, { sql }),
+  projectCatalog: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/catalog`,
+  projectCatalogEvent: (projectId: string, eventId: string) => `/projects/${encodeURIComponent(projectId)}/catalog/${encodeURIComponent(eventId)}`,
+  projectIngestionWarnings: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/ingestion-warnings`,
+  flags: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/flags`,
+  flag: (projectId: string, flagId: string) => `/projects/${encodeURIComponent(projectId)}/flags/${encodeURIComponent(flagId)}`,
+  experiments: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/experiments`,
+  /** The experiments list with "New experiment" open on this flag. */
+  newExperiment: (projectId: string, flagId: string) => withQuery(`/projects/${encodeURIComponent(projectId)}/experiments`, { new: "1", flag: flagId }),
+  experiment: (projectId: string, experimentId: string) => `/projects/${encodeURIComponent(projectId)}/experiments/${encodeURIComponent(experimentId)}`,
   projectSettings: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/settings`,
   orgSettings: (orgId: string) => `/orgs/${encodeURIComponent(orgId)}/settings`,
   account: "/account",

@@ -4,16 +4,29 @@
 // stream's retry delay with Last-Event-ID, so nothing is shown twice and nothing is missed.
 import { ApiError, errorFromResponse } from "./errors.ts";
 import { EventStreamParser, readEventStream } from "./event-stream.ts";
+import { queryString } from "./region-api.ts";
 import type { RegionTokenSource } from "./region-token.ts";
 import type { LiveEvent } from "./types.ts";
 
 /** The route's own `retry:` value: how long to wait before reconnecting. */
 export const liveEventsRetryMs = 3_000;
 
+/** The route's own filters (docs/live-events.md, "Query parameters"): exact matches, each optional. */
+export interface LiveEventsFilters {
+  event?: string;
+  distinct_id?: string;
+}
+
 export interface LiveEventsOptions {
   /** How many recent events to start with (0-100). */
   limit: number;
-  onEvent(event: LiveEvent): void;
+  filters?: LiveEventsFilters;
+  /** `backlog`: one of the recent events the stream starts with (newest first); `event`: one accepted since (oldest first). */
+  onEvent(event: LiveEvent, kind: "backlog" | "event"): void;
+  /** The stream is open (again): events flow. */
+  onOpen?(): void;
+  /** The route lost `count` events for this client (it read too slowly, or they were no longer kept when it reconnected). */
+  onDropped?(count: number): void;
   /** `retrying`: the follower tries again after liveEventsRetryMs; otherwise it has stopped. */
   onError(error: unknown, retrying: boolean): void;
   signal: AbortSignal;
@@ -37,10 +50,12 @@ export async function followLiveEvents(tokens: RegionTokenSource, options: LiveE
     try {
       const headers: Record<string, string> = { Accept: "text/event-stream" };
       if (lastEventId) headers["Last-Event-ID"] = lastEventId;
-      const response = await tokens.fetch(`/events/live?limit=${options.limit}`, { headers, signal });
+      const response = await tokens.fetch(`/events/live${queryString({ limit: options.limit, ...options.filters })}`, { headers, signal });
       if (!response.ok || !response.body) throw await errorFromResponse(response);
+      options.onOpen?.();
       for await (const message of readEventStream(response.body, parser)) {
-        if (message.event === "backlog" || message.event === "event") options.onEvent(JSON.parse(message.data) as LiveEvent);
+        if (message.event === "backlog" || message.event === "event") options.onEvent(JSON.parse(message.data) as LiveEvent, message.event);
+        else if (message.event === "dropped") options.onDropped?.((JSON.parse(message.data) as { dropped: number }).dropped);
       }
     } catch (error) {
       if (signal.aborted) return;

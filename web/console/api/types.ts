@@ -80,11 +80,24 @@ export interface RegionTokenResponse {
   scopes: string[];
 }
 
-/** An event as the region's live events route shows it (docs/live-events.md); the fields read here. */
+/** An event as the region's live events route shows it (docs/live-events.md, "Event"). Every value came from ingest: show it as text. */
 export interface LiveEvent {
   uuid: string;
   event: string;
   timestamp: string;
   received_at: string;
   distinct_id: string;
+  person_id: string | null;
+  anon_id: string | null;
+  session_id: string | null;
+  window_id: string | null;
+  lib: { name: string; version: string } | null;
+  consent: string | null;
+  groups: Record<string, string> | null;
+  $set: Record<string, unknown> | null;
+  $set_once: Record<string, unknown> | null;
+  properties: Record<string, unknown>;
+  location: { country: string | null; region: string | null; city: string | null; timezone: string | null } | null;
+  is_suspect: boolean;
+  sample_rate: number;
 }

@@ -2,7 +2,7 @@
 // pages exist; none is shown before it works.
 import type { FunctionComponent } from "preact";
 import { paths } from "../paths.ts";
-import { RocketIcon, SettingsIcon } from "../ui/icons.tsx";
+import { ActivityIcon, ClipboardListIcon, DatabaseIcon, FlagIcon, FlaskIcon, RocketIcon, SettingsIcon, WarningIcon } from "../ui/icons.tsx";
 
 export interface ProjectSection {
   label: string;
@@ -12,6 +12,12 @@ export interface ProjectSection {
 
 export const projectSections: readonly ProjectSection[] = [
   { label: "Get started", Icon: RocketIcon, href: paths.projectSetup },
+  { label: "Live events", Icon: ActivityIcon, href: paths.projectLive },
+  { label: "SQL", Icon: DatabaseIcon, href: (projectId) => paths.projectSql(projectId) },
+  { label: "Tracking plan", Icon: ClipboardListIcon, href: paths.projectCatalog },
+  { label: "Ingestion warnings", Icon: WarningIcon, href: paths.projectIngestionWarnings },
+  { label: "Feature flags", Icon: FlagIcon, href: paths.flags },
+  { label: "Experiments", Icon: FlaskIcon, href: paths.experiments },
   // Always last.
   { label: "Settings", Icon: SettingsIcon, href: paths.projectSettings },
 ];

@@ -1,0 +1,136 @@
+// Projects and their keys in the gateway's store. A project is made by the root key with a
+// webhook secret (shown once); keys are minted per project (shown once; only their hash is
+// kept); a suspended project's keys stop working until it is enabled again.
+import type { SQL } from "bun";
+
+export interface GatewayProject {
+  id: string;
+  name: string;
+  webhookUrl: string | null;
+  suspendedAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface GatewayKey {
+  id: string;
+  projectId: string;
+  name: string;
+  last4: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+interface ProjectRow {
+  id: string;
+  name: string;
+  webhook_url: string | null;
+  suspended_at: number | string | null;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+interface KeyRow {
+  id: string;
+  project_id: string;
+  name: string;
+  secret_last4: string;
+  created_at: number | string;
+  revoked_at: number | string | null;
+}
+
+/** PostgreSQL hands BIGINT back as text; SQLite as a number. */
+const time = (value: number | string | null) => (value === null ? null : Number(value));
+
+const project = (row: ProjectRow): GatewayProject => ({
+  id: row.id,
+  name: row.name,
+  webhookUrl: row.webhook_url,
+  suspendedAt: time(row.suspended_at),
+  createdAt: time(row.created_at)!,
+  updatedAt: time(row.updated_at)!,
+});
+
+const key = (row: KeyRow): GatewayKey => ({
+  id: row.id,
+  projectId: row.project_id,
+  name: row.name,
+  last4: row.secret_last4,
+  createdAt: time(row.created_at)!,
+  revokedAt: time(row.revoked_at),
+});
+
+export class ProjectStore {
+  constructor(private readonly sql: SQL) {}
+
+  async create(input: { id: string; name: string; webhookUrl: string | null; webhookSecret: string; now: number }): Promise<GatewayProject> {
+    const [row] = await this.sql`
+      INSERT INTO gateway_projects (id, name, webhook_url, webhook_secret, suspended_at, created_at, updated_at)
+      VALUES (${input.id}, ${input.name}, ${input.webhookUrl}, ${input.webhookSecret}, ${null}, ${input.now}, ${input.now})
+      RETURNING id, name, webhook_url, suspended_at, created_at, updated_at`;
+    return project(row as ProjectRow);
+  }
+
+  async get(id: string): Promise<GatewayProject | null> {
+    const [row] = await this.sql`SELECT id, name, webhook_url, suspended_at, created_at, updated_at FROM gateway_projects WHERE id = ${id}`;
+    return row ? project(row as ProjectRow) : null;
+  }
+
+  /** Newest first, `limit` at a time, after the project `after` (its id) when given. */
+  async list(limit: number, after: string | null): Promise<GatewayProject[]> {
+    const rows = after
+      ? await this.sql`SELECT id, name, webhook_url, suspended_at, created_at, updated_at FROM gateway_projects WHERE id < ${after} ORDER BY id DESC LIMIT ${limit}`
+      : await this.sql`SELECT id, name, webhook_url, suspended_at, created_at, updated_at FROM gateway_projects ORDER BY id DESC LIMIT ${limit}`;
+    return (rows as ProjectRow[]).map(project);
+  }
+
+  async webhookSecret(id: string): Promise<string | null> {
+    const [row] = await this.sql`SELECT webhook_secret FROM gateway_projects WHERE id = ${id}`;
+    return row ? (row as { webhook_secret: string }).webhook_secret : null;
+  }
+
+  async update(id: string, change: { name?: string; webhookUrl?: string | null; webhookSecret?: string; suspendedAt?: number | null }, now: number): Promise<GatewayProject | null> {
+    const current = await this.get(id);
+    if (!current) return null;
+    const secret = change.webhookSecret ?? (await this.webhookSecret(id))!;
+    const [row] = await this.sql`
+      UPDATE gateway_projects SET
+        name = ${change.name ?? current.name},
+        webhook_url = ${change.webhookUrl === undefined ? current.webhookUrl : change.webhookUrl},
+        webhook_secret = ${secret},
+        suspended_at = ${change.suspendedAt === undefined ? current.suspendedAt : change.suspendedAt},
+        updated_at = ${now}
+      WHERE id = ${id}
+      RETURNING id, name, webhook_url, suspended_at, created_at, updated_at`;
+    return project(row as ProjectRow);
+  }
+
+  async addKey(input: { id: string; projectId: string; name: string; secretHash: string; last4: string; now: number }): Promise<GatewayKey> {
+    const [row] = await this.sql`
+      INSERT INTO gateway_keys (id, project_id, name, secret_hash, secret_last4, created_at, revoked_at)
+      VALUES (${input.id}, ${input.projectId}, ${input.name}, ${input.secretHash}, ${input.last4}, ${input.now}, ${null})
+      RETURNING id, project_id, name, secret_last4, created_at, revoked_at`;
+    return key(row as KeyRow);
+  }
+
+  async keys(projectId: string): Promise<GatewayKey[]> {
+    const rows = await this.sql`SELECT id, project_id, name, secret_last4, created_at, revoked_at FROM gateway_keys WHERE project_id = ${projectId} ORDER BY created_at, id`;
+    return (rows as KeyRow[]).map(key);
+  }
+
+  async revokeKey(projectId: string, keyId: string, now: number): Promise<GatewayKey | null> {
+    const [row] = await this.sql`
+      UPDATE gateway_keys SET revoked_at = COALESCE(revoked_at, ${now})
+      WHERE id = ${keyId} AND project_id = ${projectId}
+      RETURNING id, project_id, name, secret_last4, created_at, revoked_at`;
+    return row ? key(row as KeyRow) : null;
+  }
+
+  /** The live key with this hash and its project, if the key is not revoked and the project not suspended. */
+  async activeKey(secretHash: string): Promise<{ keyId: string; projectId: string } | null> {
+    const [row] = await this.sql`
+      SELECT k.id AS key_id, k.project_id AS project_id FROM gateway_keys k JOIN gateway_projects p ON p.id = k.project_id
+      WHERE k.secret_hash = ${secretHash} AND k.revoked_at IS NULL AND p.suspended_at IS NULL`;
+    return row ? { keyId: (row as { key_id: string }).key_id, projectId: (row as { project_id: string }).project_id } : null;
+  }
+}

@@ -128,8 +128,8 @@ describe("organisations", () => {
     expect(await members(reply.body.id)).toEqual({ members: [memberDto(owner, "Olivia Owner", "owner")], invitations: [] });
   });
 
-  test("POST /app/orgs: an empty or missing name is 400; no session is 401", async () => {
-    for (const body of [{ name: "" }, {}, { name: 7 }]) {
+  test("POST /app/orgs: an empty, blank or missing name is 400; no session is 401", async () => {
+    for (const body of [{ name: "" }, { name: "   " }, {}, { name: 7 }]) {
       const reply = await owner.client.post("/app/orgs", body);
       expectError(reply, 400, "validation");
     }
@@ -160,12 +160,13 @@ describe("organisations", () => {
     expect(seen.body.orgs).toContainEqual(orgDto({ ...org, name: "Admin Named" }, "viewer"));
   });
 
-  test("PATCH /app/orgs/{org}: non-member, unknown and malformed org ids are 404; empty name is 400", async () => {
+  test("PATCH /app/orgs/{org}: non-member, unknown and malformed org ids are 404; an empty or blank name is 400", async () => {
     const org = await newOrg();
     expectError(await dave.client.patch(`/app/orgs/${org.id}`, { name: "Hijacked" }), 404, "not_found");
     expectError(await owner.client.patch(`/app/orgs/${crypto.randomUUID()}`, { name: "Ghost" }), 404, "not_found");
     expectError(await owner.client.patch("/app/orgs/not-a-uuid", { name: "Ghost" }), 404, "not_found");
     expectError(await owner.client.patch(`/app/orgs/${org.id}`, { name: "" }), 400, "validation");
+    expectError(await owner.client.patch(`/app/orgs/${org.id}`, { name: " \t " }), 400, "validation", "name must not be empty");
     expect((await owner.client.get("/app/orgs")).body.orgs).toContainEqual(orgDto(org, "owner"));
   });
 });

@@ -45,6 +45,11 @@ const NewCohortPage = page(() => import("./pages/cohorts/cohort-editor.tsx").the
 const CohortPage = page(() => import("./pages/cohorts/cohort-editor.tsx"));
 const InsightsListPage = page(() => import("./pages/insights/insights-list-page.tsx"));
 const InsightBuilderPage = page(() => import("./pages/insights/insight-builder-page.tsx"));
+const ProjectSettingsPage = page(() => import("./pages/settings/project-settings.tsx"));
+const OrgSettingsPage = page(() => import("./pages/orgs/org-settings.tsx"));
+const AccountPage = page(() => import("./pages/account/account.tsx"));
+const SessionsPage = page(() => import("./pages/account/sessions.tsx"));
+const TokensPage = page(() => import("./pages/account/tokens.tsx"));
 const NotFoundPage = page(() => import("./pages/not-found.tsx"));
 
 /** A page that throws while rendering shows what happened instead of a blank screen. */
@@ -92,6 +97,11 @@ export function App() {
           <Route path="/projects/:projectId/insights" component={InsightsListPage} />
           <Route path="/projects/:projectId/insights/new" component={InsightBuilderPage} />
           <Route path="/projects/:projectId/insights/:insightId" component={InsightBuilderPage} />
+          <Route path="/projects/:projectId/settings" component={ProjectSettingsPage} />
+          <Route path="/orgs/:orgId/settings" component={OrgSettingsPage} />
+          <Route path="/account" component={AccountPage} />
+          <Route path="/account/sessions" component={SessionsPage} />
+          <Route path="/account/tokens" component={TokensPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </PageErrorBoundary>

@@ -49,6 +49,11 @@ export const paths = {
   insights: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/insights`,
   newInsight: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/insights/new`,
   insight: (projectId: string, insightId: string) => `/projects/${encodeURIComponent(projectId)}/insights/${encodeURIComponent(insightId)}`,
+  projectSettings: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/settings`,
+  orgSettings: (orgId: string) => `/orgs/${encodeURIComponent(orgId)}/settings`,
+  account: "/account",
+  accountSessions: "/account/sessions",
+  accountTokens: "/account/tokens",
 };
 
 /**

@@ -1,5 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { nowIso } from "../../clock.ts";
+import { validation } from "../../http/errors.ts";
 import type { ControlContext } from "../context.ts";
 import { memberships, orgs } from "../db/schema.ts";
 import { newId, slugify, uniqueSlug } from "../ids.ts";
@@ -32,7 +33,13 @@ export function listOrgs(ctx: ControlContext, principal: Principal) {
   return { orgs: visible.map((row) => orgDto(row.org, row.role as Role)) };
 }
 
+/** The routes trim names; one of only spaces is as empty as "" (which the schema refuses). */
+function requireName(name: string): void {
+  if (!name) throw validation("name must not be empty");
+}
+
 export function planCreateOrg(ctx: ControlContext, principal: Principal, name: string): WritePlan<ReturnType<typeof orgDto>> {
+  requireName(name);
   return {
     action: "org.create",
     targetType: "org",
@@ -46,6 +53,7 @@ export function planCreateOrg(ctx: ControlContext, principal: Principal, name: s
 
 export function planRenameOrg(ctx: ControlContext, access: OrgAccess, name: string): WritePlan<ReturnType<typeof orgDto>> {
   requireScope(access, "org:write");
+  requireName(name);
   const before = orgDto(access.org, access.role);
   const after = { ...before, name };
   return {

@@ -49,6 +49,11 @@ export interface KeyDto {
   project_id: string;
   environment: string;
   key: string;
+  /** Web origins allowed to send with the key; empty allows any. */
+  allowed_origins: string[];
+  allowed_bundle_ids: string[];
+  /** The region's capture service has the key's latest state. */
+  registry_synced: boolean;
   created_at: string;
   revoked_at: string | null;
 }

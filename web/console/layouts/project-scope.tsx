@@ -1,7 +1,7 @@
 // A project's pages: signed in, the project loaded (and remembered as the one to open next
 // time), inside the sidebar layout.
 import type { ComponentChildren } from "preact";
-import { useEffect } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { getProject } from "../api/console-api.ts";
 import { isNotFound } from "../api/http.ts";
 import type { MeResponse, ProjectDto } from "../api/types.ts";
@@ -14,10 +14,12 @@ import { EmptyState, ErrorState, LoadingState } from "../ui/states.tsx";
 import { AppLayout } from "./app-layout.tsx";
 import { RequireSignedIn } from "./guards.tsx";
 
-type ProjectChildren = (project: ProjectDto, me: MeResponse) => ComponentChildren;
+/** `replaceProject` shows a project the page changed (a rename) everywhere, the sidebar included, without loading it again. */
+type ProjectChildren = (project: ProjectDto, me: MeResponse, replaceProject: (project: ProjectDto) => void) => ComponentChildren;
 
 function LoadedProject({ me, projectId, children }: { me: MeResponse; projectId: string; children: ProjectChildren }) {
   const [project, reload] = useResource(() => getProject(projectId), [projectId]);
+  const [changed, setChanged] = useState<ProjectDto | null>(null);
   useEffect(() => {
     if (project.status === "ready") rememberProject(project.data.id);
   }, [project]);
@@ -41,9 +43,10 @@ function LoadedProject({ me, projectId, children }: { me: MeResponse; projectId:
       </main>
     );
   }
+  const shown = changed?.id === project.data.id ? changed : project.data;
   return (
-    <AppLayout me={me} project={project.data}>
-      {children(project.data, me)}
+    <AppLayout me={me} project={shown}>
+      {children(shown, me, setChanged)}
     </AppLayout>
   );
 }

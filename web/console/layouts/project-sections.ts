@@ -2,7 +2,7 @@
 // pages exist; none is shown before it works.
 import type { FunctionComponent } from "preact";
 import { paths } from "../paths.ts";
-import { ActivityIcon, ChartIcon, CirclesIcon, ClipboardListIcon, DatabaseIcon, FlagIcon, FlaskIcon, RocketIcon, UsersIcon, WarningIcon } from "../ui/icons.tsx";
+import { ActivityIcon, ChartIcon, CirclesIcon, ClipboardListIcon, DatabaseIcon, FlagIcon, FlaskIcon, RocketIcon, SettingsIcon, UsersIcon, WarningIcon } from "../ui/icons.tsx";
 
 export interface ProjectSection {
   label: string;
@@ -23,6 +23,8 @@ export const projectSections: readonly ProjectSection[] = [
   { label: "SQL", Icon: DatabaseIcon, href: (projectId) => paths.projectSql(projectId) },
   { label: "Tracking plan", Icon: ClipboardListIcon, href: paths.projectCatalog },
   { label: "Ingestion warnings", Icon: WarningIcon, href: paths.projectIngestionWarnings },
+  // Always last.
+  { label: "Settings", Icon: SettingsIcon, href: paths.projectSettings },
 ];
 
 /** Whether `path` is the section's page, a page under it, or one of its `also` pages. */

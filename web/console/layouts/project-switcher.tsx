@@ -5,7 +5,7 @@ import { listProjects } from "../api/console-api.ts";
 import type { OrgDto, ProjectDto } from "../api/types.ts";
 import { useResource } from "../hooks/use-resource.ts";
 import { paths } from "../paths.ts";
-import { ChevronsIcon, PlusIcon } from "../ui/icons.tsx";
+import { ChevronsIcon, PlusIcon, SettingsIcon } from "../ui/icons.tsx";
 import { ErrorState, Spinner } from "../ui/states.tsx";
 
 const loadAll = (orgs: OrgDto[]) => Promise.all(orgs.map(async (org) => ({ org, projects: (await listProjects(org.id)).projects })));
@@ -37,6 +37,11 @@ function ProjectList({ orgs, current }: { orgs: OrgDto[]; current: ProjectDto })
             <li>
               <a href={paths.newProject(org.id)} class="switcher-item switcher-new">
                 <PlusIcon /> New project
+              </a>
+            </li>
+            <li>
+              <a href={paths.orgSettings(org.id)} class="switcher-item switcher-new" aria-label={`${org.name} settings`}>
+                <SettingsIcon /> Organisation settings
               </a>
             </li>
           </ul>

@@ -6,7 +6,7 @@ import type { UserDto } from "../api/types.ts";
 import { paths } from "../paths.ts";
 import { signOut } from "../state/session.ts";
 import { Button } from "../ui/button.tsx";
-import { LogOutIcon } from "../ui/icons.tsx";
+import { LogOutIcon, SettingsIcon } from "../ui/icons.tsx";
 import { ThemeSwitch } from "../ui/theme-switch.tsx";
 
 export function UserPanel({ user }: { user: UserDto }) {
@@ -25,13 +25,15 @@ export function UserPanel({ user }: { user: UserDto }) {
   };
   return (
     <div class="user-panel">
-      <div class="user-identity">
+      <a class="user-identity user-account-link" href={paths.account} title="Your account, sessions and tokens">
         <span class="avatar" aria-hidden="true">{user.name.trim().charAt(0).toUpperCase() || "?"}</span>
         <span class="user-text">
           <span class="user-name">{user.name}</span>
           <span class="user-email">{user.email}</span>
         </span>
-      </div>
+        <SettingsIcon />
+        <span class="visually-hidden">Your account</span>
+      </a>
       <div class="user-actions">
         <ThemeSwitch />
         <Button small variant="ghost" busy={leaving} onClick={logOut}>

@@ -44,13 +44,13 @@ try {
     taken.push({ shot, files });
   };
 
-  const signedOut = await browser.newContext({ viewport, colorScheme: "light" });
+  const signedOut = await browser.newContext({ viewport, colorScheme: "light", reducedMotion: "reduce" });
   const visitor = await signedOut.newPage();
   visitor.setDefaultTimeout(shownWithinMs);
   await take(visitor, { name: "login", title: "Log in", path: "/login" });
   await signedOut.close();
 
-  const context = await browser.newContext({ viewport, colorScheme: "light" });
+  const context = await browser.newContext({ viewport, colorScheme: "light", reducedMotion: "reduce" });
   await context.addCookies([{ ...workspace.owner.sessionCookie(), url: service.url }]);
   const page = await context.newPage();
   page.setDefaultTimeout(shownWithinMs);

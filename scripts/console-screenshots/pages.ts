@@ -16,8 +16,8 @@ export interface ConsoleShot {
   act?(page: Page): Promise<void>;
 }
 
-/** Charts animate for about a second after their data arrives. */
-const chartSettleMs = 1_200;
+/** Charts draw in the frame after their data arrives (the screenshots ask for reduced motion: no animation). */
+const chartSettleMs = 500;
 
 /** The page has its heading and nothing still loading (no loading state, no tile waiting for its answer). */
 export async function settled(page: Page): Promise<void> {
@@ -57,5 +57,9 @@ export function consolePages(workspace: DemoWorkspace): ConsoleShot[] {
     { name: "feature-flags", title: "Feature flags", path: `${project}/flags` },
     { name: "feature-flag", title: "A flag's release conditions and variants", path: `${project}/flags/${workspace.flagIds.darkMode}`, dark: true },
     { name: "experiment", title: "An experiment", path: `${project}/experiments/${workspace.experimentId}` },
+    { name: "project-settings", title: "Project settings: keys, flag secret keys", path: `${project}/settings` },
+    { name: "organisation", title: "Organisation: members and invitations", path: `/orgs/${workspace.orgId}/settings` },
+    { name: "tokens", title: "Personal access tokens", path: "/account/tokens" },
+    { name: "sessions", title: "Sessions", path: "/account/sessions" },
   ];
 }

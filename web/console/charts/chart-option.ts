@@ -9,9 +9,12 @@ export type ChartOption = ComposeOption<
   LineSeriesOption | BarSeriesOption | PieSeriesOption | SankeySeriesOption | GridComponentOption | TooltipComponentOption | MarkLineComponentOption
 >;
 
+/** A person who asked their system for less motion gets charts drawn at once, as the rest of the console moves less. */
+const prefersReducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+
 export const baseOption = (theme: ChartTheme, animation: boolean): ChartOption => ({
   color: theme.series,
-  animation,
+  animation: animation && !prefersReducedMotion(),
   textStyle: { color: theme.text, fontFamily: theme.fontFamily },
 });
 

@@ -31,6 +31,8 @@ export function consolePages(workspace: DemoWorkspace): ConsoleShot[] {
   const project = `/projects/${workspace.projectId}`;
   return [
     { name: "setup", title: "Get started: the key, snippets and the first event", path: `${project}/setup` },
+    { name: "dashboards", title: "Dashboards", path: `${project}/dashboards` },
+    { name: "dashboard", title: "A dashboard: insight and text tiles on the grid", path: `${project}/dashboards/${workspace.dashboardId}`, dark: true },
     { name: "insights", title: "Saved insights", path: `${project}/insights` },
     { name: "insight-trends", title: "Insight builder: trends with a breakdown", path: `${project}/insights/${workspace.insightIds[2]}`, dark: true },
     { name: "insight-funnel", title: "Insight builder: a funnel", path: `${project}/insights/${workspace.insightIds[4]}` },

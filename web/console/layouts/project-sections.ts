@@ -1,8 +1,9 @@
 // The sections of a project the sidebar lists, in order. A section joins this list when its
-// pages exist; none is shown before it works.
+// pages exist; none is shown before it works. "Get started" comes first (a project opens on
+// it), then the data sections, Dashboards first.
 import type { FunctionComponent } from "preact";
 import { paths } from "../paths.ts";
-import { ActivityIcon, ChartIcon, CirclesIcon, ClipboardListIcon, DatabaseIcon, FlagIcon, FlaskIcon, RocketIcon, SettingsIcon, UsersIcon, WarningIcon } from "../ui/icons.tsx";
+import { ActivityIcon, ChartIcon, CirclesIcon, ClipboardListIcon, DashboardIcon, DatabaseIcon, FlagIcon, FlaskIcon, RocketIcon, SettingsIcon, UsersIcon, WarningIcon } from "../ui/icons.tsx";
 
 export interface ProjectSection {
   label: string;
@@ -14,6 +15,7 @@ export interface ProjectSection {
 
 export const projectSections: readonly ProjectSection[] = [
   { label: "Get started", Icon: RocketIcon, href: paths.projectSetup },
+  { label: "Dashboards", Icon: DashboardIcon, href: paths.dashboards },
   { label: "Insights", Icon: ChartIcon, href: paths.insights },
   { label: "Live events", Icon: ActivityIcon, href: paths.projectLive },
   { label: "Persons", Icon: UsersIcon, href: paths.persons, also: (projectId) => [paths.groups(projectId)] },

@@ -2,7 +2,7 @@
 // signed up in the browser's own context (so the page and the test share the session), a
 // project, events sent to the region's ingest with the project's key, and saved insights.
 import { expect } from "bun:test";
-import type { APIRequestContext } from "playwright-core";
+import type { APIRequestContext, Page } from "playwright-core";
 import { strongPassword } from "../../helpers/accounts.ts";
 import type { TestService } from "../../helpers/service.ts";
 
@@ -123,4 +123,13 @@ export function trendsRows(result: any): string[][] {
 /** The rows a funnel tile shows: each step's persons and conversion from the first step. */
 export function funnelRows(result: any): string[][] {
   return result.steps.map((step: any) => [`${step.step + 1}. ${step.event}`, number(step.count), step.conversion_from_first === null ? "–" : percent.format(step.conversion_from_first)]);
+}
+
+/** A tile's numbers as shown: its chart comes first, its numbers on request. */
+export async function shownTileRows(page: Page, tileId: string): Promise<string[][]> {
+  const tile = page.locator(`[data-tile-id="${tileId}"]`);
+  const toNumbers = tile.getByRole("button", { name: "Show the numbers" });
+  if (await toNumbers.count()) await toNumbers.click();
+  await tile.locator("table.tile-numbers").waitFor();
+  return page.$$eval(`[data-tile-id="${tileId}"] table.tile-numbers tbody tr`, (rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent ?? "")));
 }

@@ -11,7 +11,7 @@ import { launchChromium } from "../../helpers/chromium.ts";
 import { fillForm, openConsoleTab, screenshotThemes, waitForPage, type ConsoleTab } from "../../helpers/console-browser.ts";
 import { startTestService, type TestService } from "../../helpers/service.ts";
 import {
-  api, createProject, funnelQuery, funnelRows, hostileBrowser, hostileEvent, queryRegion, saveInsight, seedEvents, sendEvents, signUpInBrowser, trendsQuery, trendsRows, type Project,
+  api, createProject, funnelQuery, funnelRows, hostileBrowser, shownTileRows, hostileEvent, queryRegion, saveInsight, seedEvents, sendEvents, signUpInBrowser, trendsQuery, trendsRows, type Project,
 } from "./dashboard-fixtures.ts";
 
 let service: TestService;
@@ -82,9 +82,6 @@ async function reloadingTiles(page: Page, count: number, action: () => Promise<u
   await noneLoading(page);
 }
 
-const shownRows = (page: Page, tileId: string) =>
-  page.$$eval(`[data-tile-id="${tileId}"] table.tile-numbers tbody tr`, (rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent ?? "")));
-
 /** Every insight tile shows what POST /query answers for the request the dashboard hands out for it. */
 async function expectTilesMatchQueries(page: Page, except: string[] = []): Promise<Record<string, any>> {
   const dashboard = await getDashboard();
@@ -93,7 +90,7 @@ async function expectTilesMatchQueries(page: Page, except: string[] = []): Promi
     const result = await queryRegion(tab.context.request, service, project.id, shown.request);
     results[shown.insight_id] = result;
     const expected = result.kind === "trends" ? trendsRows(result) : funnelRows(result);
-    expect({ tile: shown.insight.name, rows: await shownRows(page, shown.id) }).toEqual({ tile: shown.insight.name, rows: expected });
+    expect({ tile: shown.insight.name, rows: await shownTileRows(page, shown.id) }).toEqual({ tile: shown.insight.name, rows: expected });
   }
   return results;
 }
@@ -155,6 +152,11 @@ describe("tiles", () => {
     await waitForPage(page, hostileName);
     const states = await settledTiles(page);
     expect(Object.values(states)).toEqual(["ready", "ready", "ready"]);
+    // Each insight tile draws its insight's chart first.
+    for (const shown of (await getDashboard()).tiles.filter((candidate: any) => candidate.kind === "insight")) {
+      await page.locator(`[data-tile-id="${shown.id}"] .tile-chart canvas`).first().waitFor();
+    }
+    await screenshotThemes(page, "dashboard-charts");
     const results = await expectTilesMatchQueries(page);
     // The seeded events are there: 7 page views in Chrome, 10 persons entered the funnel, 2 bought.
     const chrome = results[trendsInsight.id].rows.find((row: any) => row.event === "$pageview" && row.breakdown_value === "Chrome");
@@ -172,7 +174,7 @@ describe("tiles", () => {
     expect(await page.textContent(".tile-text-body")).toBe(hostileText);
     // Line breaks are kept as written (white-space: pre-wrap), not turned into markup.
     expect(await page.locator(".tile-text-body").innerText()).toBe(hostileText);
-    const labels = (await shownRows(page, (await getDashboard()).tiles[0].id)).map(([label]) => label);
+    const labels = (await shownTileRows(page, (await getDashboard()).tiles[0].id)).map(([label]) => label);
     expect(labels).toContain(`$pageview · ${hostileBrowser}`);
     expect(labels).toContain(`${hostileEvent} · (none)`);
     expect(await page.locator("main img, main script, main b, main i").count()).toBe(0);

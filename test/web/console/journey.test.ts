@@ -10,6 +10,7 @@ import type { Browser } from "playwright-core";
 import { strongPassword } from "../../helpers/accounts.ts";
 import { launchChromium } from "../../helpers/chromium.ts";
 import { fillForm, openConsoleTab, waitForPage, type ConsoleTab } from "../../helpers/console-browser.ts";
+import { funnelRows, queryRegion, shownTileRows, trendsRows } from "./dashboard-fixtures.ts";
 import { eventuallyEqual, roundedRatio, shownNumber, shownPercent, shownTable, urlQuery } from "./insights-fixture.ts";
 import { startTestService, type TestService } from "../../helpers/service.ts";
 import { serveSnippetSite, type SnippetSite } from "../../helpers/snippet-site.ts";
@@ -144,6 +145,32 @@ test("a trends insight with a breakdown and a funnel are built and saved, showin
   await page.locator("dialog").getByRole("button", { name: "Save" }).click();
   await waitForPage(page, "Sign-up funnel");
   saved.funnel.id = new URL(page.url()).pathname.split("/").at(-1)!;
+  expect(tab.problems).toEqual([]);
+});
+
+test("both insights on a new dashboard show, after a reload, what POST /query answers for each tile", async () => {
+  const { page } = tab;
+  await page.getByRole("link", { name: "Dashboards" }).click();
+  await waitForPage(page, "Dashboards");
+  await page.getByRole("button", { name: "New dashboard" }).first().click();
+  await fillForm(page, { name: "Launch week" });
+  await page.getByRole("button", { name: "Create dashboard" }).click();
+  await waitForPage(page, "Launch week");
+  const dashboardId = new URL(page.url()).pathname.split("/").at(-1)!;
+  for (const name of ["Pageviews by browser", "Sign-up funnel"]) {
+    await page.getByRole("button", { name: "Add insight" }).first().click();
+    await page.getByRole("button", { name: new RegExp(`^${name}`) }).click();
+    await page.locator(".tile-title", { hasText: name }).waitFor();
+  }
+  await page.reload();
+  await waitForPage(page, "Launch week");
+  const dashboard = await (await tab.context.request.get(`${service.url}/app/projects/${projectId}/dashboards/${dashboardId}`)).json();
+  expect(dashboard.tiles.map((tile: any) => tile.insight_id)).toEqual([saved.trends.id, saved.funnel.id]);
+  for (const tile of dashboard.tiles) {
+    await page.locator(`[data-tile-id="${tile.id}"][data-tile-state="ready"] .tile-chart canvas`).first().waitFor();
+    const result = await queryRegion(tab.context.request, service, projectId, tile.request);
+    expect(await shownTileRows(page, tile.id)).toEqual(result.kind === "trends" ? trendsRows(result) : funnelRows(result));
+  }
   expect(tab.problems).toEqual([]);
 });
 

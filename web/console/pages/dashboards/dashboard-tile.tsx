@@ -5,15 +5,14 @@
 import type { DashboardTileDto } from "../../api/dashboard-types.ts";
 import { describeError } from "../../api/errors.ts";
 import type { ProjectDto } from "../../api/types.ts";
-import { formatRelative } from "../../format/date-time.ts";
 import { paths } from "../../paths.ts";
 import { Button } from "../../ui/button.tsx";
 import { AlertIcon, GripIcon, PencilIcon, XIcon } from "../../ui/icons.tsx";
 import { Spinner } from "../../ui/states.tsx";
 import { kindLabel } from "./dashboard-dialogs.tsx";
 import type { GridTile, TileState } from "./dashboard-grid.tsx";
-import { TileBody } from "./tile-body.tsx";
-import type { TileResult } from "./use-tile-results.ts";
+import { TileResult } from "./tile-result.tsx";
+import type { TileResult as TileAnswer } from "./use-tile-results.ts";
 
 interface TileActions {
   editable: boolean;
@@ -22,7 +21,7 @@ interface TileActions {
   onRetry(tile: DashboardTileDto): void;
 }
 
-const loadingResult: TileResult = { status: "loading" };
+const loadingResult: TileAnswer = { status: "loading" };
 
 function TileFailure({ message, onRetry }: { message: string; onRetry?: () => void }) {
   return (
@@ -34,7 +33,7 @@ function TileFailure({ message, onRetry }: { message: string; onRetry?: () => vo
   );
 }
 
-function insightTile(project: ProjectDto, tile: DashboardTileDto, result: TileResult | undefined, actions: TileActions): GridTile {
+function insightTile(project: ProjectDto, tile: DashboardTileDto, result: TileAnswer | undefined, actions: TileActions): GridTile {
   const insight = tile.insight!;
   const label = insight.name;
   let state: TileState;
@@ -55,15 +54,7 @@ function insightTile(project: ProjectDto, tile: DashboardTileDto, result: TileRe
     } else if (current.status === "failed") {
       body = <TileFailure message={describeError(current.error)} onRetry={() => actions.onRetry(tile)} />;
     } else {
-      const { response } = current;
-      body = (
-        <>
-          <TileBody kind={insight.query.insight.kind} query={tile.request.body.query} result={response.result} timeZone={project.timezone} currency={project.currency} />
-          <p class="tile-computed">
-            <time dateTime={response.computed_at}>{`Computed ${formatRelative(response.computed_at)}`}</time>
-          </p>
-        </>
-      );
+      body = <TileResult project={project} insight={insight} query={tile.request.body.query} response={current.response} />;
     }
   }
   return {
@@ -116,6 +107,6 @@ function textTile(tile: DashboardTileDto, actions: TileActions): GridTile {
   };
 }
 
-export function gridTile(project: ProjectDto, tile: DashboardTileDto, result: TileResult | undefined, actions: TileActions): GridTile {
+export function gridTile(project: ProjectDto, tile: DashboardTileDto, result: TileAnswer | undefined, actions: TileActions): GridTile {
   return tile.kind === "insight" && tile.insight ? insightTile(project, tile, result, actions) : textTile(tile, actions);
 }

@@ -1,8 +1,7 @@
-// What an insight tile shows once its query has answered. For now the main numbers as a
+// An insight tile's numbers (tile-result.tsx shows them in place of the chart on request), as a
 // compact table: trends, each series' total and last value; funnels, each step's count and
 // conversion; the other kinds their headline figures. Every label comes from the data (event
-// names, breakdown values, URLs) and is rendered as text. The charts
-// (web/console/charts/insight-result.tsx) are to take this component's place with the same props.
+// names, breakdown values, URLs) and is rendered as text.
 import type { ComponentChildren } from "preact";
 import type { FunnelStep, InsightKind, InsightResult, QueryIrDocument, TrendsRow } from "../../api/query-types.ts";
 import { formatMoney, formatNumber, formatPercent } from "../../format/numbers.ts";

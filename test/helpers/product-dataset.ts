@@ -137,16 +137,26 @@ export interface IngestSummary {
 const batchEvents = 1_000;
 const concurrentBatches = 4;
 
-/** Sends the events to `{ingestUrl}/batch` with the public key, 1,000 per request, and fails on any refusal. */
+/**
+ * Sends the events to `{ingestUrl}/batch` with the public key, 1,000 per request, as an SDK
+ * would: a 429 (the project's ingest rate, 5,000 events/s) is sent again after its Retry-After
+ * (the same uuids, so nothing doubles); any other refusal fails.
+ */
 export async function sendProductEvents(ingestUrl: string, apiKey: string, events: Iterable<ProductEvent>): Promise<IngestSummary> {
   const summary: IngestSummary = { accepted: 0, batches: 0 };
   const inFlight = new Set<Promise<void>>();
   const send = async (batch: ProductEvent[]) => {
-    const response = await fetch(`${ingestUrl}/batch`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ api_key: apiKey, sent_at: new Date().toISOString(), batch }),
-    });
+    let response: Response;
+    for (;;) {
+      response = await fetch(`${ingestUrl}/batch`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ api_key: apiKey, sent_at: new Date().toISOString(), batch }),
+      });
+      if (response.status !== 429) break;
+      await response.arrayBuffer();
+      await Bun.sleep(Number(response.headers.get("Retry-After") ?? 1) * 1000);
+    }
     const answer = (await response.json()) as { accepted?: number; rejected?: unknown[] };
     if (response.status !== 200 || answer.accepted !== batch.length) throw new Error(`ingest answered ${response.status}: ${JSON.stringify(answer).slice(0, 500)}`);
     summary.accepted += batch.length;

@@ -1,6 +1,6 @@
 // Labelled form controls: the label names the control for screen readers, a hint below it is
 // read with it (aria-describedby).
-import type { ComponentChildren, InputHTMLAttributes, SelectHTMLAttributes } from "preact";
+import type { ComponentChildren, InputHTMLAttributes, SelectHTMLAttributes, TextareaHTMLAttributes } from "preact";
 import { useId } from "preact/hooks";
 
 interface FieldFrameProps {
@@ -55,6 +55,23 @@ export function SelectField({ label, hint, children, ...select }: SelectFieldPro
       <select {...select} id={id} class="input select" aria-describedby={hint ? `${id}-hint` : undefined}>
         {children}
       </select>
+    </FieldFrame>
+  );
+}
+
+type TextAreaFieldProps = TextareaHTMLAttributes & {
+  label: string;
+  name: string;
+  hint?: ComponentChildren;
+  /** Typed lists (origins, ids): a monospace face keeps characters apart. */
+  monospace?: boolean;
+};
+
+export function TextAreaField({ label, hint, monospace, ...textarea }: TextAreaFieldProps) {
+  const id = useId();
+  return (
+    <FieldFrame id={id} label={label} hint={hint}>
+      <textarea {...textarea} id={id} class={monospace ? "input textarea textarea-mono" : "input textarea"} aria-describedby={hint ? `${id}-hint` : undefined} />
     </FieldFrame>
   );
 }

@@ -8,10 +8,9 @@ import { fieldText, useFormAction } from "../../hooks/use-form-action.ts";
 import { useResource } from "../../hooks/use-resource.ts";
 import { Button } from "../../ui/button.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
-import { TextField } from "../../ui/field.tsx";
+import { TextField, TextAreaField } from "../../ui/field.tsx";
 import { FormError } from "../../ui/form-error.tsx";
 import { ErrorState, LoadingState } from "../../ui/states.tsx";
-import { TextAreaField } from "../../ui/text-area-field.tsx";
 import { useDebounced } from "./use-debounced.ts";
 
 export const nameLengthMax = 200;

@@ -5,10 +5,10 @@ import { useState } from "preact/hooks";
 import { revokeKey, rotateKey, updateKeyOrigins } from "../../api/settings-api.ts";
 import type { RotateKeyResponse } from "../../api/settings-types.ts";
 import type { KeyDto } from "../../api/types.ts";
+import { TextAreaField } from "../../ui/field.tsx";
 import { Button } from "../../ui/button.tsx";
 import { ConfirmDialog, Dialog } from "../../ui/dialog.tsx";
 import { FormError } from "../../ui/form-error.tsx";
-import { TextAreaField } from "../../ui/textarea-field.tsx";
 import { useAction } from "./use-action.ts";
 
 /** What the API allows in one key's allowlist (server/control/services/keys.ts). */
@@ -100,6 +100,7 @@ export function KeyOriginsDialog({ projectId, keyRow, onClose, onSaved }: KeyDia
     >
       <FormError error={save.error} />
       <TextAreaField
+        monospace
         label="Allowed origins"
         name="origins"
         rows={5}

@@ -181,6 +181,9 @@ test("a viewer sees the tiles and their numbers, but nothing that changes the da
     await page.goto(`${service.url}/projects/${project.id}/dashboards/${dashboardId}`);
     await waitForPage(page, "Arranged");
     await page.waitForSelector(`[data-tile-id="${ids.chart}"][data-tile-state="ready"]`);
+    // The tile draws its chart, with its numbers a click away for a viewer too.
+    await page.locator(`[data-tile-id="${ids.chart}"] .tile-chart`).waitFor();
+    await page.locator(`[data-tile-id="${ids.chart}"]`).getByRole("button", { name: "Show the numbers" }).click();
     expect(await page.locator(`[data-tile-id="${ids.chart}"] table.tile-numbers`).count()).toBe(1);
     const controls = ["Add insight", "Add text", "Set as home", "Edit details", "Delete", "Edit text", "Add filter"];
     expect(await Promise.all(controls.map((name) => page.getByRole("button", { name }).count()))).toEqual(controls.map(() => 0));

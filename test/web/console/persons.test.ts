@@ -161,6 +161,8 @@ test("unmerging a distinct id asks first, then moves it to a new person: the pag
   await page.getByRole("checkbox", { name: "phone-ada" }).check();
   await page.getByRole("button", { name: "Unmerge 1 selected" }).click();
   const dialog = page.getByRole("dialog", { name: "Unmerge into a new person?" });
+  // The dialog's content is drawn once it is open: wait for it before reading it.
+  await dialog.locator(".dialog-list li").first().waitFor();
   expect(await dialog.locator(".dialog-list li").allTextContents()).toEqual(["phone-ada"]);
   await screenshotThemes(page, "person-unmerge-confirm");
   await dialog.getByRole("button", { name: "Unmerge" }).click();

@@ -75,5 +75,9 @@ test("a thread that ends during the measurement is charged to exited, only for w
   // that is rightly charged to exited as well.
   const teardownMs = 100;
   expect(perEvent.exited).toBeLessThanOrEqual(busyMs + teardownMs + 2 * stepMs);
-  expect(perEvent.other).toBeLessThanOrEqual(stepMs);
+  // None of the exiting thread's use lands in `other`: had it, `other` would hold at least what
+  // `exited` is shown to hold (busyMs - stepMs). The process's own threads (GC, JIT) do run
+  // during the window, more so after the suite's earlier files (30 ms seen once), so a bound of
+  // one step measured that noise rather than the attribution.
+  expect(perEvent.other).toBeLessThan(busyMs - stepMs);
 });

@@ -32,4 +32,14 @@ export const gatewayMigrations: readonly (readonly string[])[] = [
     )`,
     `CREATE INDEX gateway_audit_project ON gateway_audit (project_id, at)`,
   ],
+  [
+    // One instance's network auth state (credentials, signal keys) by name, so a restart or
+    // another replica resumes the session without a new QR scan.
+    `CREATE TABLE gateway_auth_state (
+      instance_id TEXT NOT NULL,
+      name TEXT NOT NULL,
+      value TEXT NOT NULL,
+      PRIMARY KEY (instance_id, name)
+    )`,
+  ],
 ];

@@ -171,6 +171,31 @@ describe("an open session ends", () => {
   });
 });
 
+describe("the gateway's side fails", () => {
+  test("a credential the store cannot write ends the connection as connection_lost, with no paired event", async () => {
+    const { log } = await openSession(harness, "inst-1");
+    const [shown] = await log.count("qr", 1);
+    await harness.database.close();
+    await harness.control.scan(phone, shown!.code);
+    await log.count("disconnected", 1);
+    expect(log.entries).toEqual([
+      { kind: "qr", code: shown!.code },
+      { kind: "disconnected", reason: { kind: "connection_lost", message: expect.stringMatching(/^the credential could not be stored: .+/) } },
+    ]);
+    harness.database = await openGatewayDatabase(`${harness.directory}/g.sqlite`);
+    expect(await storedAuth(harness.database, "inst-1")).toEqual({});
+  });
+
+  test("logout after the connection was lost forgets the credential here (the network cannot be told)", async () => {
+    const { session, log } = await pairedSession(harness, "inst-1", phone);
+    await harness.control.drop(phone);
+    await log.count("disconnected", 1);
+    await session.logout();
+    expect(await storedAuth(harness.database, "inst-1")).toEqual({});
+    expect(await harness.control.devices()).toEqual([{ phone, connected: false, sessions: 0 }]);
+  });
+});
+
 describe("an unreachable network", () => {
   test("open() rejects with an error naming the network when nothing listens", async () => {
     const gone = await startSimulatedNetwork();

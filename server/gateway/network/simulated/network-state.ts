@@ -214,7 +214,6 @@ export class SimulatedNetworkState {
 
   /** A contact sends a message to a paired number. */
   sendFromPhone(from: string, to: string, content: WireInboundContent): { networkId: string } {
-    this.phone(from);
     const recipient = this.phone(to);
     if (recipient.device === null) throw new ControlError(404, "not_paired", `${to} has no linked gateway device`);
     const networkId = `sim-msg:${crypto.randomUUID()}`;
@@ -223,13 +222,13 @@ export class SimulatedNetworkState {
   }
 
   inbox(phoneNumber: string): InboxMessage[] {
-    return this.phone(phoneNumber).inbox.map((entry) => ({ networkId: entry.networkId, messageId: entry.networkId, from: entry.from, content: entry.content, receivedAt: entry.receivedAt, deliveredAt: entry.deliveredAt, readAt: entry.readAt }));
+    return (this.phones.get(phoneNumber)?.inbox ?? []).map((entry) => ({ networkId: entry.networkId, messageId: entry.networkId, from: entry.from, content: entry.content, receivedAt: entry.receivedAt, deliveredAt: entry.deliveredAt, readAt: entry.readAt }));
   }
 
   read(phoneNumber: string, networkId: string): { networkId: string; readAt: number } {
-    const phone = this.phone(phoneNumber);
-    const entry = phone.inboxById.get(networkId);
-    if (entry === undefined) throw new ControlError(404, "unknown_message", `${phoneNumber} received no message ${JSON.stringify(networkId)}`);
+    const phone = this.phones.get(phoneNumber);
+    const entry = phone?.inboxById.get(networkId);
+    if (phone === undefined || entry === undefined) throw new ControlError(404, "unknown_message", `${phoneNumber} received no message ${JSON.stringify(networkId)}`);
     if (!phone.online) throw new ControlError(409, "phone_offline", `${phoneNumber} is offline: set it online to read`);
     if (entry.readAt === null) {
       entry.readAt = Date.now();

@@ -2,6 +2,7 @@
 // webhook secret (shown once); keys are minted per project (shown once; only their hash is
 // kept); a suspended project's keys stop working until it is enabled again.
 import type { SQL } from "bun";
+import { time } from "./values.ts";
 
 export interface GatewayProject {
   id: string;
@@ -39,8 +40,6 @@ interface KeyRow {
   revoked_at: number | string | null;
 }
 
-/** PostgreSQL hands BIGINT back as text; SQLite as a number. */
-const time = (value: number | string | null) => (value === null ? null : Number(value));
 
 const project = (row: ProjectRow): GatewayProject => ({
   id: row.id,

@@ -1,0 +1,122 @@
+// Posts stored events to each project's webhook, signed with its current webhookSecret. What is
+// due is claimed in the store (per conversation only the oldest open delivery, so order holds
+// while one retries); a 2xx delivers it, anything else (status, time-out, refused connection)
+// schedules the next retry, and after the last one the delivery is dead.
+import type { Metrics } from "../metrics.ts";
+import type { DeliveryStore, GatewayDelivery } from "../store/deliveries.ts";
+import type { ProjectStore } from "../store/projects.ts";
+import { nextDeliveryAttempt } from "./schedule.ts";
+import { signedHeaders } from "./signature.ts";
+import { Wake } from "../wake.ts";
+
+/** Deliveries claimed per pass; they are posted in parallel (each conversation's head only). */
+export const deliveryBatchMax = 200;
+/** A receiver's error text kept on the row, at most. */
+export const deliveryErrorLengthMax = 500;
+
+export interface DeliveryWorkerDeps {
+  replica: string;
+  deliveries: DeliveryStore;
+  projects: ProjectStore;
+  metrics: Metrics;
+  now: () => number;
+  timeoutMs: number;
+  log(line: string): void;
+}
+
+export class DeliveryWorker {
+  private running: Promise<number> | null = null;
+  private again = false;
+  private readonly wake: Wake;
+
+  constructor(private readonly deps: DeliveryWorkerDeps) {
+    this.wake = new Wake(deps.now, () => this.kick());
+  }
+
+  kick(): void {
+    if (this.running) this.again = true;
+    else void this.run();
+  }
+
+  /** Passes until nothing more is due now; resolves with the attempts made. */
+  async run(): Promise<number> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      let attempts = 0;
+      try {
+        do {
+          this.again = false;
+          const made = await this.pass();
+          attempts += made;
+          // A delivered head lets its conversation's next one go at once.
+          if (made > 0) this.again = true;
+        } while (this.again);
+      } catch (error) {
+        this.deps.log(`gateway: delivery pass failed: ${(error as Error).message}`);
+      } finally {
+        this.running = null;
+      }
+      return attempts;
+    })();
+    return this.running;
+  }
+
+  private async pass(): Promise<number> {
+    const { deliveries, now, replica } = this.deps;
+    // The claim outlives the receiver's time-out, so no other replica posts the same delivery meanwhile.
+    const claimed = await deliveries.claimDue(replica, now(), this.deps.timeoutMs * 2, deliveryBatchMax);
+    const secrets = new Map<string, { url: string | null; secret: string | null }>();
+    for (const delivery of claimed) {
+      if (!secrets.has(delivery.projectId)) {
+        const project = await this.deps.projects.get(delivery.projectId);
+        secrets.set(delivery.projectId, { url: project?.webhookUrl ?? null, secret: await this.deps.projects.webhookSecret(delivery.projectId) });
+      }
+    }
+    await Promise.all(claimed.map((delivery) => this.attempt(delivery, secrets.get(delivery.projectId)!)));
+    return claimed.length;
+  }
+
+  private async attempt(delivery: GatewayDelivery, target: { url: string | null; secret: string | null }): Promise<void> {
+    const { deliveries, now, replica, metrics } = this.deps;
+    const outcome = await this.post(delivery, target);
+    if (outcome.ok) {
+      await deliveries.settle(delivery.id, replica, { state: "delivered", lastError: null, lastStatus: outcome.status, nextAttemptAt: now() }, now());
+      metrics.deliveryAttempt(delivery.projectId, "delivered", delivery.createdAt);
+      return;
+    }
+    const next = nextDeliveryAttempt(delivery.attempts + 1, now());
+    const lastError = outcome.error.slice(0, deliveryErrorLengthMax);
+    if (next === null) {
+      await deliveries.settle(delivery.id, replica, { state: "dead", lastError, lastStatus: outcome.status, nextAttemptAt: now() }, now());
+      metrics.deliveryAttempt(delivery.projectId, "dead", delivery.createdAt);
+      return;
+    }
+    await deliveries.settle(delivery.id, replica, { state: "retrying", lastError, lastStatus: outcome.status, nextAttemptAt: next }, now());
+    metrics.deliveryAttempt(delivery.projectId, "failed", delivery.createdAt);
+    this.wake.request(next);
+  }
+
+  private async post(delivery: GatewayDelivery, target: { url: string | null; secret: string | null }): Promise<{ ok: true; status: number } | { ok: false; status: number | null; error: string }> {
+    if (delivery.payload === null) return { ok: false, status: null, error: "the payload expired before it could be delivered" };
+    if (target.url === null || target.secret === null) return { ok: false, status: null, error: "the project has no webhook URL" };
+    const headers = { ...signedHeaders(target.secret, delivery.id, Math.floor(this.deps.now() / 1_000), delivery.payload), "webhook-attempt": String(delivery.attempts + 1) };
+    try {
+      const response = await fetch(target.url, { method: "POST", headers, body: delivery.payload, redirect: "manual", signal: AbortSignal.timeout(this.deps.timeoutMs) });
+      const text = await response.text().catch(() => "");
+      if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
+      return { ok: false, status: response.status, error: `HTTP ${response.status}${text ? `: ${text.replace(/\s+/g, " ").trim()}` : ""}` };
+    } catch (error) {
+      const name = (error as Error).name;
+      const error_ = name === "TimeoutError" || name === "AbortError" ? `no answer within ${this.deps.timeoutMs} ms` : `could not connect: ${(error as Error).message}`;
+      return { ok: false, status: null, error: error_ };
+    }
+  }
+
+
+  stop(): void {
+    this.wake.stop();
+  }
+}

@@ -102,7 +102,8 @@ export class DeliveryWorker {
   private async post(delivery: GatewayDelivery, target: { url: string | null; secret: string | null }): Promise<{ ok: true; status: number } | { ok: false; status: number | null; error: string }> {
     if (delivery.payload === null) return { ok: false, status: null, error: "the payload expired before it could be delivered" };
     if (target.url === null || target.secret === null) return { ok: false, status: null, error: "the project has no webhook URL" };
-    const headers = { ...signedHeaders(target.secret, delivery.id, Math.floor(this.deps.now() / 1_000), delivery.payload), "webhook-attempt": String(delivery.attempts + 1) };
+    // The wall clock, not the schedule's: receivers reject a timestamp far from their own clock.
+    const headers = { ...signedHeaders(target.secret, delivery.id, Math.floor(Date.now() / 1_000), delivery.payload), "webhook-attempt": String(delivery.attempts + 1) };
     try {
       const response = await fetch(target.url, { method: "POST", headers, body: delivery.payload, redirect: "manual", signal: AbortSignal.timeout(this.deps.timeoutMs) });
       const text = await response.text().catch(() => "");

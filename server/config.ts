@@ -52,6 +52,8 @@ export interface Config {
   datacenterRanges: DatacenterRanges;
   /** The messaging gateway's settings (server/gateway/settings.ts). */
   gateway: GatewaySettings;
+  /** SERVICES: what this process runs: everything (`all`, the default) or the gateway alone (`gateway`). */
+  services: ServiceSet;
 }
 
 export class ConfigError extends Error {}
@@ -97,6 +99,14 @@ function parseRemoteRegions(raw: string | undefined, live: RegionCode[]): Partia
   return remote;
 }
 
+export type ServiceSet = "all" | "gateway";
+
+function parseServices(raw: string | undefined): ServiceSet {
+  const value = raw?.trim() || "all";
+  if (value !== "all" && value !== "gateway") throw new ConfigError(`SERVICES must be "all" or "gateway", got "${value.slice(0, 40)}"`);
+  return value;
+}
+
 function parseGateway(env: Record<string, string | undefined>): GatewaySettings {
   try {
     return parseGatewaySettings(env);
@@ -139,6 +149,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     controlPlaneUrl: env.CONTROL_PLANE_URL?.trim() ? env.CONTROL_PLANE_URL.trim().replace(/\/+$/, "") : null,
     datacenterRanges: parseDatacenterRanges(env.DATACENTER_RANGES_FILE),
     gateway: parseGateway(env),
+    services: parseServices(env.SERVICES),
     cohortRecalculateMinutes: parseInteger("COHORT_RECALCULATE_MINUTES", env.COHORT_RECALCULATE_MINUTES, 60, 0, 7 * 24 * 60),
     queryCacheBytes: parseInteger("QUERY_CACHE_MB", env.QUERY_CACHE_MB, defaultColumnCacheBytes / 1024 / 1024, 16, 1024 * 1024) * 1024 * 1024,
     queryWorkers: parseInteger("QUERY_WORKERS", env.QUERY_WORKERS, defaultQueryWorkers(), 1, queryWorkersMax),

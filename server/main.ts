@@ -1,5 +1,7 @@
 // `npm start`: serve everything on PORT until SIGTERM/SIGINT, then shut down cleanly.
-import { ConfigError, loadConfig } from "./config.ts";
+import { ConfigError, loadConfig, type Config } from "./config.ts";
+import { serveGatewayAlone } from "./gateway/standalone.ts";
+import { mkdirSync } from "node:fs";
 import { startService, type RunningService } from "./service.ts";
 import { startHeapGuard } from "../storage/heap-guard.ts";
 import { startupGuide } from "./startup-guide.ts";
@@ -8,7 +10,7 @@ import { join } from "node:path";
 import { ManifestCorruptError } from "../storage/manifest.ts";
 import { WalCorruptError } from "../storage/wal.ts";
 
-let config;
+let config: Config;
 try {
   config = loadConfig();
 } catch (error) {
@@ -19,38 +21,56 @@ try {
   throw error;
 }
 
-let service: RunningService;
-try {
-  service = await startService(config);
-} catch (error) {
-  // Damaged files the store does not open on: the operator's move, so a message, not a trace.
-  if (error instanceof WalCorruptError || error instanceof ManifestCorruptError) {
-    console.error(`storage error: ${error.message}`);
-    process.exit(2);
-  }
-  throw error;
+if (config.services === "gateway") {
+  mkdirSync(config.dataDir, { recursive: true });
+  const alone = await serveGatewayAlone(config);
+  console.log(`messaging gateway listening on ${alone.url} (replica ${alone.gateway.ctx.replica}; data: ${config.dataDir})`);
+  if (alone.gateway.createdRootKey) console.log(`gateway root key (shown once, kept in ${join(config.dataDir, gatewayRootKeyFile)}): ${alone.gateway.createdRootKey}`);
+  const stopAlone = async (signal: string) => {
+    console.log(`${signal} received: closing sessions and giving leases back`);
+    await alone.stop();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stopAlone("SIGTERM"));
+  process.on("SIGINT", () => void stopAlone("SIGINT"));
+} else {
+  await runEverything(config);
 }
-startHeapGuard();
-// Built while the operator reads the guide, so the first page opens at once; a failure is
-// reported here and again, with the build's messages, to the first visitor's request.
-service.prepareConsole().catch((error) => console.error("web console build failed:", error));
-console.log(`svc-analytics listening on ${service.url} (regions: ${config.regions.join(", ")}; data: ${config.dataDir})`);
-console.log(
-  startupGuide(service.ctx.baseUrl(), {
-    createdRootKey: service.gateway.createdRootKey,
-    rootKeyFile: join(config.dataDir, gatewayRootKeyFile),
-    rootKeyConfigured: config.gateway.rootKey !== null,
-  }).join("\n"),
-);
 
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  console.log(`${signal} received: finishing in-flight requests and closing databases`);
-  await service.stop();
-  console.log("stopped");
-  process.exit(0);
+async function runEverything(config: Config) {
+  let service: RunningService;
+  try {
+    service = await startService(config);
+  } catch (error) {
+    // Damaged files the store does not open on: the operator's move, so a message, not a trace.
+    if (error instanceof WalCorruptError || error instanceof ManifestCorruptError) {
+      console.error(`storage error: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  startHeapGuard();
+  // Built while the operator reads the guide, so the first page opens at once; a failure is
+  // reported here and again, with the build's messages, to the first visitor's request.
+  service.prepareConsole().catch((error) => console.error("web console build failed:", error));
+  console.log(`svc-analytics listening on ${service.url} (regions: ${config.regions.join(", ")}; data: ${config.dataDir})`);
+  console.log(
+    startupGuide(service.ctx.baseUrl(), {
+      createdRootKey: service.gateway.createdRootKey,
+      rootKeyFile: join(config.dataDir, gatewayRootKeyFile),
+      rootKeyConfigured: config.gateway.rootKey !== null,
+    }).join("\n"),
+  );
+
+  let stopping = false;
+  async function shutdown(signal: string) {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received: finishing in-flight requests and closing databases`);
+    await service.stop();
+    console.log("stopped");
+    process.exit(0);
+  }
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
 }
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -12,8 +12,6 @@ import { Wake } from "./wake.ts";
 
 /** Messages claimed per pass. */
 export const dispatchBatchMax = 500;
-/** A claim outlives the slowest network answer; past it another replica may take the message. */
-export const sendClaimMs = 60_000;
 /** Waits after transient refusals, attempt by attempt; past the last, the message fails. */
 export const sendRetryDelaysMs: readonly number[] = [5_000, 15_000, 60_000, 300_000, 900_000];
 
@@ -38,6 +36,11 @@ export interface DispatcherDeps {
   events: InboundEvents;
   metrics: Metrics;
   limits: NumberLimitSettings;
+  /**
+   * How long a claim on a message lasts: a lease's life. Only the number's holder sends an
+   * interrupted message again, so a claim matters only once the number has changed hands.
+   */
+  claimMs: number;
   now: () => number;
   /** Projects whose sends are stopped (suspended). */
   suspended(projectIds: readonly string[]): Promise<Set<string>>;
@@ -121,7 +124,12 @@ export class Dispatcher {
     for (const message of due) {
       const stickyKey = `${message.projectId}\u0000${message.recipient}`;
       if (!sticky.has(stickyKey)) sticky.set(stickyKey, await messages.lastInstanceFor(message.projectId, message.recipient));
-      const choice = this.choose(byProject.get(message.projectId)!, sticky.get(stickyKey)!, now());
+      // An attempt cut short (its replica died mid-send) may have reached the network: it is sent
+      // again only through the same number, whose network keeps one message per id.
+      const interrupted = message.state === "sending" && message.instanceId !== null;
+      const candidates = interrupted ? byProject.get(message.projectId)!.filter((held) => held.instance.id === message.instanceId) : byProject.get(message.projectId)!;
+      if (candidates.length === 0) continue;
+      const choice = this.choose(candidates, interrupted ? message.instanceId : sticky.get(stickyKey)!, now());
       if ("wait" in choice) {
         earliestFree = Math.min(earliestFree, choice.wait);
         continue;
@@ -165,7 +173,7 @@ export class Dispatcher {
 
   private async sendOne(held: HeldSession, queued: GatewayMessage): Promise<void> {
     const { messages, replica, now, metrics } = this.deps;
-    const message = await messages.claim(queued.id, replica, held.instance.id, now(), sendClaimMs);
+    const message = await messages.claim(queued.id, replica, held.instance.id, now(), this.deps.claimMs);
     if (!message) return;
     const attemptId = Bun.randomUUIDv7();
     await messages.recordSendStart({ id: attemptId, projectId: message.projectId, messageId: message.id, instanceId: held.instance.id, replica, now: now() });

@@ -103,6 +103,7 @@ export async function startGateway(settings: GatewaySettings, dataDir: string, p
     events,
     metrics,
     limits,
+    claimMs: settings.leaseTtlMs,
     now,
     suspended: async (projectIds) => {
       const suspended = new Set<string>();

@@ -68,8 +68,8 @@ describe("phone numbers and JIDs", () => {
 describe("outbound content", () => {
   const bytes = new Uint8Array([0, 1, 2, 3, 4, 5]).subarray(1, 4);
 
-  test("text", () => {
-    expect(toBaileysContent({ type: "text", text: "Hallo" })).toEqual({ text: "Hallo" });
+  test("text, without a link preview fetched by the gateway", () => {
+    expect(toBaileysContent({ type: "text", text: "Hallo http://10.0.0.1/admin" })).toEqual({ text: "Hallo http://10.0.0.1/admin", linkPreview: null });
   });
 
   test("image with caption, and without", () => {

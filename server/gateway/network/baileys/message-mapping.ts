@@ -63,7 +63,9 @@ export function senderPhone(key: WAMessageKey): string {
 }
 
 export function toBaileysContent(content: OutboundContent): AnyMessageContent {
-  if (content.type === "text") return { text: content.text };
+  // linkPreview null: otherwise Baileys fetches every URL in the text from the gateway's own
+  // network to build a preview (slow, and a way into internal addresses).
+  if (content.type === "text") return { text: content.text, linkPreview: null };
   // A view on the caller's bytes, not a copy: media can be megabytes.
   const bytes = Buffer.from(content.data.buffer, content.data.byteOffset, content.data.byteLength);
   const caption = content.caption === null ? {} : { caption: content.caption };

@@ -20,7 +20,7 @@ const stderrSink: LogSink = (line) => process.stderr.write(`${line}\n`);
 export function makeBaileysLogger(level: BaileysLogLevel, bindings: Record<string, unknown> = {}, sink: LogSink = stderrSink): BaileysLogger {
   const write = (recordLevel: Exclude<BaileysLogLevel, "silent">) => (record: unknown, message?: string) => {
     if (severity[recordLevel] < severity[level]) return;
-    const line = safeStringify({ level: recordLevel, ...bindings, ...(record && typeof record === "object" ? record : { value: record }), ...(message === undefined ? {} : { msg: message }) });
+    const line = safeStringify({ level: recordLevel, ...bindings, ...fields(record), ...(message === undefined ? {} : { msg: message }) });
     sink(line.length > logRecordCharsMax ? `${line.slice(0, logRecordCharsMax)}…` : line);
   };
   return {
@@ -32,6 +32,12 @@ export function makeBaileysLogger(level: BaileysLogLevel, bindings: Record<strin
     warn: write("warn"),
     error: write("error"),
   };
+}
+
+/** Baileys passes a fields object, an Error, or a bare value as the record. */
+function fields(record: unknown): object {
+  if (record instanceof Error) return { error: record };
+  return record && typeof record === "object" ? record : { value: record };
 }
 
 function safeStringify(value: unknown): string {

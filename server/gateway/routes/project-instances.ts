@@ -7,7 +7,7 @@ import { validateBody } from "../../http/validate.ts";
 import type { GatewayContext } from "../context.ts";
 import { instanceDto, qrDto } from "../dto.ts";
 import { instanceLabelLengthMax } from "../instances-service.ts";
-import { qrImage } from "../network/qr-image.ts";
+import { qrPng, qrSvg } from "../network/qr-image.ts";
 import { forwardToOwner } from "./forward.ts";
 import { PageQuery, page } from "./paging.ts";
 
@@ -42,7 +42,7 @@ export const projectInstanceRoutes = (ctx: GatewayContext) =>
         const format = query.format ?? "json";
         if (format === "json") return qrDto(state);
         if (state.status !== "code") throw new ApiError(409, "no_code", `the instance is ${state.status}: there is no pairing code to draw${state.status === "pending" ? " (POST connect first)" : ""}`);
-        const image = await qrImage(state.code, format);
+        const image = format === "png" ? await qrPng(state.code) : await qrSvg(state.code);
         return new Response(image, { headers: { "content-type": format === "png" ? "image/png" : "image/svg+xml", "cache-control": "no-store" } });
       },
       { params: Id, query: QrQuery },

@@ -305,7 +305,7 @@ describe("pool", () => {
     await gw.call("POST", `/v1/projects/${project.id}/disable`, { key: testRootKey });
     expect((await gw.call("GET", "/v1/pool", { key: project.key })).status).toBe(401);
     // The project's own key cannot read its pool while suspended, so the pool is read in-process.
-    expect(await gw.gateway.ctx.views.pool(project.id)).toEqual({ ready: 0, numbers: [poolEntry(instanceId, phone, "suspended", "the project is suspended")] });
+    expect(await gw.gateway.ctx.views.pool(project.id) as unknown).toEqual({ ready: 0, numbers: [poolEntry(instanceId, phone, "suspended", "the project is suspended")] });
     await gw.call("POST", `/v1/projects/${project.id}/enable`, { key: testRootKey });
     expect((await gw.call("GET", "/v1/pool", { key: project.key })).body).toEqual({ ready: 1, numbers: [poolEntry(instanceId, phone, "ready", null)] });
   });

@@ -13,7 +13,9 @@ let nextNumber = 1_000;
 const freshPhone = () => `+4916200${nextNumber++}`;
 
 beforeAll(async () => {
-  gw = await startTestGateway();
+  // Leases outlive the file and the supervisor never passes on its own: a dropped number stays
+  // disconnected until the test sweeps.
+  gw = await startTestGateway({ GATEWAY_LEASE_TTL_MS: "3600000", GATEWAY_SUPERVISOR_INTERVAL_MS: "1200000" });
 });
 afterAll(async () => {
   await gw.close();
@@ -203,7 +205,11 @@ describe("send: delivery", () => {
     const instanceId = await gw.pairedInstance(key, number);
     await gw.phones.refuse(number, "transient", "the network is busy");
     const sent = await gw.call("POST", "/v1/send", { key, body: { to: freshPhone(), text: "Hello" } });
-    await waitFor(async () => (await message(gw, key, sent.body.id)).attempts === 1);
+    // Claimed for the attempt it is `sending`; refused, it is back in the queue.
+    await waitFor(async () => {
+      const current = await message(gw, key, sent.body.id);
+      return current.attempts === 1 && current.state === "queued";
+    });
     const waiting = await message(gw, key, sent.body.id);
     expect(waiting).toEqual({ ...sent.body, state: "queued", failure: "the network is busy", instanceId, attempts: 1, nextAttemptAt: expect.stringMatching(isoPattern) });
     expect(Date.parse(waiting.nextAttemptAt)).toBeGreaterThan(Date.parse(waiting.createdAt));
@@ -383,7 +389,10 @@ describe("usage", () => {
       await untilState(own, key, rejected.body.id, "failed");
       await own.phones.refuse(number, "transient", "busy");
       const pending = await own.call("POST", "/v1/send", { key, body: { to: freshPhone(), text: "pending" } });
-      await waitFor(async () => (await message(own, key, pending.body.id)).attempts === 1);
+      await waitFor(async () => {
+        const current = await message(own, key, pending.body.id);
+        return current.attempts === 1 && current.state === "queued";
+      });
 
       expect(reply(await own.call("GET", "/v1/usage", { key }))).toEqual({ status: 200, body: { sent: 1, rejected: 1, received: 1, pending: 1, dead: 3 } });
       expect(reply(await own.call("GET", "/v1/usage", { key: other.key }))).toEqual({ status: 200, body: { sent: 0, rejected: 0, received: 0, pending: 0, dead: 0 } });

@@ -8,6 +8,8 @@ import { PageQuery, page } from "./paging.ts";
 
 export const adminRoutes = (ctx: GatewayContext) =>
   new Elysia()
+    // The body is parsed before transform runs: without this, a malformed body would be a 400 to anyone.
+    .onParse(async ({ request }) => void (await ctx.auth.root(request.headers.get("apikey"))))
     .onTransform(({ request }) => ctx.auth.root(request.headers.get("apikey")))
     .get(
       "/v1/admin/instances",

@@ -5,11 +5,11 @@ import type { GatewayContext } from "../context.ts";
 import { auditDto } from "../dto.ts";
 import { PageQuery, page } from "./paging.ts";
 
+// The key is checked before the query, so a caller without one learns nothing from a 400.
 export const projectAuditRoutes = (ctx: GatewayContext) =>
-  new Elysia().get(
+  new Elysia().derive(async ({ request }) => ({ caller: await ctx.auth.project(request.headers.get("apikey")) })).get(
     "/v1/audit",
-    async ({ request, query }) => {
-      const { projectId } = await ctx.auth.project(request.headers.get("apikey"));
+    async ({ caller: { projectId }, query }) => {
       const { items, nextCursor } = await page(query, (limit, before) => ctx.audit.list(projectId, limit, before));
       return { entries: items.map(auditDto), nextCursor };
     },
@@ -17,10 +17,9 @@ export const projectAuditRoutes = (ctx: GatewayContext) =>
   );
 
 export const adminAuditRoutes = (ctx: GatewayContext) =>
-  new Elysia().get(
+  new Elysia().onTransform(({ request }) => ctx.auth.root(request.headers.get("apikey"))).get(
     "/v1/admin/audit",
-    async ({ request, query }) => {
-      await ctx.auth.root(request.headers.get("apikey"));
+    async ({ query }) => {
       const { items, nextCursor } = await page(query, (limit, before) => ctx.audit.list(null, limit, before));
       return { entries: items.map(auditDto), nextCursor };
     },

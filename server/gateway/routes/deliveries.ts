@@ -26,6 +26,8 @@ const replay = async (ctx: GatewayContext, id: string, projectId: string | null)
 
 export const projectDeliveryRoutes = (ctx: GatewayContext) =>
   new Elysia()
+    // The body is parsed before derive runs: without this, a malformed body would be a 400 to anyone.
+    .onParse(async ({ request }) => void (await ctx.auth.project(request.headers.get("apikey"))))
     .derive(async ({ request }) => ({ caller: await ctx.auth.project(request.headers.get("apikey")) }))
     .get(
       "/v1/deliveries",
@@ -39,6 +41,8 @@ export const projectDeliveryRoutes = (ctx: GatewayContext) =>
 
 export const adminDeliveryRoutes = (ctx: GatewayContext) =>
   new Elysia()
+    // The body is parsed before transform runs: without this, a malformed body would be a 400 to anyone.
+    .onParse(async ({ request }) => void (await ctx.auth.root(request.headers.get("apikey"))))
     .onTransform(({ request }) => ctx.auth.root(request.headers.get("apikey")))
     .get(
       "/v1/admin/deliveries",

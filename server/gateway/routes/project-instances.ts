@@ -17,6 +17,8 @@ const QrQuery = t.Object({ format: t.Optional(t.Union([t.Literal("json"), t.Lite
 
 export const projectInstanceRoutes = (ctx: GatewayContext) =>
   new Elysia()
+    // The body is parsed before derive runs: without this, a malformed body would be a 400 to anyone.
+    .onParse(async ({ request }) => void (await ctx.auth.project(request.headers.get("apikey"))))
     .derive(async ({ request }) => ({ caller: await ctx.auth.project(request.headers.get("apikey")) }))
     .post("/v1/instances", async ({ caller, body, set }) => {
       const input = validateBody<typeof RegisterRequest.static>(RegisterRequest, body);

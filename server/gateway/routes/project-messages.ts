@@ -50,6 +50,8 @@ const SendsQuery = t.Object(
 
 export const projectMessageRoutes = (ctx: GatewayContext) =>
   new Elysia()
+    // The body is parsed before derive runs: without this, a malformed body would be a 400 to anyone.
+    .onParse(async ({ request }) => void (await ctx.auth.project(request.headers.get("apikey"))))
     .derive(async ({ request }) => ({ caller: await ctx.auth.project(request.headers.get("apikey")) }))
     .post("/v1/send", async ({ caller, body, request, set }) => {
       const input = validateBody<typeof SendRequest.static>(SendRequest, body);

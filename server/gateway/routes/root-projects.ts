@@ -17,6 +17,8 @@ const SetWebhookRequest = t.Object({ url: WebhookUrl }, { additionalProperties: 
 export const rootProjectRoutes = (ctx: GatewayContext) =>
   new Elysia()
     // Before anything of the request is checked, so a caller without the key learns nothing from a 400.
+    // The body is parsed before transform runs: without this, a malformed body would be a 400 to anyone.
+    .onParse(async ({ request }) => void (await ctx.auth.root(request.headers.get("apikey"))))
     .onTransform(({ request }) => ctx.auth.root(request.headers.get("apikey")))
     .post(
       "/v1/projects",

@@ -17,13 +17,13 @@
 // a send never reports `duplicate: true`. Whether a number is on WhatsApp is not checked per
 // send (`onWhatsApp` is a server round trip per message).
 import makeWASocket, { Browsers, downloadMediaMessage, makeCacheableSignalKeyStore } from "baileys";
-import type { ConnectionState, WAMessage, WASocket } from "baileys";
+import type { WAMessage, WASocket } from "baileys";
 import type { MessagingNetwork, NetworkSession, OpenSessionInput, OutboundContent, SendResult } from "../network.ts";
 import { loadBaileysAuthState, type BaileysAuthState } from "./auth-state.ts";
+import { ConnectionEvents } from "./connection-events.ts";
 import { makeBaileysLogger, type BaileysLogger, type BaileysLogLevel } from "./logger.ts";
 import { InboundDelivery, inboundMediaBytesMax, readBounded } from "./inbound-delivery.ts";
-import { e164ToJid, jidToE164, toBaileysContent } from "./message-mapping.ts";
-import { socketEnd } from "./disconnect-reason.ts";
+import { e164ToJid, toBaileysContent } from "./message-mapping.ts";
 import { sendFailure } from "./send-result.ts";
 
 /** A media download that takes longer is abandoned (the message goes on without bytes). */
@@ -61,13 +61,9 @@ export class BaileysNetwork implements MessagingNetwork {
 
 class BaileysSession implements NetworkSession {
   private socket: WASocket | null = null;
-  private open = false;
-  /** Set by close() and logout(): the socket's end is then ours, not a disconnection to report. */
-  private ending = false;
-  /** A session started without a paired number reports `paired` when its first connection opens. */
-  private pairing: boolean;
   /** Credential writes in order; `paired` waits for them ("auth state is already saved"). */
   private credsSaved: Promise<void> = Promise.resolve();
+  private readonly connection: ConnectionEvents;
 
   constructor(
     private readonly input: OpenSessionInput,
@@ -76,7 +72,17 @@ class BaileysSession implements NetworkSession {
     private readonly options: BaileysNetworkOptions,
     private readonly forget: () => void,
   ) {
-    this.pairing = !auth.state.creds.me?.id;
+    this.connection = new ConnectionEvents(
+      input.events,
+      {
+        credsSaved: () => this.credsSaved,
+        meId: () => auth.state.creds.me?.id,
+        reconnect: () => this.connect(),
+        forgetAuth: () => auth.clear(),
+        over: forget,
+      },
+      !auth.state.creds.me?.id,
+    );
   }
 
   connect(): void {
@@ -95,7 +101,9 @@ class BaileysSession implements NetworkSession {
       this.credsSaved = this.credsSaved.then(() => this.auth.saveCreds()).catch((error: unknown) => this.logger.error({ error }, "saving credentials failed"));
     });
     socket.ev.on("connection.update", (update) => {
-      this.onConnectionUpdate(socket, update).catch((error: unknown) => this.logger.error({ error }, "handling a connection update failed"));
+      // A socket replaced by a reconnect may still report its own end.
+      if (socket !== this.socket) return;
+      this.connection.update(update).catch((error: unknown) => this.logger.error({ error }, "handling a connection update failed"));
     });
     const inbound = new InboundDelivery(this.input.events, this.logger, (message) => this.downloadMedia(socket, message));
     socket.ev.on("messages.upsert", ({ messages, type }) => void inbound.messages(messages, type));
@@ -107,7 +115,7 @@ class BaileysSession implements NetworkSession {
     try {
       const jid = e164ToJid(to);
       const socket = this.socket;
-      if (!socket || !this.open) return { ok: false, transient: true, reason: "session not connected" };
+      if (!socket || !this.connection.isOpen) return { ok: false, transient: true, reason: "session not connected" };
       await socket.sendMessage(jid, toBaileysContent(content), { messageId });
       return { ok: true, duplicate: false };
     } catch (error) {
@@ -116,8 +124,7 @@ class BaileysSession implements NetworkSession {
   }
 
   async close(): Promise<void> {
-    this.ending = true;
-    this.open = false;
+    this.connection.stopReporting();
     this.forget();
     if (this.socket) await endSocket(this.socket);
     await this.credsSaved;
@@ -125,47 +132,19 @@ class BaileysSession implements NetworkSession {
 
   /** Unlinks on the phone when connected (otherwise there is no one to tell); forgets the auth state either way. */
   async logout(): Promise<void> {
-    this.ending = true;
+    const wasOpen = this.connection.isOpen;
+    this.connection.stopReporting();
     const socket = this.socket;
     try {
-      if (socket && this.open) await socket.logout();
+      if (socket && wasOpen) await socket.logout();
     } catch (error) {
       this.logger.warn({ error }, "unlinking on the phone failed; forgetting the auth state anyway");
     } finally {
       if (socket) await endSocket(socket);
-      this.open = false;
       this.forget();
       await this.credsSaved;
       await this.auth.clear();
     }
-  }
-
-  private async onConnectionUpdate(socket: WASocket, update: Partial<ConnectionState>): Promise<void> {
-    if (socket !== this.socket || this.ending) return;
-    if (update.qr) this.input.events.qr(update.qr);
-    if (update.connection === "open") {
-      this.open = true;
-      if (this.pairing) {
-        this.pairing = false;
-        await this.credsSaved;
-        this.input.events.paired(jidToE164(this.auth.state.creds.me?.id ?? ""));
-      }
-      this.input.events.connected();
-    }
-    if (update.connection === "close") await this.onClose(update.lastDisconnect?.error);
-  }
-
-  private async onClose(error: Error | undefined): Promise<void> {
-    this.open = false;
-    const end = socketEnd(error);
-    await this.credsSaved;
-    if (end.action === "reconnect") {
-      this.connect();
-      return;
-    }
-    this.forget();
-    if (end.forgetAuth) await this.auth.clear();
-    this.input.events.disconnected(end.reason);
   }
 
   /** The network boundary for inbound media: bounded in time here, in size by readBounded; any failure leaves the message without bytes. */
@@ -196,5 +175,6 @@ class BaileysSession implements NetworkSession {
  */
 async function endSocket(socket: WASocket): Promise<void> {
   await socket.end(undefined);
-  socket.ws.emit("error", new Error("socket ended by the gateway"));
+  // Without a listener, emitting 'error' would throw; Baileys registers its own when it creates the socket.
+  if (socket.ws.listenerCount("error") > 0) socket.ws.emit("error", new Error("socket ended by the gateway"));
 }

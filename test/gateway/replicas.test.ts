@@ -120,6 +120,7 @@ test("three replicas share the numbers, forward to the owner, and survive one ki
     const listed = (await call(first!.url, "GET", "/v1/instances", { key })).body.instances;
     return listed.every((instance: { connection: string; state: string }) => instance.connection === "open" && instance.state === "paired");
   }, 15_000, "every number paired and open");
+  const pairedAt = new Map(((await call(first!.url, "GET", "/v1/instances", { key })).body.instances as { id: string; pairedAt: string }[]).map((instance) => [instance.id, instance.pairedAt]));
 
   // A request landing on a replica that does not hold the number is answered by the one that does.
   for (const instanceId of instanceIds) {
@@ -164,7 +165,15 @@ test("three replicas share the numbers, forward to the owner, and survive one ki
     return view.replicas.length === 2 && view.unowned.length === 0 && view.replicas.every((replica: { instances: unknown[] }) => replica.instances.length === 3);
   }, 20_000, "the dead replica's numbers to move");
   expect((await shards(survivor.url)).replicas.map((replica: { id: string }) => replica.id).sort()).toEqual([replicas[0]!.id!, replicas[2]!.id!].sort());
-  expect((await phones.stats()).devices).toBe(numbers.length);
+  // Their sessions resumed from the stored auth state: open again, paired when they were, no new device.
+  await waitFor(async () => {
+    const listed = (await call(survivor.url, "GET", "/v1/instances", { key })).body.instances as { connection: string }[];
+    return listed.every((instance) => instance.connection === "open");
+  }, 20_000, "the moved numbers to reconnect");
+  const after = (await call(survivor.url, "GET", "/v1/instances", { key })).body.instances as { id: string; pairedAt: string; state: string }[];
+  expect(new Map(after.map((instance) => [instance.id, instance.pairedAt]))).toEqual(pairedAt);
+  expect(after.every((instance) => instance.state === "paired")).toBe(true);
+  expect((await phones.devices()).length).toBe(numbers.length);
 
   // Every acknowledged message reaches the network once; every inbound message reaches the webhook.
   await waitFor(async () => {

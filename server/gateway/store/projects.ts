@@ -89,19 +89,15 @@ export class ProjectStore {
   }
 
   async update(id: string, change: { name?: string; webhookUrl?: string | null; webhookSecret?: string; suspendedAt?: number | null }, now: number): Promise<GatewayProject | null> {
-    const current = await this.get(id);
-    if (!current) return null;
-    const secret = change.webhookSecret ?? (await this.webhookSecret(id))!;
+    const values: Record<string, string | number | null> = { updated_at: now };
+    if (change.name !== undefined) values.name = change.name;
+    if (change.webhookUrl !== undefined) values.webhook_url = change.webhookUrl;
+    if (change.webhookSecret !== undefined) values.webhook_secret = change.webhookSecret;
+    if (change.suspendedAt !== undefined) values.suspended_at = change.suspendedAt;
     const [row] = await this.sql`
-      UPDATE gateway_projects SET
-        name = ${change.name ?? current.name},
-        webhook_url = ${change.webhookUrl === undefined ? current.webhookUrl : change.webhookUrl},
-        webhook_secret = ${secret},
-        suspended_at = ${change.suspendedAt === undefined ? current.suspendedAt : change.suspendedAt},
-        updated_at = ${now}
-      WHERE id = ${id}
+      UPDATE gateway_projects SET ${this.sql(values)} WHERE id = ${id}
       RETURNING id, name, webhook_url, suspended_at, created_at, updated_at`;
-    return project(row as ProjectRow);
+    return row ? project(row as ProjectRow) : null;
   }
 
   async addKey(input: { id: string; projectId: string; name: string; secretHash: string; last4: string; now: number }): Promise<GatewayKey> {

@@ -57,7 +57,7 @@ export const webhookSchemas: Record<string, Schema> = {
       }),
     ]),
   ),
-  WebhookDelivery: { oneOf: deliveryEvents.map((event) => ref(eventName(event))), discriminator: { propertyName: "event", mapping: Object.fromEntries(deliveryEvents.map((event) => [event, `#/components/schemas/${eventName(event)}`])) } },
+  WebhookDelivery: { type: "object", oneOf: deliveryEvents.map((event) => ref(eventName(event))), discriminator: { propertyName: "event" } },
   AlertPost: object({ text: string("The transition as chat text: the rule, its severity, the gateway, the detail and the action.") }, "Accepted as it is by Slack-style incoming webhooks."),
 };
 

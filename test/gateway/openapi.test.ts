@@ -103,19 +103,24 @@ describe("real answers match the documented schemas", () => {
   };
   const exercised = new Set<string>();
 
-  /** The reply's status is documented for the operation, and its JSON body matches that status's schema. */
-  function expectDocumented(method: string, template: string, reply: { status: number; body: unknown }) {
+  /**
+   * The reply's status is documented for the operation with the reply's media type, and a JSON
+   * body matches that answer's schema.
+   */
+  function expectDocumented(method: string, template: string, reply: { status: number; body: unknown; headers: Headers }) {
     const label = `${method} ${template}`;
     const answer = dereferenced.paths[template]?.[method.toLowerCase()]?.responses[String(reply.status)];
     expect([label, reply.status, answer === undefined ? "undocumented" : "documented"]).toEqual([label, reply.status, "documented"]);
-    expect([label, reply.status, problems(answer.content["application/json"].schema, reply.body)]).toEqual([label, reply.status, []]);
-    exercised.add(`${label} ${reply.status}`);
+    const mediaType = reply.headers.get("content-type")!.split(";")[0]!;
+    expect([label, reply.status, mediaType in answer.content]).toEqual([label, reply.status, true]);
+    if (mediaType === "application/json") expect([label, reply.status, problems(answer.content[mediaType].schema, reply.body)]).toEqual([label, reply.status, []]);
+    exercised.add(label);
   }
 
   /** Calls `template` with its ids filled in and checks the answer against the document. */
-  async function documentedCall(method: string, template: string, options: { key?: string; body?: unknown; headers?: Record<string, string>; ids?: Record<string, string>; query?: string } = {}) {
+  async function documentedCall(gateway: TestGateway, method: string, template: string, options: { key?: string; body?: unknown; headers?: Record<string, string>; ids?: Record<string, string>; query?: string } = {}) {
     const path = template.replace(/\{(\w+)\}/g, (_, name: string) => options.ids![name]!) + (options.query ? `?${options.query}` : "");
-    const reply = await gw.call(method, path, options);
+    const reply = await gateway.call(method, path, options);
     expectDocumented(method, template, reply);
     return reply;
   }
@@ -138,61 +143,67 @@ describe("real answers match the documented schemas", () => {
       },
     });
     try {
-      for (const path of ["/", "/v1/live", "/v1/ready", "/v1/about"]) expect((await documentedCall("GET", path)).status).toBe(200);
+      for (const path of ["/", "/v1/live", "/v1/ready", "/v1/about"]) expect((await documentedCall(gw, "GET", path)).status).toBe(200);
 
       const root = { key: testRootKey };
-      const created = await documentedCall("POST", "/v1/projects", { ...root, body: { name: "Contract", webhookUrl: `http://127.0.0.1:${receiver.port}/hook` } });
+      const created = await documentedCall(gw, "POST", "/v1/projects", { ...root, body: { name: "Contract", webhookUrl: `http://127.0.0.1:${receiver.port}/hook` } });
       expect(created.status).toBe(201);
       const ids = { id: created.body.project.id as string };
-      expect((await documentedCall("POST", "/v1/projects", { ...root, body: { name: "" } })).status).toBe(400);
-      expect((await documentedCall("POST", "/v1/projects", { body: { name: "no key" } })).status).toBe(401);
-      expect((await documentedCall("GET", "/v1/projects", { ...root, query: "limit=1" })).status).toBe(200);
-      expect((await documentedCall("GET", "/v1/projects", { ...root, query: "limit=201" })).status).toBe(400);
-      expect((await documentedCall("GET", "/v1/projects/{id}", { ...root, ids })).status).toBe(200);
-      expect((await documentedCall("GET", "/v1/projects/{id}", { ...root, ids: { id: "no-such-project" } })).status).toBe(404);
-      const minted = await documentedCall("POST", "/v1/projects/{id}/keys", { ...root, ids, body: { name: "ci" } });
+      expect((await documentedCall(gw, "POST", "/v1/projects", { ...root, body: { name: "" } })).status).toBe(400);
+      expect((await documentedCall(gw, "POST", "/v1/projects", { body: { name: "no key" } })).status).toBe(401);
+      expect((await documentedCall(gw, "GET", "/v1/projects", { ...root, query: "limit=1" })).status).toBe(200);
+      expect((await documentedCall(gw, "GET", "/v1/projects", { ...root, query: "limit=201" })).status).toBe(400);
+      expect((await documentedCall(gw, "GET", "/v1/projects/{id}", { ...root, ids })).status).toBe(200);
+      expect((await documentedCall(gw, "GET", "/v1/projects/{id}", { ...root, ids: { id: "no-such-project" } })).status).toBe(404);
+      const minted = await documentedCall(gw, "POST", "/v1/projects/{id}/keys", { ...root, ids, body: { name: "ci" } });
       expect(minted.status).toBe(201);
-      const spare = await documentedCall("POST", "/v1/projects/{id}/keys", { ...root, ids });
-      expect((await documentedCall("POST", "/v1/projects/{id}/keys/{keyId}/revoke", { ...root, ids: { ...ids, keyId: spare.body.key.id } })).status).toBe(200);
-      expect((await documentedCall("GET", "/v1/projects/{id}/keys", { ...root, ids })).status).toBe(200);
+      const spare = await documentedCall(gw, "POST", "/v1/projects/{id}/keys", { ...root, ids });
+      expect((await documentedCall(gw, "POST", "/v1/projects/{id}/keys/{keyId}/revoke", { ...root, ids: { ...ids, keyId: spare.body.key.id } })).status).toBe(200);
+      expect((await documentedCall(gw, "GET", "/v1/projects/{id}/keys", { ...root, ids })).status).toBe(200);
       const key = { key: minted.body.secret as string };
 
-      expect((await documentedCall("GET", "/v1/messages", {})).status).toBe(401);
-      expect((await documentedCall("GET", "/v1/messages", { key: testRootKey })).status).toBe(401);
-      const registered = await documentedCall("POST", "/v1/instances", { ...key, body: { phone: "+4915100000001", label: "Front desk" } });
+      expect((await documentedCall(gw, "GET", "/v1/messages", {})).status).toBe(401);
+      expect((await documentedCall(gw, "GET", "/v1/messages", { key: testRootKey })).status).toBe(401);
+      const registered = await documentedCall(gw, "POST", "/v1/instances", { ...key, body: { phone: "+4915100000001", label: "Front desk" } });
       expect(registered.status).toBe(201);
-      expect((await documentedCall("POST", "/v1/instances", { ...key, body: { phone: "+4915100000001" } })).status).toBe(409);
-      expect((await documentedCall("POST", "/v1/instances", { ...key, body: { phone: "+4915100000002", colour: "blue" } })).status).toBe(400);
+      expect((await documentedCall(gw, "POST", "/v1/instances", { ...key, body: { phone: "+4915100000001" } })).status).toBe(409);
+      expect((await documentedCall(gw, "POST", "/v1/instances", { ...key, body: { phone: "+4915100000002", colour: "blue" } })).status).toBe(400);
       const instance = { id: registered.body.id as string };
-      expect((await documentedCall("GET", "/v1/instances/{id}/qr", { ...key, ids: instance })).body).toEqual({ status: "pending" });
-      expect((await documentedCall("GET", "/v1/instances/{id}/qr", { ...key, ids: instance, query: "format=svg" })).status).toBe(409);
-      const connected = await documentedCall("POST", "/v1/instances/{id}/connect", { ...key, ids: instance });
+      expect((await documentedCall(gw, "GET", "/v1/instances/{id}/qr", { ...key, ids: instance })).body).toEqual({ status: "pending" });
+      expect((await documentedCall(gw, "GET", "/v1/instances/{id}/qr", { ...key, ids: instance, query: "format=svg" })).status).toBe(409);
+      const connected = await documentedCall(gw, "POST", "/v1/instances/{id}/connect", { ...key, ids: instance });
       expect(connected.body.qr.status).toBe("code");
-      expect((await documentedCall("GET", "/v1/instances/{id}/qr", { ...key, ids: instance })).body.status).toBe("code");
+      expect((await documentedCall(gw, "GET", "/v1/instances/{id}/qr", { ...key, ids: instance })).body.status).toBe("code");
+      expect((await documentedCall(gw, "GET", "/v1/instances/{id}/qr", { ...key, ids: instance, query: "format=svg" })).body).toStartWith("<svg");
+      expect((await documentedCall(gw, "GET", "/v1/instances/{id}/qr", { ...key, ids: instance, query: "format=png" })).status).toBe(200);
+      expect((await documentedCall(gw, "GET", "/v1/instances/{id}/qr", { ...key, ids: instance, query: "format=gif" })).status).toBe(400);
+      expect((await documentedCall(gw, "GET", "/v1/instances/{id}/qr", { ...key, ids: { id: "x".repeat(65) } })).status).toBe(400);
       await gw.phones.scan("+4915100000001", connected.body.qr.code);
       await waitFor(async () => (await gw.call("GET", `/v1/instances/${instance.id}/number`, key)).body.connection === "open");
-      expect((await documentedCall("GET", "/v1/instances/{id}/number", { ...key, ids: instance })).body.state).toBe("paired");
-      expect((await documentedCall("POST", "/v1/instances/{id}/connect", { ...key, ids: instance })).status).toBe(409);
-      expect((await documentedCall("GET", "/v1/instances/{id}/number", { ...key, ids: { id: "no-such-instance" } })).status).toBe(404);
-      expect((await documentedCall("GET", "/v1/instances", key)).body.instances.length).toBe(1);
+      expect((await documentedCall(gw, "GET", "/v1/instances/{id}/number", { ...key, ids: instance })).body.state).toBe("paired");
+      expect((await documentedCall(gw, "POST", "/v1/instances/{id}/connect", { ...key, ids: instance })).status).toBe(409);
+      expect((await documentedCall(gw, "GET", "/v1/instances/{id}/number", { ...key, ids: { id: "no-such-instance" } })).status).toBe(404);
+      expect((await documentedCall(gw, "GET", "/v1/instances", key)).body.instances.length).toBe(1);
 
       const text = { to: "+4915199999999", text: "hello" };
-      const sent = await documentedCall("POST", "/v1/send", { ...key, body: text, headers: { "idempotency-key": "order-1" } });
+      const sent = await documentedCall(gw, "POST", "/v1/send", { ...key, body: text, headers: { "idempotency-key": "order-1" } });
       expect(sent.status).toBe(202);
-      expect((await documentedCall("POST", "/v1/send", { ...key, body: { ...text, text: "other" }, headers: { "idempotency-key": "order-1" } })).status).toBe(422);
-      expect((await documentedCall("POST", "/v1/send", { ...key, body: { to: "+4915199999999" } })).status).toBe(400);
+      const repeated = await documentedCall(gw, "POST", "/v1/send", { ...key, body: text, headers: { "idempotency-key": "order-1" } });
+      expect([repeated.status, repeated.headers.get("idempotent-replayed"), repeated.body.id]).toEqual([202, "true", sent.body.id]);
+      expect((await documentedCall(gw, "POST", "/v1/send", { ...key, body: { ...text, text: "other" }, headers: { "idempotency-key": "order-1" } })).status).toBe(422);
+      expect((await documentedCall(gw, "POST", "/v1/send", { ...key, body: { to: "+4915199999999" } })).status).toBe(400);
       const image = { to: "+4915199999999", media: { type: "image", mimeType: "image/png", dataBase64: Buffer.alloc(5 * 1024 * 1024 + 1).toString("base64") } };
-      expect((await documentedCall("POST", "/v1/send", { ...key, body: image })).status).toBe(413);
+      expect((await documentedCall(gw, "POST", "/v1/send", { ...key, body: image })).status).toBe(413);
       const message = { id: sent.body.id as string };
       // The simulated phone acknowledges at once: the message goes on to delivered.
       await waitFor(async () => (await gw.call("GET", `/v1/messages/${message.id}`, key)).body.state === "delivered");
-      expect((await documentedCall("GET", "/v1/messages/{id}", { ...key, ids: message })).body.state).toBe("delivered");
-      expect((await documentedCall("GET", "/v1/messages/{id}", { ...key, ids: { id: "no-such-message" } })).status).toBe(404);
-      expect((await documentedCall("POST", "/v1/messages/{id}/cancel", { ...key, ids: message })).status).toBe(409);
-      expect((await documentedCall("GET", "/v1/messages", { ...key, query: "state=delivered" })).body.messages.length).toBe(1);
-      expect((await documentedCall("GET", "/v1/sends", { ...key, query: `messageId=${message.id}` })).body.sends.length).toBe(1);
-      expect((await documentedCall("GET", "/v1/pool", key)).body.ready).toBe(1);
-      expect((await documentedCall("GET", "/v1/usage", key)).status).toBe(200);
+      expect((await documentedCall(gw, "GET", "/v1/messages/{id}", { ...key, ids: message })).body.state).toBe("delivered");
+      expect((await documentedCall(gw, "GET", "/v1/messages/{id}", { ...key, ids: { id: "no-such-message" } })).status).toBe(404);
+      expect((await documentedCall(gw, "POST", "/v1/messages/{id}/cancel", { ...key, ids: message })).status).toBe(409);
+      expect((await documentedCall(gw, "GET", "/v1/messages", { ...key, query: "state=delivered" })).body.messages.length).toBe(1);
+      expect((await documentedCall(gw, "GET", "/v1/sends", { ...key, query: `messageId=${message.id}` })).body.sends.length).toBe(1);
+      expect((await documentedCall(gw, "GET", "/v1/pool", key)).body.ready).toBe(1);
+      expect((await documentedCall(gw, "GET", "/v1/usage", key)).status).toBe(200);
 
       await gw.phones.sendFromPhone("+4915188888888", "+4915100000001", { text: "hi" });
       const delivered = async () => (await gw.call("GET", "/v1/deliveries?state=delivered", key)).body.deliveries.length;
@@ -203,34 +214,90 @@ describe("real answers match the documented schemas", () => {
         expect(problems(delivery.requestBody.content["application/json"].schema, post.body)).toEqual([]);
         for (const header of delivery.parameters) expect([header.name, problems(header.schema, post.headers[header.name])]).toEqual([header.name, []]);
       }
-      const deliveries = await documentedCall("GET", "/v1/deliveries", { ...key, query: "state=delivered" });
-      expect((await documentedCall("GET", "/v1/deliveries", { ...key, query: "state=lost" })).status).toBe(400);
-      expect((await documentedCall("POST", "/v1/deliveries/{id}/replay", { ...key, ids: { id: deliveries.body.deliveries[0].id } })).status).toBe(409);
-      expect((await documentedCall("POST", "/v1/deliveries/{id}/replay", { ...key, ids: { id: "no-such-delivery" } })).status).toBe(404);
-      expect((await documentedCall("GET", "/v1/audit", key)).status).toBe(200);
+      const deliveries = await documentedCall(gw, "GET", "/v1/deliveries", { ...key, query: "state=delivered" });
+      expect((await documentedCall(gw, "GET", "/v1/deliveries", { ...key, query: "state=lost" })).status).toBe(400);
+      expect((await documentedCall(gw, "POST", "/v1/deliveries/{id}/replay", { ...key, ids: { id: deliveries.body.deliveries[0].id } })).status).toBe(409);
+      expect((await documentedCall(gw, "POST", "/v1/deliveries/{id}/replay", { ...key, ids: { id: "no-such-delivery" } })).status).toBe(404);
+      expect((await documentedCall(gw, "GET", "/v1/audit", key)).status).toBe(200);
+      const offer = { to: "+4915199999999", media: { type: "document", mimeType: "application/pdf", dataBase64: "JVBERi0=", fileName: "a.pdf", caption: "the offer" } };
+      const queuedOffer = await documentedCall(gw, "POST", "/v1/send", { ...key, body: offer });
+      expect(queuedOffer.body.content).toEqual({ type: "document", mimeType: "application/pdf", fileName: "a.pdf", caption: "the offer", bytes: 5 });
 
       for (const path of ["/v1/admin/instances", "/v1/admin/alerts", "/v1/admin/shards", "/v1/admin/delivery-health", "/v1/admin/numbers", "/v1/admin/audit", "/v1/admin/deliveries"]) {
-        expect((await documentedCall("GET", path, root)).status).toBe(200);
+        expect((await documentedCall(gw, "GET", path, root)).status).toBe(200);
       }
-      expect((await documentedCall("GET", "/v1/admin/numbers", key)).status).toBe(401);
-      expect((await documentedCall("POST", "/v1/admin/sweep", root)).status).toBe(200);
-      expect((await documentedCall("POST", "/v1/admin/deliveries/{id}/replay", { ...root, ids: { id: deliveries.body.deliveries[0].id } })).status).toBe(409);
-      const metrics = await gw.call("GET", "/v1/admin/metrics", root);
-      expect([metrics.status, metrics.headers.get("content-type")?.startsWith("text/plain")]).toEqual([200, true]);
+      expect((await documentedCall(gw, "GET", "/v1/admin/numbers", key)).status).toBe(401);
+      expect((await documentedCall(gw, "POST", "/v1/admin/sweep", root)).status).toBe(200);
+      expect((await documentedCall(gw, "POST", "/v1/admin/deliveries/{id}/replay", { ...root, ids: { id: deliveries.body.deliveries[0].id } })).status).toBe(409);
+      expect((await documentedCall(gw, "GET", "/v1/admin/metrics", root)).body).toContain("# TYPE");
+      expect((await documentedCall(gw, "GET", "/v1/openapi.json")).body.openapi).toBe("3.1.0");
 
-      expect((await documentedCall("POST", "/v1/instances/{id}/logout", { ...key, ids: instance })).body.state).toBe("pending");
-      expect((await documentedCall("POST", "/v1/instances/{id}/retire", { ...key, ids: instance })).body.state).toBe("retired");
-      expect((await documentedCall("POST", "/v1/instances/{id}/logout", { ...key, ids: instance })).status).toBe(409);
-      expect((await documentedCall("PUT", "/v1/projects/{id}/webhook", { ...root, ids, body: { url: null } })).body.webhookUrl).toBeNull();
-      expect((await documentedCall("POST", "/v1/projects/{id}/webhook/rotate", { ...root, ids })).body.mustReconnect).toEqual([]);
-      expect((await documentedCall("POST", "/v1/projects/{id}/disable", { ...root, ids })).body.state).toBe("suspended");
-      expect((await documentedCall("GET", "/v1/usage", key)).status).toBe(401);
-      expect((await documentedCall("POST", "/v1/projects/{id}/enable", { ...root, ids })).body.state).toBe("active");
+      expect((await documentedCall(gw, "POST", "/v1/instances/{id}/logout", { ...key, ids: instance })).body.state).toBe("pending");
+      expect((await documentedCall(gw, "POST", "/v1/instances/{id}/retire", { ...key, ids: instance })).body.state).toBe("retired");
+      expect((await documentedCall(gw, "POST", "/v1/instances/{id}/logout", { ...key, ids: instance })).status).toBe(409);
+      const rotated = await documentedCall(gw, "POST", "/v1/projects/{id}/webhook/rotate", { ...root, ids });
+      expect(rotated.body.mustReconnect).toEqual([{ kind: "webhook", url: `http://127.0.0.1:${receiver.port}/hook`, action: "verify signatures with the new webhookSecret" }]);
+      expect((await documentedCall(gw, "PUT", "/v1/projects/{id}/webhook", { ...root, ids, body: { url: null } })).body.webhookUrl).toBeNull();
+      expect((await documentedCall(gw, "PUT", "/v1/projects/{id}/webhook", { ...root, ids, body: {} })).status).toBe(400);
+      expect((await documentedCall(gw, "POST", "/v1/projects/{id}/disable", { ...root, ids })).body.state).toBe("suspended");
+      expect((await documentedCall(gw, "GET", "/v1/usage", key)).status).toBe(401);
+      expect((await documentedCall(gw, "POST", "/v1/projects/{id}/enable", { ...root, ids })).body.state).toBe("active");
     } finally {
       receiver.stop(true);
     }
-    // Every operation but the metrics (not JSON) and this document was answered at least once.
-    const answered = new Set([...exercised].map((entry) => entry.split(" ").slice(0, 2).join(" ")));
-    expect(documented().filter((label) => !answered.has(label)).sort()).toEqual(["GET /v1/admin/metrics", "GET /v1/openapi.json"]);
+  });
+
+  test("dead letters: replay (200, then 410 once the payload expired) and the alert post", async () => {
+    const alertPosts: unknown[] = [];
+    const receiver = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: async (request) => {
+        if (new URL(request.url).pathname === "/alert") {
+          alertPosts.push(await request.json());
+          return new Response(null, { status: 204 });
+        }
+        return new Response("receiver down", { status: 500 });
+      },
+    });
+    const failing = await startTestGateway({ ALERT_WEBHOOK_URL: `http://127.0.0.1:${receiver.port}/alert` });
+    try {
+      const project = await failing.project(`http://127.0.0.1:${receiver.port}/hook`);
+      const key = { key: project.key };
+      const root = { key: testRootKey };
+      await failing.pairedInstance(project.key, "+4915100000003");
+      /** Moves the clock past each retry until every delivery of the project is dead. */
+      const killDeliveries = async () => {
+        for (let pass = 0; pass < 20; pass++) {
+          const open = (await failing.call("GET", "/v1/deliveries", key)).body.deliveries.filter((delivery: { state: string }) => delivery.state !== "dead");
+          if (open.length === 0) return;
+          failing.clock.advance(7 * 3_600_000);
+          await failing.sweep();
+        }
+        throw new Error("the deliveries did not die");
+      };
+      await killDeliveries();
+      const dead = await documentedCall(failing, "GET", "/v1/deliveries", { ...key, query: "state=dead" });
+      expect(dead.body.deliveries.map((delivery: { event: string; lastStatus: number }) => [delivery.event, delivery.lastStatus])).toContainEqual(["instance.paired", 500]);
+      expect((await documentedCall(failing, "GET", "/v1/admin/alerts", root)).body.status).toBe("warning");
+      const alertPost = dereferenced.webhooks.alert.post.requestBody.content["application/json"].schema;
+      expect(alertPosts.length).toBeGreaterThan(0);
+      for (const post of alertPosts) expect(problems(alertPost, post)).toEqual([]);
+
+      const [first, second] = dead.body.deliveries as { id: string }[];
+      expect((await documentedCall(failing, "POST", "/v1/deliveries/{id}/replay", { ...key, ids: { id: first!.id } })).body.state).toBe("pending");
+      failing.clock.advance(31 * 24 * 3_600_000);
+      expect((await documentedCall(failing, "POST", "/v1/admin/sweep", root)).body.payloadsExpired).toBeGreaterThan(0);
+      await killDeliveries();
+      expect((await documentedCall(failing, "POST", "/v1/admin/deliveries/{id}/replay", { ...root, ids: { id: (second ?? first)!.id } })).status).toBe(410);
+      expect((await documentedCall(failing, "GET", "/v1/admin/deliveries", { ...root, query: "state=dead" })).body.deliveries.every((delivery: { payloadExpired: boolean }) => delivery.payloadExpired)).toBe(true);
+    } finally {
+      await failing.close();
+      receiver.stop(true);
+    }
+  });
+
+  test("every operation was answered and checked", () => {
+    expect(documented().filter((label) => !exercised.has(label)).sort()).toEqual([]);
   });
 });

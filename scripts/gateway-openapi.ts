@@ -45,6 +45,11 @@ function operationJson(operation: OperationSpec): Json {
   if ((pathIds.length > 0 || operation.query || operation.body) && !answers["400"]) {
     answers["400"] = errorAnswer("A path id, query parameter or the body is invalid, or an unknown query parameter was given (validation).");
   }
+  if (operation.auth === "project") {
+    const storeDown = "the store does not answer, so the key cannot be checked (unavailable)";
+    const own = answers["503"];
+    answers["503"] = own ? { ...own, description: `${own.description} Or ${storeDown}.` } : errorAnswer(`${storeDown[0]!.toUpperCase()}${storeDown.slice(1)}.`);
+  }
   if (operation.auth !== "none") answers["401"] = errorAnswer("The apikey header is missing, unknown, revoked, of a suspended project, or the other kind of key (unauthorized); each alike.");
   answers["500"] = errorAnswer("An unexpected failure (internal); the gateway logs it.");
   const responses = Object.fromEntries(Object.entries(answers).sort(([a], [b]) => a.localeCompare(b)).map(([status, answer]) => [status, response(answer)]));

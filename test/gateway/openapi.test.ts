@@ -247,7 +247,7 @@ describe("real answers match the documented schemas", () => {
     }
   });
 
-  test("dead letters: replay (200, then 410 once the payload expired) and the alert post", async () => {
+  test("dead letters: replay (200, then 410 once the payload expired), the alert post, and 503s once the store is gone", async () => {
     const alertPosts: unknown[] = [];
     const receiver = Bun.serve({
       port: 0,
@@ -291,6 +291,11 @@ describe("real answers match the documented schemas", () => {
       await killDeliveries();
       expect((await documentedCall(failing, "POST", "/v1/admin/deliveries/{id}/replay", { ...root, ids: { id: (second ?? first)!.id } })).status).toBe(410);
       expect((await documentedCall(failing, "GET", "/v1/admin/deliveries", { ...root, query: "state=dead" })).body.deliveries.every((delivery: { payloadExpired: boolean }) => delivery.payloadExpired)).toBe(true);
+
+      // With the store gone a project key cannot be checked, and the critical alert makes the report a 503.
+      await failing.gateway.ctx.database.close();
+      expect((await documentedCall(failing, "GET", "/v1/usage", key)).body.error.code).toBe("unavailable");
+      expect((await documentedCall(failing, "GET", "/v1/admin/alerts", root)).body.status).toBe("critical");
     } finally {
       await failing.close();
       receiver.stop(true);

@@ -50,6 +50,8 @@ export interface RunningGateway {
   /** The simulated network's URL when this gateway started one itself (GATEWAY_NETWORK=simulated, no URL). */
   embeddedSimulatorUrl: string | null;
   ctx: GatewayContext;
+  /** The (method, path) pairs the app serves, prefix included (the contract test compares them with openapi.json). */
+  routes(): { method: string; path: string }[];
   close(): Promise<void>;
 }
 
@@ -166,6 +168,7 @@ export async function startGateway(settings: GatewaySettings, dataDir: string, p
     createdRootKey: rootKey.created,
     embeddedSimulatorUrl: selected.embeddedSimulatorUrl,
     ctx,
+    routes: () => app.routes.map(({ method, path }) => ({ method, path })),
     close: async () => {
       if (closed) return;
       closed = true;

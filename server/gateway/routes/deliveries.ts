@@ -8,7 +8,7 @@ import { replayDelivery } from "../views.ts";
 import { page, pageSizeMax } from "./paging.ts";
 
 const Id = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
-const DeliveriesQuery = t.Object(
+export const DeliveriesQuery = t.Object(
   {
     limit: t.Optional(t.Integer({ minimum: 1, maximum: pageSizeMax })),
     cursor: t.Optional(t.String({ minLength: 1, maxLength: 64 })),

@@ -12,8 +12,8 @@ import { forwardToOwner } from "./forward.ts";
 import { PageQuery, page } from "./paging.ts";
 
 const Id = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
-const RegisterRequest = t.Object({ phone: t.String({ minLength: 1, maxLength: 32 }), label: t.Optional(t.String({ minLength: 1, maxLength: instanceLabelLengthMax })) }, { additionalProperties: false });
-const QrQuery = t.Object({ format: t.Optional(t.Union([t.Literal("json"), t.Literal("png"), t.Literal("svg")])) }, { additionalProperties: false });
+export const RegisterRequest = t.Object({ phone: t.String({ minLength: 1, maxLength: 32 }), label: t.Optional(t.String({ minLength: 1, maxLength: instanceLabelLengthMax })) }, { additionalProperties: false });
+export const QrQuery = t.Object({ format: t.Optional(t.Union([t.Literal("json"), t.Literal("png"), t.Literal("svg")])) }, { additionalProperties: false });
 
 export const projectInstanceRoutes = (ctx: GatewayContext) =>
   new Elysia()

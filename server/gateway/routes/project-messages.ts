@@ -11,7 +11,7 @@ import { page, pageSizeMax } from "./paging.ts";
 const Id = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
 /** The body's base64 of the largest media item, with room for the rest of the JSON. */
 const dataBase64LengthMax = Math.ceil((16 * 1024 * 1024) / 3) * 4 + 4;
-const SendRequest = t.Object(
+export const SendRequest = t.Object(
   {
     to: t.String({ minLength: 1, maxLength: 32 }),
     text: t.Optional(t.String({ maxLength: textLengthMax })),
@@ -31,7 +31,7 @@ const SendRequest = t.Object(
   { additionalProperties: false },
 );
 const MessageStates = ["queued", "sending", "sent", "delivered", "read", "failed", "cancelled"] as const;
-const MessagesQuery = t.Object(
+export const MessagesQuery = t.Object(
   {
     limit: t.Optional(t.Integer({ minimum: 1, maximum: pageSizeMax })),
     cursor: t.Optional(t.String({ minLength: 1, maxLength: 64 })),
@@ -39,7 +39,7 @@ const MessagesQuery = t.Object(
   },
   { additionalProperties: false },
 );
-const SendsQuery = t.Object(
+export const SendsQuery = t.Object(
   {
     limit: t.Optional(t.Integer({ minimum: 1, maximum: pageSizeMax })),
     cursor: t.Optional(t.String({ minLength: 1, maxLength: 64 })),

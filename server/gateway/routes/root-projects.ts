@@ -10,9 +10,9 @@ import { PageQuery, page } from "./paging.ts";
 
 const Id = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
 const WebhookUrl = t.Union([t.String({ minLength: 1, maxLength: webhookUrlLengthMax }), t.Null()]);
-const CreateProjectRequest = t.Object({ name: t.String({ minLength: 1, maxLength: projectNameLengthMax }), webhookUrl: t.Optional(WebhookUrl) }, { additionalProperties: false });
-const MintKeyRequest = t.Object({ name: t.Optional(t.String({ maxLength: keyNameLengthMax })) }, { additionalProperties: false });
-const SetWebhookRequest = t.Object({ url: WebhookUrl }, { additionalProperties: false });
+export const CreateProjectRequest = t.Object({ name: t.String({ minLength: 1, maxLength: projectNameLengthMax }), webhookUrl: t.Optional(WebhookUrl) }, { additionalProperties: false });
+export const MintKeyRequest = t.Object({ name: t.Optional(t.String({ maxLength: keyNameLengthMax })) }, { additionalProperties: false });
+export const SetWebhookRequest = t.Object({ url: WebhookUrl }, { additionalProperties: false });
 
 export const rootProjectRoutes = (ctx: GatewayContext) =>
   new Elysia()

@@ -176,7 +176,8 @@ export class Dispatcher {
     const message = await messages.claim(queued.id, replica, held.instance.id, now(), this.deps.claimMs);
     if (!message) return;
     const attemptId = Bun.randomUUIDv7();
-    await messages.recordSendStart({ id: attemptId, projectId: message.projectId, messageId: message.id, instanceId: held.instance.id, replica, now: now() });
+    const startedAt = now();
+    await messages.recordSendStart({ id: attemptId, projectId: message.projectId, messageId: message.id, instanceId: held.instance.id, replica, now: startedAt });
     const result = await held.session!.send(message.recipient, outboundContent(JSON.parse(message.content) as StoredContent), message.id).catch((error: Error) => ({
       ok: false as const,
       transient: true,
@@ -184,19 +185,19 @@ export class Dispatcher {
     }));
     if (result.ok) {
       await messages.recordSendEnd(attemptId, result.duplicate ? "duplicate" : "accepted", null, now());
-      await messages.settle(message.id, replica, { state: "sent", failure: null, nextAttemptAt: now() }, now());
+      await messages.settle(message.id, replica, { state: "sent", failure: null, nextAttemptAt: now(), sentAt: startedAt }, now());
       metrics.sent(message.projectId);
       return;
     }
     await messages.recordSendEnd(attemptId, "refused", result.reason, now());
     const delay = sendRetryDelaysMs[message.attempts - 1];
     if (result.transient && delay !== undefined) {
-      await messages.settle(message.id, replica, { state: "queued", failure: result.reason, nextAttemptAt: now() + delay }, now());
+      await messages.settle(message.id, replica, { state: "queued", failure: result.reason, nextAttemptAt: now() + delay, sentAt: null }, now());
       this.wake.request(now() + delay);
       return;
     }
     const failure = result.transient ? `${result.reason} (gave up after ${message.attempts} attempts)` : result.reason;
-    const failed = await messages.settle(message.id, replica, { state: "failed", failure, nextAttemptAt: now() }, now());
+    const failed = await messages.settle(message.id, replica, { state: "failed", failure, nextAttemptAt: now(), sentAt: null }, now());
     metrics.failed(message.projectId);
     if (failed) await this.deps.events.failed(message.projectId, held.instance.id, failed, failure);
   }

@@ -172,21 +172,27 @@ export class MessageStore {
   }
 
   /** Ends this replica's claim: sent, back to the queue for a later attempt, or failed. */
-  async settle(id: string, replica: string, outcome: { state: "sent" | "queued" | "failed"; failure: string | null; nextAttemptAt: number }, now: number): Promise<GatewayMessage | null> {
+  /** `sentAt`: when the attempt handed the message to the network (its receipts come after). */
+  async settle(id: string, replica: string, outcome: { state: "sent" | "queued" | "failed"; failure: string | null; nextAttemptAt: number; sentAt: number | null }, now: number): Promise<GatewayMessage | null> {
     const [row] = await this.sql`
       UPDATE gateway_messages SET state = ${outcome.state}, failure = ${outcome.failure}, next_attempt_at = ${outcome.nextAttemptAt},
-        sent_at = ${outcome.state === "sent" ? now : null}, claimed_by = NULL, claim_expires_at = NULL, updated_at = ${now}
+        sent_at = ${outcome.sentAt}, claimed_by = NULL, claim_expires_at = NULL, updated_at = ${now}
       WHERE id = ${id} AND claimed_by = ${replica} AND state = 'sending'
       RETURNING *`;
     return row ? message(row as MessageRow) : null;
   }
 
-  /** A receipt moves a sent message forward (never back: a late `delivered` after `read` is ignored). */
+  /**
+   * A receipt moves a sent message forward (never back: a late `delivered` after `read` is
+   * ignored). It can arrive before the send's own answer is recorded: it then ends the claim too.
+   */
   async receipt(id: string, status: "delivered" | "read", at: number, now: number): Promise<GatewayMessage | null> {
     const [row] =
       status === "delivered"
-        ? await this.sql`UPDATE gateway_messages SET state = 'delivered', delivered_at = ${at}, updated_at = ${now} WHERE id = ${id} AND state IN ('sent', 'sending') RETURNING *`
-        : await this.sql`UPDATE gateway_messages SET state = 'read', read_at = ${at}, delivered_at = COALESCE(delivered_at, ${at}), updated_at = ${now} WHERE id = ${id} AND state IN ('sent', 'sending', 'delivered') RETURNING *`;
+        ? await this.sql`UPDATE gateway_messages SET state = 'delivered', delivered_at = ${at}, sent_at = COALESCE(sent_at, ${at}), claimed_by = NULL, claim_expires_at = NULL, updated_at = ${now}
+            WHERE id = ${id} AND state IN ('sent', 'sending') RETURNING *`
+        : await this.sql`UPDATE gateway_messages SET state = 'read', read_at = ${at}, delivered_at = COALESCE(delivered_at, ${at}), sent_at = COALESCE(sent_at, ${at}), claimed_by = NULL, claim_expires_at = NULL, updated_at = ${now}
+            WHERE id = ${id} AND state IN ('sent', 'sending', 'delivered') RETURNING *`;
     return row ? message(row as MessageRow) : null;
   }
 

@@ -129,7 +129,7 @@ export async function startGateway(settings: GatewaySettings, dataDir: string, p
     prefix,
     now,
     instanceStore,
-    instances: new InstancesService(instanceStore, sessions, leases, audit, now),
+    instances: new InstancesService(instanceStore, sessions, leases, audit, messages, events, now),
     messages,
     sends: new SendService(messages, now, () => dispatcher.kick()),
     deliveries,

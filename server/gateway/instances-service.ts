@@ -2,7 +2,9 @@
 // it and waits for its first pairing code), read its QR state, retire it (history kept) or log
 // it out (unlinked; a new scan pairs it again). Another project's number is 404.
 import { ApiError, conflict, notFound, validation } from "../http/errors.ts";
+import type { InboundEvents } from "./inbound-events.ts";
 import type { AuditStore } from "./store/audit.ts";
+import type { MessageStore } from "./store/messages.ts";
 import type { Leases } from "./leases.ts";
 import { e164Pattern } from "./network/network.ts";
 import { firstEventWaitMs, type SessionHost } from "./session-host.ts";
@@ -18,6 +20,8 @@ export class InstancesService {
     private readonly sessions: SessionHost,
     private readonly leases: Leases,
     private readonly audit: AuditStore,
+    private readonly messages: MessageStore,
+    private readonly events: InboundEvents,
     private readonly now: () => number,
   ) {}
 
@@ -66,6 +70,9 @@ export class InstancesService {
     await this.sessions.logout(instance.id);
     await this.leases.letGo(instance.id);
     const retired = (await this.instances.update(instance.id, { state: "retired", wantsSession: false, connection: "closed", qrCode: null, qrAt: null, retiredAt: this.now() }, this.now()))!;
+    for (const message of await this.messages.failInterrupted(instance.id, "its number was retired while a send through it was unfinished: it may or may not have reached the recipient", this.now())) {
+      await this.events.failed(message.projectId, instance.id, message, message.failure!);
+    }
     await this.audit.record({ projectId: instance.projectId, actor, action: "instance.retired", target: instance.id, detail: { phone: instance.phone }, at: this.now() });
     return retired;
   }

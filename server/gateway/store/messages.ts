@@ -196,6 +196,17 @@ export class MessageStore {
     return row ? message(row as MessageRow) : null;
   }
 
+  /**
+   * The number left service with attempts cut short on it: they may have reached the network,
+   * and only that number could send them again without a risk of a second copy, so they fail.
+   */
+  async failInterrupted(instanceId: string, failure: string, now: number): Promise<GatewayMessage[]> {
+    const rows = await this.sql`
+      UPDATE gateway_messages SET state = 'failed', failure = ${failure}, claimed_by = NULL, claim_expires_at = NULL, updated_at = ${now}
+      WHERE instance_id = ${instanceId} AND state = 'sending' RETURNING *`;
+    return (rows as MessageRow[]).map(message);
+  }
+
   /** Cancels a message still waiting in the queue; null when it is already being sent or done. */
   async cancel(projectId: string, id: string, now: number): Promise<GatewayMessage | null> {
     const [row] = await this.sql`

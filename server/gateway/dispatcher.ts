@@ -8,6 +8,7 @@ import type { OutboundContent } from "./network/network.ts";
 import type { HeldSession, SessionHost } from "./session-host.ts";
 import type { GatewayMessage, MessageStore } from "./store/messages.ts";
 import type { Metrics } from "./metrics.ts";
+import { PassLoop } from "./pass-loop.ts";
 import { Wake } from "./wake.ts";
 
 /** Messages claimed per pass. */
@@ -49,46 +50,29 @@ export interface DispatcherDeps {
 
 export class Dispatcher {
   private readonly windows = new Map<string, SendWindow>();
-  private running: Promise<number> | null = null;
-  private again = false;
+  private readonly loop: PassLoop;
   private readonly wake: Wake;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.wake = new Wake(deps.now, () => this.kick());
+    // A full batch may have left more behind it.
+    this.loop = new PassLoop(
+      async () => {
+        const passed = await this.pass();
+        return { done: passed, more: passed === dispatchBatchMax };
+      },
+      (error) => deps.log(`gateway: dispatch pass failed: ${error.message}`),
+    );
   }
 
   /** Runs a pass soon (passes never overlap; a kick during one runs another after it). */
   kick(): void {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    void this.run();
+    this.loop.kick();
   }
 
   /** One or more passes until nothing more is due now; resolves with the messages attempted. */
-  async run(): Promise<number> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      let attempted = 0;
-      try {
-        do {
-          this.again = false;
-          const passed = await this.pass();
-          attempted += passed;
-          if (passed === dispatchBatchMax) this.again = true;
-        } while (this.again);
-      } catch (error) {
-        this.deps.log(`gateway: dispatch pass failed: ${(error as Error).message}`);
-      } finally {
-        this.running = null;
-      }
-      return attempted;
-    })();
-    return this.running;
+  run(): Promise<number> {
+    return this.loop.run();
   }
 
   /** Takes the window of a number this replica now holds, seeded from the store. */

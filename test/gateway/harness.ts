@@ -27,7 +27,7 @@ export interface TestGateway {
   clock: TestClock;
   dataDir: string;
   logs: string[];
-  call(method: string, path: string, options?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  call: GatewayCall;
   /** A project with a key (and a webhook URL when given). */
   project(webhookUrl?: string | null): Promise<{ id: string; key: string; webhookSecret: string }>;
   /** Registers and pairs a number (connect, then the phone scans the code). */
@@ -46,18 +46,7 @@ export async function startTestGateway(env: Record<string, string> = {}, options
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => gateway.handle(request) });
   const url = `http://127.0.0.1:${server.port}`;
   const phones = new SimulatedNetworkControl(network.url);
-  const call: TestGateway["call"] = async (method, path, callOptions = {}) => {
-    const headers: Record<string, string> = { ...(callOptions.headers ?? {}) };
-    if (callOptions.key) headers.apikey = callOptions.key;
-    if (callOptions.body !== undefined) headers["content-type"] = "application/json";
-    const response = await fetch(url + path, { method, headers, body: callOptions.body === undefined ? undefined : JSON.stringify(callOptions.body) });
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {}
-    return { status: response.status, body, headers: response.headers };
-  };
+  const call = gatewayCall(url);
   return {
     url,
     gateway,
@@ -88,6 +77,24 @@ export async function startTestGateway(env: Record<string, string> = {}, options
       if (!options.network) await network.close();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+export type GatewayCall = (method: string, path: string, options?: { key?: string; body?: unknown; headers?: Record<string, string> }) => Promise<{ status: number; body: any; headers: Headers }>;
+
+/** Calls the gateway at `url` with a key and a JSON body; the answer's body parsed when it is JSON. */
+export function gatewayCall(url: string): GatewayCall {
+  return async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (options.key) headers.apikey = options.key;
+    if (options.body !== undefined) headers["content-type"] = "application/json";
+    const response = await fetch(url + path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {}
+    return { status: response.status, body, headers: response.headers };
   };
 }
 

@@ -5,13 +5,12 @@
 // network twice, and no inbound message is lost.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SimulatedNetworkControl, startSimulatedNetwork, type RunningSimulatedNetwork } from "../../server/gateway/network/simulated/index.ts";
-import { startTestPostgres, type TestPostgres } from "../helpers/postgres.ts";
+import { freePort, startTestPostgres, type TestPostgres } from "../helpers/postgres.ts";
 import { spawnService, type ServiceProcess } from "../helpers/process.ts";
-import { testRootKey, waitFor } from "./harness.ts";
+import { gatewayCall, testRootKey, waitFor } from "./harness.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.ts";
 
 const leaseTtlMs = 3_000;
@@ -27,28 +26,9 @@ let receiver: WebhookReceiver | undefined;
 const replicas: (ServiceProcess & { id?: string })[] = [];
 const dataDirs: string[] = [];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
-
 async function call(url: string, method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { ...(options.headers ?? {}) };
-  if (options.key) headers.apikey = options.key;
-  if (options.body !== undefined) headers["content-type"] = "application/json";
-  const response = await fetch(url + path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-  const text = await response.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {}
-  return { status: response.status, body, replica: response.headers.get("x-gateway-replica") };
+  const answer = await gatewayCall(url)(method, path, options);
+  return { status: answer.status, body: answer.body, replica: answer.headers.get("x-gateway-replica") };
 }
 
 beforeAll(async () => {

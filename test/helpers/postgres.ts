@@ -28,7 +28,8 @@ function binDir(): string {
 
 const asPostgres = (command: string[]) => (process.getuid?.() === 0 ? ["runuser", "-u", "postgres", "--", ...command] : command);
 
-function freePort(): Promise<number> {
+/** A loopback port free now (for a server that must know its own port before it starts). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.listen(0, "127.0.0.1", () => {

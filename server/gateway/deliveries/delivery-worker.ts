@@ -7,6 +7,7 @@ import type { DeliveryStore, GatewayDelivery } from "../store/deliveries.ts";
 import type { ProjectStore } from "../store/projects.ts";
 import { nextDeliveryAttempt } from "./schedule.ts";
 import { signedHeaders } from "./signature.ts";
+import { PassLoop } from "../pass-loop.ts";
 import { Wake } from "../wake.ts";
 
 /** Deliveries claimed per pass; they are posted in parallel (each conversation's head only). */
@@ -25,43 +26,28 @@ export interface DeliveryWorkerDeps {
 }
 
 export class DeliveryWorker {
-  private running: Promise<number> | null = null;
-  private again = false;
+  private readonly loop: PassLoop;
   private readonly wake: Wake;
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.wake = new Wake(deps.now, () => this.kick());
+    // A delivered head lets its conversation's next one go at once: pass again while any was tried.
+    this.loop = new PassLoop(
+      async () => {
+        const made = await this.pass();
+        return { done: made, more: made > 0 };
+      },
+      (error) => deps.log(`gateway: delivery pass failed: ${error.message}`),
+    );
   }
 
   kick(): void {
-    if (this.running) this.again = true;
-    else void this.run();
+    this.loop.kick();
   }
 
   /** Passes until nothing more is due now; resolves with the attempts made. */
-  async run(): Promise<number> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      let attempts = 0;
-      try {
-        do {
-          this.again = false;
-          const made = await this.pass();
-          attempts += made;
-          // A delivered head lets its conversation's next one go at once.
-          if (made > 0) this.again = true;
-        } while (this.again);
-      } catch (error) {
-        this.deps.log(`gateway: delivery pass failed: ${(error as Error).message}`);
-      } finally {
-        this.running = null;
-      }
-      return attempts;
-    })();
-    return this.running;
+  run(): Promise<number> {
+    return this.loop.run();
   }
 
   private async pass(): Promise<number> {

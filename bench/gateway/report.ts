@@ -12,7 +12,7 @@ export function machineLine(loadAtStart: number, loadAtEnd: number): string {
 const mib = (bytes: number) => `${fmt(bytes / 2 ** 20, 1)} MiB`;
 const kib = (bytes: number) => `${fmt(bytes / 1024, 1)} KiB`;
 const rate = (perSecond: number) => `${fmt(perSecond)}/s`;
-const share = (part: number, whole: number) => `${fmt((100 * part) / whole, 1)}%`;
+const percent = (fraction: number) => `${fmt(100 * fraction, 1)}%`;
 
 export function gatewaySection({ figures, size, command, machine, seconds }: { figures: RunFigures[]; size: BenchSize; command: string; machine: string; seconds: number }): string {
   const pick = (value: (run: RunFigures) => number) => median(figures.map(value));
@@ -21,6 +21,9 @@ export function gatewaySection({ figures, size, command, machine, seconds }: { f
   const dispatched = pick((run) => run.sends.dispatchedPerSecond);
   const delivered = pick((run) => run.inbound.deliveriesPerSecond);
   const loop = pick((run) => run.deliveryLoop.deliveriesPerSecond);
+  // Each run's own ratio: the disk's fsync time, and with it both sides, moves between runs.
+  const queuedShare = pick((run) => run.sends.queuedPerSecond / run.floor.queuedPerSecond);
+  const deliveredShare = pick((run) => run.inbound.deliveriesPerSecond / run.deliveryLoop.deliveriesPerSecond);
   const perRun = figures.map(
     (run, at) =>
       `- run ${at + 1}: queued ${rate(run.sends.queuedPerSecond)} (floor ${rate(run.floor.queuedPerSecond)}), dispatched ${rate(run.sends.dispatchedPerSecond)} ` +
@@ -46,16 +49,24 @@ verifies every signature with \`standardwebhooks\`. Requests are prepared bytes 
   Baseline: a bare loop in its own process (bench/gateway/delivery-loop.ts) posting the same number of bodies of the same shape, signed the same way, with fetch, to the same receiver, ${deliveryBatchMax} conversations at once (as many as the gateway's delivery worker claims per pass), nothing stored.
 - Memory: a fresh gateway, RSS and heap after a full collection (read inside the gateway process), with ${size.warmInstances} numbers paired and connected (they warm the code paths up), then ${size.warmInstances + size.instances}; per instance = difference / ${size.instances}. The network's memory is in its own process and does not count.
 
-| measure | gateway | baseline | gateway / baseline |
+| measure | gateway | baseline | gateway / baseline (median of the runs' ratios) |
 |---|---|---|---|
-| queued messages per second (\`POST /v1/send\` answered 202) | ${rate(queued)} | ${rate(floor)} (bare server, one SQLite insert) | ${share(queued, floor)} |
+| queued messages per second (\`POST /v1/send\` answered 202) | ${rate(queued)} | ${rate(floor)} (bare server, one SQLite insert) | ${percent(queuedShare)} |
 | dispatched messages per second (first request until all sent) | ${rate(dispatched)} | - | - |
 | gateway CPU per message, queue and dispatch (all threads) | ${fmt(pick((run) => run.sends.gatewayCpuUsPerMessage))} us | ${fmt(pick((run) => run.floor.cpuUsPerMessage))} us (bare server, queue only) | - |
-| inbound deliveries per second (first inbound until the last delivered) | ${rate(delivered)} | ${rate(loop)} (bare signed-post loop) | ${share(delivered, loop)} |
+| inbound deliveries per second (first inbound until the last delivered) | ${rate(delivered)} | ${rate(loop)} (bare signed-post loop) | ${percent(deliveredShare)} |
 | gateway CPU per inbound delivery (all threads) | ${fmt(pick((run) => run.inbound.gatewayCpuUsPerDelivery))} us | - | - |
 | memory per connected instance: RSS | ${kib(pick((run) => run.memory.rssBytesPerInstance))} | - | - |
 | memory per connected instance: JavaScript heap | ${kib(pick((run) => run.memory.heapBytesPerInstance))} | - | - |
 | gateway RSS / heap idle (a project, no number) | ${mib(pick((run) => run.memory.idle.rssBytes))} / ${mib(pick((run) => run.memory.idle.heapUsedBytes))} | - | - |
+
+What bounds these figures (measured on 2026-11-27 with the gateway's statements timed inside its process): the store is SQLite in WAL mode with synchronous=FULL, Bun's SQL
+client runs each statement on the gateway's main thread, and every statement is its own commit waiting for an fsync (2 to 4 ms each on this disk, whose fsync time
+varies several-fold with the machine's other work: compare the floor between runs). An outbound message costs 8 commits (queue insert; claim, attempt start,
+attempt end, settle; the delivered receipt's update and its delivery's insert; the delivery's settle) and an inbound one 2 (insert, settle), each delivery pass
+adding one batched claim; nothing else in the gateway shows in the profile. While a commit waits, no request is answered (a \`GET /v1/usage\` waited 7 s behind a
+backlog of inbound writes), so under load the gateway's own webhook time-out can lapse and post a delivery again (seen once, before the claims were batched: one of 2,000 reached the receiver twice). With \`PRAGMA synchronous = NORMAL\` (durable across
+a crash of the process, not of the machine; not what the gateway sets) one quick run here measured queued 823/s (floor 2,739/s), dispatched 395/s, inbound 1,193/s.
 
 Per run:
 ${perRun.join("\n")}

@@ -119,15 +119,14 @@ export class DeliveryStore {
       AND p.suspended_at IS NULL AND p.webhook_url IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM gateway_deliveries e WHERE e.conversation = d.conversation AND e.state IN ('pending', 'retrying') AND e.id < d.id)
       ORDER BY d.id LIMIT ${limit}`) as { id: string }[];
-    const claimed: GatewayDelivery[] = [];
-    for (const { id } of candidates) {
-      const [row] = await this.sql`
-        UPDATE gateway_deliveries SET claimed_by = ${replica}, claim_expires_at = ${now + claimMs}
-        WHERE id = ${id} AND state IN ('pending', 'retrying') AND (claim_expires_at IS NULL OR claim_expires_at < ${now})
-        RETURNING *`;
-      if (row) claimed.push(delivery(row as DeliveryRow));
-    }
-    return claimed;
+    if (candidates.length === 0) return [];
+    // One statement for the whole batch: on SQLite each statement is a commit waiting for its
+    // fsync (bench/gateway measured 1.8 ms each, one per delivery, before this was batched).
+    const rows = (await this.sql`
+      UPDATE gateway_deliveries SET claimed_by = ${replica}, claim_expires_at = ${now + claimMs}
+      WHERE id IN ${this.sql(candidates.map(({ id }) => id))} AND state IN ('pending', 'retrying') AND (claim_expires_at IS NULL OR claim_expires_at < ${now})
+      RETURNING *`) as DeliveryRow[];
+    return rows.map(delivery).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   /** Records one attempt's end under this replica's claim. */

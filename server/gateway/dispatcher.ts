@@ -148,31 +148,48 @@ export class Dispatcher {
   }
 
 
+  /**
+   * Sends one number's share of a pass. The claims and the attempts' start are written for the
+   * whole share at once before the first send, and the sent ones settled at once after the
+   * last: on SQLite each statement is a commit waiting for its fsync, so writing per message
+   * made the disk, not the network, the limit. A crash in between leaves them `sending` through
+   * this number, which sends them again under the same ids (the network keeps one of each).
+   */
   private async sendAll(held: HeldSession, queue: GatewayMessage[]): Promise<void> {
-    for (const message of queue) {
-      if (!held.connected || !held.session) return;
-      await this.sendOne(held, message);
+    const { messages, replica, now, metrics } = this.deps;
+    const claimed = await messages.claimMany(queue.map((message) => message.id), replica, held.instance.id, now(), this.deps.claimMs);
+    if (claimed.length === 0) return;
+    const startedAt = now();
+    const attempts = claimed.map((message) => ({ id: Bun.randomUUIDv7(), projectId: message.projectId, messageId: message.id, instanceId: held.instance.id, replica, now: startedAt }));
+    await messages.recordSendStarts(attempts);
+    const accepted: string[] = [];
+    const duplicates: string[] = [];
+    const sentIds: string[] = [];
+    for (const [index, message] of claimed.entries()) {
+      const attemptId = attempts[index]!.id;
+      if (!held.connected || !held.session) {
+        await messages.recordSendEnd(attemptId, "error", "the session closed before this attempt", now());
+        await messages.settle(message.id, replica, { state: "queued", failure: null, nextAttemptAt: now(), sentAt: null }, now());
+        continue;
+      }
+      const result = await held.session.send(message.recipient, outboundContent(JSON.parse(message.content) as StoredContent), message.id).catch((error: Error) => ({
+        ok: false as const,
+        transient: true,
+        reason: `network error: ${error.message}`,
+      }));
+      if (result.ok) {
+        (result.duplicate ? duplicates : accepted).push(attemptId);
+        sentIds.push(message.id);
+        metrics.sent(message.projectId);
+      } else await this.refused(held, message, attemptId, result);
     }
+    await messages.recordSendEnds(accepted, "accepted", now());
+    await messages.recordSendEnds(duplicates, "duplicate", now());
+    await messages.settleSent(sentIds, replica, startedAt, now());
   }
 
-  private async sendOne(held: HeldSession, queued: GatewayMessage): Promise<void> {
+  private async refused(held: HeldSession, message: GatewayMessage, attemptId: string, result: { transient: boolean; reason: string }): Promise<void> {
     const { messages, replica, now, metrics } = this.deps;
-    const message = await messages.claim(queued.id, replica, held.instance.id, now(), this.deps.claimMs);
-    if (!message) return;
-    const attemptId = Bun.randomUUIDv7();
-    const startedAt = now();
-    await messages.recordSendStart({ id: attemptId, projectId: message.projectId, messageId: message.id, instanceId: held.instance.id, replica, now: startedAt });
-    const result = await held.session!.send(message.recipient, outboundContent(JSON.parse(message.content) as StoredContent), message.id).catch((error: Error) => ({
-      ok: false as const,
-      transient: true,
-      reason: `network error: ${error.message}`,
-    }));
-    if (result.ok) {
-      await messages.recordSendEnd(attemptId, result.duplicate ? "duplicate" : "accepted", null, now());
-      await messages.settle(message.id, replica, { state: "sent", failure: null, nextAttemptAt: now(), sentAt: startedAt }, now());
-      metrics.sent(message.projectId);
-      return;
-    }
     await messages.recordSendEnd(attemptId, "refused", result.reason, now());
     const delay = sendRetryDelaysMs[message.attempts - 1];
     if (result.transient && delay !== undefined) {

@@ -12,6 +12,13 @@ import type { GatewayInstance, InstanceStore } from "./store/instances.ts";
 
 export const instanceLabelLengthMax = 200;
 
+/** Another replica took the number's lease meanwhile: the request goes to it. */
+export class HeldElsewhere extends ApiError {
+  constructor() {
+    super(503, "owner_unavailable", "another replica holds this number and could not be reached; try again");
+  }
+}
+
 export type QrState = { status: "paired" } | { status: "pending" } | { status: "code"; code: string; issuedAt: number };
 
 export class InstancesService {
@@ -55,8 +62,9 @@ export class InstancesService {
     if (instance.state === "retired") throw new ApiError(409, "retired", "the instance is retired; register the number again to use it");
     const held = this.sessions.get(instance.id);
     if (instance.connection === "open" && held?.connected) throw new ApiError(409, "already_connected", "the instance is already connected");
+    // The lease first: once the number wants a session, any replica's supervisor may take it.
+    if (!(await this.leases.take(instance))) throw new HeldElsewhere();
     const wanting = (await this.instances.update(instance.id, { wantsSession: true, lastError: null }, this.now()))!;
-    if (!(await this.leases.take(wanting))) throw new ApiError(503, "owner_unavailable", "another replica holds this number and could not be reached; try again");
     await this.audit.record({ projectId: instance.projectId, actor: `key:${keyId}`, action: "instance.connect", target: instance.id, detail: null, at: this.now() });
     const session = held ?? (await this.sessions.open(wanting).catch((error: Error) => {
       throw new ApiError(503, "network_unavailable", `could not reach the messaging network: ${error.message}`);

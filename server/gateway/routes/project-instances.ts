@@ -6,7 +6,7 @@ import { ApiError } from "../../http/errors.ts";
 import { validateBody } from "../../http/validate.ts";
 import type { GatewayContext } from "../context.ts";
 import { instanceDto, qrDto } from "../dto.ts";
-import { instanceLabelLengthMax } from "../instances-service.ts";
+import { HeldElsewhere, instanceLabelLengthMax } from "../instances-service.ts";
 import { qrPng, qrSvg } from "../network/qr-image.ts";
 import { forwardToOwner } from "./forward.ts";
 import { PageQuery, page } from "./paging.ts";
@@ -55,8 +55,13 @@ export const projectInstanceRoutes = (ctx: GatewayContext) =>
         const instance = await ctx.instances.get(caller.projectId, params.id);
         const forwarded = await forwardToOwner(ctx, instance, request);
         if (forwarded) return forwarded;
-        const connected = await ctx.instances.connect(instance, caller.keyId);
-        return { instance: instanceDto(connected), qr: qrDto(ctx.instances.qr(connected)) };
+        try {
+          const connected = await ctx.instances.connect(instance, caller.keyId);
+          return { instance: instanceDto(connected), qr: qrDto(ctx.instances.qr(connected)) };
+        } catch (error) {
+          if (!(error instanceof HeldElsewhere)) throw error;
+          return (await forwardToOwner(ctx, await ctx.instances.get(caller.projectId, params.id), request)) ?? Promise.reject(error);
+        }
       },
       { params: Id },
     )

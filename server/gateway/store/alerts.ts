@@ -28,19 +28,20 @@ export class AlertStore {
   }
 
   /**
-   * Moves the rule to `firing` if it was not already there, recording the post that announces it
-   * in the same transaction; false when nothing changed (or another replica changed it first).
+   * Moves the rule to `firing` if it was not already there and records the post announcing it;
+   * false when nothing changed (or another replica changed it first). The conditional update
+   * decides the one replica that announces; the two statements are not one transaction (on
+   * SQLite a transaction would take in every concurrent query of the shared connection), so a
+   * crash between them loses that one post, never the alert's state.
    */
   async transition(rule: string, firing: boolean, detail: string | null, now: number, post: { id: string; transition: "started" | "cleared"; body: string }): Promise<boolean> {
-    return this.sql.begin(async (tx) => {
-      await tx`INSERT INTO gateway_alerts (rule, firing, since, detail, changed_at) VALUES (${rule}, 0, ${null}, ${null}, ${now}) ON CONFLICT (rule) DO NOTHING`;
-      const changed = await tx`
-        UPDATE gateway_alerts SET firing = ${firing ? 1 : 0}, since = ${firing ? now : null}, detail = ${detail}, changed_at = ${now}
-        WHERE rule = ${rule} AND firing = ${firing ? 0 : 1} RETURNING rule`;
-      if (changed.length === 0) return false;
-      await tx`INSERT INTO gateway_alert_posts (id, rule, transition, body, created_at, attempts) VALUES (${post.id}, ${rule}, ${post.transition}, ${post.body}, ${now}, 0)`;
-      return true;
-    });
+    await this.sql`INSERT INTO gateway_alerts (rule, firing, since, detail, changed_at) VALUES (${rule}, 0, ${null}, ${null}, ${now}) ON CONFLICT (rule) DO NOTHING`;
+    const changed = await this.sql`
+      UPDATE gateway_alerts SET firing = ${firing ? 1 : 0}, since = ${firing ? now : null}, detail = ${detail}, changed_at = ${now}
+      WHERE rule = ${rule} AND firing = ${firing ? 0 : 1} RETURNING rule`;
+    if (changed.length === 0) return false;
+    await this.sql`INSERT INTO gateway_alert_posts (id, rule, transition, body, created_at, attempts) VALUES (${post.id}, ${rule}, ${post.transition}, ${post.body}, ${now}, 0)`;
+    return true;
   }
 
   /** Keeps a firing rule's detail current (no transition). */

@@ -4,6 +4,9 @@
 import type { SQL } from "bun";
 import type { AuthStateStore } from "../network/network.ts";
 
+/** Rows per statement, well under SQLite's and PostgreSQL's limits on bound parameters. */
+const rowsPerStatementMax = 1_000;
+
 export class SqlAuthStateStore implements AuthStateStore {
   constructor(
     private readonly sql: SQL,
@@ -18,16 +21,22 @@ export class SqlAuthStateStore implements AuthStateStore {
     return found;
   }
 
+  /**
+   * Writes and deletes by name. Not one transaction: on SQLite a transaction spans the one
+   * connection every other query shares, so a concurrent write (a queued message already
+   * answered 202) would join it and be lost if it rolled back. Each name is independent: a
+   * crash between the two statements leaves every name either old or new.
+   */
   async write(entries: ReadonlyMap<string, string | null>): Promise<void> {
-    if (entries.size === 0) return;
-    await this.sql.begin(async (tx) => {
-      for (const [name, value] of entries) {
-        if (value === null) await tx`DELETE FROM gateway_auth_state WHERE instance_id = ${this.instanceId} AND name = ${name}`;
-        else
-          await tx`INSERT INTO gateway_auth_state (instance_id, name, value) VALUES (${this.instanceId}, ${name}, ${value})
-            ON CONFLICT (instance_id, name) DO UPDATE SET value = excluded.value`;
-      }
-    });
+    const upserts = [...entries].filter(([, value]) => value !== null).map(([name, value]) => ({ instance_id: this.instanceId, name, value: value! }));
+    const deletions = [...entries].filter(([, value]) => value === null).map(([name]) => name);
+    for (let start = 0; start < upserts.length; start += rowsPerStatementMax) {
+      await this.sql`INSERT INTO gateway_auth_state ${this.sql(upserts.slice(start, start + rowsPerStatementMax))}
+        ON CONFLICT (instance_id, name) DO UPDATE SET value = excluded.value`;
+    }
+    for (let start = 0; start < deletions.length; start += rowsPerStatementMax) {
+      await this.sql`DELETE FROM gateway_auth_state WHERE instance_id = ${this.instanceId} AND name IN ${this.sql(deletions.slice(start, start + rowsPerStatementMax))}`;
+    }
   }
 
   async clear(): Promise<void> {

@@ -140,6 +140,15 @@ export class DeliveryStore {
     return row ? delivery(row as DeliveryRow) : null;
   }
 
+  /** Records the 2xx of several deliveries under this replica's claim, in one statement. */
+  async settleDelivered(ids: readonly string[], replica: string, status: number, now: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.sql`
+      UPDATE gateway_deliveries SET state = 'delivered', attempts = attempts + 1, last_error = NULL, last_status = ${status},
+        next_attempt_at = ${now}, claimed_by = NULL, claim_expires_at = NULL, updated_at = ${now}, delivered_at = ${now}, dead_at = NULL
+      WHERE id IN ${this.sql(ids as string[])} AND claimed_by = ${replica}`;
+  }
+
   /** Puts a dead letter back in the queue with a fresh schedule; null when it is not dead or its payload expired. */
   async requeue(id: string, now: number): Promise<GatewayDelivery | null> {
     const [row] = await this.sql`

@@ -161,17 +161,25 @@ export class MessageStore {
     return (rows as MessageRow[]).map(message);
   }
 
-  /** Takes the message for one send through `instanceId`; null when another replica was first. */
-  async claim(id: string, replica: string, instanceId: string, now: number, claimMs: number): Promise<GatewayMessage | null> {
-    const [row] = await this.sql`
+  /** Takes these messages for one send each through `instanceId`; those another replica took first are left out. */
+  async claimMany(ids: readonly string[], replica: string, instanceId: string, now: number, claimMs: number): Promise<GatewayMessage[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.sql`
       UPDATE gateway_messages SET state = 'sending', claimed_by = ${replica}, claim_expires_at = ${now + claimMs},
         instance_id = ${instanceId}, attempts = attempts + 1, updated_at = ${now}
-      WHERE id = ${id} AND ((state = 'queued' AND next_attempt_at <= ${now}) OR (state = 'sending' AND claim_expires_at < ${now}))
+      WHERE id IN ${this.sql(ids as string[])} AND ((state = 'queued' AND next_attempt_at <= ${now}) OR (state = 'sending' AND claim_expires_at < ${now}))
       RETURNING *`;
-    return row ? message(row as MessageRow) : null;
+    return (rows as MessageRow[]).map(message).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  /** Ends this replica's claim: sent, back to the queue for a later attempt, or failed. */
+  /** The sent ones of a number's share, in one statement (`sentAt`: when the share was handed to the network). */
+  async settleSent(ids: readonly string[], replica: string, sentAt: number, now: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.sql`
+      UPDATE gateway_messages SET state = 'sent', failure = NULL, sent_at = ${sentAt}, claimed_by = NULL, claim_expires_at = NULL, updated_at = ${now}
+      WHERE id IN ${this.sql(ids as string[])} AND claimed_by = ${replica} AND state = 'sending'`;
+  }
+
   /** `sentAt`: when the attempt handed the message to the network (its receipts come after). */
   async settle(id: string, replica: string, outcome: { state: "sent" | "queued" | "failed"; failure: string | null; nextAttemptAt: number; sentAt: number | null }, now: number): Promise<GatewayMessage | null> {
     const [row] = await this.sql`
@@ -223,10 +231,23 @@ export class MessageStore {
     return row ? (row as { instance_id: string }).instance_id : null;
   }
 
-  async recordSendStart(input: { id: string; projectId: string; messageId: string; instanceId: string; replica: string; now: number }): Promise<void> {
-    await this.sql`
-      INSERT INTO gateway_sends (id, project_id, message_id, instance_id, replica, outcome, started_at)
-      VALUES (${input.id}, ${input.projectId}, ${input.messageId}, ${input.instanceId}, ${input.replica}, 'started', ${input.now})`;
+  async recordSendStarts(attempts: readonly { id: string; projectId: string; messageId: string; instanceId: string; replica: string; now: number }[]): Promise<void> {
+    if (attempts.length === 0) return;
+    const rows = attempts.map((attempt) => ({
+      id: attempt.id,
+      project_id: attempt.projectId,
+      message_id: attempt.messageId,
+      instance_id: attempt.instanceId,
+      replica: attempt.replica,
+      outcome: "started",
+      started_at: attempt.now,
+    }));
+    await this.sql`INSERT INTO gateway_sends ${this.sql(rows)}`;
+  }
+
+  async recordSendEnds(ids: readonly string[], outcome: "accepted" | "duplicate", now: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.sql`UPDATE gateway_sends SET outcome = ${outcome}, error = NULL, finished_at = ${now} WHERE id IN ${this.sql(ids as string[])}`;
   }
 
   async recordSendEnd(id: string, outcome: Exclude<SendOutcome, "started">, error: string | null, now: number): Promise<void> {

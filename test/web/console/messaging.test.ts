@@ -224,6 +224,34 @@ test("Pool & usage shows the counters and the number ready in the pool", async (
   await screenshotThemes(page, "messaging-pool");
 });
 
+test("a second number is paired, logged out (pending again) and retired after the confirm dialog", async () => {
+  const second = "+4915112340003";
+  await openTab("Numbers");
+  await page.getByLabel("Phone number").fill(second);
+  await page.getByRole("button", { name: "Register a number" }).click();
+  await page.getByRole("button", { name: `Pair ${second}` }).click();
+  await page.getByRole("img", { name: `Pairing code for ${second}` }).waitFor();
+  const instanceId = (await fixture.gateway("GET", "/v1/instances", fixture.projectKey)).body.instances.find((instance: { phone: string }) => instance.phone === second).id;
+  await fixture.phones.scan(second, (await fixture.gateway("GET", `/v1/instances/${instanceId}/qr`, fixture.projectKey)).body.code);
+  await page.getByRole("button", { name: "Done" }).click();
+  const row = page.locator(".table-card tbody tr", { hasText: second });
+  await row.getByRole("button", { name: `Log out ${second}` }).click();
+  await page.getByText(`${second} is logged out: pair it again to use it.`).waitFor();
+  expect((await row.locator("td").allTextContents()).slice(2, 6)).toEqual(["pending", "closed", "—", "Not yet"]);
+
+  await row.getByRole("button", { name: `Retire ${second}` }).click();
+  const confirm = page.getByRole("dialog", { name: "Retire this number?" });
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  expect(await confirm.isVisible()).toBe(false);
+  expect((await fixture.gateway("GET", `/v1/instances/${instanceId}/number`, fixture.projectKey)).body.state).toBe("pending");
+  await row.getByRole("button", { name: `Retire ${second}` }).click();
+  await confirm.getByRole("button", { name: "Retire number" }).click();
+  await page.getByText(`${second} is retired.`).waitFor();
+  expect((await row.locator("td").allTextContents()).slice(2, 4)).toEqual(["retired", "closed"]);
+  expect(await row.getByRole("button").count()).toBe(0);
+  expect((await fixture.gateway("GET", `/v1/instances/${instanceId}/number`, fixture.projectKey)).body.state).toBe("retired");
+});
+
 test("the key went to /gateway only, in its header, never in a URL; Disconnect forgets it", async () => {
   const keyed = fixture.requests.filter((request) => request.apikey !== undefined);
   expect(keyed.length).toBeGreaterThan(0);
@@ -266,4 +294,5 @@ test("when the store is gone the alerts answer 503 and the page says critical", 
   expect(await page.locator(".gateway-status").textContent()).toBe("critical Critical: a critical rule fires, and the gateway answers 503 to its health check.");
   const first = await page.getByRole("table", { name: "Alert rules, firing ones first" }).locator("tbody tr").first().locator("td").allTextContents();
   expect(first.slice(0, 3)).toEqual(["store_unreachable", "critical", "firing"]);
+  await screenshotThemes(page, "messaging-operations-critical");
 });

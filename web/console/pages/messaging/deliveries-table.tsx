@@ -57,7 +57,7 @@ export function DeliveriesTable({ apiKey, scope, initialState = "" }: { apiKey: 
   const columns: Column<GatewayDelivery>[] = [
     { label: "Created", cell: (delivery) => <Time at={delivery.createdAt} /> },
     ...(scope === "root" ? [{ label: "Project", cell: (delivery: GatewayDelivery) => <code>{delivery.projectId}</code> }] : []),
-    { label: "Event", cell: (delivery) => <code>{delivery.event}</code> },
+    { label: "Event", cell: (delivery) => <code class="nowrap">{delivery.event}</code> },
     { label: "State", cell: (delivery) => <StateBadge state={delivery.state} /> },
     { label: "Attempts", numeric: true, cell: (delivery) => delivery.attempts },
     { label: "Last error", cell: (delivery) => (delivery.lastError ? <span class="gateway-error-text">{delivery.lastError}</span> : "—") },

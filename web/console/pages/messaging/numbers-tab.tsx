@@ -33,7 +33,7 @@ function RegisterForm({ apiKey, onRegistered }: { apiKey: string; onRegistered(i
     <form ref={formRef} class="form settings-form" onSubmit={form.onSubmit}>
       <FormError error={form.error} />
       <div class="inline-form">
-        <TextField label="Phone number" name="phone" required placeholder="+4915112345678" hint="International format (E.164): + and the country code." autoComplete="off" />
+        <TextField label="Phone number (E.164)" name="phone" required placeholder="+4915112345678" autoComplete="off" />
         <TextField label="Label" name="label" maxLength={labelLengthMax} placeholder="Support line" />
         <Button type="submit" variant="primary" busy={form.busy}>
           <PlusIcon /> Register a number
@@ -85,7 +85,7 @@ export function NumbersTab({ apiKey }: { apiKey: string }) {
   const { list } = numbers;
   return (
     <>
-      <SettingsSection id="register" title="Register a number" description="A number joins the project's pool once it is paired: register it, then Pair and scan the code with its phone.">
+      <SettingsSection id="register" title="Register a number" description="A number joins the project's pool once it is paired: register it in international format (+ and the country code), then Pair and scan the code with its phone.">
         <RegisterForm
           apiKey={apiKey}
           onRegistered={(instance) => {
@@ -95,7 +95,7 @@ export function NumbersTab({ apiKey }: { apiKey: string }) {
         />
       </SettingsSection>
       <section class="card table-card" aria-labelledby="numbers-title">
-        <div class="section-toolbar">
+        <div class="gateway-toolbar">
           <h2 id="numbers-title" class="section-subtitle">Numbers</h2>
           <Button small onClick={numbers.reload}>
             <RefreshIcon /> Refresh

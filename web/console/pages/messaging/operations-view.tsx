@@ -23,7 +23,7 @@ const statusText = { ok: "All clear: no rule fires.", warning: "Warning: a rule 
 
 function AlertsSection({ alerts }: { alerts: Alerts }) {
   return (
-    <section class="card table-card" aria-labelledby="alerts-title">
+    <section class="card table-card alerts-card" aria-labelledby="alerts-title">
       <div class="gateway-toolbar">
         <h2 id="alerts-title" class="section-subtitle">Alerts</h2>
         <p class={`gateway-status gateway-status-${alerts.status}`} role="status">
@@ -35,7 +35,7 @@ function AlertsSection({ alerts }: { alerts: Alerts }) {
         rows={ordered(alerts.alerts)}
         rowKey={(alert) => alert.rule}
         columns={[
-          { label: "Rule", cell: (alert) => <span class="text-strong"><code>{alert.rule}</code></span> },
+          { label: "Rule", cell: (alert) => <code class="text-strong nowrap">{alert.rule}</code> },
           { label: "Severity", cell: (alert) => <StateBadge state={alert.severity} /> },
           { label: "State", cell: (alert) => (alert.firing ? <span class="badge badge-danger">firing</span> : alert.evaluated ? <span class="badge badge-success">clear</span> : <span class="badge badge-muted">not evaluated</span>) },
           { label: "Since", cell: (alert) => <Time at={alert.since} /> },
@@ -63,7 +63,7 @@ function ShardsSection({ shards }: { shards: Shards }) {
         rowKey={(replica) => replica.id}
         empty={<EmptyState icon={<ActivityIcon size={20} />} title="No live replica">No replica has announced itself recently.</EmptyState>}
         columns={[
-          { label: "Replica", cell: (replica) => <><code>{replica.id}</code>{replica.self && <span class="badge badge-accent">this one</span>}</> },
+          { label: "Replica", cell: (replica) => <span class="row-actions"><code>{replica.id}</code>{replica.self && <span class="badge badge-accent">this one</span>}</span> },
           { label: "Address", cell: (replica) => replica.url ?? "—" },
           { label: "Last heartbeat", cell: (replica) => <Time at={replica.heartbeatAt} /> },
           { label: "Numbers held", cell: (replica) => (replica.instances.length === 0 ? "None" : replica.instances.map((number) => number.phone).join(", ")) },

@@ -37,7 +37,7 @@ function UsageCounters({ usage }: { usage: Usage }) {
 function PoolTable({ pool }: { pool: Pool }) {
   return (
     <section class="card table-card" aria-labelledby="pool-title">
-      <div class="section-toolbar">
+      <div class="gateway-toolbar">
         <h2 id="pool-title" class="section-subtitle">Pool</h2>
         <p class="muted-note">{pool.ready === 1 ? "1 number can send now." : `${formatNumber(pool.ready)} numbers can send now.`}</p>
       </div>
@@ -65,7 +65,7 @@ export function PoolTab({ apiKey }: { apiKey: string }) {
   }, [apiKey]);
   return (
     <>
-      <div class="section-toolbar">
+      <div class="gateway-toolbar">
         <h2 class="section-subtitle">Usage</h2>
         <Button small onClick={reload}>
           <RefreshIcon /> Refresh

@@ -40,7 +40,7 @@ export function AppLayout({ me, project, children }: { me: MeResponse; project: 
           </ul>
         </nav>
         {/* Services that are not a project's: the messaging gateway has projects and keys of its own. */}
-        <nav class="sidebar-nav sidebar-nav-services" aria-label="Services">
+        <nav class="sidebar-services" aria-label="Services">
           <ul>
             <li>
               <a href={paths.messaging()} class="nav-item">

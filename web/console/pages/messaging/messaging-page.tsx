@@ -17,14 +17,14 @@ import { NumbersTab } from "./numbers-tab.tsx";
 import { OperationsView } from "./operations-view.tsx";
 import { PoolTab } from "./pool-tab.tsx";
 
-export const messagingTabs = [
+const messagingTabs = [
   { id: "numbers", label: "Numbers" },
   { id: "pool", label: "Pool & usage" },
   { id: "messages", label: "Messages" },
   { id: "deliveries", label: "Deliveries" },
 ] as const;
 
-export type MessagingTab = (typeof messagingTabs)[number]["id"];
+type MessagingTab = (typeof messagingTabs)[number]["id"];
 
 function ProjectViews({ apiKey }: { apiKey: string }) {
   const { query, route } = useLocation();

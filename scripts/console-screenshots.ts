@@ -14,6 +14,23 @@ import { seedDemoWorkspace, type DemoWorkspace } from "../test/helpers/demo-work
 import { lastOutboxMail } from "../test/helpers/outbox.ts";
 import { consolePages, settled, type ConsoleShot } from "./console-screenshots/pages.ts";
 
+/**
+ * The messaging pages need the gateway on a simulated network with paired numbers and traffic:
+ * the browser test takes them (`CONSOLE_SCREENSHOTS=dir bun test test/web/console/messaging.test.ts`,
+ * saved here as `{name}.png` and `{name}-dark.png`); the README lists them after these pages.
+ */
+const messagingShots = [
+  { name: "messaging-connect", title: "Messaging: connecting with a gateway key (a wrong one refused)" },
+  { name: "messaging-numbers", title: "Messaging: a project's numbers", dark: true },
+  { name: "messaging-pair", title: "Messaging: pairing a number by its QR code" },
+  { name: "messaging-messages", title: "Messaging: sending, and the messages" },
+  { name: "messaging-message", title: "Messaging: a message's timeline and attempts" },
+  { name: "messaging-pool", title: "Messaging: usage and the pool" },
+  { name: "messaging-deliveries", title: "Messaging: webhook deliveries" },
+  { name: "messaging-operations", title: "Messaging: operations with the root key", dark: true },
+  { name: "messaging-operations-critical", title: "Messaging: operations while the store is down (critical)" },
+];
+
 const outputDir = process.argv[2] ?? join(import.meta.dir, "../docs/console");
 const viewport = { width: 1280, height: 800 };
 const shownWithinMs = 60_000;
@@ -64,6 +81,11 @@ try {
       "saved insights on a dashboard, flags, an experiment, cohorts and a team (test/helpers/demo-workspace.ts). 1280x800.",
       "",
       ...taken.flatMap(({ shot, files }) => [`## ${shot.title}`, "", ...files.map((file) => `![${shot.title}](${file})`), ""]),
+      "## Messaging",
+      "",
+      "Taken by the browser test test/web/console/messaging.test.ts (the gateway on the simulated network).",
+      "",
+      ...messagingShots.flatMap((shot) => [`### ${shot.title}`, "", `![${shot.title}](${shot.name}.png)`, ...(shot.dark ? [`![${shot.title}](${shot.name}-dark.png)`] : []), ""]),
     ].join("\n"),
   );
 } finally {

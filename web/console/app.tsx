@@ -50,6 +50,7 @@ const OrgSettingsPage = page(() => import("./pages/orgs/org-settings.tsx"));
 const AccountPage = page(() => import("./pages/account/account.tsx"));
 const SessionsPage = page(() => import("./pages/account/sessions.tsx"));
 const TokensPage = page(() => import("./pages/account/tokens.tsx"));
+const MessagingPage = page(() => import("./pages/messaging/messaging-page.tsx"));
 const DashboardsPage = page(() => import("./pages/dashboards/dashboards-list.tsx"));
 const DashboardPage = page(() => import("./pages/dashboards/dashboard-page.tsx"));
 const NotFoundPage = page(() => import("./pages/not-found.tsx"));
@@ -104,6 +105,7 @@ export function App() {
           <Route path="/account" component={AccountPage} />
           <Route path="/account/sessions" component={SessionsPage} />
           <Route path="/account/tokens" component={TokensPage} />
+          <Route path="/messaging" component={MessagingPage} />
           <Route path="/projects/:projectId/dashboards" component={DashboardsPage} />
           <Route path="/projects/:projectId/dashboards/:dashboardId" component={DashboardPage} />
           <Route default component={NotFoundPage} />

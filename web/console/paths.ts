@@ -56,6 +56,8 @@ export const paths = {
   account: "/account",
   accountSessions: "/account/sessions",
   accountTokens: "/account/tokens",
+  /** The messaging gateway's pages, on one of its tabs (a project key's; the root key has one view). */
+  messaging: (tab?: string | null) => withQuery("/messaging", { tab }),
 };
 
 /**

@@ -3,7 +3,9 @@
 import type { ComponentChildren } from "preact";
 import { useLocation } from "preact-iso";
 import type { MeResponse, ProjectDto } from "../api/types.ts";
+import { paths } from "../paths.ts";
 import { Brand } from "../ui/brand.tsx";
+import { MessageIcon } from "../ui/icons.tsx";
 import { EmailBanner } from "./email-banner.tsx";
 import { EnvironmentSwitcher } from "./environment-switcher.tsx";
 import { ProjectSwitcher } from "./project-switcher.tsx";
@@ -35,6 +37,17 @@ export function AppLayout({ me, project, children }: { me: MeResponse; project: 
                 </a>
               </li>
             ))}
+          </ul>
+        </nav>
+        {/* Services that are not a project's: the messaging gateway has projects and keys of its own. */}
+        <nav class="sidebar-services" aria-label="Services">
+          <ul>
+            <li>
+              <a href={paths.messaging()} class="nav-item">
+                <MessageIcon />
+                Messaging
+              </a>
+            </li>
           </ul>
         </nav>
         <div class="sidebar-footer">

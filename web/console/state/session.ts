@@ -5,6 +5,7 @@ import { getMe, logOut } from "../api/console-api.ts";
 import { ApiError } from "../api/errors.ts";
 import { onSessionLost } from "../api/http.ts";
 import type { MeResponse } from "../api/types.ts";
+import { disconnectGateway } from "./gateway-key.ts";
 import { forgetRegionTokens } from "./region-tokens.ts";
 
 export type Session =
@@ -21,6 +22,8 @@ export function signedIn(me: MeResponse): void {
 
 export function signedOut(): void {
   forgetRegionTokens();
+  // The gateway key pasted in this tab belongs to the person who pasted it.
+  disconnectGateway();
   session.value = { status: "signed-out" };
 }
 

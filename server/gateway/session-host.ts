@@ -79,7 +79,7 @@ export class SessionHost {
             void instances.update(instance.id, { qrCode: code, qrAt: now() }, now()).then(settleFirst, settleFirst);
           },
           paired: (phone) => {
-            if (!held.closing) void this.paired(held, phone);
+            if (!held.closing) this.paired(held, phone).catch((error: Error) => this.deps.log(`gateway: recording ${instance.id} paired: ${error.message}`));
           },
           connected: () => {
             held.connected = true;
@@ -92,7 +92,7 @@ export class SessionHost {
           },
           disconnected: (reason) => {
             settleFirst();
-            void this.disconnected(held, reason);
+            this.disconnected(held, reason).catch((error: Error) => this.deps.log(`gateway: recording ${instance.id} disconnected: ${error.message}`));
           },
           message: (message) => this.deps.events.message(held.instance, message),
           receipt: async (receipt) => {

@@ -155,6 +155,8 @@ test("Calculate now records the size the region counts, shown as the API answers
   await page.getByRole("link", { name: "← Cohorts" }).click();
   await waitForPage(page, "Cohorts");
   const row = page.locator("table.data-table tbody tr").first();
+  // The list is drawn once its request answers: read the row once it is there.
+  await row.locator("td").first().waitFor();
   expect(await row.locator("td").allTextContents()).toEqual([hostileName, "Dynamic", "1", expect.stringMatching(/ago|now/), "Calculated"]);
   await screenshotThemes(page, "cohorts-list");
   expect(tab.problems).toEqual([]);

@@ -105,6 +105,8 @@ test("hostile event names, distinct ids and property values show as text, and no
   expect(await row(hostile.markup).locator("td").nth(1).textContent()).toBe(hostile.scriptUrl);
   await row(hostile.markup).click();
   const dialog = page.getByRole("dialog");
+  // The properties are drawn once the dialog has the event: read them after the last row is there.
+  await dialog.locator(".data-table tbody tr").nth(1).waitFor();
   const properties = await dialog.locator(".data-table tbody tr").evaluateAll((rows) => rows.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
   expect(properties).toEqual([[hostile.scriptEnd, hostile.markup], ["link", hostile.scriptUrl]]);
   await dialog.getByRole("button", { name: "Show raw JSON" }).click();

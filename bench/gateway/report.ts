@@ -60,13 +60,14 @@ verifies every signature with \`standardwebhooks\`. Requests are prepared bytes 
 | memory per connected instance: JavaScript heap | ${kib(pick((run) => run.memory.heapBytesPerInstance))} | - | - |
 | gateway RSS / heap idle (a project, no number) | ${mib(pick((run) => run.memory.idle.rssBytes))} / ${mib(pick((run) => run.memory.idle.heapUsedBytes))} | - | - |
 
-What bounds these figures (measured on 2026-11-27 with the gateway's statements timed inside its process): the store is SQLite in WAL mode with synchronous=FULL, Bun's SQL
-client runs each statement on the gateway's main thread, and every statement is its own commit waiting for an fsync (2 to 4 ms each on this disk, whose fsync time
-varies several-fold with the machine's other work: compare the floor between runs). An outbound message costs 8 commits (queue insert; claim, attempt start,
-attempt end, settle; the delivered receipt's update and its delivery's insert; the delivery's settle) and an inbound one 2 (insert, settle), each delivery pass
-adding one batched claim; nothing else in the gateway shows in the profile. While a commit waits, no request is answered (a \`GET /v1/usage\` waited 7 s behind a
-backlog of inbound writes), so under load the gateway's own webhook time-out can lapse and post a delivery again (seen once, before the claims were batched: one of 2,000 reached the receiver twice). With \`PRAGMA synchronous = NORMAL\` (durable across
-a crash of the process, not of the machine; not what the gateway sets) one quick run here measured queued 823/s (floor 2,739/s), dispatched 395/s, inbound 1,193/s.
+What bounds these figures: the store is SQLite in WAL mode with synchronous=FULL (a queued message is on disk before its 202), Bun's SQL client runs each
+statement on the gateway's main thread, and every statement is its own commit waiting for an fsync (2 to 4 ms each on this disk, whose fsync time varies
+several-fold with the machine's other work: compare the floor between runs). An outbound message costs 3 commits of its own (its queue insert; its delivered
+receipt's update and that receipt's delivery insert) and shares the rest: each number's share of a dispatch pass is claimed, started, ended and settled in one
+statement each, and each delivery pass claims and settles its batch in one statement each (before this batching, 2026-11-27: 8 commits per message, 119 queued
+and 56 dispatched per second on a loaded machine). An inbound message costs 1 commit (its insert, before the network is acknowledged) plus its share of the
+pass's two. While a commit waits no request is answered, so under load the gateway's own webhook time-out can lapse and post a delivery again (receivers
+de-duplicate on \`webhook-id\`; the runs below count it).
 
 Per run:
 ${perRun.join("\n")}

@@ -1,4 +1,5 @@
 // The gateway's settings (environment variables, documented in the README and docs/gateway.md).
+import { isPostgresUrl } from "../sql-store/open.ts";
 import { defaultSendsPerMinute, defaultWarmupDailyCaps } from "./number-limits.ts";
 
 export type GatewayNetworkKind = "baileys" | "simulated";
@@ -53,7 +54,7 @@ function httpUrl(env: Record<string, string | undefined>, name: string): string 
 
 export function parseGatewaySettings(env: Record<string, string | undefined>): GatewaySettings {
   const databaseUrl = env.GATEWAY_DATABASE_URL?.trim() || null;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+  if (databaseUrl && !isPostgresUrl(databaseUrl)) {
     throw new GatewaySettingsError(`GATEWAY_DATABASE_URL must be a postgres:// URL, got "${databaseUrl.replace(/\/\/[^@]*@/, "//…@")}"`);
   }
   const rootKey = env.GATEWAY_ROOT_KEY?.trim() || null;

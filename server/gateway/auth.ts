@@ -5,7 +5,7 @@
 import { ApiError, unavailable } from "../http/errors.ts";
 
 const storeDown = Symbol("store down");
-import { keyHash, sameHash } from "./secrets.ts";
+import { keyHash, sameHash } from "../service-keys.ts";
 import type { ProjectStore } from "./store/projects.ts";
 
 export type Caller = { kind: "root" } | { kind: "project"; projectId: string; keyId: string };

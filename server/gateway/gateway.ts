@@ -25,7 +25,8 @@ import { projectInstanceRoutes } from "./routes/project-instances.ts";
 import { projectMessageRoutes } from "./routes/project-messages.ts";
 import { publicRoutes } from "./routes/public.ts";
 import { rootProjectRoutes } from "./routes/root-projects.ts";
-import { loadRootKey } from "./secrets.ts";
+import { loadRootKey } from "../service-keys.ts";
+import { rootKeyPrefix } from "./secrets.ts";
 import { SendService } from "./send-service.ts";
 import { SessionHost } from "./session-host.ts";
 import type { GatewaySettings } from "./settings.ts";
@@ -65,7 +66,7 @@ export async function startGateway(settings: GatewaySettings, dataDir: string, p
   const now = options.now ?? Date.now;
   const log = options.log ?? ((line: string) => console.error(line));
   const database = await openGatewayDatabase(settings.databaseUrl ?? join(dataDir, gatewaySqliteFile));
-  const rootKey = loadRootKey(settings.rootKey, join(dataDir, gatewayRootKeyFile));
+  const rootKey = loadRootKey(settings.rootKey, join(dataDir, gatewayRootKeyFile), rootKeyPrefix);
   const replica = `replica-${Bun.randomUUIDv7().slice(-12)}`;
   const startedAt = now();
   const projectStore = new ProjectStore(database.sql);

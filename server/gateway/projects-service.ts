@@ -2,7 +2,8 @@
 // keys (a key shown once), rotate the webhook secret, point the webhook, suspend and enable.
 // Every change is audited on the project's trail, so a project sees what operators did to it.
 import { notFound, validation } from "../http/errors.ts";
-import { keyHash, newProjectKey, newWebhookSecret } from "./secrets.ts";
+import { keyHash } from "../service-keys.ts";
+import { newProjectKey, newWebhookSecret } from "./secrets.ts";
 import type { AuditStore } from "./store/audit.ts";
 import type { GatewayKey, GatewayProject, ProjectStore } from "./store/projects.ts";
 

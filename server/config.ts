@@ -8,6 +8,7 @@ import { queryTimeoutMs } from "./region/query-service.ts";
 import { defaultStorageTuning, segmentRowsMax, type StorageTuning } from "../storage/event-store.ts";
 import { DatacenterRangesError, loadDatacenterRanges, type DatacenterRanges } from "./ingest/datacenter-ip.ts";
 import { GatewaySettingsError, parseGatewaySettings, type GatewaySettings } from "./gateway/settings.ts";
+import { MailSettingsError, parseMailSettings, type MailSettings } from "./mail/settings.ts";
 
 export const knownRegions = {
   eu: "Europe",
@@ -52,6 +53,8 @@ export interface Config {
   datacenterRanges: DatacenterRanges;
   /** The messaging gateway's settings (server/gateway/settings.ts). */
   gateway: GatewaySettings;
+  /** The transactional-mail API's settings (server/mail/settings.ts). */
+  mail: MailSettings;
   /** SERVICES: what this process runs: everything (`all`, the default) or the gateway alone (`gateway`). */
   services: ServiceSet;
 }
@@ -107,6 +110,15 @@ function parseServices(raw: string | undefined): ServiceSet {
   return value;
 }
 
+function parseMail(env: Record<string, string | undefined>, publicUrl: string | null): MailSettings {
+  try {
+    return parseMailSettings(env, publicUrl);
+  } catch (error) {
+    if (error instanceof MailSettingsError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
 function parseGateway(env: Record<string, string | undefined>): GatewaySettings {
   try {
     return parseGatewaySettings(env);
@@ -149,6 +161,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     controlPlaneUrl: env.CONTROL_PLANE_URL?.trim() ? env.CONTROL_PLANE_URL.trim().replace(/\/+$/, "") : null,
     datacenterRanges: parseDatacenterRanges(env.DATACENTER_RANGES_FILE),
     gateway: parseGateway(env),
+    mail: parseMail(env, publicUrl),
     services: parseServices(env.SERVICES),
     cohortRecalculateMinutes: parseInteger("COHORT_RECALCULATE_MINUTES", env.COHORT_RECALCULATE_MINUTES, 60, 0, 7 * 24 * 60),
     queryCacheBytes: parseInteger("QUERY_CACHE_MB", env.QUERY_CACHE_MB, defaultColumnCacheBytes / 1024 / 1024, 16, 1024 * 1024) * 1024 * 1024,

@@ -6,6 +6,7 @@ import { startService, type RunningService } from "./service.ts";
 import { startHeapGuard } from "../storage/heap-guard.ts";
 import { startupGuide } from "./startup-guide.ts";
 import { gatewayRootKeyFile } from "./gateway/gateway.ts";
+import { mailRootKeyFile } from "./mail/mail.ts";
 import { join } from "node:path";
 import { ManifestCorruptError } from "../storage/manifest.ts";
 import { WalCorruptError } from "../storage/wal.ts";
@@ -55,11 +56,11 @@ async function runEverything(config: Config) {
   service.prepareConsole().catch((error) => console.error("web console build failed:", error));
   console.log(`svc-analytics listening on ${service.url} (regions: ${config.regions.join(", ")}; data: ${config.dataDir})`);
   console.log(
-    startupGuide(service.ctx.baseUrl(), {
-      createdRootKey: service.gateway.createdRootKey,
-      rootKeyFile: join(config.dataDir, gatewayRootKeyFile),
-      rootKeyConfigured: config.gateway.rootKey !== null,
-    }).join("\n"),
+    startupGuide(
+      service.ctx.baseUrl(),
+      { createdRootKey: service.gateway.createdRootKey, rootKeyFile: join(config.dataDir, gatewayRootKeyFile), configuredIn: config.gateway.rootKey === null ? null : "GATEWAY_ROOT_KEY" },
+      { createdRootKey: service.mailApi.createdRootKey, rootKeyFile: join(config.dataDir, mailRootKeyFile), configuredIn: config.mail.rootKey === null ? null : "MAIL_ROOT_KEY" },
+    ).join("\n"),
   );
 
   let stopping = false;

@@ -36,6 +36,7 @@ import { boundRequestHeads } from "./http/request-head.ts";
 import { startCohortSchedule } from "./control/cohorts/cohort-schedule.ts";
 import { consoleSurface } from "./console/console-surface.ts";
 import { startGateway, type RunningGateway } from "./gateway/gateway.ts";
+import { startMail, type RunningMail } from "./mail/mail.ts";
 
 /** Answers a request; `path` is its URL's path (parsed once, while routing). */
 type Handler = (request: Request, path: string) => Response | Promise<Response>;
@@ -66,6 +67,8 @@ export interface RunningService {
   control: { routes: { method: string; path: string }[]; operations: readonly ContractOperation[] };
   /** The messaging gateway, served at /gateway. */
   gateway: RunningGateway;
+  /** The transactional-mail API, served at /mail. */
+  mailApi: RunningMail;
   /** Builds the web console now rather than at its first request. */
   prepareConsole(): Promise<void>;
   /** Stops accepting, waits for in-flight requests, closes every database. */
@@ -75,6 +78,8 @@ export interface RunningService {
 export const mailOutboxFile = "mail-outbox.jsonl";
 /** Where the one process serves the messaging gateway (its `gateway_url` is the base URL plus this). */
 export const gatewayPrefix = "/gateway";
+/** Where the one process serves the mail API (its `mail_api_url` is the base URL plus this). */
+export const mailPrefix = "/mail";
 /** Keys, flags, region-token revocations and tracking plans a region could not take are pushed again this often. */
 export const keySyncRetryIntervalMs = 30_000;
 
@@ -146,12 +151,14 @@ export async function startService(config: Config): Promise<RunningService> {
   const control = controlApp(ctx);
   const gateway = await startGateway(config.gateway, config.dataDir, gatewayPrefix);
   const gatewaySurface: Surface = { handle: (request) => gateway.handle(request), renderError: errorResponse, timeoutMs: requestTimeoutMs };
+  const mail = await startMail(config.mail, config.dataDir, mailPrefix);
+  const mailSurface: Surface = { handle: (request) => mail.handle(request), renderError: errorResponse, timeoutMs: requestTimeoutMs };
   const controlSurface: Surface = { handle: (request) => control.app.handle(request), renderError: errorResponse, timeoutMs: requestTimeoutMs };
 
   // The console owns every page path outside the API namespaces: the control plane's (read
   // from its route table, so a new API prefix is never taken for a page) and the regions'.
   const consoleUi = consoleSurface({
-    apiSegments: new Set([...control.app.routes.map(({ path }) => path.split("/", 2)[1]!), "region", "ingest", gatewayPrefix.slice(1)]),
+    apiSegments: new Set([...control.app.routes.map(({ path }) => path.split("/", 2)[1]!), "region", "ingest", gatewayPrefix.slice(1), mailPrefix.slice(1)]),
     publicOrigin: () => new URL(ctx.baseUrl()).origin,
   });
   const consoleUiSurface: Surface = { handle: consoleUi.handle, renderError: errorResponse, timeoutMs: requestTimeoutMs };
@@ -163,6 +170,7 @@ export async function startService(config: Config): Promise<RunningService> {
     const surface = match && surfaces.get(`/${match[1]}/${match[2]}`);
     if (surface) return surface;
     if (path === gatewayPrefix || path.startsWith(`${gatewayPrefix}/`)) return gatewaySurface;
+    if (path === mailPrefix || path.startsWith(`${mailPrefix}/`)) return mailSurface;
     // Everything under /ingest/ answers in the ingest shape, even for a region not served here.
     return path === "/ingest" || path.startsWith("/ingest/") ? unservedIngestRegion : controlSurface;
   };
@@ -213,6 +221,7 @@ export async function startService(config: Config): Promise<RunningService> {
     queries: queryServices,
     control: { routes: control.app.routes.map(({ method, path }) => ({ method, path })), operations: control.operations },
     gateway,
+    mailApi: mail,
     prepareConsole: consoleUi.prepare,
     stop: async () => {
       clearInterval(retryTimer);
@@ -224,6 +233,7 @@ export async function startService(config: Config): Promise<RunningService> {
       for (const node of nodes.values()) await node.close();
       await decodePool?.close();
       await gateway.close();
+      await mail.close();
       store.close();
     },
   };

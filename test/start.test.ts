@@ -10,17 +10,20 @@ import packageJson from "../package.json";
 
 /**
  * What the service prints after its "listening on" line, for clients reaching it at `baseUrl`,
- * on a first start in `dataDir`: the gateway's root key is made then, printed that once.
+ * on a first start in `dataDir`: the gateway's and the mail API's root keys are made then, printed that once.
  */
 const startupGuideText = (baseUrl: string, dataDir: string) => {
   const keyFile = join(dataDir, "gateway-root-key");
+  const mailKeyFile = join(dataDir, "mail-root-key");
   return (
     `  web console: ${baseUrl}/ (open it in a browser to sign up and create a first project)\n` +
     `  health:      ${baseUrl}/health\n` +
     `  API schema:  ${baseUrl}/openapi.json\n` +
     `  with curl:   README.md, "From sign-up to a first region token"\n` +
     `  gateway:     ${baseUrl}/gateway (messaging gateway: docs/gateway.md)\n` +
-    `  gateway key: ${readFileSync(keyFile, "utf8").trim()} (the operator's root key, shown once; kept in ${keyFile}, mode 0600)\n`
+    `  gateway key: ${readFileSync(keyFile, "utf8").trim()} (the operator's root key, shown once; kept in ${keyFile}, mode 0600)\n` +
+    `  mail API:    ${baseUrl}/mail (transactional mail: docs/mail.md)\n` +
+    `  mail key:    ${readFileSync(mailKeyFile, "utf8").trim()} (the operator's root key, shown once; kept in ${mailKeyFile}, mode 0600)\n`
   );
 };
 
@@ -34,7 +37,7 @@ test("main starts, prints where it is and what to do first, serves /health on PO
   const output = watchOutput(child.stdout);
   try {
     const [, url] = await output.waitFor(/listening on (http:\/\/\S+) /);
-    const [guide] = await output.waitFor(/(?<=listening on .*\n)(.*\n){6}/);
+    const [guide] = await output.waitFor(/(?<=listening on .*\n)(.*\n){8}/);
     expect(guide).toBe(startupGuideText(url!, dataDir));
     const health = await fetch(`${url}/health`);
     expect(health.status).toBe(200);

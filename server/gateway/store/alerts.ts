@@ -2,7 +2,7 @@
 // recorded by the one replica whose conditional update changes the state, so it is announced
 // once however many replicas evaluate the rule.
 import type { SQL } from "bun";
-import { count, time } from "./values.ts";
+import { count, time } from "../../sql-store/values.ts";
 
 export interface StoredAlert {
   rule: string;

@@ -2,7 +2,7 @@
 // are kept indefinitely; a payload is dropped once it expires (replay then answers 410). Within
 // one conversation only the oldest open delivery is ever due, so order holds while it retries.
 import type { SQL } from "bun";
-import { count, time } from "./values.ts";
+import { count, time } from "../../sql-store/values.ts";
 
 export type DeliveryState = "pending" | "retrying" | "delivered" | "dead";
 export const deliveryStates: readonly DeliveryState[] = ["pending", "retrying", "delivered", "dead"];

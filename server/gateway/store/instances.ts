@@ -1,7 +1,7 @@
 // Numbers (instances) in the gateway's store: their pairing state, what their session last
 // reported, and which replica holds their session (the lease).
 import type { SQL } from "bun";
-import { time } from "./values.ts";
+import { time } from "../../sql-store/values.ts";
 
 export type InstanceState = "pending" | "paired" | "retired";
 export type ConnectionState = "closed" | "connecting" | "open";

@@ -2,7 +2,7 @@
 // at a time (a claim that expires, so a dead replica's message goes back to the queue) and is
 // sent to the network under its own id, which the network keeps once.
 import type { SQL } from "bun";
-import { count, time } from "./values.ts";
+import { count, time } from "../../sql-store/values.ts";
 
 export type MessageState = "queued" | "sending" | "sent" | "delivered" | "read" | "failed" | "cancelled";
 

@@ -2,7 +2,7 @@
 // webhook secret (shown once); keys are minted per project (shown once; only their hash is
 // kept); a suspended project's keys stop working until it is enabled again.
 import type { SQL } from "bun";
-import { time } from "./values.ts";
+import { time } from "../../sql-store/values.ts";
 
 export interface GatewayProject {
   id: string;

@@ -1,7 +1,7 @@
 // Replicas sharing the store: each announces itself on every supervisor pass; one silent for
 // longer than a lease's life is taken for dead (its leases have lapsed by then too).
 import type { SQL } from "bun";
-import { time } from "./values.ts";
+import { time } from "../../sql-store/values.ts";
 
 export interface GatewayReplica {
   id: string;

@@ -1,0 +1,42 @@
+// Who is calling the mail API: `Authorization: Bearer <key>` as the operator's root key, or a
+// tenant's live key (`full`, or `sending`). Every refusal is the same 401 after the same work (a
+// hash and one indexed lookup); a sending key on a route it may not use is a 403 that names
+// what it can do (it is a valid key: nothing is revealed).
+import { ApiError, forbidden, unavailable } from "../http/errors.ts";
+import { keyHash, sameHash } from "../service-keys.ts";
+import type { MailKey, TenantStore } from "./store/tenants.ts";
+
+export type MailCaller = { kind: "root" } | { kind: "key"; key: MailKey };
+
+export const mailUnauthorized = () => new ApiError(401, "unauthorized", "missing or invalid API key (send it as Authorization: Bearer <key>)");
+const storeDown = Symbol("store down");
+
+export class MailAuth {
+  constructor(
+    private readonly rootKeyHash: string,
+    private readonly tenants: TenantStore,
+  ) {}
+
+  private async caller(authorization: string | null): Promise<MailCaller | null> {
+    const token = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? "")?.[1] ?? "";
+    const hash = keyHash(token);
+    const root = sameHash(hash, this.rootKeyHash);
+    // Looked up even for the root key and a missing header, so each answer costs the same.
+    const key = await this.tenants.activeKey(hash).catch(() => storeDown);
+    if (root) return { kind: "root" };
+    if (typeof key === "symbol") throw unavailable("the mail service's store does not answer");
+    return key ? { kind: "key", key } : null;
+  }
+
+  async root(authorization: string | null): Promise<void> {
+    if ((await this.caller(authorization))?.kind !== "root") throw mailUnauthorized();
+  }
+
+  /** A tenant's key; `full` routes refuse a sending key with 403. */
+  async tenant(authorization: string | null, needs: "full" | "sending"): Promise<MailKey> {
+    const caller = await this.caller(authorization);
+    if (caller?.kind !== "key") throw mailUnauthorized();
+    if (needs === "full" && caller.key.permission !== "full") throw forbidden("this key has sending access only: it can send emails (POST /v1/emails) and nothing else");
+    return caller.key;
+  }
+}

@@ -42,11 +42,14 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
   const log = options.log ?? ((line: string) => console.error(line));
   const database = await openMailDatabase(settings.databaseUrl ?? join(dataDir, mailSqliteFile));
   const rootKey = loadRootKey(settings.rootKey, join(dataDir, mailRootKeyFile), mailRootKeyPrefix);
-  const resolver = new dns.Resolver();
-  if (settings.dnsServers.length > 0) resolver.setServers(settings.dnsServers);
+  const newResolver = () => {
+    const resolver = new dns.Resolver();
+    if (settings.dnsServers.length > 0) resolver.setServers(settings.dnsServers);
+    return resolver;
+  };
   const tenantStore = new TenantStore(database.sql);
   const domainStore = new DomainStore(database.sql);
-  const domains = new DomainsService(domainStore, resolver, settings.hostname, now);
+  const domains = new DomainsService(domainStore, newResolver, settings.hostname, now);
   const ctx: MailContext = { settings, database, auth: new MailAuth(rootKey.hash, tenantStore), tenants: new TenantsService(tenantStore, domainStore, now), domains, now };
   const app = new Elysia({ name: "mail", prefix })
     .onError(apiErrorHandler)

@@ -82,11 +82,10 @@ export async function startTestGateway(env: Record<string, string> = {}, options
 
 export type GatewayCall = (method: string, path: string, options?: { key?: string; body?: unknown; headers?: Record<string, string> }) => Promise<{ status: number; body: any; headers: Headers }>;
 
-/** Calls the gateway at `url` with a key and a JSON body; the answer's body parsed when it is JSON. */
-export function gatewayCall(url: string): GatewayCall {
+/** Calls a service at `url` with a key (in the header `keyHeader` makes) and a JSON body; the answer's body parsed when it is JSON. */
+export function jsonCall(url: string, keyHeader: (key: string) => Record<string, string>): GatewayCall {
   return async (method, path, options = {}) => {
-    const headers: Record<string, string> = { ...(options.headers ?? {}) };
-    if (options.key) headers.apikey = options.key;
+    const headers: Record<string, string> = { ...(options.key ? keyHeader(options.key) : {}), ...(options.headers ?? {}) };
     if (options.body !== undefined) headers["content-type"] = "application/json";
     const response = await fetch(url + path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
     const text = await response.text();
@@ -97,6 +96,9 @@ export function gatewayCall(url: string): GatewayCall {
     return { status: response.status, body, headers: response.headers };
   };
 }
+
+/** Calls the gateway at `url` with its `apikey` header. */
+export const gatewayCall = (url: string) => jsonCall(url, (key) => ({ apikey: key }));
 
 /** Polls `check` until it holds (each poll waits for the previous one's answer); fails after `timeoutMs`. */
 export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 10_000, what = "condition"): Promise<void> {

@@ -33,7 +33,8 @@ export function normaliseDomainName(raw: string): string {
 export class DomainsService {
   constructor(
     private readonly domains: DomainStore,
-    private readonly resolver: dns.Resolver,
+    /** A fresh resolver per check: a resolver caches answers, missing ones too, and a check must see what DNS says now. */
+    private readonly newResolver: () => dns.Resolver,
     private readonly mailHostname: string,
     private readonly now: () => number,
   ) {}
@@ -62,7 +63,8 @@ export class DomainsService {
 
   /** Checks every record now and moves the status; says which transition happened, if any. */
   async check(domain: MailDomain): Promise<{ domain: MailDomain; transition: DomainTransition }> {
-    const checks = await Promise.all(expectedRecords(domain, this.mailHostname).map((record) => checkRecord(this.resolver, record)));
+    const resolver = this.newResolver();
+    const checks = await Promise.all(expectedRecords(domain, this.mailHostname).map((record) => checkRecord(resolver, record)));
     const required = checks.filter((check) => check.required);
     const now = this.now();
     let status: DomainStatus = domain.status;

@@ -61,7 +61,10 @@ export async function checkRecord(resolver: dns.Resolver, record: ExpectedRecord
       return { ...record, status: answers.some((answer) => sameHost(answer.exchange, record.value)) ? "verified" : "mismatch", found: bound(found) };
     }
     const values = (await resolver.resolveTxt(record.name)).map((strings) => strings.join(""));
-    return { ...record, status: txtMatches(record, values) ? "verified" : "mismatch", found: bound(values) };
+    // A long record is split into 255-byte strings; some resolvers hand them back as separate
+    // records, so a lone DKIM record is also tried as their concatenation.
+    const candidates = values.length > 1 ? [...values, values.join("")] : values;
+    return { ...record, status: txtMatches(record, candidates) ? "verified" : "mismatch", found: bound(values) };
   } catch (error) {
     return { ...record, status: absent(error) ? "not_found" : "temporary_error", found: [] };
   }

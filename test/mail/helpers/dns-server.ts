@@ -76,6 +76,8 @@ export class TestDnsServer {
   /** Replaces the records of `name`; `{}` makes the name exist with no records (NODATA for every type). */
   set(name: string, records: DnsRecords): void {
     this.zones.set(normalized(name), records);
+    // The name answers again: a failure set for it earlier ends.
+    this.failures.delete(normalized(name));
   }
 
   fail(name: string, failure: DnsFailure): void {
@@ -133,7 +135,8 @@ export class TestDnsServer {
       void send(response);
       return;
     }
-    const base = { name: question.name, class: Packet.CLASS.IN, ttl: 60 };
+    // TTL 0: resolvers cache answers for their TTL (Bun's does), and tests change records between queries.
+    const base = { name: question.name, class: Packet.CLASS.IN, ttl: 0 };
     for (const address of type === "A" ? (records.A ?? []) : []) response.answers.push({ ...base, type: Packet.TYPE.A, address } as Resource);
     for (const address of type === "AAAA" ? (records.AAAA ?? []) : []) response.answers.push({ ...base, type: Packet.TYPE.AAAA, address } as Resource);
     for (const mx of type === "MX" ? (records.MX ?? []) : []) response.answers.push({ ...base, type: Packet.TYPE.MX, ...mx } as Resource);

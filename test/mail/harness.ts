@@ -1,0 +1,52 @@
+// The mail API on its own for tests: a real HTTP server on a free loopback port with a
+// temporary data directory, a local DNS server the service resolves through, a clock the test
+// can move, and a call helper with the Bearer key.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startMail, type RunningMail } from "../../server/mail/mail.ts";
+import { parseMailSettings } from "../../server/mail/settings.ts";
+import { jsonCall, TestClock, type GatewayCall } from "../gateway/harness.ts";
+import { TestDnsServer } from "./helpers/dns-server.ts";
+
+export const mailRootKey = "mk_root_test_key_0123456789abcdef";
+export const mailHostname = "mx.mail-service.test";
+
+export interface TestMail {
+  url: string;
+  mail: RunningMail;
+  dns: TestDnsServer;
+  clock: TestClock;
+  call: GatewayCall;
+  /** A tenant and its first full-access key. */
+  tenant(name?: string): Promise<{ id: string; key: string }>;
+  close(): Promise<void>;
+}
+
+export async function startTestMail(env: Record<string, string> = {}): Promise<TestMail> {
+  const dns = await TestDnsServer.start();
+  const dataDir = mkdtempSync(join(tmpdir(), "mail-test-"));
+  const clock = new TestClock();
+  const settings = parseMailSettings({ MAIL_ROOT_KEY: mailRootKey, MAIL_HOSTNAME: mailHostname, MAIL_DNS_SERVERS: dns.servers.join(","), ...env }, null);
+  const mail = await startMail(settings, dataDir, "", { now: clock.now, log: () => {} });
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => mail.handle(request) });
+  const url = `http://127.0.0.1:${server.port}`;
+  const call = jsonCall(url, (key) => ({ authorization: `Bearer ${key}` }));
+  return {
+    url,
+    mail,
+    dns,
+    clock,
+    call,
+    async tenant(name = "Acme") {
+      const created = await call("POST", "/v1/tenants", { key: mailRootKey, body: { name } });
+      return { id: created.body.tenant.id, key: created.body.api_key.token };
+    },
+    async close() {
+      server.stop(true);
+      await mail.close();
+      await dns.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -85,6 +85,7 @@ function splitQuotedName(value: string, field: string): { name: string | null; a
   }
   if (index >= value.length) throw new ComposeError(field, "invalid_address", "the quoted display name is not closed");
   const rest = value.slice(index + 1).trim();
+  if (rest.startsWith("@")) throw new ComposeError(field, "invalid_address", "quoted local parts are not supported");
   if (!rest.startsWith("<")) {
     throw new ComposeError(field, "invalid_address", "a quoted display name must be followed by <address>");
   }

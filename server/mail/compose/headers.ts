@@ -16,7 +16,8 @@ export interface CustomHeader {
 
 export const customHeadersMax = 50;
 export const customHeaderNameLengthMax = 76;
-export const customHeaderValueLengthMax = 998;
+/** So that name, colon, space and value fit RFC 5322's 998-character line even unfolded. */
+export const customHeaderValueLengthMax = 998 - customHeaderNameLengthMax - 2;
 
 const reservedHeaderNames = new Set([
   "from",

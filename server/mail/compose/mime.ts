@@ -1,6 +1,7 @@
 import assert from "node:assert";
 import { htmlToText } from "html-to-text";
 import MailComposer from "nodemailer/lib/mail-composer";
+import { encodeWord } from "nodemailer/lib/mime-funcs";
 import type { MimeNodeAddress } from "nodemailer/lib/mime-node";
 import { parseDomain, parseMailbox, type Mailbox } from "./addresses.ts";
 import { envelopeRecipients, type ComposedEmail } from "./validate.ts";
@@ -62,9 +63,19 @@ export async function buildMessage(email: ComposedEmail, options: MimeOptions): 
     disableFileAccess: true,
     disableUrlAccess: true,
   });
-  const raw = await composer.compile().build();
+  const root = composer.compile();
+  if (unfoldableRun.test(email.subject)) {
+    root.setHeader("Subject", { prepared: true, foldLines: true, value: encodeWord(email.subject, "Q", encodedWordLengthMax) });
+  }
+  const raw = await root.build();
   return { raw, messageId, envelope };
 }
+
+// Header lines are folded at spaces. A subject with a longer run than this without one could
+// pass the 998-character line limit of RFC 5322, so it goes out as encoded words (RFC 2047),
+// which split anywhere and which every client decodes.
+const unfoldableRun = /\S{78,}/;
+const encodedWordLengthMax = 52;
 
 export const textFromHtml = (html: string): string => htmlToText(html, { selectors: [{ selector: "img", format: "skip" }] });
 

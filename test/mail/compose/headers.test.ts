@@ -77,7 +77,7 @@ describe("custom headers", () => {
     }
   });
 
-  test("limits at their edges: 50 headers, 76-character names, 998-character values", () => {
+  test("limits at their edges: 50 headers, 76-character names, 920-character values", () => {
     const fifty = Object.fromEntries(Array.from({ length: customHeadersMax }, (_, index) => [`X-H${index}`, "v"]));
     expect(parseCustomHeaders(fifty)).toHaveLength(50);
     expect(refusal(() => parseCustomHeaders({ ...fifty, "X-One-More": "v" }))).toEqual(refused("headers", "too_many", "at most 50 headers; got 51"));
@@ -92,7 +92,7 @@ describe("custom headers", () => {
     const longestValue = "v".repeat(customHeaderValueLengthMax);
     expect(parseCustomHeaders({ "X-V": longestValue })).toEqual([{ name: "X-V", value: longestValue }]);
     expect(refusal(() => parseCustomHeaders({ "X-V": `${longestValue}v` }))).toEqual(
-      refused('headers["X-V"]', "too_long", "must be at most 998 characters"),
+      refused('headers["X-V"]', "too_long", "must be at most 920 characters"),
     );
   });
 });

@@ -45,7 +45,9 @@ export const isReservedHeader = (name: string): boolean => {
 
 export function parseCustomHeaders(input: unknown, field = "headers"): CustomHeader[] {
   if (input === undefined || input === null) return [];
-  if (typeof input !== "object" || Array.isArray(input)) throw new ComposeError(field, "invalid_type", "must be an object of names to values");
+  if (typeof input !== "object" || Array.isArray(input)) {
+    throw new ComposeError(field, "invalid_type", "must be an object of names to values");
+  }
   const entries = Object.entries(input);
   if (entries.length > customHeadersMax) {
     throw new ComposeError(field, "too_many", `at most ${customHeadersMax} headers; got ${entries.length}`);

@@ -39,7 +39,10 @@ const messageIdLeftPattern = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$
 export async function buildMessage(email: ComposedEmail, options: MimeOptions): Promise<ComposedMessage> {
   assert(messageIdLeftPattern.test(options.emailId), "the email id must be dot-atom text to be a Message-ID");
   const messageId = `<${options.emailId}@${parseDomain(options.messageIdDomain, "messageIdDomain")}>`;
-  const envelope = { from: parseMailbox(options.returnPath, "returnPath").address, to: envelopeRecipients(email).map((mailbox) => mailbox.address) };
+  const envelope = {
+    from: parseMailbox(options.returnPath, "returnPath").address,
+    to: envelopeRecipients(email).map((mailbox) => mailbox.address),
+  };
   const composer = new MailComposer({
     from: mailboxHeader(email.from),
     to: email.to.map(mailboxHeader),

@@ -15,7 +15,7 @@ export interface StoredTemplate {
   text: string | null;
 }
 
-export type TemplateVariables = ReadonlyMap<string, string>;
+type TemplateVariables = ReadonlyMap<string, string>;
 
 export const templateIdLengthMax = 128;
 export const templateVariablesMax = 100;
@@ -25,7 +25,7 @@ const variableNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const placeholderPattern = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
 /** `variables` from the request: an object of names to strings, numbers or booleans. */
-export function parseTemplateVariables(input: unknown, field: string): TemplateVariables {
+function parseTemplateVariables(input: unknown, field: string): TemplateVariables {
   if (input === undefined || input === null) return new Map();
   if (typeof input !== "object" || Array.isArray(input)) throw new ComposeError(field, "invalid_type", "must be an object");
   const entries = Object.entries(input);
@@ -50,18 +50,20 @@ export function parseTemplateVariables(input: unknown, field: string): TemplateV
 }
 
 /** The placeholders a template text uses, in order of first use. */
-export function placeholdersIn(template: string): string[] {
+function placeholdersIn(template: string): string[] {
   return [...new Set(Array.from(template.matchAll(placeholderPattern), (match) => match[1]!))];
 }
 
-export const escapeHtml = (value: string): string =>
+const asIs = (value: string): string => value;
+
+const escapeHtml = (value: string): string =>
   value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
  * Replaces the placeholders of `template`. Stops with `tooLongCode` as soon as the result
  * passes `lengthMax` UTF-16 units, so a short request cannot expand into gigabytes.
  */
-export function substitute(
+function substitute(
   template: string,
   variables: TemplateVariables,
   options: {
@@ -78,7 +80,8 @@ export function substitute(
   const append = (part: string): void => {
     length += part.length;
     if (length > options.lengthMax) {
-      throw new ComposeError(options.field, options.tooLongCode, `is longer than ${options.lengthMax} after template substitution`);
+      const detail = `is longer than ${options.lengthMax} characters after template substitution`;
+      throw new ComposeError(options.field, options.tooLongCode, detail);
     }
     parts.push(part);
   };
@@ -86,7 +89,11 @@ export function substitute(
     const name = match[1]!;
     const value = variables.get(name);
     if (value === undefined) {
-      throw new ComposeError(`${options.variablesField}[${quotedKey(name)}]`, "template_variable_missing", "the template uses this variable; give it a value");
+      throw new ComposeError(
+        `${options.variablesField}[${quotedKey(name)}]`,
+        "template_variable_missing",
+        "the template uses this variable; give it a value",
+      );
     }
     append(template.slice(from, match.index));
     append(options.escape(value));
@@ -120,20 +127,18 @@ export async function resolveTemplate(
   const unknown = Object.keys(request).find((key) => !templateFields.has(key));
   if (unknown !== undefined) throw new ComposeError(`template[${quotedKey(unknown)}]`, "unknown_field", "is not a template field");
   const id = parseTemplateId(request.id);
-  const variables = parseTemplateVariables(request.variables, "template.variables");
+  const variablesField = "template.variables";
+  const variables = parseTemplateVariables(request.variables, variablesField);
   const stored = await findTemplate(id);
   if (stored === null) throw new ComposeError("template.id", "template_not_found", "no template with this id");
-  const variablesField = "template.variables";
   const subject =
     limits.subjectGiven || !stored.subject
       ? null
       : substituteSubject(stored.subject, variables, limits.subjectLengthMax, variablesField);
-  const html = stored.html
-    ? substitute(stored.html, variables, { escape: escapeHtml, lengthMax: limits.htmlBytesMax, tooLongCode: "too_large", field: "html", variablesField })
-    : null;
-  const text = stored.text
-    ? substitute(stored.text, variables, { escape: (value) => value, lengthMax: limits.textBytesMax, tooLongCode: "too_large", field: "text", variablesField })
-    : null;
+  const body = (template: string | null, field: string, escape: (value: string) => string, lengthMax: number) =>
+    template ? substitute(template, variables, { escape, lengthMax, tooLongCode: "too_large", field, variablesField }) : null;
+  const html = body(stored.html, "html", escapeHtml, limits.htmlBytesMax);
+  const text = body(stored.text, "text", asIs, limits.textBytesMax);
   if (html === null && text === null) throw new ComposeError("template.id", "invalid_value", "the template has neither html nor text");
   return { id, subject, html, text };
 }
@@ -156,5 +161,11 @@ function substituteSubject(subject: string, variables: TemplateVariables, length
     if (value !== undefined) refuseForbiddenCharacters(value, `${variablesField}[${quotedKey(name)}]`, { allowTab: true });
   }
   // Twice the limit in UTF-16 units: the real bound (code points) is checked on the result.
-  return substitute(subject, variables, { escape: (value) => value, lengthMax: 2 * lengthMax, tooLongCode: "too_long", field: "subject", variablesField });
+  return substitute(subject, variables, {
+    escape: asIs,
+    lengthMax: 2 * lengthMax,
+    tooLongCode: "too_long",
+    field: "subject",
+    variablesField,
+  });
 }

@@ -123,7 +123,12 @@ async function parseContent(request: Record<string, unknown>, context: SendReque
     });
     const subject = givenSubject ?? (resolved.subject === null ? null : parseSubject(resolved.subject, "subject"));
     if (subject === null) throw new ComposeError("subject", "missing_field", "is required (the template has no subject)");
-    return { subject, html: checkedSize(resolved.html, "html", htmlBytesMax), text: checkedSize(resolved.text, "text", textBytesMax), templateId: resolved.id };
+    return {
+      subject,
+      html: checkedSize(resolved.html, "html", htmlBytesMax),
+      text: checkedSize(resolved.text, "text", textBytesMax),
+      templateId: resolved.id,
+    };
   }
   const html = checkedSize(nonEmpty(request.html, "html"), "html", htmlBytesMax);
   const text = checkedSize(nonEmpty(request.text, "text"), "text", textBytesMax);

@@ -81,7 +81,7 @@ describe("templates", () => {
       refused("subject", "too_long", "must be at most 998 characters; got 1000"),
     );
     expect(await refusal(() => send({ template: { id: "welcome", variables: { first_name: "n".repeat(5000), plan: "p" } } }))).toEqual(
-      refused("subject", "too_long", "is longer than 1996 after template substitution"),
+      refused("subject", "too_long", "is longer than 1996 characters after template substitution"),
     );
   });
 
@@ -89,13 +89,13 @@ describe("templates", () => {
     templates.set("bomb", { subject: "s", html: "{{v}}".repeat(1000), text: null });
     const value = "x".repeat(2000);
     expect(await refusal(() => send({ template: { id: "bomb", variables: { v: value } } }))).toEqual(
-      refused("html", "too_large", `is longer than ${htmlBytesMax} after template substitution`, 413),
+      refused("html", "too_large", `is longer than ${htmlBytesMax} characters after template substitution`, 413),
     );
     // Escaping counts: 1,000 × 1,048 characters fits as is; escaped, each "<" takes 5.
     const fits = "x".repeat(1048);
     expect((await send({ template: { id: "bomb", variables: { v: fits } } })).html).toHaveLength(1_048_000);
     expect(await refusal(() => send({ template: { id: "bomb", variables: { v: "<".repeat(1048) } } }))).toEqual(
-      refused("html", "too_large", `is longer than ${htmlBytesMax} after template substitution`, 413),
+      refused("html", "too_large", `is longer than ${htmlBytesMax} characters after template substitution`, 413),
     );
   });
 

@@ -1,0 +1,117 @@
+// A real SMTP server (smtp-server) on 127.0.0.1 playing a recipient's MX or a relay: STARTTLS
+// with a certificate made at test time, optional AUTH, answers chosen per RCPT address and at
+// DATA, and every accepted message kept raw with its envelope.
+import type { AddressInfo } from "node:net";
+import { SMTPServer, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
+import { makeSelfSignedCertificate } from "./self-signed-certificate.ts";
+
+/** A reply the receiver gives instead of accepting. `text` starts with the enhanced code if it has one ("5.1.1 User unknown"). A 421 also closes the connection, as smtp-server does for every 421. */
+export type ReceiverAnswer = { code: number; text: string };
+export type ReceivedMessage = {
+  mailFrom: string;
+  recipients: string[];
+  raw: Buffer;
+  /** Whether the session was encrypted (STARTTLS or implicit TLS) when the message came. */
+  secure: boolean;
+  authenticatedUser: string | null;
+};
+export type SmtpReceiverOptions = {
+  /** Host name in the greeting and the certificate. */
+  hostName?: string;
+  /** Offer STARTTLS (default true). */
+  startTls?: boolean;
+  /** TLS from the first byte (an smtps:// relay). */
+  implicitTls?: boolean;
+  /** Require AUTH with these credentials (only over TLS, as smtp-server does). */
+  credentials?: { user: string; pass: string };
+  /** Largest message accepted, advertised with SIZE. */
+  sizeMaxBytes?: number;
+};
+
+// Made once per test process: a 2048-bit key takes a while, and any certificate will do.
+let certificate: ReturnType<typeof makeSelfSignedCertificate> | undefined;
+
+export class SmtpReceiver {
+  readonly received: ReceivedMessage[] = [];
+  /** Every RCPT TO address, accepted or not, in order. */
+  readonly rcptAttempts: string[] = [];
+  connections = 0;
+  private readonly rcptAnswers = new Map<string, ReceiverAnswer>();
+  private dataAnswer: ReceiverAnswer | null = null;
+
+  private constructor(
+    private readonly server: SMTPServer,
+    readonly port: number,
+  ) {}
+
+  static async start(options: SmtpReceiverOptions = {}): Promise<SmtpReceiver> {
+    const hostName = options.hostName ?? "mx.receiver.test";
+    certificate ??= makeSelfSignedCertificate(hostName);
+    let receiver: SmtpReceiver | undefined;
+    const serverOptions: SMTPServerOptions = {
+      name: hostName,
+      key: certificate.keyPem,
+      cert: certificate.certificatePem,
+      secure: options.implicitTls ?? false,
+      size: options.sizeMaxBytes,
+      disabledCommands: [...(options.startTls === false ? ["STARTTLS"] : []), ...(options.credentials ? [] : ["AUTH"])],
+      authOptional: !options.credentials,
+      disableReverseLookup: true,
+      onConnect: (_session, callback) => {
+        if (receiver) receiver.connections++;
+        callback();
+      },
+      onAuth: (auth, _session, callback) => {
+        const { user, pass } = options.credentials ?? {};
+        if (auth.username === user && auth.password === pass) callback(null, { user: auth.username });
+        else callback(Object.assign(new Error("5.7.8 Authentication credentials invalid"), { responseCode: 535 }));
+      },
+      onRcptTo: (address, _session, callback) => receiver?.onRcptTo(address.address, callback),
+      onData: (stream, session, callback) => receiver?.onData(stream, session, callback),
+    };
+    const server = new SMTPServer(serverOptions);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    receiver = new SmtpReceiver(server, (server.server.address() as AddressInfo).port);
+    return receiver;
+  }
+
+  /** How RCPT TO for `address` is answered from now on (250 when never set). */
+  answerRcpt(address: string, answer: ReceiverAnswer): void {
+    this.rcptAnswers.set(address.toLowerCase(), answer);
+  }
+
+  /** How the end of DATA is answered from now on (250 when never set). */
+  answerData(answer: ReceiverAnswer | null): void {
+    this.dataAnswer = answer;
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private onRcptTo(address: string, callback: (err?: Error | null) => void): void {
+    this.rcptAttempts.push(address);
+    const answer = this.rcptAnswers.get(address.toLowerCase());
+    callback(answer ? Object.assign(new Error(answer.text), { responseCode: answer.code }) : null);
+  }
+
+  private onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback: (err?: Error | null) => void): void {
+    const chunks: Buffer[] = [];
+    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+    stream.on("end", () => {
+      const answer = this.dataAnswer;
+      if (answer) {
+        callback(Object.assign(new Error(answer.text), { responseCode: answer.code }));
+        return;
+      }
+      this.received.push({
+        mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+        recipients: session.envelope.rcptTo.map((recipient) => recipient.address),
+        raw: Buffer.concat(chunks),
+        secure: session.secure,
+        authenticatedUser: typeof session.user === "string" ? session.user : null,
+      });
+      callback(null);
+    });
+  }
+}

@@ -1,0 +1,158 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { generateKeyPairSync } from "node:crypto";
+import { authenticate } from "mailauth";
+import { simpleParser } from "mailparser";
+import MailComposer from "nodemailer/lib/mail-composer";
+import { createMailDnsResolver, type MailDnsResolver } from "../../../server/mail/delivery/mx.ts";
+import { deliver, type DeliveryInput, type DeliveryResult } from "../../../server/mail/delivery/smtp-delivery.ts";
+import type { DkimKey } from "../../../server/mail/delivery/dkim.ts";
+import { TestDnsServer } from "../helpers/dns-server.ts";
+import { SmtpReceiver } from "../helpers/smtp-receiver.ts";
+
+const senderDomain = "sender.test";
+const recipientDomain = "receiver.test";
+const fastTimeouts = { connectMs: 2_000, greetingMs: 2_000, commandMs: 2_000, sessionMs: 5_000 };
+
+let dnsServer: TestDnsServer;
+let resolver: MailDnsResolver;
+let receiver: SmtpReceiver;
+let dkim: DkimKey;
+let dkimTxtRecord: string;
+
+beforeAll(async () => {
+  dnsServer = await TestDnsServer.start();
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  dkim = { domainName: senderDomain, keySelector: "mail2026", privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString() };
+  dkimTxtRecord = `v=DKIM1; k=rsa; p=${publicKey.export({ type: "spki", format: "der" }).toString("base64")}`;
+  receiver = await SmtpReceiver.start({ hostName: `mx.${recipientDomain}` });
+});
+afterAll(async () => {
+  await receiver.close();
+  await dnsServer.close();
+});
+beforeEach(() => {
+  dnsServer.clear();
+  dnsServer.set(`${dkim.keySelector}._domainkey.${senderDomain}`, { TXT: [dkimTxtRecord] });
+  dnsServer.set(recipientDomain, { MX: [{ exchange: `mx.${recipientDomain}`, priority: 10 }] });
+  dnsServer.set(`mx.${recipientDomain}`, { A: ["127.0.0.1"] });
+  // each test gets a resolver of its own, since Bun's keeps the answers it has had
+  resolver = createMailDnsResolver(dnsServer.servers);
+});
+afterEach(() => {
+  receiver.received.length = 0;
+  receiver.rcptAttempts.length = 0;
+});
+
+async function compose(to: string[], extra: Record<string, unknown> = {}): Promise<Buffer> {
+  return new MailComposer({
+    from: `Sender <hello@${senderDomain}>`,
+    to,
+    subject: "Your receipt",
+    text: "Thanks for your order.",
+    html: "<p>Thanks for your order.</p>",
+    messageId: `<receipt-1@${senderDomain}>`,
+    date: new Date("2026-11-27T10:00:00Z"),
+    ...extra,
+  })
+    .compile()
+    .build();
+}
+
+async function deliverTo(recipients: string[], overrides: Partial<DeliveryInput> = {}): Promise<DeliveryResult> {
+  return deliver({
+    message: await compose(recipients),
+    dkim,
+    envelopeFrom: `bounces+abc@${senderDomain}`,
+    recipients,
+    heloName: "out.sender.test",
+    route: { mode: "direct", resolver, port: receiver.port },
+    timeouts: fastTimeouts,
+    ...overrides,
+  });
+}
+
+const texts = (result: DeliveryResult, from: "client" | "server" | "event") =>
+  result.transcript.entries.filter((entry) => entry.from === from).map((entry) => entry.text);
+
+describe("direct delivery through the MX", () => {
+  test("the message arrives at the MX, over STARTTLS, and is reported delivered", async () => {
+    const result = await deliverTo([`alice@${recipientDomain}`]);
+    expect(result.recipients).toEqual([
+      {
+        recipient: `alice@${recipientDomain}`,
+        outcome: "delivered",
+        code: 250,
+        enhancedCode: null,
+        text: expect.stringMatching(/^OK: message queued/),
+        mxHost: `mx.${recipientDomain}`,
+        reason: null,
+      },
+    ]);
+    expect({ tls: result.tls, tlsProtocol: result.tlsProtocol, answeredBy: result.answeredBy }).toEqual({
+      tls: true,
+      tlsProtocol: "TLSv1.3",
+      answeredBy: { hostName: `mx.${recipientDomain}`, address: "127.0.0.1", port: receiver.port },
+    });
+    expect(receiver.received.map(({ mailFrom, recipients, secure }) => ({ mailFrom, recipients, secure }))).toEqual([
+      { mailFrom: `bounces+abc@${senderDomain}`, recipients: [`alice@${recipientDomain}`], secure: true },
+    ]);
+    const client = texts(result, "client");
+    expect(client.slice(0, 3)).toEqual(["EHLO out.sender.test", "STARTTLS", "EHLO out.sender.test"]);
+    expect(client).toContain(`RCPT TO:<alice@${recipientDomain}>`);
+    // the message data is not in the transcript, only its size
+    expect(result.transcript.entries.some((entry) => entry.text.includes("Thanks for your order"))).toBe(false);
+    expect(texts(result, "event").some((text) => /^<\d+ bytes encoded mime message/.test(text))).toBe(true);
+    expect(result.transcript.entries.every((entry) => !Number.isNaN(Date.parse(entry.at)))).toBe(true);
+  });
+
+  test("the delivered message carries a DKIM signature that mailauth verifies against the published key", async () => {
+    await deliverTo([`alice@${recipientDomain}`]);
+    const [received] = receiver.received;
+    const { dkim: verification } = await authenticate(received!.raw, {
+      resolver: dnsServer.resolve,
+      ip: "127.0.0.1",
+      helo: "out.sender.test",
+      sender: `bounces+abc@${senderDomain}`,
+      mta: `mx.${recipientDomain}`,
+      disableArc: true,
+      disableDmarc: true,
+      disableBimi: true,
+    });
+    expect(
+      verification.results.map((result) => ({
+        status: result.status.result,
+        domain: result.signingDomain,
+        selector: result.selector,
+        algorithm: result.algo,
+        canonicalization: result.format,
+      })),
+    ).toEqual([{ status: "pass", domain: senderDomain, selector: dkim.keySelector, algorithm: "rsa-sha256", canonicalization: "relaxed/relaxed" }]);
+    // the 2048-bit key's record is longer than one 255-byte TXT string
+    expect(dkimTxtRecord.length).toBeGreaterThan(255);
+  });
+
+  test("a message altered after signing fails verification", async () => {
+    await deliverTo([`alice@${recipientDomain}`]);
+    const tampered = Buffer.from(receiver.received[0]!.raw.toString("latin1").replace("Your receipt", "Your refund"), "latin1");
+    const { dkim: verification } = await authenticate(tampered, { resolver: dnsServer.resolve, ip: "127.0.0.1", helo: "x", sender: `a@${senderDomain}`, disableArc: true, disableDmarc: true, disableBimi: true });
+    expect(verification.results.map((result) => result.status.result)).toEqual(["fail"]);
+  });
+
+  test("attachments arrive byte-identical", async () => {
+    const binary = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7919) % 256));
+    const recipients = [`alice@${recipientDomain}`];
+    const message = await compose(recipients, {
+      attachments: [
+        { filename: "invoice.pdf", content: binary, contentType: "application/pdf" },
+        { filename: "notes.txt", content: "line one\r\n.leading dot\r\nline three\r\n", contentType: "text/plain" },
+      ],
+    });
+    const result = await deliverTo(recipients, { message });
+    expect(result.recipients.map((recipient) => recipient.outcome)).toEqual(["delivered"]);
+    const parsed = await simpleParser(receiver.received[0]!.raw);
+    expect(parsed.attachments.map((attachment) => ({ filename: attachment.filename, contentType: attachment.contentType, content: attachment.content }))).toEqual([
+      { filename: "invoice.pdf", contentType: "application/pdf", content: binary },
+      { filename: "notes.txt", contentType: "text/plain", content: Buffer.from("line one\r\n.leading dot\r\nline three\r\n") },
+    ]);
+  });
+});

@@ -17,6 +17,8 @@ export class SmtpConversation {
   messageReply: SmtpReply | null = null;
   /** A 421 at any point: the server closed the session (RFC 5321 section 3.8). */
   closingReply: SmtpReply | null = null;
+  /** Replies seen so far, of any kind. */
+  repliesSeen = 0;
   private readonly awaiting: Step[] = [{ kind: "greeting" }];
 
   onClientLine(line: string): void {
@@ -28,6 +30,7 @@ export class SmtpConversation {
   }
 
   onServerReply(text: string): void {
+    this.repliesSeen++;
     const reply = parseSmtpReply(text);
     if (reply.code === 421) this.closingReply ??= reply;
     const step = this.awaiting.shift();

@@ -28,6 +28,8 @@ export const defaultSessionTimeouts: SessionTimeouts = {
 export const quitTimeoutMs = 5_000;
 /** A longer reply (a server answering without end) ends the session. */
 export const replyBytesMax = 64 * 1024;
+// Bounded by replyBytesMax per reply anyway; this only stops the wait below.
+const queuedRepliesDrainedMax = 1_000;
 
 export type SessionTarget = {
   /** What to connect to: an address in direct mode, the relay's host name in relay mode. */
@@ -85,6 +87,20 @@ function failureOf(error: NodemailerError, answered: boolean): SessionResult["fa
   }
 }
 
+/**
+ * nodemailer handles the replies that came in one read one per setImmediate, and Bun's TLS
+ * socket reports its close before they are all handled: the 421 a server sends as it closes
+ * would reach the transcript after the session ended. Waits until a turn passes with no reply.
+ */
+async function drainQueuedReplies(conversation: SmtpConversation): Promise<void> {
+  for (let turn = 0; turn < queuedRepliesDrainedMax; turn++) {
+    const seen = conversation.repliesSeen;
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    if (conversation.repliesSeen === seen) return;
+  }
+}
+
 export function runSmtpSession(input: {
   target: SessionTarget;
   security: SessionSecurity;
@@ -127,7 +143,7 @@ export function runSmtpSession(input: {
       clearTimeout(sessionTimer);
       clearTimeout(quitTimer);
       connection.close();
-      resolve({ answered: answered(), tlsProtocol, failure });
+      void drainQueuedReplies(conversation).then(() => resolve({ answered: answered(), tlsProtocol, failure }));
     };
     const fail = (error: NodemailerError) => {
       failure ??= failureOf(error, answered());

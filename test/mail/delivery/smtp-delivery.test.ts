@@ -38,10 +38,7 @@ beforeEach(() => {
   // each test gets a resolver of its own, since Bun's keeps the answers it has had
   resolver = createMailDnsResolver(dnsServer.servers);
 });
-afterEach(() => {
-  receiver.received.length = 0;
-  receiver.rcptAttempts.length = 0;
-});
+afterEach(() => receiver.reset());
 
 async function compose(to: string[], extra: Record<string, unknown> = {}): Promise<Buffer> {
   return new MailComposer({
@@ -154,5 +151,88 @@ describe("direct delivery through the MX", () => {
       { filename: "invoice.pdf", contentType: "application/pdf", content: binary },
       { filename: "notes.txt", contentType: "text/plain", content: Buffer.from("line one\r\n.leading dot\r\nline three\r\n") },
     ]);
+  });
+});
+
+describe("outcomes per recipient", () => {
+  const [ok, unknown, full, busy] = ["ok", "unknown", "full", "busy"].map((name) => `${name}@${recipientDomain}`) as [string, string, string, string];
+
+  test("250, 550 5.1.1, 552 5.2.2 and 451 4.3.0 at RCPT in one transaction are told apart", async () => {
+    receiver.answerRcpt(unknown, { code: 550, text: "5.1.1 <unknown@receiver.test>: Recipient address rejected: User unknown" });
+    receiver.answerRcpt(full, { code: 552, text: "5.2.2 Mailbox full" });
+    receiver.answerRcpt(busy, { code: 451, text: "4.3.0 Temporary lookup failure" });
+    const result = await deliverTo([ok, unknown, full, busy]);
+    const mxHost = `mx.${recipientDomain}`;
+    expect(result.recipients).toEqual([
+      { recipient: ok, outcome: "delivered", code: 250, enhancedCode: null, text: "OK: message queued", mxHost, reason: null },
+      { recipient: unknown, outcome: "bounced", code: 550, enhancedCode: "5.1.1", text: "<unknown@receiver.test>: Recipient address rejected: User unknown", mxHost, reason: null },
+      { recipient: full, outcome: "bounced", code: 552, enhancedCode: "5.2.2", text: "Mailbox full", mxHost, reason: null },
+      { recipient: busy, outcome: "deferred", code: 451, enhancedCode: "4.3.0", text: "Temporary lookup failure", mxHost, reason: null },
+    ]);
+    expect(receiver.received.map((message) => message.recipients)).toEqual([[ok]]);
+    expect(texts(result, "server")).toContain("550 5.1.1 <unknown@receiver.test>: Recipient address rejected: User unknown");
+  });
+
+  test("421 4.7.0 at RCPT closes the session: nobody got the message, everyone is deferred with the 421", async () => {
+    receiver.answerRcpt(busy, { code: 421, text: "4.7.0 Too many connections, closing" });
+    const result = await deliverTo([ok, busy]);
+    const deferred = { outcome: "deferred", code: 421, enhancedCode: "4.7.0", text: "Too many connections, closing", mxHost: `mx.${recipientDomain}` };
+    expect(result.recipients).toEqual([
+      { recipient: ok, ...deferred, reason: "connection_lost" },
+      { recipient: busy, ...deferred, reason: "connection_lost" },
+    ]);
+    expect(receiver.received).toEqual([]);
+  });
+
+  test("421 at RCPT moves on to the next MX host, which delivers", async () => {
+    dnsServer.set(recipientDomain, {
+      MX: [
+        { exchange: `mx.${recipientDomain}`, priority: 10 },
+        { exchange: `mx2.${recipientDomain}`, priority: 20 },
+      ],
+    });
+    // both MX names lead to the same receiver, which closes the first session only
+    dnsServer.set(`mx2.${recipientDomain}`, { A: ["127.0.0.1"] });
+    receiver.answerRcpt(busy, { code: 421, text: "4.7.0 Try again" }, 1);
+    const result = await deliverTo([ok, busy]);
+    const mxHost = `mx2.${recipientDomain}`;
+    expect(result.recipients).toEqual([
+      { recipient: ok, outcome: "delivered", code: 250, enhancedCode: null, text: "OK: message queued", mxHost, reason: null },
+      { recipient: busy, outcome: "delivered", code: 250, enhancedCode: null, text: "OK: message queued", mxHost, reason: null },
+    ]);
+    expect(result.hostsTried.map(({ hostName, failure }) => ({ hostName, failure }))).toEqual([
+      { hostName: `mx.${recipientDomain}`, failure: "Connection closed unexpectedly" },
+      { hostName: mxHost, failure: null },
+    ]);
+    expect(receiver.received.map((message) => message.recipients)).toEqual([[ok, busy]]);
+  });
+
+  test("554 5.7.1 at the end of DATA bounces the recipients RCPT accepted; the refused ones keep their own reply", async () => {
+    receiver.answerRcpt(unknown, { code: 550, text: "5.1.1 User unknown" });
+    receiver.answerData({ code: 554, text: "5.7.1 Message rejected as spam" });
+    const result = await deliverTo([ok, unknown]);
+    const mxHost = `mx.${recipientDomain}`;
+    expect(result.recipients).toEqual([
+      { recipient: ok, outcome: "bounced", code: 554, enhancedCode: "5.7.1", text: "Message rejected as spam", mxHost, reason: null },
+      { recipient: unknown, outcome: "bounced", code: 550, enhancedCode: "5.1.1", text: "User unknown", mxHost, reason: null },
+    ]);
+  });
+
+  test("451 at the end of DATA defers", async () => {
+    receiver.answerData({ code: 451, text: "4.3.0 Queue full" });
+    const result = await deliverTo([ok]);
+    expect(result.recipients).toEqual([{ recipient: ok, outcome: "deferred", code: 451, enhancedCode: "4.3.0", text: "Queue full", mxHost: `mx.${recipientDomain}`, reason: null }]);
+  });
+
+  test("an address that is not one is bounced without a connection; the others are delivered", async () => {
+    const hostile = `evil\r\nRCPT TO:<victim@elsewhere.test>@${recipientDomain}`;
+    const result = await deliverTo([ok, hostile, "no-domain"]);
+    const invalid = { outcome: "bounced", code: null, enhancedCode: null, text: "not a deliverable address", mxHost: null, reason: "invalid_address" };
+    expect(result.recipients).toEqual([
+      { recipient: ok, outcome: "delivered", code: 250, enhancedCode: null, text: "OK: message queued", mxHost: `mx.${recipientDomain}`, reason: null },
+      { recipient: hostile, ...invalid },
+      { recipient: "no-domain", ...invalid },
+    ]);
+    expect(receiver.rcptAttempts).toEqual([ok]);
   });
 });

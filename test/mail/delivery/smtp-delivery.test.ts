@@ -115,8 +115,10 @@ describe("direct delivery through the MX", () => {
       disableDmarc: true,
       disableBimi: true,
     });
+    // mailauth's types name these algorithm and canonicalization; its results carry algo and format
+    const results = verification.results as ((typeof verification.results)[number] & { algo?: string; format?: string })[];
     expect(
-      verification.results.map((result) => ({
+      results.map((result) => ({
         status: result.status.result,
         domain: result.signingDomain,
         selector: result.selector,
@@ -176,7 +178,7 @@ describe("outcomes per recipient", () => {
   test("421 4.7.0 at RCPT closes the session: nobody got the message, everyone is deferred with the 421", async () => {
     receiver.answerRcpt(busy, { code: 421, text: "4.7.0 Too many connections, closing" });
     const result = await deliverTo([ok, busy]);
-    const deferred = { outcome: "deferred", code: 421, enhancedCode: "4.7.0", text: "Too many connections, closing", mxHost: `mx.${recipientDomain}` };
+    const deferred = { outcome: "deferred" as const, code: 421, enhancedCode: "4.7.0", text: "Too many connections, closing", mxHost: `mx.${recipientDomain}` };
     expect(result.recipients).toEqual([
       { recipient: ok, ...deferred, reason: "connection_lost" },
       { recipient: busy, ...deferred, reason: "connection_lost" },
@@ -227,7 +229,7 @@ describe("outcomes per recipient", () => {
   test("an address that is not one is bounced without a connection; the others are delivered", async () => {
     const hostile = `evil\r\nRCPT TO:<victim@elsewhere.test>@${recipientDomain}`;
     const result = await deliverTo([ok, hostile, "no-domain"]);
-    const invalid = { outcome: "bounced", code: null, enhancedCode: null, text: "not a deliverable address", mxHost: null, reason: "invalid_address" };
+    const invalid = { outcome: "bounced", code: null, enhancedCode: null, text: "not a deliverable address", mxHost: null, reason: "invalid_address" } as const;
     expect(result.recipients).toEqual([
       { recipient: ok, outcome: "delivered", code: 250, enhancedCode: null, text: "OK: message queued", mxHost: `mx.${recipientDomain}`, reason: null },
       { recipient: hostile, ...invalid },

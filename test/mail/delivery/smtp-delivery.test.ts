@@ -238,3 +238,88 @@ describe("outcomes per recipient", () => {
     expect(receiver.rcptAttempts).toEqual([ok]);
   });
 });
+
+describe("routing and connection failures", () => {
+  const alice = `alice@${recipientDomain}`;
+
+  test("a domain without MX is delivered to its own address (A fallback)", async () => {
+    dnsServer.set(recipientDomain, { A: ["127.0.0.1"] });
+    const result = await deliverTo([alice]);
+    expect(result.recipients).toEqual([{ recipient: alice, outcome: "delivered", code: 250, enhancedCode: null, text: "OK: message queued", mxHost: recipientDomain, reason: null }]);
+    expect(receiver.received.length).toBe(1);
+  });
+
+  test("a null MX bounces without a connection", async () => {
+    dnsServer.set(recipientDomain, { MX: [{ exchange: "", priority: 0 }] });
+    const result = await deliverTo([alice]);
+    expect(result.recipients).toEqual([
+      { recipient: alice, outcome: "bounced", code: null, enhancedCode: null, text: `${recipientDomain} accepts no mail (null MX, RFC 7505)`, mxHost: null, reason: "null_mx" },
+    ]);
+    expect({ connections: receiver.connections, hostsTried: result.hostsTried, answeredBy: result.answeredBy, tls: result.tls }).toEqual({ connections: 0, hostsTried: [], answeredBy: null, tls: false });
+  });
+
+  test("NXDOMAIN bounces: the domain is not found", async () => {
+    const result = await deliverTo(["bob@nowhere.test"]);
+    expect(result.recipients).toEqual([
+      { recipient: "bob@nowhere.test", outcome: "bounced", code: null, enhancedCode: null, text: "nowhere.test has no MX, A or AAAA record", mxHost: null, reason: "domain_not_found" },
+    ]);
+  });
+
+  test("SERVFAIL defers", async () => {
+    dnsServer.fail(recipientDomain, "SERVFAIL");
+    const result = await deliverTo([alice]);
+    expect(result.recipients).toEqual([
+      { recipient: alice, outcome: "deferred", code: null, enhancedCode: null, text: `DNS lookup of the MX records of ${recipientDomain} failed: ESERVFAIL`, mxHost: null, reason: "dns_temporary_failure" },
+    ]);
+  });
+
+  test("a refused connection moves on to the next MX", async () => {
+    dnsServer.set(recipientDomain, {
+      MX: [
+        { exchange: `dead.${recipientDomain}`, priority: 5 },
+        { exchange: `mx.${recipientDomain}`, priority: 10 },
+      ],
+    });
+    // the receiver listens on 127.0.0.1 only, so the same port on 127.0.0.2 refuses
+    dnsServer.set(`dead.${recipientDomain}`, { A: ["127.0.0.2"] });
+    const result = await deliverTo([alice]);
+    expect(result.recipients.map(({ outcome, mxHost }) => ({ outcome, mxHost }))).toEqual([{ outcome: "delivered", mxHost: `mx.${recipientDomain}` }]);
+    expect(result.hostsTried.map(({ hostName, address, failure }) => ({ hostName, address, failed: failure !== null }))).toEqual([
+      { hostName: `dead.${recipientDomain}`, address: "127.0.0.2", failed: true },
+      { hostName: `mx.${recipientDomain}`, address: "127.0.0.1", failed: false },
+    ]);
+    expect(result.hostsTried[0]!.failure).toContain("ECONNREFUSED");
+  });
+
+  test("no MX accepting a connection defers with connection_failed", async () => {
+    dnsServer.set(recipientDomain, {
+      MX: [
+        { exchange: `dead1.${recipientDomain}`, priority: 5 },
+        { exchange: `dead2.${recipientDomain}`, priority: 10 },
+      ],
+    });
+    dnsServer.set(`dead1.${recipientDomain}`, { A: ["127.0.0.2"] });
+    dnsServer.set(`dead2.${recipientDomain}`, { A: ["127.0.0.3"] });
+    const result = await deliverTo([alice]);
+    expect(result.recipients).toEqual([
+      { recipient: alice, outcome: "deferred", code: null, enhancedCode: null, text: expect.stringContaining("ECONNREFUSED"), mxHost: `dead2.${recipientDomain}`, reason: "connection_failed" },
+    ]);
+    expect({ hosts: result.hostsTried.map((host) => host.hostName), answeredBy: result.answeredBy }).toEqual({
+      hosts: [`dead1.${recipientDomain}`, `dead2.${recipientDomain}`],
+      answeredBy: null,
+    });
+  });
+
+  test("an MX that offers no STARTTLS gets the message in plaintext, and the transcript says so", async () => {
+    const plain = await SmtpReceiver.start({ startTls: false });
+    try {
+      const result = await deliverTo([alice], { route: { mode: "direct", resolver, port: plain.port } });
+      expect({ outcome: result.recipients[0]!.outcome, tls: result.tls, tlsProtocol: result.tlsProtocol }).toEqual({ outcome: "delivered", tls: false, tlsProtocol: null });
+      expect(texts(result, "client")).not.toContain("STARTTLS");
+      expect(texts(result, "event")).toContain("no TLS");
+      expect(plain.received.map((message) => message.secure)).toEqual([false]);
+    } finally {
+      await plain.close();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 // One SMTP session with one server address through nodemailer's SMTPConnection: connect, TLS
 // as the policy says, AUTH when given credentials, one transaction, QUIT. It reports how the
 // session ended; which recipient got which reply is in the conversation it was handed.
+import { isIP } from "node:net";
 import { TLSSocket } from "node:tls";
 import SMTPConnection from "nodemailer/lib/smtp-connection";
 import type { StartTlsPolicy } from "./relay.ts";
@@ -67,8 +68,12 @@ export type SessionResult = {
 
 type NodemailerError = Error & { code?: string; originalCode?: string; command?: string };
 
-function failureOf(error: NodemailerError, answered: boolean): SessionResult["failure"] {
+// a certificate or handshake error surfaces as a socket error, with the TLS code kept aside
+const tlsErrorCode = /CERT|SSL|TLS|SELF_SIGNED|HANDSHAKE/i;
+
+function failureOf(error: NodemailerError, answered: boolean, upgrading: boolean): SessionResult["failure"] {
   const text = error.message;
+  if (upgrading || tlsErrorCode.test(error.originalCode ?? "")) return { reason: "tls_failed", text };
   switch (error.code) {
     case "EENVELOPE":
     case "EMESSAGE":
@@ -112,16 +117,18 @@ export function runSmtpSession(input: {
   conversation: SmtpConversation;
 }): Promise<SessionResult> {
   const { target, security, timeouts, recorder, conversation } = input;
+  // SNI carries host names only (RFC 6066 section 3)
+  const servername = isIP(target.serverName) ? undefined : target.serverName;
   const connection = new SMTPConnection({
     host: target.host,
     port: target.port,
-    servername: target.serverName,
+    servername,
     name: input.heloName,
     secure: security.implicitTls,
     requireTLS: !security.implicitTls && security.startTls === "required",
     ignoreTLS: security.startTls === "never",
     opportunisticTLS: security.startTls === "opportunistic",
-    tls: { rejectUnauthorized: security.verifyCertificate, servername: target.serverName },
+    tls: { rejectUnauthorized: security.verifyCertificate, servername },
     connectionTimeout: timeouts.connectMs,
     greetingTimeout: timeouts.greetingMs,
     socketTimeout: timeouts.commandMs,
@@ -146,7 +153,7 @@ export function runSmtpSession(input: {
       void drainQueuedReplies(conversation).then(() => resolve({ answered: answered(), tlsProtocol, failure }));
     };
     const fail = (error: NodemailerError) => {
-      failure ??= failureOf(error, answered());
+      failure ??= failureOf(error, answered(), connection.upgrading === true);
       settle();
     };
     const quit = () => {
@@ -172,7 +179,7 @@ export function runSmtpSession(input: {
           { from: input.envelope.from, to: input.envelope.to, size: input.message.length, use8BitMime: input.message.some((byte) => byte > 0x7f) },
           input.message,
           (sendError) => {
-            if (sendError) failure ??= failureOf(sendError, true);
+            if (sendError) failure ??= failureOf(sendError, true, false);
             if (connection.destroyed) settle();
             else quit();
           },

@@ -24,6 +24,8 @@ export type SmtpReceiverOptions = {
   implicitTls?: boolean;
   /** Require AUTH with these credentials (only over TLS, as smtp-server does). */
   credentials?: { user: string; pass: string };
+  /** SASL mechanisms offered, in order (smtp-server's default: PLAIN, LOGIN). */
+  authMethods?: string[];
   /** Largest message accepted, advertised with SIZE. */
   sizeMaxBytes?: number;
 };
@@ -54,6 +56,7 @@ export class SmtpReceiver {
       cert: certificate.certificatePem,
       secure: options.implicitTls ?? false,
       size: options.sizeMaxBytes,
+      authMethods: options.authMethods,
       disabledCommands: [...(options.startTls === false ? ["STARTTLS"] : []), ...(options.credentials ? [] : ["AUTH"])],
       authOptional: !options.credentials,
       disableReverseLookup: true,

@@ -10,7 +10,7 @@ import { parseRelayUrl } from "./relay.ts";
 import { SmtpConversation } from "./smtp-conversation.ts";
 import { replyClass, type SmtpReply } from "./smtp-reply.ts";
 import { defaultSessionTimeouts, runSmtpSession, type SessionFailureReason, type SessionSecurity, type SessionTarget, type SessionTimeouts } from "./smtp-session.ts";
-import { TranscriptRecorder, type Transcript } from "./transcript.ts";
+import { readable, TranscriptRecorder, type Transcript } from "./transcript.ts";
 
 /** The SMTP port of MX hosts (RFC 5321 section 4.5.4.2 names no other). */
 export const smtpPort = 25;
@@ -76,7 +76,8 @@ const fromReply = (recipient: string, reply: SmtpReply, mxHost: string): Recipie
   outcome: replyClass(reply) === "positive" ? "delivered" : replyClass(reply) === "permanent" ? "bounced" : "deferred",
   code: reply.code,
   enhancedCode: reply.enhancedCode,
-  text: reply.text,
+  // a server's words end up in logs and pages
+  text: readable(reply.text),
   mxHost,
   reason: null,
 });
@@ -202,7 +203,7 @@ export async function deliver(input: DeliveryInput): Promise<DeliveryResult> {
         outcome: "deferred",
         code: lastFailure?.reply?.code ?? null,
         enhancedCode: lastFailure?.reply?.enhancedCode ?? null,
-        text: lastFailure?.text ?? "no host to try",
+        text: readable(lastFailure?.text ?? "no host to try"),
         mxHost: lastFailure?.hostName ?? null,
         reason: lastFailure?.reason ?? "connection_failed",
       });

@@ -22,7 +22,8 @@ const redacted = "[credentials redacted]";
 // control characters other than line feed and tab would let a server's reply rewrite a log viewer's terminal
 const unprintable = /[\x00-\x08\x0b-\x1f\x7f]/g;
 
-function readable(text: string): string {
+/** `text` safe to show: control characters escaped, cut at transcriptEntryCharsMax. */
+export function readable(text: string): string {
   const escaped = text.replace(/\r?\n/g, "\n").replace(unprintable, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, "0")}`);
   return escaped.length > transcriptEntryCharsMax ? `${escaped.slice(0, transcriptEntryCharsMax)}… [${escaped.length - transcriptEntryCharsMax} more characters]` : escaped;
 }

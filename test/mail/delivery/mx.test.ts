@@ -188,3 +188,29 @@ describe("lookupMailHosts", () => {
     expect(dnsServer.queries).toEqual([]);
   });
 });
+
+describe("the test DNS server", () => {
+  test("a TXT record longer than 255 bytes goes out as several strings and comes back whole, over TCP when UDP truncates it", async () => {
+    const long = `v=DKIM1; k=rsa; p=${"A".repeat(1_000)}`;
+    dnsServer.set("s1._domainkey.sender.test", { TXT: [long, "second record"] });
+    expect(await dnsServer.resolve("s1._domainkey.sender.test", "TXT")).toEqual([
+      [long.slice(0, 255), long.slice(255, 510), long.slice(510, 765), long.slice(765)],
+      ["second record"],
+    ]);
+    // the UDP answer was truncated (over 512 bytes), so the question came again over TCP
+    expect(dnsServer.queries).toEqual([
+      { name: "s1._domainkey.sender.test", type: "TXT" },
+      { name: "s1._domainkey.sender.test", type: "TXT" },
+    ]);
+  });
+
+  test("its resolve function reports NXDOMAIN and NODATA as node's resolver does", async () => {
+    dnsServer.set("exists.test", { A: ["127.0.0.9"] });
+    const outcome = (name: string, type: string) =>
+      dnsServer.resolve(name, type).then(
+        (answer) => answer,
+        (error: { code?: string }) => error.code,
+      );
+    expect(await Promise.all([outcome("exists.test", "A"), outcome("exists.test", "TXT"), outcome("missing.test", "TXT")])).toEqual([["127.0.0.9"], "ENODATA", "ENOTFOUND"]);
+  });
+});

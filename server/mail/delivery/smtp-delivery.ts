@@ -126,12 +126,75 @@ async function planRoute(route: DeliveryRoute, domain: string): Promise<Plan> {
   };
 }
 
+type HopsOutcome = { decided: RecipientResult[]; hostsTried: HostTried[]; answeredBy: DeliveryResult["answeredBy"]; tlsProtocol: string | null };
+
+/** Tries the hops in order, each with the recipients no earlier hop decided, until none is left. */
+async function tryHops(
+  input: DeliveryInput,
+  plan: Extract<Plan, { ok: true }>,
+  recipients: string[],
+  message: Buffer,
+  recorder: TranscriptRecorder,
+  conversation: { current: SmtpConversation },
+): Promise<HopsOutcome> {
+  const timeouts = { ...defaultSessionTimeouts, ...input.timeouts };
+  const outcome: HopsOutcome = { decided: [], hostsTried: [], answeredBy: null, tlsProtocol: null };
+  let pending = recipients;
+  let lastFailure: { reason: SessionFailureReason; text: string; reply: SmtpReply | null; hostName: string } | null = null;
+  for (const hop of plan.hops) {
+    if (!pending.length) break;
+    recorder.event(`trying ${hop.hostName} (${hop.target.host}:${hop.target.port}) for ${pending.length} recipient(s)`);
+    const envelope = { from: input.envelopeFrom, to: pending };
+    const attempt = (security: SessionSecurity) => {
+      conversation.current = new SmtpConversation();
+      return runSmtpSession({ target: hop.target, security, timeouts, heloName: input.heloName, envelope, message, recorder, conversation: conversation.current });
+    };
+    let session = await attempt(plan.security);
+    // as MTAs do, a failed TLS handshake with an MX is retried once in plaintext
+    if (session.failure?.reason === "tls_failed" && plan.security.startTls === "opportunistic") {
+      recorder.event(`TLS failed (${session.failure.text}); retrying ${hop.hostName} without STARTTLS`);
+      session = await attempt({ ...plan.security, startTls: "never" });
+    }
+    const { closingReply, greetingReply } = conversation.current;
+    outcome.hostsTried.push({ hostName: hop.hostName, address: hop.target.host, port: hop.target.port, tlsProtocol: session.tlsProtocol, failure: session.failure?.text ?? null });
+    if (session.answered) {
+      outcome.answeredBy = { hostName: hop.hostName, address: hop.target.host, port: hop.target.port };
+      outcome.tlsProtocol = session.tlsProtocol;
+    }
+    const decided = decidedBy(conversation.current, pending, hop.hostName);
+    outcome.decided.push(...decided);
+    pending = pending.filter((recipient) => !decided.some((result) => result.recipient === recipient));
+    const reply = closingReply ?? (greetingReply && replyClass(greetingReply) !== "positive" ? greetingReply : null);
+    lastFailure = {
+      reason: session.failure?.reason ?? "connection_lost",
+      text: reply ? reply.text : (session.failure?.text ?? "the session ended before the server answered"),
+      reply,
+      hostName: hop.hostName,
+    };
+  }
+  // no host decided these: try again later, with whatever the last host said before giving up
+  for (const recipient of pending) {
+    outcome.decided.push({
+      recipient,
+      outcome: "deferred",
+      code: lastFailure?.reply?.code ?? null,
+      enhancedCode: lastFailure?.reply?.enhancedCode ?? null,
+      text: readable(lastFailure?.text ?? "no host to try"),
+      mxHost: lastFailure?.hostName ?? null,
+      reason: lastFailure?.reason ?? "connection_failed",
+    });
+  }
+  return outcome;
+}
+
+/**
+ * Delivers `input.message` once. Throws DkimSigningError for a key that cannot sign and
+ * RelayUrlError for a relay URL it cannot use; every other failure is an outcome.
+ */
 export async function deliver(input: DeliveryInput): Promise<DeliveryResult> {
   assert(input.recipients.length > 0 && input.recipients.length <= recipientsPerDeliveryMax, `1 to ${recipientsPerDeliveryMax} recipients per delivery`);
   assert(input.envelopeFrom === "" || domainOf(input.envelopeFrom) !== null, "the envelope sender must be an address or empty");
   const started = Date.now();
-  const startedAt = new Date(started).toISOString();
-  const timeouts = { ...defaultSessionTimeouts, ...input.timeouts };
   const results = new Map<string, RecipientResult>();
   const settle = (result: RecipientResult) => results.set(result.recipient, result);
 
@@ -141,7 +204,7 @@ export async function deliver(input: DeliveryInput): Promise<DeliveryResult> {
     settle({ recipient, outcome: "bounced", code: null, enhancedCode: null, text: "not a deliverable address", mxHost: null, reason: "invalid_address" });
     return false;
   });
-  const domains = new Set(valid.map(domainOf));
+  const domains = new Set(valid.map((recipient) => domainOf(recipient) ?? ""));
   assert(input.route.mode === "relay" || domains.size <= 1, "direct delivery takes the recipients of one domain");
 
   const relayCredentials = input.route.mode === "relay" ? parseRelayUrl(input.route.url).credentials : null;
@@ -150,74 +213,29 @@ export async function deliver(input: DeliveryInput): Promise<DeliveryResult> {
     onClientLine: (line) => conversation.current.onClientLine(line),
     onServerReply: (reply) => conversation.current.onServerReply(reply),
   });
-  const hostsTried: HostTried[] = [];
-  let answeredBy: DeliveryResult["answeredBy"] = null;
-  let tlsProtocol: string | null = null;
-
+  let hops: HopsOutcome = { decided: [], hostsTried: [], answeredBy: null, tlsProtocol: null };
   if (valid.length) {
-    const [domain = ""] = domains as Set<string>;
     const message = await signMessage(input.message, input.dkim);
+    const [domain = ""] = domains;
     const plan = await planRoute(input.route, domain);
-    let pending = valid;
-    let lastFailure: { reason: SessionFailureReason; text: string; reply: SmtpReply | null; hostName: string } | null = null;
-    if (!plan.ok) {
+    if (plan.ok) hops = await tryHops(input, plan, valid, message, recorder, conversation);
+    else {
       recorder.event(plan.text);
-      for (const recipient of pending) {
+      for (const recipient of valid) {
         settle({ recipient, outcome: plan.permanent ? "bounced" : "deferred", code: null, enhancedCode: null, text: plan.text, mxHost: null, reason: plan.failure });
       }
-      pending = [];
-    }
-    for (const hop of plan.ok ? plan.hops : []) {
-      if (!pending.length || !plan.ok) break;
-      recorder.event(`trying ${hop.hostName} (${hop.target.host}:${hop.target.port}) for ${pending.length} recipient(s)`);
-      const attempt = (security: SessionSecurity) => {
-        conversation.current = new SmtpConversation();
-        return runSmtpSession({ target: hop.target, security, timeouts, heloName: input.heloName, envelope: { from: input.envelopeFrom, to: pending }, message, recorder, conversation: conversation.current });
-      };
-      let session = await attempt(plan.security);
-      // as MTAs do, a failed TLS handshake with an MX is retried once in plaintext
-      if (session.failure?.reason === "tls_failed" && plan.security.startTls === "opportunistic") {
-        recorder.event(`TLS failed (${session.failure.text}); retrying ${hop.hostName} without STARTTLS`);
-        session = await attempt({ ...plan.security, startTls: "never" });
-      }
-      const { closingReply, greetingReply } = conversation.current;
-      hostsTried.push({ hostName: hop.hostName, address: hop.target.host, port: hop.target.port, tlsProtocol: session.tlsProtocol, failure: session.failure?.text ?? null });
-      if (session.answered) {
-        answeredBy = { hostName: hop.hostName, address: hop.target.host, port: hop.target.port };
-        tlsProtocol = session.tlsProtocol;
-      }
-      for (const result of decidedBy(conversation.current, pending, hop.hostName)) settle(result);
-      pending = pending.filter((recipient) => !results.has(recipient));
-      const reply = closingReply ?? (greetingReply && replyClass(greetingReply) !== "positive" ? greetingReply : null);
-      lastFailure = {
-        reason: session.failure?.reason ?? "connection_lost",
-        text: reply ? reply.text : (session.failure?.text ?? "the session ended before the server answered"),
-        reply,
-        hostName: hop.hostName,
-      };
-    }
-    // nobody answered for these: try again later, whatever the last host said before giving up
-    for (const recipient of pending) {
-      settle({
-        recipient,
-        outcome: "deferred",
-        code: lastFailure?.reply?.code ?? null,
-        enhancedCode: lastFailure?.reply?.enhancedCode ?? null,
-        text: readable(lastFailure?.text ?? "no host to try"),
-        mxHost: lastFailure?.hostName ?? null,
-        reason: lastFailure?.reason ?? "connection_failed",
-      });
     }
   }
+  for (const result of hops.decided) settle(result);
 
   return {
     recipients: input.recipients.map((recipient) => results.get(recipient)!),
     transcript: recorder.finish(),
-    startedAt,
+    startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
-    tls: tlsProtocol !== null,
-    tlsProtocol,
-    answeredBy,
-    hostsTried,
+    tls: hops.tlsProtocol !== null,
+    tlsProtocol: hops.tlsProtocol,
+    answeredBy: hops.answeredBy,
+    hostsTried: hops.hostsTried,
   };
 }

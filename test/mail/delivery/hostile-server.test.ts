@@ -138,6 +138,39 @@ describe("hostile MX hosts", () => {
     expect(result.transcript.entries.filter((entry) => entry.from === "client").map((entry) => entry.text)).toEqual(["EHLO out.sender.test", "MAIL FROM:<bounces@sender.test>"]);
   });
 
+  test("an MX whose STARTTLS handshake breaks gets the message in plaintext on a second connection, as MTAs do", async () => {
+    let connections = 0;
+    const received: string[] = [];
+    const inData = new WeakSet<net.Socket>();
+    const port = await hostileServer(
+      (socket) => {
+        connections++;
+        socket.write("220 mx.hostile.test ESMTP\r\n");
+      },
+      (socket, line) => {
+        if (inData.has(socket)) {
+          if (line === ".") {
+            inData.delete(socket);
+            socket.write("250 2.0.0 queued\r\n");
+          } else received.push(line);
+          return;
+        }
+        const verb = line.split(/[ :]/)[0]!.toUpperCase();
+        if (verb === "EHLO") socket.write("250-mx.hostile.test\r\n250 STARTTLS\r\n");
+        else if (verb === "STARTTLS") socket.end("220 go ahead\r\nthis is not a TLS handshake\r\n");
+        else if (verb === "DATA") {
+          inData.add(socket);
+          socket.write("354 go\r\n");
+        } else if (verb === "QUIT") socket.end("221 bye\r\n");
+        else socket.write("250 ok\r\n");
+      },
+    );
+    const result = await attempt(port);
+    expect({ summary: summary(result), tls: result.tls, connections }).toEqual({ summary: [{ outcome: "delivered", code: 250, reason: null }], tls: false, connections: 2 });
+    expect(result.transcript.entries.some((entry) => entry.from === "event" && entry.text.includes("retrying mx.hostile.test without STARTTLS"))).toBe(true);
+    expect(received).toContain("Hello");
+  });
+
   test("a server that keeps a reply going, a line at a time, within every silence limit: the session time limit ends it", async () => {
     const sessionMs = 1_000;
     const port = await hostileServer(

@@ -24,6 +24,8 @@ export type SmtpReceiverOptions = {
   implicitTls?: boolean;
   /** Require AUTH with these credentials (only over TLS, as smtp-server does). */
   credentials?: { user: string; pass: string };
+  /** SASL mechanisms offered, in order (smtp-server's default: PLAIN, LOGIN). */
+  authMethods?: string[];
   /** Largest message accepted, advertised with SIZE. */
   sizeMaxBytes?: number;
 };
@@ -36,7 +38,7 @@ export class SmtpReceiver {
   /** Every RCPT TO address, accepted or not, in order. */
   readonly rcptAttempts: string[] = [];
   connections = 0;
-  private readonly rcptAnswers = new Map<string, ReceiverAnswer>();
+  private readonly rcptAnswers = new Map<string, { answer: ReceiverAnswer; timesLeft: number }>();
   private dataAnswer: ReceiverAnswer | null = null;
 
   private constructor(
@@ -54,6 +56,7 @@ export class SmtpReceiver {
       cert: certificate.certificatePem,
       secure: options.implicitTls ?? false,
       size: options.sizeMaxBytes,
+      authMethods: options.authMethods,
       disabledCommands: [...(options.startTls === false ? ["STARTTLS"] : []), ...(options.credentials ? [] : ["AUTH"])],
       authOptional: !options.credentials,
       disableReverseLookup: true,
@@ -75,14 +78,23 @@ export class SmtpReceiver {
     return receiver;
   }
 
-  /** How RCPT TO for `address` is answered from now on (250 when never set). */
-  answerRcpt(address: string, answer: ReceiverAnswer): void {
-    this.rcptAnswers.set(address.toLowerCase(), answer);
+  /** How RCPT TO for `address` is answered the next `times` times (250 when never set). */
+  answerRcpt(address: string, answer: ReceiverAnswer, times = Number.POSITIVE_INFINITY): void {
+    this.rcptAnswers.set(address.toLowerCase(), { answer, timesLeft: times });
   }
 
   /** How the end of DATA is answered from now on (250 when never set). */
   answerData(answer: ReceiverAnswer | null): void {
     this.dataAnswer = answer;
+  }
+
+  /** Forgets answers, messages and counts, for the next test. */
+  reset(): void {
+    this.rcptAnswers.clear();
+    this.dataAnswer = null;
+    this.received.length = 0;
+    this.rcptAttempts.length = 0;
+    this.connections = 0;
   }
 
   async close(): Promise<void> {
@@ -91,8 +103,9 @@ export class SmtpReceiver {
 
   private onRcptTo(address: string, callback: (err?: Error | null) => void): void {
     this.rcptAttempts.push(address);
-    const answer = this.rcptAnswers.get(address.toLowerCase());
-    callback(answer ? Object.assign(new Error(answer.text), { responseCode: answer.code }) : null);
+    const planned = this.rcptAnswers.get(address.toLowerCase());
+    if (planned && --planned.timesLeft <= 0) this.rcptAnswers.delete(address.toLowerCase());
+    callback(planned ? Object.assign(new Error(planned.answer.text), { responseCode: planned.answer.code }) : null);
   }
 
   private onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback: (err?: Error | null) => void): void {

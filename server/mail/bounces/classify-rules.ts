@@ -64,7 +64,6 @@ export const definitiveEnhancedCodes: Readonly<Record<string, BounceClass>> = {
   "1.2": "domain_not_found", // bad destination system address
   "1.3": "unknown_mailbox", // bad destination mailbox address syntax: can never be delivered
   "1.6": "mailbox_disabled", // destination mailbox has moved, no forwarding address
-  "1.10": "domain_not_found", // recipient address has null MX (RFC 7505)
   "2.1": "mailbox_disabled", // mailbox disabled, not accepting messages
   "2.2": "mailbox_full", // mailbox full
   "2.3": "message_too_large", // message length exceeds administrative limit
@@ -93,6 +92,9 @@ export const enhancedSubjectFallbacks: Readonly<Record<string, { temporary: Boun
 
 /** Exact codes whose fallback differs from their subject's. */
 export const enhancedCodeFallbacks: Readonly<Record<string, { temporary: BounceClass; permanent: BounceClass }>> = {
+  // RFC 7505 made X.1.10 "recipient address has null MX", but Microsoft answers 5.1.10 for an
+  // unknown recipient ("RESOLVER.ADR.RecipientNotFound"): the text tells them apart.
+  "1.10": { temporary: "other_temporary", permanent: "domain_not_found" },
   // Postfix answers 5.4.4 "Host or domain name not found"; as a 4.4.4 it is a DNS hiccup.
   "4.4": { temporary: "connection_failed", permanent: "domain_not_found" },
   "4.5": { temporary: "temporary_server_error", permanent: "other_permanent" }, // system congestion

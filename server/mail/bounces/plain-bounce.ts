@@ -44,8 +44,8 @@ const eximFailedIntro = /(?:following address(?:\(es\))? failed|address(?:\(es\)
 const eximRecipientLine = /^ {2}<?([^<>\s]{1,254}?)>?\s*$/;
 const postfixReportingMta = /This is the mail system at host ([A-Za-z0-9.-]{1,253})\./;
 const quotedMessageId = /^Message-ID:[ \t]*(<[^<>\s]{1,996}>)/im;
-/** A reply code inside an explanation: after a space or colon, followed by a space or a dash. */
-const replyCodeInText = /(?:^|[\s:])([45]\d\d[ -].*)$/s;
+/** A reply code inside an explanation: after a space or colon, before a space, a dash or a line end. */
+const replyCodeInText = /(?:^|[\s:])([45]\d\d(?:[\s-]|$).*)$/s;
 
 export async function parsePlainTextBounce(parsed: ParsedMail): Promise<DeliveryStatusReport | null> {
   if (!looksLikeBounce(parsed)) return null;

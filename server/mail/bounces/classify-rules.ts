@@ -50,9 +50,6 @@ export const suppressingClasses: ReadonlySet<BounceClass> = new Set([
  */
 export const alwaysSoftClasses: ReadonlySet<BounceClass> = new Set(["mailbox_full"]);
 
-/** Classes that say the address is fine but not us (content, IP, authentication, volume). */
-export const senderSideClasses: ReadonlySet<BounceClass> = new Set(["blocked_as_spam", "policy", "rate_limited"]);
-
 /**
  * Enhanced codes, keyed `subject.detail`, that name their class whatever the text says. Codes that
  * providers use loosely (X.0.0, X.5.0, X.7.1, and X.4.1, which Microsoft answers for an unknown

@@ -18,9 +18,10 @@ const truncationMark = "…";
 export function oneLine(raw: string, maxChars: number): string {
   // Whitespace collapses, so look at a few times the kept length and no further: the work stays
   // bounded however long the input is.
-  const scanned = raw.slice(0, maxChars * 4);
+  // toWellFormed: the cut may split a surrogate pair, and input may hold lone surrogates anyway.
+  const scanned = raw.slice(0, maxChars * 4).toWellFormed();
   const codePoints = Array.from(scanned.replace(unsafeCharacters, " ").replace(/\s+/g, " ").trim());
-  if (codePoints.length <= maxChars && scanned.length === raw.length) return codePoints.join("");
+  if (codePoints.length <= maxChars && raw.length <= maxChars * 4) return codePoints.join("");
   return codePoints.slice(0, maxChars - 1).join("").trimEnd() + truncationMark;
 }
 

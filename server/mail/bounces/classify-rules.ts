@@ -53,8 +53,7 @@ export const alwaysSoftClasses: ReadonlySet<BounceClass> = new Set(["mailbox_ful
 /**
  * Enhanced codes, keyed `subject.detail`, that name their class whatever the text says. Codes that
  * providers use loosely (X.0.0, X.5.0, X.7.1, and X.4.1, which Microsoft answers for an unknown
- * recipient) are left out on purpose: for those the text
- * decides, then `enhancedSubjectFallbacks`.
+ * recipient) are left out on purpose: for those the text decides, then the fallbacks below.
  */
 export const definitiveEnhancedCodes: Readonly<Record<string, BounceClass>> = {
   "1.1": "unknown_mailbox", // bad destination mailbox address

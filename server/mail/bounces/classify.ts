@@ -31,7 +31,7 @@ import {
   type BounceClass,
   type TextRule,
 } from "./classify-rules.ts";
-import { normaliseEnhancedStatusCode, normaliseReplyCode, parseSmtpReply } from "./smtp-reply.ts";
+import { normaliseEnhancedStatusCode, normaliseReplyCode, parseSmtpReply } from "../smtp-reply.ts";
 import { oneLine } from "./text.ts";
 
 export type { BounceClass } from "./classify-rules.ts";

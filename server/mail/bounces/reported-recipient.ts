@@ -3,7 +3,7 @@
  * give it, classified with `classifySmtpAnswer`.
  */
 import { classifySmtpAnswer, type BounceClassification } from "./classify.ts";
-import { normaliseEnhancedStatusCode, parseSmtpReply } from "./smtp-reply.ts";
+import { normaliseEnhancedStatusCode, parseSmtpReply } from "../smtp-reply.ts";
 import { oneLine, oneLineOrNull } from "./text.ts";
 
 export const dsnActions = ["failed", "delayed", "delivered", "relayed", "expanded"] as const;

@@ -4,7 +4,7 @@
 // reports a failed send as one error and loses which recipient got which reply when a server
 // closes mid-envelope (421) or refuses DATA after some recipients were refused, so the
 // outcomes are read from the conversation itself.
-import { parseSmtpReply, type SmtpReply } from "./smtp-reply.ts";
+import { parseSmtpReply, type SmtpReply } from "../smtp-reply.ts";
 
 type Step = { kind: "greeting" } | { kind: "mail" } | { kind: "rcpt"; recipient: string } | { kind: "data" } | { kind: "message" } | { kind: "other" };
 

@@ -8,7 +8,7 @@ import { signMessage, type DkimKey } from "./dkim.ts";
 import { isValidDomainName, lookupMailHosts, type MailDnsResolver, type MailHostLookupFailure } from "./mx.ts";
 import { parseRelayUrl } from "./relay.ts";
 import { SmtpConversation } from "./smtp-conversation.ts";
-import { replyClass, type SmtpReply } from "./smtp-reply.ts";
+import { replyClass, type SmtpReply } from "../smtp-reply.ts";
 import { defaultSessionTimeouts, runSmtpSession, type SessionFailureReason, type SessionSecurity, type SessionTarget, type SessionTimeouts } from "./smtp-session.ts";
 import { readable, TranscriptRecorder, type Transcript } from "./transcript.ts";
 

@@ -8,7 +8,7 @@ import {
   type BounceClass,
   type BounceKind,
 } from "../../../server/mail/bounces/classify.ts";
-import { normaliseEnhancedStatusCode, parseSmtpReply } from "../../../server/mail/bounces/smtp-reply.ts";
+import { normaliseEnhancedStatusCode, parseSmtpReply } from "../../../server/mail/smtp-reply.ts";
 
 interface Case {
   name: string;

@@ -1,6 +1,8 @@
 /**
  * The pieces of an SMTP reply (RFC 5321 section 4.2): the three-digit reply code, the enhanced
- * status code (RFC 3463 `class.subject.detail`, RFC 2034 puts it first on every line) and the text.
+ * status code (RFC 3463 `class.subject.detail`, RFC 2034 puts it first on every line) and the text,
+ * as the delivery reads a server's answer and as a DSN's Diagnostic-Code quotes one. What the
+ * codes mean for a bounce is decided in bounces/.
  */
 
 /** Most characters of a reply we look at; real replies are a few lines of at most 512 octets. */
@@ -54,11 +56,21 @@ export function parseSmtpReply(raw: string): SmtpReply {
     const coded = code === null ? null : replyLine.exec(line);
     let rest = coded && Number(coded[1]) === code ? (coded[2] ?? "") : line;
     const enhanced = leadingEnhancedCode.exec(rest);
-    if (enhanced) {
+    // Its class must agree with the reply code's first digit: a "550 2.0.0" is a server's mistake, not a code to act on.
+    if (enhanced && (code === null || enhanced[1]![0] === String(code)[0])) {
       enhancedCode ??= normaliseEnhancedStatusCode(enhanced[1]);
       rest = enhanced[2] ?? "";
     }
     texts.push(rest.trim());
   }
   return { code, enhancedCode, text: texts.filter((text) => text !== "").join(" ") };
+}
+
+/** 2xx and 3xx go on, 4xx is temporary, 5xx is permanent; a reply without a code is none of these. */
+export function replyClass(reply: SmtpReply): "positive" | "temporary" | "permanent" | null {
+  if (reply.code === null) return null;
+  if (reply.code >= 200 && reply.code < 400) return "positive";
+  if (reply.code >= 400 && reply.code < 500) return "temporary";
+  if (reply.code >= 500 && reply.code < 600) return "permanent";
+  return null;
 }

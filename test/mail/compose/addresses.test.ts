@@ -9,17 +9,8 @@ import {
   parseMailboxList,
   toAddressesMax,
 } from "../../../server/mail/compose/addresses.ts";
-import { ComposeError } from "../../../server/mail/compose/errors.ts";
+import { refusal } from "./refusal.ts";
 
-function refusal(run: () => unknown): { status: number; code: string; field: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ComposeError) return { status: error.status, code: error.code, field: error.field, message: error.message };
-    throw error;
-  }
-  throw new Error("expected a ComposeError");
-}
 
 const invalid = (message: string, field = "to") => ({ status: 422, code: "invalid_address", field, message: `${field}: ${message}` });
 

@@ -1,17 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { attachmentFilenameLengthMax, attachmentsMax, contentIdLengthMax, parseAttachments } from "../../../server/mail/compose/attachments.ts";
-import { ComposeError } from "../../../server/mail/compose/errors.ts";
+import { refusal, refused } from "./refusal.ts";
 
-function refusal(run: () => unknown): { status: number; code: string; field: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ComposeError) return { status: error.status, code: error.code, field: error.field, message: error.message };
-    throw error;
-  }
-  throw new Error("expected a ComposeError");
-}
-const refused = (field: string, code: string, message: string) => ({ status: 422, code, field, message: `${field}: ${message}` });
 const allBytes = Buffer.from(Array.from({ length: 256 }, (_, index) => index));
 const one = (attachment: Record<string, unknown>) => parseAttachments([attachment]);
 

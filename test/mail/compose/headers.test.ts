@@ -1,22 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { ComposeError } from "../../../server/mail/compose/errors.ts";
 import {
   customHeaderNameLengthMax,
   customHeadersMax,
   customHeaderValueLengthMax,
   parseCustomHeaders,
 } from "../../../server/mail/compose/headers.ts";
+import { refusal, refused } from "./refusal.ts";
 
-function refusal(run: () => unknown): { status: number; code: string; field: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ComposeError) return { status: error.status, code: error.code, field: error.field, message: error.message };
-    throw error;
-  }
-  throw new Error("expected a ComposeError");
-}
-const refused = (field: string, code: string, message: string) => ({ status: 422, code, field, message: `${field}: ${message}` });
 const reservedMessage = "this header is set by the mail service and cannot be given";
 
 describe("custom headers", () => {

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { simpleParser } from "mailparser";
-import { ComposeError } from "../../../server/mail/compose/errors.ts";
 import { buildMessage } from "../../../server/mail/compose/mime.ts";
 import type { StoredTemplate } from "../../../server/mail/compose/template.ts";
 import { validateSendRequest } from "../../../server/mail/compose/validate.ts";
+import { refusalOf } from "./refusal.ts";
 
 // Header injection: a line break in any value that lands in a header would let the sender
 // (or whoever feeds the sender's form) add headers of their own, such as a Bcc. Every such
@@ -54,22 +54,13 @@ const fields: Array<[string, (s: string) => Record<string, unknown>, (s: string)
   ],
 ];
 
-async function refusal(run: () => Promise<unknown>): Promise<{ status: number; code: string; field: string; message: string }> {
-  try {
-    await run();
-  } catch (error) {
-    if (error instanceof ComposeError) return { status: error.status, code: error.code, field: error.field, message: error.message };
-    throw error;
-  }
-  throw new Error("expected a ComposeError");
-}
 
 describe("header injection is refused in every header-bound field", () => {
   for (const [label, put, fieldOf] of fields) {
     test(label, async () => {
       for (const [characters, described] of hostile) {
         const field = fieldOf(characters);
-        expect(await refusal(() => validateSendRequest({ ...minimal, ...put(characters) }, context))).toEqual({
+        expect(await refusalOf(() => validateSendRequest({ ...minimal, ...put(characters) }, context))).toEqual({
           status: 422,
           code: "forbidden_character",
           field,
@@ -80,7 +71,7 @@ describe("header injection is refused in every header-bound field", () => {
   }
 
   test("a tab is refused where it is not header text (addresses, names of things)", async () => {
-    expect(await refusal(() => validateSendRequest({ ...minimal, from: "Acme\t<billing@acme.com>" }, context))).toEqual({
+    expect(await refusalOf(() => validateSendRequest({ ...minimal, from: "Acme\t<billing@acme.com>" }, context))).toEqual({
       status: 422,
       code: "forbidden_character",
       field: "from",

@@ -1,18 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { ComposeError } from "../../../server/mail/compose/errors.ts";
 import { parseScheduledAt, scheduleHorizonMs } from "../../../server/mail/compose/schedule.ts";
+import { refusal } from "./refusal.ts";
 
 const now = new Date("2026-11-27T12:00:00.000Z");
 
-function refusal(run: () => unknown): { status: number; code: string; field: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ComposeError) return { status: error.status, code: error.code, field: error.field, message: error.message };
-    throw error;
-  }
-  throw new Error("expected a ComposeError");
-}
 
 const refused = (message: string, code = "invalid_value") => ({ status: 422, code, field: "scheduled_at", message: `scheduled_at: ${message}` });
 const syntax = refused('must be an ISO 8601 time with a zone (2026-12-01T09:30:00Z) or "in N minutes|hours|days"');

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { ComposeError } from "../../../server/mail/compose/errors.ts";
 import { templateVariableNameLengthMax, templateVariablesMax, type StoredTemplate } from "../../../server/mail/compose/template.ts";
 import { htmlBytesMax, validateSendRequest } from "../../../server/mail/compose/validate.ts";
+import { refusalOf, refused } from "./refusal.ts";
 
 const now = new Date("2026-11-27T12:00:00.000Z");
 const welcome: StoredTemplate = {
@@ -19,16 +19,6 @@ const findTemplate = async (id: string) => templates.get(id) ?? null;
 const base = { from: "Acme <hello@acme.com>", to: "jane@example.com" };
 const send = (body: Record<string, unknown>) => validateSendRequest({ ...base, ...body }, { now, findTemplate });
 
-async function refusal(run: () => Promise<unknown>): Promise<{ status: number; code: string; field: string; message: string }> {
-  try {
-    await run();
-  } catch (error) {
-    if (error instanceof ComposeError) return { status: error.status, code: error.code, field: error.field, message: error.message };
-    throw error;
-  }
-  throw new Error("expected a ComposeError");
-}
-const refused = (field: string, code: string, message: string, status = 422) => ({ status, code, field, message: `${field}: ${message}` });
 
 describe("templates", () => {
   test("variables are HTML-escaped in the html, raw in the text and the subject", async () => {
@@ -49,7 +39,7 @@ describe("templates", () => {
   });
 
   test("a variable the template uses but the request lacks is refused; unused ones are allowed", async () => {
-    expect(await refusal(() => send({ template: { id: "welcome", variables: { first_name: "Tom" } } }))).toEqual(
+    expect(await refusalOf(() => send({ template: { id: "welcome", variables: { first_name: "Tom" } } }))).toEqual(
       refused('template.variables["plan"]', "template_variable_missing", "the template uses this variable; give it a value"),
     );
     const email = await send({ template: { id: "text-only", variables: { code: "123456", unused: "x" } }, subject: "Your code" });
@@ -62,13 +52,13 @@ describe("templates", () => {
   });
 
   test("a subject is needed from the request or the template", async () => {
-    expect(await refusal(() => send({ template: { id: "text-only", variables: { code: "1" } } }))).toEqual(
+    expect(await refusalOf(() => send({ template: { id: "text-only", variables: { code: "1" } } }))).toEqual(
       refused("subject", "missing_field", "is required (the template has no subject)"),
     );
   });
 
   test("a variable landing in the subject keeps it one line, and its refusal names the variable", async () => {
-    expect(await refusal(() => send({ template: { id: "welcome", variables: { first_name: "Tom\r\nBcc: x@evil.com", plan: "p" } } }))).toEqual(
+    expect(await refusalOf(() => send({ template: { id: "welcome", variables: { first_name: "Tom\r\nBcc: x@evil.com", plan: "p" } } }))).toEqual(
       refused('template.variables["first_name"]', "forbidden_character", "must not contain CR (U+000D)"),
     );
     // The same value in a body only (the request gives its own subject) is body text and passes.
@@ -77,10 +67,10 @@ describe("templates", () => {
   });
 
   test("a subject too long after substitution is refused", async () => {
-    expect(await refusal(() => send({ template: { id: "welcome", variables: { first_name: "n".repeat(990), plan: "p" } } }))).toEqual(
+    expect(await refusalOf(() => send({ template: { id: "welcome", variables: { first_name: "n".repeat(990), plan: "p" } } }))).toEqual(
       refused("subject", "too_long", "must be at most 998 characters; got 1000"),
     );
-    expect(await refusal(() => send({ template: { id: "welcome", variables: { first_name: "n".repeat(5000), plan: "p" } } }))).toEqual(
+    expect(await refusalOf(() => send({ template: { id: "welcome", variables: { first_name: "n".repeat(5000), plan: "p" } } }))).toEqual(
       refused("subject", "too_long", "is longer than 1996 characters after template substitution"),
     );
   });
@@ -88,44 +78,44 @@ describe("templates", () => {
   test("a small request cannot expand a template past the html bound", async () => {
     templates.set("bomb", { subject: "s", html: "{{v}}".repeat(1000), text: null });
     const value = "x".repeat(2000);
-    expect(await refusal(() => send({ template: { id: "bomb", variables: { v: value } } }))).toEqual(
+    expect(await refusalOf(() => send({ template: { id: "bomb", variables: { v: value } } }))).toEqual(
       refused("html", "too_large", `is longer than ${htmlBytesMax} characters after template substitution`, 413),
     );
     // Escaping counts: 1,000 × 1,048 characters fits as is; escaped, each "<" takes 5.
     const fits = "x".repeat(1048);
     expect((await send({ template: { id: "bomb", variables: { v: fits } } })).html).toHaveLength(1_048_000);
-    expect(await refusal(() => send({ template: { id: "bomb", variables: { v: "<".repeat(1048) } } }))).toEqual(
+    expect(await refusalOf(() => send({ template: { id: "bomb", variables: { v: "<".repeat(1048) } } }))).toEqual(
       refused("html", "too_large", `is longer than ${htmlBytesMax} characters after template substitution`, 413),
     );
   });
 
   test("template refusals", async () => {
-    expect(await refusal(() => send({ template: { id: "nope" } }))).toEqual(refused("template.id", "template_not_found", "no template with this id"));
-    expect(await refusal(() => send({ template: { id: "empty" } }))).toEqual(
+    expect(await refusalOf(() => send({ template: { id: "nope" } }))).toEqual(refused("template.id", "template_not_found", "no template with this id"));
+    expect(await refusalOf(() => send({ template: { id: "empty" } }))).toEqual(
       refused("template.id", "invalid_value", "the template has neither html nor text"),
     );
-    expect(await refusal(() => send({ template: "welcome" }))).toEqual(refused("template", "invalid_type", "must be an object {id, variables}"));
-    expect(await refusal(() => send({ template: {} }))).toEqual(refused("template.id", "missing_field", "is required"));
-    expect(await refusal(() => send({ template: { id: 7 } }))).toEqual(refused("template.id", "invalid_type", "must be a string"));
-    expect(await refusal(() => send({ template: { id: "a b" } }))).toEqual(
+    expect(await refusalOf(() => send({ template: "welcome" }))).toEqual(refused("template", "invalid_type", "must be an object {id, variables}"));
+    expect(await refusalOf(() => send({ template: {} }))).toEqual(refused("template.id", "missing_field", "is required"));
+    expect(await refusalOf(() => send({ template: { id: 7 } }))).toEqual(refused("template.id", "invalid_type", "must be a string"));
+    expect(await refusalOf(() => send({ template: { id: "a b" } }))).toEqual(
       refused("template.id", "invalid_value", "must be printable ASCII without spaces"),
     );
-    expect(await refusal(() => send({ template: { id: "t".repeat(129) } }))).toEqual(
+    expect(await refusalOf(() => send({ template: { id: "t".repeat(129) } }))).toEqual(
       refused("template.id", "too_long", "must be at most 128 characters"),
     );
-    expect(await refusal(() => send({ template: { id: "welcome", vars: {} } }))).toEqual(
+    expect(await refusalOf(() => send({ template: { id: "welcome", vars: {} } }))).toEqual(
       refused('template["vars"]', "unknown_field", "is not a template field"),
     );
-    expect(await refusal(() => send({ html: "<p>x</p>", template: { id: "welcome" } }))).toEqual(
+    expect(await refusalOf(() => send({ html: "<p>x</p>", template: { id: "welcome" } }))).toEqual(
       refused("template", "invalid_value", "give either a template or html/text, not both"),
     );
-    expect(await refusal(() => send({ template: { id: "welcome", variables: ["Tom"] } }))).toEqual(
+    expect(await refusalOf(() => send({ template: { id: "welcome", variables: ["Tom"] } }))).toEqual(
       refused("template.variables", "invalid_type", "must be an object"),
     );
-    expect(await refusal(() => send({ template: { id: "welcome", variables: { first_name: null } } }))).toEqual(
+    expect(await refusalOf(() => send({ template: { id: "welcome", variables: { first_name: null } } }))).toEqual(
       refused('template.variables["first_name"]', "invalid_type", "must be a string, a number or a boolean"),
     );
-    expect(await refusal(() => send({ template: { id: "welcome", variables: { "first-name": "x" } } }))).toEqual(
+    expect(await refusalOf(() => send({ template: { id: "welcome", variables: { "first-name": "x" } } }))).toEqual(
       refused('template.variables["first-name"]', "invalid_value", "a name is ASCII letters, digits and _, not starting with a digit"),
     );
   });
@@ -134,13 +124,13 @@ describe("templates", () => {
     const extra = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`v${index}`, "x"]));
     const used = { first_name: "a", plan: "b" };
     expect((await send({ template: { id: "welcome", variables: { ...extra(templateVariablesMax - 2), ...used } } })).templateId).toBe("welcome");
-    expect(await refusal(() => send({ template: { id: "welcome", variables: { ...extra(templateVariablesMax - 1), ...used } } }))).toEqual(
+    expect(await refusalOf(() => send({ template: { id: "welcome", variables: { ...extra(templateVariablesMax - 1), ...used } } }))).toEqual(
       refused("template.variables", "too_many", "at most 100 variables; got 101"),
     );
     const longest = "n".repeat(templateVariableNameLengthMax);
     templates.set("long-name", { subject: "s", html: null, text: `{{${longest}}}` });
     expect((await send({ template: { id: "long-name", variables: { [longest]: "ok" } } })).text).toBe("ok");
-    expect(await refusal(() => send({ template: { id: "long-name", variables: { [`${longest}n`]: "ok" } } }))).toEqual(
+    expect(await refusalOf(() => send({ template: { id: "long-name", variables: { [`${longest}n`]: "ok" } } }))).toEqual(
       refused(`template.variables[${JSON.stringify(`${longest}…`)}]`, "too_long", "a name must be at most 64 characters"),
     );
   });

@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { ComposeError } from "../../../server/mail/compose/errors.ts";
 import {
   envelopeRecipients,
   htmlBytesMax,
@@ -8,22 +7,13 @@ import {
   textBytesMax,
   validateSendRequest,
 } from "../../../server/mail/compose/validate.ts";
+import { refusalOf, refused } from "./refusal.ts";
 
 const now = new Date("2026-11-27T12:00:00.000Z");
 const context = { now, findTemplate: () => null };
 const minimal = { from: "billing@acme.com", to: "jane@example.com", subject: "Your invoice", html: "<p>Hi</p>" };
 const validate = (body: unknown) => validateSendRequest(body, context);
 
-async function refusal(run: () => Promise<unknown>): Promise<{ status: number; code: string; field: string; message: string }> {
-  try {
-    await run();
-  } catch (error) {
-    if (error instanceof ComposeError) return { status: error.status, code: error.code, field: error.field, message: error.message };
-    throw error;
-  }
-  throw new Error("expected a ComposeError");
-}
-const refused = (field: string, code: string, message: string, status = 422) => ({ status, code, field, message: `${field}: ${message}` });
 const mailbox = (address: string, name: string | null = null) => ({ name, address, domain: address.slice(address.indexOf("@") + 1) });
 
 describe("validateSendRequest: the whole request", () => {
@@ -94,10 +84,10 @@ describe("validateSendRequest: the whole request", () => {
     const base = await validate(minimal);
     expect(await validate({ ...withoutHtml, text: "Hi" })).toEqual({ ...base, html: null, text: "Hi" });
     expect(await validate({ ...minimal, text: "" })).toEqual({ ...base, html: "<p>Hi</p>", text: null });
-    expect(await refusal(() => validate({ ...withoutHtml, html: "", text: "" }))).toEqual(
+    expect(await refusalOf(() => validate({ ...withoutHtml, html: "", text: "" }))).toEqual(
       refused("html", "missing_field", "give html, text or a template"),
     );
-    expect(await refusal(() => validate(withoutHtml))).toEqual(refused("html", "missing_field", "give html, text or a template"));
+    expect(await refusalOf(() => validate(withoutHtml))).toEqual(refused("html", "missing_field", "give html, text or a template"));
   });
 
   test("hostile html is the sender's own content and passes through untouched", async () => {
@@ -109,12 +99,12 @@ describe("validateSendRequest: the whole request", () => {
 
   test("the body must be an object, with no field we do not know", async () => {
     for (const body of [null, "x", 42, [minimal]]) {
-      expect(await refusal(() => validate(body))).toEqual(refused("body", "invalid_type", "must be a JSON object"));
+      expect(await refusalOf(() => validate(body))).toEqual(refused("body", "invalid_type", "must be a JSON object"));
     }
-    expect(await refusal(() => validate({ ...minimal, replyTo: "a@acme.com" }))).toEqual(
+    expect(await refusalOf(() => validate({ ...minimal, replyTo: "a@acme.com" }))).toEqual(
       refused('"replyTo"', "unknown_field", "is not a field of a send request"),
     );
-    expect(await refusal(() => validate({ ...minimal, "x\r\ny": 1 }))).toEqual(
+    expect(await refusalOf(() => validate({ ...minimal, "x\r\ny": 1 }))).toEqual(
       refused('"x\\r\\ny"', "unknown_field", "is not a field of a send request"),
     );
   });
@@ -123,30 +113,30 @@ describe("validateSendRequest: the whole request", () => {
     const { from: _from, ...noFrom } = minimal;
     const { to: _to, ...noTo } = minimal;
     const { subject: _subject, ...noSubject } = minimal;
-    expect(await refusal(() => validate(noFrom))).toEqual(refused("from", "missing_field", "is required"));
-    expect(await refusal(() => validate({ ...minimal, from: null }))).toEqual(refused("from", "missing_field", "is required"));
-    expect(await refusal(() => validate(noTo))).toEqual(refused("to", "missing_field", "is required"));
-    expect(await refusal(() => validate({ ...minimal, to: [] }))).toEqual(refused("to", "missing_field", "needs at least one address"));
-    expect(await refusal(() => validate(noSubject))).toEqual(refused("subject", "missing_field", "is required"));
+    expect(await refusalOf(() => validate(noFrom))).toEqual(refused("from", "missing_field", "is required"));
+    expect(await refusalOf(() => validate({ ...minimal, from: null }))).toEqual(refused("from", "missing_field", "is required"));
+    expect(await refusalOf(() => validate(noTo))).toEqual(refused("to", "missing_field", "is required"));
+    expect(await refusalOf(() => validate({ ...minimal, to: [] }))).toEqual(refused("to", "missing_field", "needs at least one address"));
+    expect(await refusalOf(() => validate(noSubject))).toEqual(refused("subject", "missing_field", "is required"));
   });
 
   test("wrong types are refused with the field named", async () => {
-    expect(await refusal(() => validate({ ...minimal, from: ["a@acme.com"] }))).toEqual(refused("from", "invalid_type", "must be a string"));
-    expect(await refusal(() => validate({ ...minimal, to: 5 }))).toEqual(refused("to", "invalid_type", "must be a string or an array of strings"));
-    expect(await refusal(() => validate({ ...minimal, cc: {} }))).toEqual(refused("cc", "invalid_type", "must be a string or an array of strings"));
-    expect(await refusal(() => validate({ ...minimal, subject: 5 }))).toEqual(refused("subject", "invalid_type", "must be a string"));
-    expect(await refusal(() => validate({ ...minimal, html: {} }))).toEqual(refused("html", "invalid_type", "must be a string"));
-    expect(await refusal(() => validate({ ...minimal, text: ["x"] }))).toEqual(refused("text", "invalid_type", "must be a string"));
+    expect(await refusalOf(() => validate({ ...minimal, from: ["a@acme.com"] }))).toEqual(refused("from", "invalid_type", "must be a string"));
+    expect(await refusalOf(() => validate({ ...minimal, to: 5 }))).toEqual(refused("to", "invalid_type", "must be a string or an array of strings"));
+    expect(await refusalOf(() => validate({ ...minimal, cc: {} }))).toEqual(refused("cc", "invalid_type", "must be a string or an array of strings"));
+    expect(await refusalOf(() => validate({ ...minimal, subject: 5 }))).toEqual(refused("subject", "invalid_type", "must be a string"));
+    expect(await refusalOf(() => validate({ ...minimal, html: {} }))).toEqual(refused("html", "invalid_type", "must be a string"));
+    expect(await refusalOf(() => validate({ ...minimal, text: ["x"] }))).toEqual(refused("text", "invalid_type", "must be a string"));
   });
 
   test("invalid addresses in each address field", async () => {
-    expect(await refusal(() => validate({ ...minimal, from: "billing" }))).toEqual(refused("from", "invalid_address", "the address has no @"));
-    expect(await refusal(() => validate({ ...minimal, to: ["jane@example.com", "x@localhost"] }))).toEqual(
+    expect(await refusalOf(() => validate({ ...minimal, from: "billing" }))).toEqual(refused("from", "invalid_address", "the address has no @"));
+    expect(await refusalOf(() => validate({ ...minimal, to: ["jane@example.com", "x@localhost"] }))).toEqual(
       refused("to[1]", "invalid_address", "the domain needs at least two labels"),
     );
-    expect(await refusal(() => validate({ ...minimal, cc: "a@b" }))).toEqual(refused("cc", "invalid_address", "the domain needs at least two labels"));
-    expect(await refusal(() => validate({ ...minimal, bcc: ["ok@acme.com", "no"] }))).toEqual(refused("bcc[1]", "invalid_address", "the address has no @"));
-    expect(await refusal(() => validate({ ...minimal, reply_to: ["x@[127.0.0.1]"] }))).toEqual(
+    expect(await refusalOf(() => validate({ ...minimal, cc: "a@b" }))).toEqual(refused("cc", "invalid_address", "the domain needs at least two labels"));
+    expect(await refusalOf(() => validate({ ...minimal, bcc: ["ok@acme.com", "no"] }))).toEqual(refused("bcc[1]", "invalid_address", "the address has no @"));
+    expect(await refusalOf(() => validate({ ...minimal, reply_to: ["x@[127.0.0.1]"] }))).toEqual(
       refused("reply_to[0]", "invalid_address", "domain literals are not supported"),
     );
   });
@@ -157,11 +147,11 @@ describe("recipient limits at their edges", () => {
 
   test("50 in to, cc, bcc or reply_to pass; 51 fail", async () => {
     expect((await validate({ ...minimal, to: addresses(50, "t") })).to).toHaveLength(50);
-    expect(await refusal(() => validate({ ...minimal, to: addresses(51, "t") }))).toEqual(refused("to", "too_many", "at most 50 addresses; got 51"));
-    expect(await refusal(() => validate({ ...minimal, cc: addresses(51, "c") }))).toEqual(refused("cc", "too_many", "at most 50 addresses; got 51"));
-    expect(await refusal(() => validate({ ...minimal, bcc: addresses(51, "b") }))).toEqual(refused("bcc", "too_many", "at most 50 addresses; got 51"));
+    expect(await refusalOf(() => validate({ ...minimal, to: addresses(51, "t") }))).toEqual(refused("to", "too_many", "at most 50 addresses; got 51"));
+    expect(await refusalOf(() => validate({ ...minimal, cc: addresses(51, "c") }))).toEqual(refused("cc", "too_many", "at most 50 addresses; got 51"));
+    expect(await refusalOf(() => validate({ ...minimal, bcc: addresses(51, "b") }))).toEqual(refused("bcc", "too_many", "at most 50 addresses; got 51"));
     expect((await validate({ ...minimal, reply_to: addresses(50, "r") })).replyTo).toHaveLength(50);
-    expect(await refusal(() => validate({ ...minimal, reply_to: addresses(51, "r") }))).toEqual(
+    expect(await refusalOf(() => validate({ ...minimal, reply_to: addresses(51, "r") }))).toEqual(
       refused("reply_to", "too_many", "at most 50 addresses; got 51"),
     );
   });
@@ -169,7 +159,7 @@ describe("recipient limits at their edges", () => {
   test("50 recipients across to, cc and bcc pass; 51 fail", async () => {
     const email = await validate({ ...minimal, to: addresses(20, "t"), cc: addresses(20, "c"), bcc: addresses(10, "b") });
     expect([email.to.length, email.cc.length, email.bcc.length]).toEqual([20, 20, 10]);
-    expect(await refusal(() => validate({ ...minimal, to: addresses(20, "t"), cc: addresses(20, "c"), bcc: addresses(11, "b") }))).toEqual(
+    expect(await refusalOf(() => validate({ ...minimal, to: addresses(20, "t"), cc: addresses(20, "c"), bcc: addresses(11, "b") }))).toEqual(
       refused("to", "too_many", "at most 50 recipients in to, cc and bcc together; got 51"),
     );
   });
@@ -193,11 +183,11 @@ describe("recipient limits at their edges", () => {
 describe("subject", () => {
   test("998 characters pass, 999 fail; counted in code points", async () => {
     expect((await validate({ ...minimal, subject: "s".repeat(subjectLengthMax) })).subject).toHaveLength(998);
-    expect(await refusal(() => validate({ ...minimal, subject: "s".repeat(999) }))).toEqual(
+    expect(await refusalOf(() => validate({ ...minimal, subject: "s".repeat(999) }))).toEqual(
       refused("subject", "too_long", "must be at most 998 characters; got 999"),
     );
     expect((await validate({ ...minimal, subject: "📦".repeat(998) })).subject).toBe("📦".repeat(998));
-    expect(await refusal(() => validate({ ...minimal, subject: "📦".repeat(999) }))).toEqual(
+    expect(await refusalOf(() => validate({ ...minimal, subject: "📦".repeat(999) }))).toEqual(
       refused("subject", "too_long", "must be at most 998 characters; got 999"),
     );
   });
@@ -205,7 +195,7 @@ describe("subject", () => {
   test("a tab is header text; a blank subject is refused", async () => {
     expect((await validate({ ...minimal, subject: "a\tb" })).subject).toBe("a\tb");
     for (const subject of ["", " ", "\t"]) {
-      expect(await refusal(() => validate({ ...minimal, subject }))).toEqual(refused("subject", "invalid_value", "must not be blank"));
+      expect(await refusalOf(() => validate({ ...minimal, subject }))).toEqual(refused("subject", "invalid_value", "must not be blank"));
     }
   });
 });
@@ -215,7 +205,7 @@ describe("content sizes at their edges", () => {
     expect(htmlBytesMax).toBe(1024 * 1024);
     const html = "é".repeat(htmlBytesMax / 2);
     expect((await validate({ ...minimal, html })).html).toBe(html);
-    expect(await refusal(() => validate({ ...minimal, html: `${html}x` }))).toEqual(
+    expect(await refusalOf(() => validate({ ...minimal, html: `${html}x` }))).toEqual(
       refused("html", "too_large", "must be at most 1048576 bytes (UTF-8); got 1048577", 413),
     );
   });
@@ -224,7 +214,7 @@ describe("content sizes at their edges", () => {
     expect(textBytesMax).toBe(1024 * 1024);
     const text = "t".repeat(textBytesMax);
     expect((await validate({ ...minimal, text })).text).toBe(text);
-    expect(await refusal(() => validate({ ...minimal, text: `${text}x` }))).toEqual(
+    expect(await refusalOf(() => validate({ ...minimal, text: `${text}x` }))).toEqual(
       refused("text", "too_large", "must be at most 1048576 bytes (UTF-8); got 1048577", 413),
     );
   });
@@ -237,7 +227,7 @@ describe("content sizes at their edges", () => {
     expect(content.length).toBe(base64Length);
     const request = { ...minimal, html, text: "abc", attachments: [{ filename: "big.bin", content }] };
     expect((await validate(request)).attachments[0]!.content.length).toBe((base64Length / 4) * 3);
-    expect(await refusal(() => validate({ ...request, text: "abcd" }))).toEqual(
+    expect(await refusalOf(() => validate({ ...request, text: "abcd" }))).toEqual(
       refused("attachments", "too_large", `html, text and attachments (as base64) weigh ${messageBytesMax + 1} bytes; at most ${messageBytesMax}`, 413),
     );
   });

@@ -2,10 +2,8 @@
 // refusal is the same 401 (missing, unknown, revoked, or a suspended project's key), and the
 // work done is the same for each (a hash and one indexed lookup), so neither the body nor the
 // time tells them apart.
-import { ApiError, unavailable } from "../http/errors.ts";
-
-const storeDown = Symbol("store down");
-import { keyHash, sameHash } from "../service-keys.ts";
+import { ApiError } from "../http/errors.ts";
+import { identifyKey } from "../service-keys.ts";
 import type { ProjectStore } from "./store/projects.ts";
 
 export type Caller = { kind: "root" } | { kind: "project"; projectId: string; keyId: string };
@@ -19,14 +17,9 @@ export class GatewayAuth {
   ) {}
 
   async caller(apikey: string | null): Promise<Caller | null> {
-    const hash = keyHash(apikey ?? "");
-    const root = sameHash(hash, this.rootKeyHash);
-    // Looked up even for the root key and a missing header, so each answer costs the same.
-    const key = await this.projects.activeKey(hash).catch(() => storeDown);
-    // The root key does not need the store: an operator can still read the alerts while it is down.
-    if (root) return { kind: "root" };
-    if (typeof key === "symbol") throw unavailable("the gateway's store does not answer");
-    return key ? { kind: "project", ...key } : null;
+    const found = await identifyKey(apikey ?? "", this.rootKeyHash, (hash) => this.projects.activeKey(hash), "the gateway's store does not answer");
+    if (found?.kind === "key") return { kind: "project", ...found.key };
+    return found;
   }
 
   async root(apikey: string | null): Promise<void> {

@@ -2,14 +2,13 @@
 // tenant's live key (`full`, or `sending`). Every refusal is the same 401 after the same work (a
 // hash and one indexed lookup); a sending key on a route it may not use is a 403 that names
 // what it can do (it is a valid key: nothing is revealed).
-import { ApiError, forbidden, unavailable } from "../http/errors.ts";
-import { keyHash, sameHash } from "../service-keys.ts";
+import { ApiError, forbidden } from "../http/errors.ts";
+import { identifyKey } from "../service-keys.ts";
 import type { MailKey, TenantStore } from "./store/tenants.ts";
 
 export type MailCaller = { kind: "root" } | { kind: "key"; key: MailKey };
 
 export const mailUnauthorized = () => new ApiError(401, "unauthorized", "missing or invalid API key (send it as Authorization: Bearer <key>)");
-const storeDown = Symbol("store down");
 
 export class MailAuth {
   constructor(
@@ -17,15 +16,9 @@ export class MailAuth {
     private readonly tenants: TenantStore,
   ) {}
 
-  private async caller(authorization: string | null): Promise<MailCaller | null> {
+  private caller(authorization: string | null): Promise<MailCaller | null> {
     const token = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? "")?.[1] ?? "";
-    const hash = keyHash(token);
-    const root = sameHash(hash, this.rootKeyHash);
-    // Looked up even for the root key and a missing header, so each answer costs the same.
-    const key = await this.tenants.activeKey(hash).catch(() => storeDown);
-    if (root) return { kind: "root" };
-    if (typeof key === "symbol") throw unavailable("the mail service's store does not answer");
-    return key ? { kind: "key", key } : null;
+    return identifyKey(token, this.rootKeyHash, (hash) => this.tenants.activeKey(hash), "the mail service's store does not answer");
   }
 
   async root(authorization: string | null): Promise<void> {

@@ -108,11 +108,7 @@ export async function startGateway(settings: GatewaySettings, dataDir: string, p
     limits,
     claimMs: settings.leaseTtlMs,
     now,
-    suspended: async (projectIds) => {
-      const suspended = new Set<string>();
-      for (const id of projectIds) if ((await projectStore.get(id))?.suspendedAt != null) suspended.add(id);
-      return suspended;
-    },
+    suspended: (projectIds) => projectStore.suspendedAmong(projectIds),
     log,
   });
   deliveryWorker = new DeliveryWorker({ replica, deliveries, projects: projectStore, metrics, now, timeoutMs: settings.webhookTimeoutMs, log });

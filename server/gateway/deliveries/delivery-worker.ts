@@ -56,10 +56,7 @@ export class DeliveryWorker {
     const claimed = await deliveries.claimDue(replica, now(), this.deps.timeoutMs * 2, deliveryBatchMax);
     const secrets = new Map<string, { url: string | null; secret: string | null }>();
     for (const delivery of claimed) {
-      if (!secrets.has(delivery.projectId)) {
-        const project = await this.deps.projects.get(delivery.projectId);
-        secrets.set(delivery.projectId, { url: project?.webhookUrl ?? null, secret: await this.deps.projects.webhookSecret(delivery.projectId) });
-      }
+      if (!secrets.has(delivery.projectId)) secrets.set(delivery.projectId, await this.deps.projects.webhookTarget(delivery.projectId));
     }
     const delivered: { id: string; status: number }[] = [];
     await Promise.all(claimed.map((delivery) => this.attempt(delivery, secrets.get(delivery.projectId)!, delivered)));

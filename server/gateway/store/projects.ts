@@ -83,9 +83,17 @@ export class ProjectStore {
     return (rows as ProjectRow[]).map(project);
   }
 
-  async webhookSecret(id: string): Promise<string | null> {
-    const [row] = await this.sql`SELECT webhook_secret FROM gateway_projects WHERE id = ${id}`;
-    return row ? (row as { webhook_secret: string }).webhook_secret : null;
+  /** Which of these projects are suspended (one query, for a dispatch pass). */
+  async suspendedAmong(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.sql`SELECT id FROM gateway_projects WHERE id IN ${this.sql(ids as string[])} AND suspended_at IS NOT NULL`;
+    return new Set((rows as { id: string }[]).map((row) => row.id));
+  }
+
+  /** Where the project's deliveries go and the secret that signs them, in one read. */
+  async webhookTarget(id: string): Promise<{ url: string | null; secret: string | null }> {
+    const [row] = await this.sql`SELECT webhook_url, webhook_secret FROM gateway_projects WHERE id = ${id}`;
+    return row ? { url: (row as { webhook_url: string | null }).webhook_url, secret: (row as { webhook_secret: string }).webhook_secret } : { url: null, secret: null };
   }
 
   async update(id: string, change: { name?: string; webhookUrl?: string | null; webhookSecret?: string; suspendedAt?: number | null }, now: number): Promise<GatewayProject | null> {

@@ -44,14 +44,9 @@ export class AuditStore {
 
   /** Newest first; `projectId` null lists every project's entries and the deployment's own. */
   async list(projectId: string | null, limit: number, before: string | null): Promise<AuditEntry[]> {
-    const rows =
-      projectId === null
-        ? before
-          ? await this.sql`SELECT * FROM gateway_audit WHERE id < ${before} ORDER BY id DESC LIMIT ${limit}`
-          : await this.sql`SELECT * FROM gateway_audit ORDER BY id DESC LIMIT ${limit}`
-        : before
-          ? await this.sql`SELECT * FROM gateway_audit WHERE project_id = ${projectId} AND id < ${before} ORDER BY id DESC LIMIT ${limit}`
-          : await this.sql`SELECT * FROM gateway_audit WHERE project_id = ${projectId} ORDER BY id DESC LIMIT ${limit}`;
+    const rows = await this.sql`
+      SELECT * FROM gateway_audit WHERE (CAST(${projectId} AS TEXT) IS NULL OR project_id = ${projectId}) AND (CAST(${before} AS TEXT) IS NULL OR id < ${before})
+      ORDER BY id DESC LIMIT ${limit}`;
     return (rows as AuditRow[]).map(entry);
   }
 }

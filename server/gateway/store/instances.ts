@@ -117,14 +117,9 @@ export class InstanceStore {
 
   /** Newest first; `projectId` null lists every project's. */
   async list(projectId: string | null, limit: number, after: string | null): Promise<GatewayInstance[]> {
-    const rows =
-      projectId === null
-        ? after
-          ? await this.sql`SELECT * FROM gateway_instances WHERE id < ${after} ORDER BY id DESC LIMIT ${limit}`
-          : await this.sql`SELECT * FROM gateway_instances ORDER BY id DESC LIMIT ${limit}`
-        : after
-          ? await this.sql`SELECT * FROM gateway_instances WHERE project_id = ${projectId} AND id < ${after} ORDER BY id DESC LIMIT ${limit}`
-          : await this.sql`SELECT * FROM gateway_instances WHERE project_id = ${projectId} ORDER BY id DESC LIMIT ${limit}`;
+    const rows = await this.sql`
+      SELECT * FROM gateway_instances WHERE (CAST(${projectId} AS TEXT) IS NULL OR project_id = ${projectId}) AND (CAST(${after} AS TEXT) IS NULL OR id < ${after})
+      ORDER BY id DESC LIMIT ${limit}`;
     return (rows as InstanceRow[]).map(instance);
   }
 

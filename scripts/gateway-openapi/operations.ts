@@ -2,7 +2,7 @@
 // schemas) and every answer it can give. Ten are beyond the spec's route tables.
 import type { TSchema } from "elysia";
 import { DeliveriesQuery } from "../../server/gateway/routes/deliveries.ts";
-import { PageQuery } from "../../server/gateway/routes/paging.ts";
+import { PageQuery } from "../../server/http/paging.ts";
 import { QrQuery, RegisterRequest } from "../../server/gateway/routes/project-instances.ts";
 import { MessagesQuery, SendRequest, SendsQuery } from "../../server/gateway/routes/project-messages.ts";
 import { CreateProjectRequest, MintKeyRequest, SetWebhookRequest } from "../../server/gateway/routes/root-projects.ts";

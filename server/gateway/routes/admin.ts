@@ -4,7 +4,7 @@
 import { Elysia } from "elysia";
 import type { GatewayContext } from "../context.ts";
 import { adminInstanceDto } from "../dto.ts";
-import { PageQuery, page } from "./paging.ts";
+import { PageQuery, page } from "../../http/paging.ts";
 
 export const adminRoutes = (ctx: GatewayContext) =>
   new Elysia()

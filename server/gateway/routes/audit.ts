@@ -3,7 +3,7 @@
 import { Elysia } from "elysia";
 import type { GatewayContext } from "../context.ts";
 import { auditDto } from "../dto.ts";
-import { PageQuery, page } from "./paging.ts";
+import { PageQuery, page } from "../../http/paging.ts";
 
 // The key is checked before the query, so a caller without one learns nothing from a 400.
 export const projectAuditRoutes = (ctx: GatewayContext) =>

@@ -5,7 +5,7 @@ import type { GatewayContext } from "../context.ts";
 import { deliveryDto } from "../dto.ts";
 import { deliveryStates } from "../store/deliveries.ts";
 import { replayDelivery } from "../views.ts";
-import { page, pageSizeMax } from "./paging.ts";
+import { page, pageSizeMax } from "../../http/paging.ts";
 
 const Id = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
 export const DeliveriesQuery = t.Object(

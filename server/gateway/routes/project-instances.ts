@@ -9,7 +9,7 @@ import { instanceDto, qrDto } from "../dto.ts";
 import { HeldElsewhere, instanceLabelLengthMax } from "../instances-service.ts";
 import { qrPng, qrSvg } from "../network/qr-image.ts";
 import { forwardToOwner } from "./forward.ts";
-import { PageQuery, page } from "./paging.ts";
+import { PageQuery, page } from "../../http/paging.ts";
 
 const Id = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
 export const RegisterRequest = t.Object({ phone: t.String({ minLength: 1, maxLength: 32 }), label: t.Optional(t.String({ minLength: 1, maxLength: instanceLabelLengthMax })) }, { additionalProperties: false });

@@ -6,7 +6,7 @@ import { validateBody } from "../../http/validate.ts";
 import type { GatewayContext } from "../context.ts";
 import { messageDto, sendDto } from "../dto.ts";
 import { captionLengthMax, fileNameLengthMax, mediaTypes, textLengthMax } from "../send-service.ts";
-import { page, pageSizeMax } from "./paging.ts";
+import { page, pageSizeMax } from "../../http/paging.ts";
 
 const Id = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
 /** The body's base64 of the largest media item, with room for the rest of the JSON. */

@@ -6,7 +6,7 @@ import { validateBody } from "../../http/validate.ts";
 import type { GatewayContext } from "../context.ts";
 import { keyDto, projectDto } from "../dto.ts";
 import { keyNameLengthMax, projectNameLengthMax, webhookUrlLengthMax } from "../projects-service.ts";
-import { PageQuery, page } from "./paging.ts";
+import { PageQuery, page } from "../../http/paging.ts";
 
 const Id = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
 const WebhookUrl = t.Union([t.String({ minLength: 1, maxLength: webhookUrlLengthMax }), t.Null()]);

@@ -2,7 +2,7 @@
 // once), and keys minted for a tenant.
 import { Elysia, t } from "elysia";
 import { validateBody } from "../../http/validate.ts";
-import { PageQuery, page } from "../../gateway/routes/paging.ts";
+import { PageQuery, page } from "../../http/paging.ts";
 import type { MailContext } from "../context.ts";
 import { keyDto, tenantDto } from "../dto.ts";
 import { tenantNameLengthMax } from "../tenants-service.ts";

@@ -240,6 +240,8 @@ test("a forgotten password is reset through the emailed link, and the new one si
   await page.getByRole("button", { name: "Log out" }).click();
   await waitForPage(page, "Log in");
   await page.getByRole("link", { name: "Forgot password?" }).click();
+  // The login form has an email field too: fill only once the reset page has replaced it.
+  await waitForPage(page, "Reset your password");
   await fillForm(page, { email });
   await page.click("button[type=submit]");
   await page.waitForSelector(`text=If an account exists for ${email}`);
@@ -249,6 +251,7 @@ test("a forgotten password is reset through the emailed link, and the new one si
   await page.click("button[type=submit]");
   await page.waitForSelector("text=Your password is changed.");
   await page.getByRole("link", { name: "Log in", exact: true }).click();
+  await waitForPage(page, "Log in");
   await fillForm(page, { email, password: newPassword });
   await page.click("button[type=submit]");
   await page.waitForURL((url) => url.pathname.startsWith(`/projects/${projectId}`));

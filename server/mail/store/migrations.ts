@@ -42,4 +42,108 @@ export const mailMigrations: readonly (readonly string[])[] = [
     `CREATE INDEX mail_domains_tenant ON mail_domains (tenant_id, id)`,
     `CREATE INDEX mail_domains_name ON mail_domains (name)`,
   ],
+  [
+    // An accepted email: what the sender asked (addresses, subject, tags) for search and the
+    // API, and the composed message (`message`, latin1 text of the MIME bytes, which are 7-bit
+    // after nodemailer's transfer encodings) that every delivery attempt signs and sends.
+    // `message` becomes NULL when the plan's log retention drops the content.
+    `CREATE TABLE mail_emails (
+      id TEXT PRIMARY KEY,
+      tenant_id TEXT NOT NULL REFERENCES mail_tenants (id),
+      domain_id TEXT NOT NULL,
+      key_id TEXT NOT NULL,
+      from_address TEXT NOT NULL,
+      from_header TEXT NOT NULL,
+      to_addresses TEXT NOT NULL,
+      cc_addresses TEXT NOT NULL,
+      bcc_addresses TEXT NOT NULL,
+      reply_to TEXT NOT NULL,
+      subject TEXT NOT NULL,
+      tags TEXT NOT NULL,
+      template_id TEXT,
+      message_id TEXT NOT NULL,
+      message TEXT,
+      message_bytes BIGINT NOT NULL,
+      status TEXT NOT NULL,
+      scheduled_at BIGINT,
+      created_at BIGINT NOT NULL,
+      updated_at BIGINT NOT NULL
+    )`,
+    `CREATE INDEX mail_emails_tenant ON mail_emails (tenant_id, created_at, id)`,
+    `CREATE INDEX mail_emails_scheduled ON mail_emails (status, scheduled_at)`,
+    `CREATE INDEX mail_emails_message_id ON mail_emails (message_id)`,
+    // One row per envelope recipient: its own state, the next attempt, a lease while a worker
+    // holds it (so a killed worker's recipients come back), and the last answer with its class.
+    `CREATE TABLE mail_recipients (
+      email_id TEXT NOT NULL REFERENCES mail_emails (id),
+      address TEXT NOT NULL,
+      tenant_id TEXT NOT NULL,
+      domain TEXT NOT NULL,
+      status TEXT NOT NULL,
+      attempts INTEGER NOT NULL,
+      next_attempt_at BIGINT,
+      lease_owner TEXT,
+      lease_until BIGINT,
+      code INTEGER,
+      enhanced_code TEXT,
+      reply_text TEXT,
+      mx_host TEXT,
+      bounce_class TEXT,
+      action TEXT,
+      updated_at BIGINT NOT NULL,
+      PRIMARY KEY (email_id, address)
+    )`,
+    `CREATE INDEX mail_recipients_due ON mail_recipients (status, next_attempt_at)`,
+    `CREATE INDEX mail_recipients_address ON mail_recipients (tenant_id, address)`,
+    // Every SMTP attempt for one recipient domain of one email, with its whole conversation.
+    `CREATE TABLE mail_attempts (
+      id TEXT PRIMARY KEY,
+      email_id TEXT NOT NULL REFERENCES mail_emails (id),
+      domain TEXT NOT NULL,
+      started_at BIGINT NOT NULL,
+      duration_ms BIGINT NOT NULL,
+      results TEXT NOT NULL,
+      transcript TEXT NOT NULL,
+      tls INTEGER NOT NULL,
+      answered_by TEXT
+    )`,
+    `CREATE INDEX mail_attempts_email ON mail_attempts (email_id, started_at)`,
+    // Every hop of every email and every domain transition: the email's history in the API and
+    // the source of webhook deliveries (fanned out once to the endpoints subscribed then).
+    `CREATE TABLE mail_events (
+      id TEXT PRIMARY KEY,
+      tenant_id TEXT NOT NULL,
+      type TEXT NOT NULL,
+      email_id TEXT,
+      domain_id TEXT,
+      recipient TEXT,
+      data TEXT NOT NULL,
+      created_at BIGINT NOT NULL,
+      fanned_out INTEGER NOT NULL
+    )`,
+    `CREATE INDEX mail_events_email ON mail_events (email_id, created_at)`,
+    `CREATE INDEX mail_events_fan_out ON mail_events (fanned_out, created_at)`,
+    `CREATE INDEX mail_events_tenant ON mail_events (tenant_id, created_at)`,
+    // Addresses a tenant does not send to: automatic (hard bounce, complaint) or by the API.
+    `CREATE TABLE mail_suppressions (
+      tenant_id TEXT NOT NULL,
+      address TEXT NOT NULL,
+      reason TEXT NOT NULL,
+      email_id TEXT,
+      bounce_class TEXT,
+      detail TEXT,
+      created_at BIGINT NOT NULL,
+      PRIMARY KEY (tenant_id, address)
+    )`,
+    // Idempotency-Key: the request's digest and the answer given, replayed for 24 hours.
+    `CREATE TABLE mail_idempotency (
+      tenant_id TEXT NOT NULL,
+      idempotency_key TEXT NOT NULL,
+      request_hash TEXT NOT NULL,
+      status INTEGER NOT NULL,
+      response TEXT NOT NULL,
+      created_at BIGINT NOT NULL,
+      PRIMARY KEY (tenant_id, idempotency_key)
+    )`,
+  ],
 ];

@@ -1,6 +1,9 @@
 // What the mail API's routes share.
 import type { MailAuth } from "./auth.ts";
 import type { DomainsService } from "./domains/domains-service.ts";
+import type { EmailsService } from "./sending/emails-service.ts";
+import type { SendService } from "./sending/send-service.ts";
+import type { SuppressionsService } from "./sending/suppressions-service.ts";
 import type { MailSettings } from "./settings.ts";
 import type { MailDatabase } from "./store/database.ts";
 import type { TenantsService } from "./tenants-service.ts";
@@ -11,5 +14,8 @@ export interface MailContext {
   auth: MailAuth;
   tenants: TenantsService;
   domains: DomainsService;
+  send: SendService;
+  emails: EmailsService;
+  suppressions: SuppressionsService;
   now: () => number;
 }

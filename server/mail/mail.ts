@@ -17,11 +17,27 @@ import { openMailDatabase } from "./store/database.ts";
 import { DomainStore } from "./store/domains.ts";
 import { TenantStore } from "./store/tenants.ts";
 import { mailRootKeyPrefix, TenantsService } from "./tenants-service.ts";
+import { createMailDnsResolver } from "./delivery/mx.ts";
+import type { DeliveryInput, DeliveryResult, DeliveryRoute } from "./delivery/smtp-delivery.ts";
+import { emailRoutes, sendRoutes } from "./routes/emails.ts";
+import { suppressionRoutes } from "./routes/suppressions.ts";
+import { DeliveryQueue } from "./sending/delivery-queue.ts";
+import { EmailsService } from "./sending/emails-service.ts";
+import { SendService } from "./sending/send-service.ts";
+import { SuppressionsService } from "./sending/suppressions-service.ts";
+import { AttemptStore } from "./store/attempts.ts";
+import { EmailStore } from "./store/emails.ts";
+import { EventStore } from "./store/events.ts";
+import { IdempotencyStore } from "./store/idempotency.ts";
+import { QueueStore } from "./store/queue.ts";
+import { SuppressionStore } from "./store/suppressions.ts";
 
 export const mailSqliteFile = "mail.sqlite";
 export const mailRootKeyFile = "mail-root-key";
 /** Domains checked per scheduled pass. */
 export const domainChecksPerPass = 50;
+/** How often the delivery queue looks for recipients whose (re)try time has come. */
+export const deliveryPassIntervalMs = 5_000;
 
 export interface RunningMail {
   handle(request: Request): Promise<Response>;
@@ -29,12 +45,16 @@ export interface RunningMail {
   ctx: MailContext;
   /** One scheduled pass now: re-checks the domains whose last check is older than the interval. */
   checkDomains(): Promise<number>;
+  /** One delivery pass now (or the end of the running one): answers how many recipients it settled. */
+  deliverQueued(): Promise<number>;
   close(): Promise<void>;
 }
 
 export interface MailOptions {
   now?: () => number;
   log?: (line: string) => void;
+  /** Replaces SMTP delivery (benchmarks of the API alone); the real one is the default. */
+  deliver?: (input: DeliveryInput) => Promise<DeliveryResult>;
 }
 
 export async function startMail(settings: MailSettings, dataDir: string, prefix: string, options: MailOptions = {}): Promise<RunningMail> {
@@ -50,7 +70,47 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
   const tenantStore = new TenantStore(database.sql);
   const domainStore = new DomainStore(database.sql);
   const domains = new DomainsService(domainStore, newResolver, settings.hostname, now);
-  const ctx: MailContext = { settings, database, auth: new MailAuth(rootKey.hash, tenantStore), tenants: new TenantsService(tenantStore, domainStore, now), domains, now };
+  const emailStore = new EmailStore(database.sql);
+  const eventStore = new EventStore(database.sql);
+  const attemptStore = new AttemptStore(database.sql);
+  const suppressionStore = new SuppressionStore(database.sql);
+  const route = (): DeliveryRoute =>
+    settings.relayUrl === null ? { mode: "direct", resolver: createMailDnsResolver(settings.dnsServers), port: settings.deliveryPort } : { mode: "relay", url: settings.relayUrl };
+  const queue = new DeliveryQueue({
+    emails: emailStore,
+    queue: new QueueStore(database.sql),
+    attempts: attemptStore,
+    events: eventStore,
+    suppressions: suppressionStore,
+    domains: domainStore,
+    route,
+    heloName: settings.hostname,
+    owner: `mail-${crypto.randomUUID()}`,
+    now,
+    log,
+    deliver: options.deliver,
+  });
+  const send = new SendService({
+    emails: emailStore,
+    events: eventStore,
+    suppressions: suppressionStore,
+    idempotency: new IdempotencyStore(database.sql),
+    domains,
+    findTemplate: async () => null,
+    now,
+    onQueued: () => queue.kick(),
+  });
+  const ctx: MailContext = {
+    settings,
+    database,
+    auth: new MailAuth(rootKey.hash, tenantStore),
+    tenants: new TenantsService(tenantStore, domainStore, now),
+    domains,
+    send,
+    emails: new EmailsService(emailStore, eventStore, attemptStore, now),
+    suppressions: new SuppressionsService(suppressionStore, now),
+    now,
+  };
   const app = new Elysia({ name: "mail", prefix })
     .onError(apiErrorHandler)
     .get("/", () => ({
@@ -59,7 +119,10 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
     }))
     .use(tenantRoutes(ctx))
     .use(apiKeyRoutes(ctx))
-    .use(domainRoutes(ctx));
+    .use(domainRoutes(ctx))
+    .use(sendRoutes(ctx))
+    .use(emailRoutes(ctx))
+    .use(suppressionRoutes(ctx));
 
   const checkDomains = async () => {
     let checked = 0;
@@ -72,13 +135,18 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
   };
   const timer = setInterval(() => void checkDomains().catch((error: Error) => log(`mail: domain checks failed: ${error.message}`)), Math.min(settings.domainCheckIntervalMs, 60_000));
   timer.unref?.();
+  const deliveryTimer = setInterval(() => queue.kick(), deliveryPassIntervalMs);
+  deliveryTimer.unref?.();
   return {
     handle: (request) => app.handle(request),
     createdRootKey: rootKey.created,
     ctx,
     checkDomains,
+    deliverQueued: () => queue.pass(),
     close: async () => {
       clearInterval(timer);
+      clearInterval(deliveryTimer);
+      await queue.stop();
       await database.close();
     },
   };

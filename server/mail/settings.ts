@@ -1,5 +1,7 @@
 // The mail service's settings (environment variables, documented in the README and docs/mail.md).
 import { isPostgresUrl } from "../sql-store/open.ts";
+import { parseRelayUrl } from "./delivery/relay.ts";
+import { smtpPort } from "./delivery/smtp-delivery.ts";
 
 export interface MailSettings {
   /** postgres://… when several processes serve the mail API; null: SQLite in DATA_DIR. */
@@ -12,6 +14,10 @@ export interface MailSettings {
   dnsServers: string[];
   /** How often each domain's records are checked again. */
   domainCheckIntervalMs: number;
+  /** The port of recipients' MX hosts: 25, as SMTP says; another only for tests and private networks. */
+  deliveryPort: number;
+  /** smtp:// or smtps:// URL of a relay all mail goes through; null: straight to each domain's MX. */
+  relayUrl: string | null;
 }
 
 export class MailSettingsError extends Error {}
@@ -33,5 +39,16 @@ export function parseMailSettings(env: Record<string, string | undefined>, publi
   const intervalRaw = env.MAIL_DOMAIN_CHECK_INTERVAL_MS?.trim();
   const domainCheckIntervalMs = intervalRaw ? Number(intervalRaw) : defaultDomainCheckIntervalMs;
   if (!Number.isInteger(domainCheckIntervalMs) || domainCheckIntervalMs <= 0) throw new MailSettingsError("MAIL_DOMAIN_CHECK_INTERVAL_MS must be a positive integer");
-  return { databaseUrl, rootKey, hostname: hostname.toLowerCase(), dnsServers, domainCheckIntervalMs };
+  const deliveryPortRaw = env.MAIL_DELIVERY_PORT?.trim();
+  const deliveryPort = deliveryPortRaw ? Number(deliveryPortRaw) : smtpPort;
+  if (!Number.isInteger(deliveryPort) || deliveryPort < 1 || deliveryPort > 65_535) throw new MailSettingsError("MAIL_DELIVERY_PORT must be a port number (1-65535)");
+  const relayUrl = env.MAIL_RELAY_URL?.trim() || null;
+  if (relayUrl !== null) {
+    try {
+      parseRelayUrl(relayUrl);
+    } catch (error) {
+      throw new MailSettingsError(`MAIL_RELAY_URL: ${(error as Error).message}`);
+    }
+  }
+  return { databaseUrl, rootKey, hostname: hostname.toLowerCase(), dnsServers, domainCheckIntervalMs, deliveryPort, relayUrl };
 }

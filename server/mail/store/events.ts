@@ -68,7 +68,8 @@ export class EventStore {
     const written: MailEvent[] = [];
     for (const event of events) {
       const row = {
-        id: `evt_${crypto.randomUUID().replaceAll("-", "")}`,
+        // UUIDv7: ordered by creation within a process, so events of one millisecond keep their order
+        id: `evt_${Bun.randomUUIDv7().replaceAll("-", "")}`,
         tenant_id: event.tenantId,
         type: event.type,
         email_id: event.emailId ?? null,

@@ -74,8 +74,10 @@ export const mailMigrations: readonly (readonly string[])[] = [
     `CREATE INDEX mail_emails_message_id ON mail_emails (message_id)`,
     // One row per envelope recipient: its own state, the next attempt, a lease while a worker
     // holds it (so a killed worker's recipients come back), and the last answer with its class.
+    // Written before its email (no foreign key): the email row is what makes them visible to the
+    // queue, so a crash between the two statements leaves rows no pass ever reads.
     `CREATE TABLE mail_recipients (
-      email_id TEXT NOT NULL REFERENCES mail_emails (id),
+      email_id TEXT NOT NULL,
       address TEXT NOT NULL,
       tenant_id TEXT NOT NULL,
       domain TEXT NOT NULL,

@@ -1,0 +1,42 @@
+// The tenant's suppression list (full-access key): addresses bounced hard or complained about
+// are added automatically; the tenant can add and remove addresses too.
+import { Elysia, t } from "elysia";
+import { PageQuery, page } from "../../http/paging.ts";
+import { validateBody } from "../../http/validate.ts";
+import type { MailContext } from "../context.ts";
+import { suppressionDto } from "../email-dto.ts";
+import { suppressionDetailLengthMax } from "../sending/suppressions-service.ts";
+
+const Address = t.Object({ address: t.String({ minLength: 3, maxLength: 254 }) });
+const ListQuery = t.Composite([PageQuery, t.Object({ reason: t.Optional(t.Union([t.Literal("hard_bounce"), t.Literal("complaint"), t.Literal("manual")])) }, { additionalProperties: false })]);
+const AddRequest = t.Object({ address: t.String({ minLength: 1, maxLength: 600 }), detail: t.Optional(t.String({ maxLength: suppressionDetailLengthMax })) }, { additionalProperties: false });
+
+export const suppressionRoutes = (ctx: MailContext) =>
+  new Elysia()
+    .onParse(async ({ request }) => void (await ctx.auth.tenant(request.headers.get("authorization"), "full")))
+    .derive(async ({ request }) => ({ caller: await ctx.auth.tenant(request.headers.get("authorization"), "full") }))
+    .get(
+      "/v1/suppressions",
+      async ({ caller, query }) => {
+        const { items, nextCursor } = await page(query, async (limit, after) =>
+          (await ctx.suppressions.list(caller.tenantId, query.reason ?? null, limit, after)).map((entry) => ({ ...entry, id: entry.address })),
+        );
+        return { data: items.map(suppressionDto), next_cursor: nextCursor };
+      },
+      { query: ListQuery },
+    )
+    .get("/v1/suppressions/:address", async ({ caller, params }) => suppressionDto(await ctx.suppressions.get(caller.tenantId, decodeURIComponent(params.address))), { params: Address })
+    .post("/v1/suppressions", async ({ caller, body, set }) => {
+      const input = validateBody<typeof AddRequest.static>(AddRequest, body);
+      set.status = 201;
+      return suppressionDto(await ctx.suppressions.add(caller.tenantId, input.address, input.detail?.trim() || null));
+    })
+    .delete(
+      "/v1/suppressions/:address",
+      async ({ caller, params }) => {
+        const address = decodeURIComponent(params.address);
+        await ctx.suppressions.remove(caller.tenantId, address);
+        return { address: address.toLowerCase(), deleted: true };
+      },
+      { params: Address },
+    );

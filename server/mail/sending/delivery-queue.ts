@@ -1,0 +1,215 @@
+// The delivery queue's passes: claim due recipients tenant by tenant, deliver each email to each
+// of its recipient domains (DKIM-signed, direct to the MX or through the relay), keep every
+// attempt's conversation, and settle each recipient: delivered, deferred (retried on the
+// schedule of retry-schedule.ts), bounced with its class (a hard bounce that means the address
+// is gone suppresses it), or failed (we could not send at all). Each settled hop is an event.
+// A pass is at-least-once: a worker killed after the recipient's server took the message but
+// before the outcome was written sends it again when its lease expires, as any MTA would.
+import { minuteMs } from "../../clock.ts";
+import { classifySmtpAnswer } from "../bounces/classify.ts";
+import { deliver, type DeliveryInput, type DeliveryResult, type DeliveryRoute, type RecipientResult } from "../delivery/smtp-delivery.ts";
+import type { AttemptStore } from "../store/attempts.ts";
+import type { DomainStore } from "../store/domains.ts";
+import type { EmailStore, StoredEmail, StoredRecipient } from "../store/emails.ts";
+import type { EventStore, NewMailEvent } from "../store/events.ts";
+import type { QueueStore, RecipientOutcome } from "../store/queue.ts";
+import type { SuppressionStore } from "../store/suppressions.ts";
+import { emailEventData } from "./event-data.ts";
+import { retryDelayAfter } from "./retry-schedule.ts";
+import { returnPathFor } from "./return-path.ts";
+import { suppressionKey } from "./suppression-key.ts";
+
+/** How long a claimed recipient stays with its worker: longer than the slowest delivery (every MX timing out). */
+export const deliveryLeaseMs = 15 * minuteMs;
+export const tenantsPerPass = 100;
+export const recipientsPerTenantPerPass = 200;
+/** SMTP sessions open at once in one pass. */
+export const concurrentDeliveriesMax = 16;
+
+/** Enhanced codes given to failures without an SMTP answer, so they classify as a server's would. */
+const permanentLookupCodes: Record<string, string> = { domain_not_found: "5.1.2", null_mx: "5.1.10", mx_hosts_not_found: "5.1.2", invalid_address: "5.1.3" };
+
+export interface DeliveryQueueDependencies {
+  emails: EmailStore;
+  queue: QueueStore;
+  attempts: AttemptStore;
+  events: EventStore;
+  suppressions: SuppressionStore;
+  domains: DomainStore;
+  /** The route of this pass (a fresh DNS resolver each time: Bun caches answers). */
+  route: () => DeliveryRoute;
+  heloName: string;
+  /** Who holds the leases this queue takes (unique per process). */
+  owner: string;
+  now: () => number;
+  log: (line: string) => void;
+  deliver?: (input: DeliveryInput) => Promise<DeliveryResult>;
+}
+
+export class DeliveryQueue {
+  private running: Promise<number> | null = null;
+  private again = false;
+  private stopped = false;
+
+  constructor(private readonly deps: DeliveryQueueDependencies) {}
+
+  /** Starts a pass now, or another right after the one running. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    void this.pass().catch((error: Error) => this.deps.log(`mail: delivery pass failed: ${error.message}`));
+  }
+
+  /** One pass (or waits for the running one); answers how many recipients it settled. */
+  pass(): Promise<number> {
+    if (this.running) return this.running;
+    this.running = this.runPasses().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  /** No pass starts after this; answers once the running one ended. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running?.catch(() => 0);
+  }
+
+  private async runPasses(): Promise<number> {
+    let settled = 0;
+    do {
+      this.again = false;
+      settled += await this.onePass();
+    } while (this.again && !this.stopped);
+    return settled;
+  }
+
+  private async onePass(): Promise<number> {
+    const { queue, emails, now, owner } = this.deps;
+    const route = this.deps.route();
+    const groups: { email: StoredEmail; recipients: StoredRecipient[] }[] = [];
+    for (const tenantId of await queue.tenantsDue(now(), tenantsPerPass)) {
+      const claimed = await queue.claim(tenantId, owner, now(), deliveryLeaseMs, recipientsPerTenantPerPass);
+      const byGroup = Map.groupBy(claimed, (recipient) => `${recipient.emailId} ${recipient.domain}`);
+      for (const recipients of byGroup.values()) {
+        const email = await emails.byId(recipients[0]!.emailId);
+        if (email) groups.push({ email, recipients });
+      }
+    }
+    let settled = 0;
+    let next = 0;
+    const worker = async () => {
+      while (next < groups.length) {
+        const group = groups[next++]!;
+        settled += await this.deliverGroup(group.email, group.recipients, route);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrentDeliveriesMax, groups.length) }, worker));
+    return settled;
+  }
+
+  private async deliverGroup(email: StoredEmail, claimed: StoredRecipient[], route: DeliveryRoute): Promise<number> {
+    const { queue, suppressions, domains, now, owner } = this.deps;
+    if (claimed.some((recipient) => recipient.status === "scheduled")) {
+      await queue.fire(email.id, owner, now());
+      if (await queue.markEmailFired(email.id, now())) await this.emit([{ tenantId: email.tenantId, type: "email.sent", emailId: email.id, data: emailEventData(email) }]);
+    }
+    const suppressed = await suppressions.suppressed(email.tenantId, claimed.map((recipient) => suppressionKey(recipient.address)));
+    const sendable = claimed.filter((recipient) => !suppressed.has(suppressionKey(recipient.address)));
+    const outcomes: { outcome: RecipientOutcome; event: NewMailEvent }[] = claimed
+      .filter((recipient) => suppressed.has(suppressionKey(recipient.address)))
+      .map((recipient) => this.failed(email, recipient, "suppressed", `${recipient.address} was put on the suppression list after the email was accepted: not sent`));
+    if (sendable.length > 0) {
+      const domain = await domains.ofTenant(email.tenantId, email.domainId);
+      const message = domain ? await this.deps.emails.message(email.id) : null;
+      if (!domain) outcomes.push(...sendable.map((recipient) => this.failed(email, recipient, "domain_removed", "the sending domain was deleted before the email could be sent")));
+      else if (!message) outcomes.push(...sendable.map((recipient) => this.failed(email, recipient, "content_expired", "the email's content was removed by the log retention before it could be sent")));
+      else {
+        const result = await this.attempt({
+          message,
+          dkim: { domainName: domain.name, keySelector: domain.dkimSelector, privateKey: domain.dkimPrivateKey },
+          envelopeFrom: returnPathFor(email.id, domain.name),
+          recipients: sendable.map((recipient) => recipient.address),
+          heloName: this.deps.heloName,
+          route,
+        });
+        if ("error" in result) outcomes.push(...sendable.map((recipient) => this.failed(email, recipient, result.code, result.error)));
+        else {
+          await this.deps.attempts.record(email.id, sendable[0]!.domain, result);
+          for (const recipient of sendable) {
+            const answer = result.recipients.find((candidate) => candidate.recipient === recipient.address);
+            if (answer) outcomes.push(this.outcomeOf(email, recipient, answer, result.tls));
+          }
+        }
+      }
+    }
+    return this.settle(email, outcomes);
+  }
+
+  private async attempt(input: DeliveryInput): Promise<DeliveryResult | { error: string; code: string }> {
+    try {
+      return await (this.deps.deliver ?? deliver)(input);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      return { error: (error as Error).message, code: typeof code === "string" ? code : "delivery_error" };
+    }
+  }
+
+  private outcomeOf(email: StoredEmail, recipient: StoredRecipient, answer: RecipientResult, tls: boolean): { outcome: RecipientOutcome; event: NewMailEvent } {
+    const smtp = { code: answer.code, enhancedCode: answer.enhancedCode, replyText: answer.text, mxHost: answer.mxHost };
+    const base = { emailId: email.id, address: recipient.address, ...smtp };
+    const hop = { recipient: recipient.address, mx_host: answer.mxHost, smtp: { code: answer.code, enhanced_code: answer.enhancedCode, text: answer.text } };
+    const event = (type: NewMailEvent["type"], extra: Record<string, unknown>): NewMailEvent => ({ tenantId: email.tenantId, type, emailId: email.id, recipient: recipient.address, data: emailEventData(email, { ...hop, ...extra }) });
+    if (answer.outcome === "delivered") {
+      return { outcome: { ...base, status: "delivered", nextAttemptAt: null, bounceClass: null, action: null }, event: event("email.delivered", { tls }) };
+    }
+    const enhanced = answer.enhancedCode ?? (answer.reason === null ? null : (permanentLookupCodes[answer.reason] ?? null));
+    const classification = classifySmtpAnswer(answer.code, answer.outcome === "bounced" ? enhanced : answer.enhancedCode, answer.text);
+    const attempt = recipient.attempts + 1;
+    const bounce = { bounce_class: classification.class, kind: classification.kind, action: classification.action, reason: classification.reason, attempt };
+    const delay = classification.kind === "soft" ? retryDelayAfter(attempt) : null;
+    if (delay !== null) {
+      const nextAttemptAt = this.deps.now() + delay;
+      return {
+        outcome: { ...base, status: "deferred", nextAttemptAt, bounceClass: classification.class, action: "retry" },
+        event: event("email.deferred", { ...bounce, action: "retry", next_attempt_at: new Date(nextAttemptAt).toISOString() }),
+      };
+    }
+    const gaveUp = classification.kind === "soft";
+    const action = gaveUp ? "none" : classification.action;
+    const reason = gaveUp ? `${classification.reason} Gave up after ${attempt} attempts.` : classification.reason;
+    return {
+      outcome: { ...base, status: "bounced", nextAttemptAt: null, bounceClass: classification.class, action },
+      event: event("email.bounced", { ...bounce, action, reason }),
+    };
+  }
+
+  private failed(email: StoredEmail, recipient: StoredRecipient, reason: string, message: string): { outcome: RecipientOutcome; event: NewMailEvent } {
+    return {
+      outcome: { emailId: email.id, address: recipient.address, status: reason === "suppressed" ? "suppressed" : "failed", nextAttemptAt: null, code: null, enhancedCode: null, replyText: message, mxHost: null, bounceClass: null, action: null },
+      event: { tenantId: email.tenantId, type: "email.failed", emailId: email.id, recipient: recipient.address, data: emailEventData(email, { recipient: recipient.address, reason, message }) },
+    };
+  }
+
+  private async settle(email: StoredEmail, outcomes: { outcome: RecipientOutcome; event: NewMailEvent }[]): Promise<number> {
+    const { queue, suppressions, emails, now, owner } = this.deps;
+    const events: NewMailEvent[] = [];
+    for (const { outcome, event } of outcomes) {
+      if (!(await queue.settle(outcome, owner, now()))) continue;
+      events.push(event);
+      if (outcome.status === "bounced" && outcome.action === "suppress") {
+        await suppressions.add({ tenantId: email.tenantId, address: suppressionKey(outcome.address), reason: "hard_bounce", emailId: email.id, bounceClass: outcome.bounceClass, detail: outcome.replyText }, now());
+      }
+    }
+    await emails.refreshStatus(email.id, now());
+    await this.emit(events);
+    return events.length;
+  }
+
+  private async emit(events: NewMailEvent[]): Promise<void> {
+    if (events.length > 0) await this.deps.events.emit(events, this.deps.now());
+  }
+}

@@ -1,0 +1,48 @@
+// Sending end to end on loopback: the mail API (startTestMail), a real SMTP server playing the
+// recipients' MX (its domain's MX record in the local DNS server points at 127.0.0.1, and the
+// service delivers to the receiver's port), and a sending domain whose records are published
+// and verified.
+import { SmtpReceiver } from "../helpers/smtp-receiver.ts";
+import { startTestMail, type TestMail } from "../harness.ts";
+
+export const recipientDomain = "example.net";
+export const recipientMx = "mx.example.net";
+
+export interface SendingFixture {
+  mail: TestMail;
+  receiver: SmtpReceiver;
+  close(): Promise<void>;
+}
+
+export async function startSendingFixture(env: Record<string, string> = {}): Promise<SendingFixture> {
+  const receiver = await SmtpReceiver.start({ hostName: recipientMx });
+  const mail = await startTestMail({ MAIL_DELIVERY_PORT: String(receiver.port), ...env });
+  mail.dns.set(recipientDomain, { MX: [{ exchange: recipientMx, priority: 10 }] });
+  mail.dns.set(recipientMx, { A: ["127.0.0.1"] });
+  return {
+    mail,
+    receiver,
+    async close() {
+      await mail.close();
+      await receiver.close();
+    },
+  };
+}
+
+type DomainRecord = { name: string; type: string; value: string; priority: number | null };
+
+/** Adds `name` for the tenant, publishes its records in the local DNS server and verifies it. */
+export async function verifiedDomain(mail: TestMail, key: string, name: string): Promise<{ id: string; selector: string; dkimRecord: string }> {
+  const added = await mail.call("POST", "/v1/domains", { key, body: { name } });
+  const byName = new Map<string, { TXT: string[]; MX: { exchange: string; priority: number }[] }>();
+  for (const record of added.body.records as DomainRecord[]) {
+    const entry = byName.get(record.name) ?? { TXT: [], MX: [] };
+    if (record.type === "TXT") entry.TXT.push(record.value);
+    else entry.MX.push({ exchange: record.value, priority: record.priority! });
+    byName.set(record.name, entry);
+  }
+  for (const [recordName, records] of byName) mail.dns.set(recordName, records);
+  const verified = await mail.call("POST", `/v1/domains/${added.body.id}/verify`, { key });
+  if (verified.body.status !== "verified") throw new Error(`domain ${name} did not verify: ${JSON.stringify(verified.body)}`);
+  return { id: added.body.id, selector: added.body.dkim_selector, dkimRecord: added.body.records[0].value };
+}

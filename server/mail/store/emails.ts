@@ -255,7 +255,8 @@ export class EmailStore {
   /**
    * Sets the email's status from its recipients' in one statement (so two workers finishing
    * different domains of one email cannot leave a stale answer): waiting states first, then
-   * the final outcome.
+   * the final outcome, where recipients left out (suppressed when accepted, cancelled) do not
+   * make a delivered email partial.
    */
   async refreshStatus(emailId: string, now: number): Promise<void> {
     await this.sql`
@@ -264,9 +265,11 @@ export class EmailStore {
           WHEN SUM(CASE WHEN status = 'scheduled' THEN 1 ELSE 0 END) > 0 THEN 'scheduled'
           WHEN SUM(CASE WHEN status = 'deferred' THEN 1 ELSE 0 END) > 0 THEN 'deferred'
           WHEN SUM(CASE WHEN status = 'queued' THEN 1 ELSE 0 END) > 0 THEN 'queued'
-          WHEN SUM(CASE WHEN status IN ('delivered', 'complained') THEN 1 ELSE 0 END) = COUNT(*) THEN 'delivered'
+          WHEN SUM(CASE WHEN status IN ('delivered', 'complained') THEN 1 ELSE 0 END) > 0
+            AND SUM(CASE WHEN status IN ('delivered', 'complained', 'suppressed', 'cancelled') THEN 1 ELSE 0 END) = COUNT(*) THEN 'delivered'
           WHEN SUM(CASE WHEN status IN ('delivered', 'complained') THEN 1 ELSE 0 END) > 0 THEN 'partially_delivered'
-          WHEN SUM(CASE WHEN status = 'cancelled' THEN 1 ELSE 0 END) = COUNT(*) THEN 'cancelled'
+          WHEN SUM(CASE WHEN status = 'cancelled' THEN 1 ELSE 0 END) > 0
+            AND SUM(CASE WHEN status IN ('cancelled', 'suppressed') THEN 1 ELSE 0 END) = COUNT(*) THEN 'cancelled'
           WHEN SUM(CASE WHEN status = 'bounced' THEN 1 ELSE 0 END) > 0 THEN 'bounced'
           WHEN SUM(CASE WHEN status = 'suppressed' THEN 1 ELSE 0 END) = COUNT(*) THEN 'suppressed'
           ELSE 'failed'

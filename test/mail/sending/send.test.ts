@@ -20,7 +20,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await fixture.close();
 });
-beforeEach(() => fixture.receiver.reset());
+beforeEach(async () => {
+  // what the previous test queued last is delivered before this one starts counting
+  await fixture.mail.mail.deliverQueued();
+  fixture.receiver.reset();
+});
 
 const iso = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 const uuid = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);

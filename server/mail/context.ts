@@ -4,6 +4,7 @@ import type { DomainsService } from "./domains/domains-service.ts";
 import type { MailSettings } from "./settings.ts";
 import type { MailDatabase } from "./store/database.ts";
 import type { TenantsService } from "./tenants-service.ts";
+import type { WebhooksService } from "./webhooks/webhooks-service.ts";
 
 export interface MailContext {
   settings: MailSettings;
@@ -11,5 +12,6 @@ export interface MailContext {
   auth: MailAuth;
   tenants: TenantsService;
   domains: DomainsService;
+  webhooks: WebhooksService;
   now: () => number;
 }

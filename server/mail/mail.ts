@@ -11,17 +11,25 @@ import type { MailContext } from "./context.ts";
 import { DomainsService } from "./domains/domains-service.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { domainRoutes } from "./routes/domains.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
 import { tenantRoutes } from "./routes/tenants.ts";
 import type { MailSettings } from "./settings.ts";
 import { openMailDatabase } from "./store/database.ts";
 import { DomainStore } from "./store/domains.ts";
+import { EventStore } from "./store/events.ts";
 import { TenantStore } from "./store/tenants.ts";
+import { WebhookDeliveryStore } from "./store/webhook-deliveries.ts";
+import { WebhookStore } from "./store/webhooks.ts";
 import { mailRootKeyPrefix, TenantsService } from "./tenants-service.ts";
+import { WebhookWorker, webhookTimeoutMs } from "./webhooks/webhook-worker.ts";
+import { WebhooksService } from "./webhooks/webhooks-service.ts";
 
 export const mailSqliteFile = "mail.sqlite";
 export const mailRootKeyFile = "mail-root-key";
 /** Domains checked per scheduled pass. */
 export const domainChecksPerPass = 50;
+/** How often the webhook worker fans out new events and posts what is due. */
+export const webhookPassIntervalMs = 1_000;
 
 export interface RunningMail {
   handle(request: Request): Promise<Response>;
@@ -29,12 +37,16 @@ export interface RunningMail {
   ctx: MailContext;
   /** One scheduled pass now: re-checks the domains whose last check is older than the interval. */
   checkDomains(): Promise<number>;
+  /** One webhook pass now (fan-out, then every delivery due); resolves with the HTTP attempts made. */
+  deliverWebhooks(): Promise<number>;
   close(): Promise<void>;
 }
 
 export interface MailOptions {
   now?: () => number;
   log?: (line: string) => void;
+  /** How long a webhook receiver has to answer (default webhookTimeoutMs). */
+  webhookTimeoutMs?: number;
 }
 
 export async function startMail(settings: MailSettings, dataDir: string, prefix: string, options: MailOptions = {}): Promise<RunningMail> {
@@ -49,8 +61,12 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
   };
   const tenantStore = new TenantStore(database.sql);
   const domainStore = new DomainStore(database.sql);
-  const domains = new DomainsService(domainStore, newResolver, settings.hostname, now);
-  const ctx: MailContext = { settings, database, auth: new MailAuth(rootKey.hash, tenantStore), tenants: new TenantsService(tenantStore, domainStore, now), domains, now };
+  const events = new EventStore(database.sql);
+  const domains = new DomainsService(domainStore, newResolver, settings.hostname, now, events);
+  const webhookStores = { events, webhooks: new WebhookStore(database.sql), deliveries: new WebhookDeliveryStore(database.sql) };
+  const webhookWorker = new WebhookWorker({ ...webhookStores, now, fetch, timeoutMs: options.webhookTimeoutMs ?? webhookTimeoutMs, log });
+  const webhooks = new WebhooksService(webhookStores.webhooks, webhookStores.deliveries, now);
+  const ctx: MailContext = { settings, database, auth: new MailAuth(rootKey.hash, tenantStore), tenants: new TenantsService(tenantStore, domainStore, now), domains, webhooks, now };
   const app = new Elysia({ name: "mail", prefix })
     .onError(apiErrorHandler)
     .get("/", () => ({
@@ -59,7 +75,8 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
     }))
     .use(tenantRoutes(ctx))
     .use(apiKeyRoutes(ctx))
-    .use(domainRoutes(ctx));
+    .use(domainRoutes(ctx))
+    .use(webhookRoutes(ctx));
 
   const checkDomains = async () => {
     let checked = 0;
@@ -72,13 +89,18 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
   };
   const timer = setInterval(() => void checkDomains().catch((error: Error) => log(`mail: domain checks failed: ${error.message}`)), Math.min(settings.domainCheckIntervalMs, 60_000));
   timer.unref?.();
+  const webhookTimer = setInterval(() => void webhookWorker.run(), webhookPassIntervalMs);
+  webhookTimer.unref?.();
   return {
     handle: (request) => app.handle(request),
     createdRootKey: rootKey.created,
     ctx,
     checkDomains,
+    deliverWebhooks: () => webhookWorker.run(),
     close: async () => {
       clearInterval(timer);
+      clearInterval(webhookTimer);
+      await webhookWorker.stop();
       await database.close();
     },
   };

@@ -47,6 +47,8 @@ export interface MailOptions {
   log?: (line: string) => void;
   /** How long a webhook receiver has to answer (default webhookTimeoutMs). */
   webhookTimeoutMs?: number;
+  /** How often the webhook worker runs on its own (default webhookPassIntervalMs; tests run it with deliverWebhooks). */
+  webhookPassIntervalMs?: number;
 }
 
 export async function startMail(settings: MailSettings, dataDir: string, prefix: string, options: MailOptions = {}): Promise<RunningMail> {
@@ -89,7 +91,7 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
   };
   const timer = setInterval(() => void checkDomains().catch((error: Error) => log(`mail: domain checks failed: ${error.message}`)), Math.min(settings.domainCheckIntervalMs, 60_000));
   timer.unref?.();
-  const webhookTimer = setInterval(() => void webhookWorker.run(), webhookPassIntervalMs);
+  const webhookTimer = setInterval(() => void webhookWorker.run(), options.webhookPassIntervalMs ?? webhookPassIntervalMs);
   webhookTimer.unref?.();
   return {
     handle: (request) => app.handle(request),

@@ -1,11 +1,11 @@
 // A tenant's webhook receiver for tests: a real HTTP server on loopback that verifies EVERY
 // request with both the `svix` and the `standardwebhooks` libraries (as integrators would) and
-// answers as the test scripts it: 200, a 500, or no answer at all (a hang, so the mail service
-// times out). Requests whose signature does not verify are answered 401 and counted.
+// answers as the test scripts it: 200, a 500, no answer at all (a hang, so the mail service
+// times out), a redirect, or a 500 with a 4 MiB body. Requests whose signature does not verify are answered 401 and counted.
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { Webhook as SvixWebhook } from "svix";
 
-export type ReceiverAnswer = "ok" | "fail" | "hang";
+export type ReceiverAnswer = "ok" | "fail" | "hang" | "redirect" | "huge";
 
 export interface ReceivedWebhook {
   id: string;
@@ -25,12 +25,12 @@ export class WebhookReceiver {
   private readonly hanging: (() => void)[] = [];
   private readonly server: ReturnType<typeof Bun.serve>;
 
+  readonly url: string;
+
   constructor(path = "/hooks") {
     this.server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => this.answer(request) });
     this.url = `http://127.0.0.1:${this.server.port}${path}`;
   }
-
-  readonly url: string;
 
   /** The event types received, in order. */
   types(): string[] {
@@ -56,6 +56,8 @@ export class WebhookReceiver {
     const answer = this.script.shift() ?? "ok";
     this.received.push({ id: headers["webhook-id"]!, timestamp: Number(headers["webhook-timestamp"]), body: verified, answer });
     if (answer === "fail") return new Response("receiver down\r\n<b>try later</b>", { status: 500 });
+    if (answer === "redirect") return new Response(null, { status: 307, headers: { location: this.url } });
+    if (answer === "huge") return new Response("<".repeat(4 * 1_048_576), { status: 500 });
     if (answer === "hang") return new Promise<Response>((resolve) => this.hanging.push(() => resolve(new Response("late", { status: 504 }))));
     return new Response("ok", { status: 200 });
   }

@@ -9,7 +9,8 @@ import { WebhookDeliveryStore } from "../../../server/mail/store/webhook-deliver
 import { WebhookStore } from "../../../server/mail/store/webhooks.ts";
 import { fanOut } from "../../../server/mail/webhooks/fan-out.ts";
 import { webhookRetryDelaysMs } from "../../../server/mail/webhooks/schedule.ts";
-import { webhookLeaseMarginMs } from "../../../server/mail/webhooks/webhook-worker.ts";
+import { webhookResponseExcerptBytesMax } from "../../../server/mail/webhooks/post-webhook.ts";
+import { WebhookWorker, webhookLeaseMarginMs } from "../../../server/mail/webhooks/webhook-worker.ts";
 import { startTestMail, type TestMail } from "../harness.ts";
 import { WebhookReceiver } from "../helpers/webhook-receiver.ts";
 
@@ -204,4 +205,42 @@ test("rotating the secret signs every delivery not yet posted with the new one a
   expect(receiver.received.map((entry) => entry.body.data.email_id)).toEqual(["em_4", "em_5"]);
   const [last] = (await deliveries(tenant.key, hook.id)).data;
   expect(last.attempts.map((attempt: { status: number }) => attempt.status)).toEqual([401, 200]);
+});
+
+test("a redirect is not followed and a huge answer is cut to its excerpt: both are retried", async () => {
+  const tenant = await mail.tenant();
+  const hook = await endpoint(tenant.key, ["email.deferred"]);
+  receiver.secret = hook.secret;
+  receiver.script.push("redirect", "huge");
+  await emit({ tenantId: tenant.id, type: "email.deferred", emailId: "em_6", data: { email_id: "em_6" } });
+  await mail.mail.deliverWebhooks();
+  mail.clock.advance(webhookRetryDelaysMs[0]!);
+  await mail.mail.deliverWebhooks();
+  mail.clock.advance(webhookRetryDelaysMs[1]!);
+  await mail.mail.deliverWebhooks();
+  expect(receiver.received.map((entry) => entry.answer)).toEqual(["redirect", "huge", "ok"]);
+  const [entry] = (await deliveries(tenant.key, hook.id)).data;
+  expect(entry.attempts).toEqual([
+    { started_at: iso, duration_ms: expect.any(Number), status: 307, error: "HTTP 307", response_excerpt: null },
+    { started_at: iso, duration_ms: expect.any(Number), status: 500, error: "HTTP 500", response_excerpt: "<".repeat(webhookResponseExcerptBytesMax) },
+    { started_at: iso, duration_ms: expect.any(Number), status: 200, error: null, response_excerpt: "ok" },
+  ]);
+});
+
+test("two processes passing at once post each delivery once", async () => {
+  const tenant = await mail.tenant();
+  const hook = await endpoint(tenant.key, ["email.sent"]);
+  receiver.secret = hook.secret;
+  const emitted = await new EventStore(mail.mail.ctx.database.sql).emit(
+    Array.from({ length: 75 }, (_, index) => ({ tenantId: tenant.id, type: "email.sent" as const, emailId: `em_${index}`, data: { email_id: `em_${index}` } })),
+    mail.clock.now(),
+  );
+  const sql = mail.mail.ctx.database.sql;
+  const other = new WebhookWorker({ events: new EventStore(sql), webhooks: new WebhookStore(sql), deliveries: new WebhookDeliveryStore(sql), now: mail.clock.now, fetch, timeoutMs, log: () => {} });
+  const [ours, theirs] = await Promise.all([mail.mail.deliverWebhooks(), other.run()]);
+  expect(ours + theirs).toBe(emitted.length);
+  expect(receiver.received.map((entry) => entry.id).sort()).toEqual(emitted.map((event) => event.id).sort());
+  const [{ n }] = await sql`SELECT COUNT(*) AS n FROM mail_webhook_attempts`;
+  expect(Number(n)).toBe(emitted.length);
+  await other.stop();
 });

@@ -1,11 +1,11 @@
 // Baseline for inbound deliveries per second, in a process of its own as the gateway's delivery
 // worker is: a bare loop that posts M bodies shaped like the gateway's message.received
-// deliveries, signed the same way (server/gateway/deliveries/signature.ts) at the moment of
+// deliveries, signed the same way (server/http/standard-webhooks.ts) at the moment of
 // posting, with fetch, to the same receiver, as many conversations at once as the gateway posts
 // (deliveryBatchMax) and each conversation's messages one after the other. Nothing is stored.
 // Prints "posting from <performance.timeOrigin + now>" as it starts (the driver times from there).
 import { deliveryBatchMax } from "../../server/gateway/deliveries/delivery-worker.ts";
-import { signedHeaders } from "../../server/gateway/deliveries/signature.ts";
+import { signedHeaders } from "../../server/http/standard-webhooks.ts";
 import { phoneRange } from "./gateway-client.ts";
 
 const receiverUrl = process.env.BENCH_RECEIVER_URL!;

@@ -2,7 +2,7 @@
 // body server/gateway/inbound-events.ts builds) and the operator's alert posts ({"text": …}).
 import type { DeliveryEvent } from "../../server/gateway/inbound-events.ts";
 import { deliveryPayloadRetentionMs } from "../../server/gateway/inbound-events.ts";
-import { webhookSecretPrefix } from "../../server/gateway/deliveries/signature.ts";
+import { webhookSecretPrefix } from "../../server/http/standard-webhooks.ts";
 import { deliveryRetryDelaysMs } from "../../server/gateway/deliveries/schedule.ts";
 import { constant, dateTime, integer, nullable, object, oneOfStrings, ref, string, type Json, type Schema } from "./json-schema.ts";
 

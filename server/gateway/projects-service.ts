@@ -3,7 +3,8 @@
 // Every change is audited on the project's trail, so a project sees what operators did to it.
 import { notFound, validation } from "../http/errors.ts";
 import { keyHash } from "../service-keys.ts";
-import { newProjectKey, newWebhookSecret } from "./secrets.ts";
+import { newWebhookSecret } from "../http/standard-webhooks.ts";
+import { newProjectKey } from "./secrets.ts";
 import type { AuditStore } from "./store/audit.ts";
 import type { GatewayKey, GatewayProject, ProjectStore } from "./store/projects.ts";
 

@@ -7,6 +7,7 @@ import type { SuppressionsService } from "./sending/suppressions-service.ts";
 import type { MailSettings } from "./settings.ts";
 import type { MailDatabase } from "./store/database.ts";
 import type { TenantsService } from "./tenants-service.ts";
+import type { WebhooksService } from "./webhooks/webhooks-service.ts";
 
 export interface MailContext {
   settings: MailSettings;
@@ -17,5 +18,6 @@ export interface MailContext {
   send: SendService;
   emails: EmailsService;
   suppressions: SuppressionsService;
+  webhooks: WebhooksService;
   now: () => number;
 }

@@ -3,7 +3,7 @@ import type { RecordCheck } from "./domains/records.ts";
 import type { MailDomain } from "./store/domains.ts";
 import type { MailKey, MailTenant } from "./store/tenants.ts";
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+export const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export const tenantDto = (tenant: MailTenant) => ({ id: tenant.id, name: tenant.name, created_at: iso(tenant.createdAt) });
 

@@ -11,11 +11,15 @@ import type { MailContext } from "./context.ts";
 import { DomainsService } from "./domains/domains-service.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { domainRoutes } from "./routes/domains.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
 import { tenantRoutes } from "./routes/tenants.ts";
 import type { MailSettings } from "./settings.ts";
 import { openMailDatabase } from "./store/database.ts";
 import { DomainStore } from "./store/domains.ts";
+import { EventStore } from "./store/events.ts";
 import { TenantStore } from "./store/tenants.ts";
+import { WebhookDeliveryStore } from "./store/webhook-deliveries.ts";
+import { WebhookStore } from "./store/webhooks.ts";
 import { mailRootKeyPrefix, TenantsService } from "./tenants-service.ts";
 import { createMailDnsResolver } from "./delivery/mx.ts";
 import type { DeliveryInput, DeliveryResult, DeliveryRoute } from "./delivery/smtp-delivery.ts";
@@ -27,10 +31,11 @@ import { SendService } from "./sending/send-service.ts";
 import { SuppressionsService } from "./sending/suppressions-service.ts";
 import { AttemptStore } from "./store/attempts.ts";
 import { EmailStore } from "./store/emails.ts";
-import { EventStore } from "./store/events.ts";
 import { IdempotencyStore } from "./store/idempotency.ts";
 import { QueueStore } from "./store/queue.ts";
 import { SuppressionStore } from "./store/suppressions.ts";
+import { WebhookWorker, webhookTimeoutMs } from "./webhooks/webhook-worker.ts";
+import { WebhooksService } from "./webhooks/webhooks-service.ts";
 
 export const mailSqliteFile = "mail.sqlite";
 export const mailRootKeyFile = "mail-root-key";
@@ -38,6 +43,8 @@ export const mailRootKeyFile = "mail-root-key";
 export const domainChecksPerPass = 50;
 /** How often the delivery queue looks for recipients whose (re)try time has come. */
 export const deliveryPassIntervalMs = 5_000;
+/** How often the webhook worker fans out new events and posts what is due. */
+export const webhookPassIntervalMs = 1_000;
 
 export interface RunningMail {
   handle(request: Request): Promise<Response>;
@@ -47,6 +54,8 @@ export interface RunningMail {
   checkDomains(): Promise<number>;
   /** One delivery pass now (or the end of the running one): answers how many recipients it settled. */
   deliverQueued(): Promise<number>;
+  /** One webhook pass now (fan-out, then every delivery due); resolves with the HTTP attempts made. */
+  deliverWebhooks(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -55,6 +64,10 @@ export interface MailOptions {
   log?: (line: string) => void;
   /** Replaces SMTP delivery (benchmarks of the API alone); the real one is the default. */
   deliver?: (input: DeliveryInput) => Promise<DeliveryResult>;
+  /** How long a webhook receiver has to answer (default webhookTimeoutMs). */
+  webhookTimeoutMs?: number;
+  /** How often the webhook worker runs on its own (default webhookPassIntervalMs; tests run it with deliverWebhooks). */
+  webhookPassIntervalMs?: number;
 }
 
 export async function startMail(settings: MailSettings, dataDir: string, prefix: string, options: MailOptions = {}): Promise<RunningMail> {
@@ -69,9 +82,11 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
   };
   const tenantStore = new TenantStore(database.sql);
   const domainStore = new DomainStore(database.sql);
-  const domains = new DomainsService(domainStore, newResolver, settings.hostname, now);
-  const emailStore = new EmailStore(database.sql);
   const eventStore = new EventStore(database.sql);
+  const domains = new DomainsService(domainStore, newResolver, settings.hostname, now, eventStore);
+  const webhookStores = { events: eventStore, webhooks: new WebhookStore(database.sql), deliveries: new WebhookDeliveryStore(database.sql) };
+  const webhookWorker = new WebhookWorker({ ...webhookStores, now, fetch, timeoutMs: options.webhookTimeoutMs ?? webhookTimeoutMs, log });
+  const emailStore = new EmailStore(database.sql);
   const attemptStore = new AttemptStore(database.sql);
   const suppressionStore = new SuppressionStore(database.sql);
   const route = (): DeliveryRoute =>
@@ -109,6 +124,7 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
     send,
     emails: new EmailsService(emailStore, eventStore, attemptStore, now),
     suppressions: new SuppressionsService(suppressionStore, now),
+    webhooks: new WebhooksService(webhookStores.webhooks, webhookStores.deliveries, now),
     now,
   };
   const app = new Elysia({ name: "mail", prefix })
@@ -122,7 +138,9 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
     .use(domainRoutes(ctx))
     .use(sendRoutes(ctx))
     .use(emailRoutes(ctx))
-    .use(suppressionRoutes(ctx));
+    .use(suppressionRoutes(ctx))
+
+    .use(webhookRoutes(ctx));
 
   const checkDomains = async () => {
     let checked = 0;
@@ -137,16 +155,21 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
   timer.unref?.();
   const deliveryTimer = setInterval(() => queue.kick(), deliveryPassIntervalMs);
   deliveryTimer.unref?.();
+  const webhookTimer = setInterval(() => void webhookWorker.run(), options.webhookPassIntervalMs ?? webhookPassIntervalMs);
+  webhookTimer.unref?.();
   return {
     handle: (request) => app.handle(request),
     createdRootKey: rootKey.created,
     ctx,
     checkDomains,
     deliverQueued: () => queue.pass(),
+    deliverWebhooks: () => webhookWorker.run(),
     close: async () => {
       clearInterval(timer);
       clearInterval(deliveryTimer);
+      clearInterval(webhookTimer);
       await queue.stop();
+      await webhookWorker.stop();
       await database.close();
     },
   };

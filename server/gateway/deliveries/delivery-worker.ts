@@ -6,7 +6,7 @@ import type { Metrics } from "../metrics.ts";
 import type { DeliveryStore, GatewayDelivery } from "../store/deliveries.ts";
 import type { ProjectStore } from "../store/projects.ts";
 import { nextDeliveryAttempt } from "./schedule.ts";
-import { signedHeaders } from "./signature.ts";
+import { signedHeaders } from "../../http/standard-webhooks.ts";
 import { PassLoop } from "../pass-loop.ts";
 import { Wake } from "../wake.ts";
 

@@ -1,10 +1,13 @@
 // A tenant's sending domains: added with a fresh DKIM key and the records to publish, checked
 // against DNS (on demand and on a schedule), `pending` until every required record is found,
 // `verified` then, and `failed` when a verified domain loses a record or a pending one is not
-// set up within the verification window. Only a verified domain sends.
+// set up within the verification window. Only a verified domain sends. Each transition is a
+// `domain.verified` or `domain.failed` event (for webhooks), whoever asked for the check.
 import { ApiError, conflict, notFound, validation } from "../../http/errors.ts";
 import type { promises as dns } from "node:dns";
+import { recordDto } from "../dto.ts";
 import type { DomainStatus, DomainStore, MailDomain } from "../store/domains.ts";
+import type { EventStore } from "../store/events.ts";
 import { newDkimKeyPair, newDkimSelector } from "./dkim-key.ts";
 import { checkRecord, expectedRecords, type RecordCheck } from "./records.ts";
 
@@ -37,6 +40,7 @@ export class DomainsService {
     private readonly newResolver: () => dns.Resolver,
     private readonly mailHostname: string,
     private readonly now: () => number,
+    private readonly events: EventStore,
   ) {}
 
   async add(tenantId: string, rawName: string, receiving: boolean): Promise<MailDomain> {
@@ -78,6 +82,10 @@ export class DomainsService {
     }
     const updated = (await this.domains.recordCheck(domain.id, { status, recordChecks: checks, failure, verifiedAt: status === "verified" ? (domain.verifiedAt ?? now) : domain.verifiedAt }, now)) ?? domain;
     const transition: DomainTransition = status === domain.status ? null : status === "verified" ? "domain.verified" : status === "failed" ? "domain.failed" : null;
+    if (transition) {
+      const data = { id: updated.id, name: updated.name, status: updated.status, records: this.records(updated).map(recordDto) };
+      await this.events.emit([{ tenantId: updated.tenantId, type: transition, domainId: updated.id, data }], now);
+    }
     return { domain: updated, transition };
   }
 

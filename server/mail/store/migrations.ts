@@ -148,4 +148,57 @@ export const mailMigrations: readonly (readonly string[])[] = [
       PRIMARY KEY (tenant_id, idempotency_key)
     )`,
   ],
+  [
+    // A tenant's webhook endpoint: where to post, the event types it subscribes to (a JSON
+    // array, never empty) and its signing secret. The secret is kept as it is, not hashed: each
+    // delivery is signed with it (the API shows it only when it is made or rotated).
+    `CREATE TABLE mail_webhooks (
+      id TEXT PRIMARY KEY,
+      tenant_id TEXT NOT NULL REFERENCES mail_tenants (id),
+      url TEXT NOT NULL,
+      event_types TEXT NOT NULL,
+      secret TEXT NOT NULL,
+      enabled INTEGER NOT NULL,
+      created_at BIGINT NOT NULL,
+      updated_at BIGINT NOT NULL,
+      deleted_at BIGINT
+    )`,
+    `CREATE INDEX mail_webhooks_tenant ON mail_webhooks (tenant_id, id)`,
+    // One event for one endpoint: `pending` (due at next_attempt_at) until a 2xx makes it
+    // `delivered` or the last retry makes it `failed`. A pass leases what it posts, so the work
+    // of a process killed mid-post comes back when the lease runs out. `attempts` counts the
+    // attempts since it was last queued (the retry schedule's position).
+    `CREATE TABLE mail_webhook_deliveries (
+      id TEXT PRIMARY KEY,
+      webhook_id TEXT NOT NULL REFERENCES mail_webhooks (id),
+      tenant_id TEXT NOT NULL,
+      event_id TEXT NOT NULL REFERENCES mail_events (id),
+      event_type TEXT NOT NULL,
+      state TEXT NOT NULL,
+      attempts INTEGER NOT NULL,
+      next_attempt_at BIGINT NOT NULL,
+      lease_owner TEXT,
+      lease_until BIGINT,
+      last_status INTEGER,
+      last_error TEXT,
+      created_at BIGINT NOT NULL,
+      updated_at BIGINT NOT NULL,
+      delivered_at BIGINT,
+      UNIQUE (webhook_id, event_id)
+    )`,
+    `CREATE INDEX mail_webhook_deliveries_due ON mail_webhook_deliveries (state, next_attempt_at)`,
+    `CREATE INDEX mail_webhook_deliveries_webhook ON mail_webhook_deliveries (webhook_id, id)`,
+    // Every HTTP attempt of a delivery: when, how long, the status or the error, and the start
+    // of the receiver's answer.
+    `CREATE TABLE mail_webhook_attempts (
+      id TEXT PRIMARY KEY,
+      delivery_id TEXT NOT NULL REFERENCES mail_webhook_deliveries (id),
+      started_at BIGINT NOT NULL,
+      duration_ms BIGINT NOT NULL,
+      status INTEGER,
+      error TEXT,
+      response_excerpt TEXT
+    )`,
+    `CREATE INDEX mail_webhook_attempts_delivery ON mail_webhook_attempts (delivery_id, id)`,
+  ],
 ];

@@ -69,10 +69,9 @@ test("550 5.1.1 bounces as an unknown mailbox and suppresses the address; the ne
   });
 
   const again = await send(["Bob@Example.net"]);
-  expect(again).toEqual({
+  expect({ status: again.status, body: again.body }).toEqual({
     status: 422,
     body: { error: { code: "recipients_suppressed", message: "to: every recipient is on the suppression list (Bob@example.net); remove them from it (DELETE /v1/suppressions/{address}) to send again" } },
-    headers: expect.anything(),
   });
   const mixed = await send(["ana@example.net", "bob@example.net"]);
   expect(mixed.status).toBe(200);

@@ -1,6 +1,7 @@
 // What the mail API's routes share.
 import type { MailAuth } from "./auth.ts";
 import type { DomainsService } from "./domains/domains-service.ts";
+import type { UsageService } from "./plans/usage-service.ts";
 import type { MailSettings } from "./settings.ts";
 import type { MailDatabase } from "./store/database.ts";
 import type { TenantsService } from "./tenants-service.ts";
@@ -11,5 +12,6 @@ export interface MailContext {
   auth: MailAuth;
   tenants: TenantsService;
   domains: DomainsService;
+  usage: UsageService;
   now: () => number;
 }

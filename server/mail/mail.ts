@@ -9,19 +9,28 @@ import { loadRootKey } from "../service-keys.ts";
 import { MailAuth } from "./auth.ts";
 import type { MailContext } from "./context.ts";
 import { DomainsService } from "./domains/domains-service.ts";
+import { rateLimitBucketsMax, RateLimiter } from "./plans/rate-limiter.ts";
+import { sweepRetention } from "./plans/retention.ts";
+import { UsageService } from "./plans/usage-service.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { domainRoutes } from "./routes/domains.ts";
+import { rateLimitHook } from "./routes/rate-limit.ts";
 import { tenantRoutes } from "./routes/tenants.ts";
+import { usageRoutes } from "./routes/usage.ts";
 import type { MailSettings } from "./settings.ts";
 import { openMailDatabase } from "./store/database.ts";
 import { DomainStore } from "./store/domains.ts";
 import { TenantStore } from "./store/tenants.ts";
+import { UsageStore } from "./store/usage.ts";
 import { mailRootKeyPrefix, TenantsService } from "./tenants-service.ts";
 
 export const mailSqliteFile = "mail.sqlite";
 export const mailRootKeyFile = "mail-root-key";
 /** Domains checked per scheduled pass. */
 export const domainChecksPerPass = 50;
+/** How often the retention sweeper runs, and how many bounded passes it makes at most each time while they still find rows. */
+export const retentionSweepIntervalMs = 60_000;
+export const retentionPassesPerRun = 20;
 
 export interface RunningMail {
   handle(request: Request): Promise<Response>;
@@ -29,6 +38,8 @@ export interface RunningMail {
   ctx: MailContext;
   /** One scheduled pass now: re-checks the domains whose last check is older than the interval. */
   checkDomains(): Promise<number>;
+  /** One retention pass now (plans/retention.ts): the rows deleted. */
+  sweepRetention(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -50,16 +61,18 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
   const tenantStore = new TenantStore(database.sql);
   const domainStore = new DomainStore(database.sql);
   const domains = new DomainsService(domainStore, newResolver, settings.hostname, now);
-  const ctx: MailContext = { settings, database, auth: new MailAuth(rootKey.hash, tenantStore), tenants: new TenantsService(tenantStore, domainStore, now), domains, now };
+  const ctx: MailContext = { settings, database, auth: new MailAuth(rootKey.hash, tenantStore, new RateLimiter({ perSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst, bucketsMax: rateLimitBucketsMax }, now)), tenants: new TenantsService(tenantStore, domainStore, now), domains, usage: new UsageService(new UsageStore(database.sql), tenantStore), now };
   const app = new Elysia({ name: "mail", prefix })
     .onError(apiErrorHandler)
     .get("/", () => ({
       service: "transactional-mail",
       description: "Sends email from verified domains, signed with DKIM, and reports every hop. Every route but this one needs Authorization: Bearer <API key>.",
     }))
+    .use(rateLimitHook(ctx))
     .use(tenantRoutes(ctx))
     .use(apiKeyRoutes(ctx))
-    .use(domainRoutes(ctx));
+    .use(domainRoutes(ctx))
+    .use(usageRoutes(ctx));
 
   const checkDomains = async () => {
     let checked = 0;
@@ -72,13 +85,30 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
   };
   const timer = setInterval(() => void checkDomains().catch((error: Error) => log(`mail: domain checks failed: ${error.message}`)), Math.min(settings.domainCheckIntervalMs, 60_000));
   timer.unref?.();
+
+  const retentionPass = () => sweepRetention(database.sql, now(), log);
+  let sweeping = false;
+  const sweepTimer = setInterval(async () => {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      for (let pass = 0; pass < retentionPassesPerRun && (await retentionPass()) > 0; pass++);
+    } catch (error) {
+      log(`mail: retention sweep failed: ${(error as Error).message}`);
+    } finally {
+      sweeping = false;
+    }
+  }, retentionSweepIntervalMs);
+  sweepTimer.unref?.();
   return {
     handle: (request) => app.handle(request),
     createdRootKey: rootKey.created,
     ctx,
     checkDomains,
+    sweepRetention: retentionPass,
     close: async () => {
       clearInterval(timer);
+      clearInterval(sweepTimer);
       await database.close();
     },
   };

@@ -12,11 +12,16 @@ export interface MailSettings {
   dnsServers: string[];
   /** How often each domain's records are checked again. */
   domainCheckIntervalMs: number;
+  /** Requests per tenant key: refilled per second, and at once (docs/mail.md, "Plans and limits"). */
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
 }
 
 export class MailSettingsError extends Error {}
 
 export const defaultDomainCheckIntervalMs = 3_600_000;
+export const defaultRateLimitPerSecond = 10;
+export const defaultRateLimitBurst = 20;
 const hostnamePattern = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 const dnsServerPattern = /^(\[[0-9a-f:]+\]|[0-9.]+|[0-9a-f:]+)(:\d{1,5})?$/i;
 
@@ -30,8 +35,15 @@ export function parseMailSettings(env: Record<string, string | undefined>, publi
   const dnsServers = (env.MAIL_DNS_SERVERS ?? "").split(",").map((server) => server.trim()).filter(Boolean);
   const badServer = dnsServers.find((server) => !dnsServerPattern.test(server));
   if (badServer) throw new MailSettingsError(`MAIL_DNS_SERVERS: "${badServer.slice(0, 60)}" is not an IP address with an optional :port`);
-  const intervalRaw = env.MAIL_DOMAIN_CHECK_INTERVAL_MS?.trim();
-  const domainCheckIntervalMs = intervalRaw ? Number(intervalRaw) : defaultDomainCheckIntervalMs;
-  if (!Number.isInteger(domainCheckIntervalMs) || domainCheckIntervalMs <= 0) throw new MailSettingsError("MAIL_DOMAIN_CHECK_INTERVAL_MS must be a positive integer");
-  return { databaseUrl, rootKey, hostname: hostname.toLowerCase(), dnsServers, domainCheckIntervalMs };
+  const domainCheckIntervalMs = positiveInteger(env, "MAIL_DOMAIN_CHECK_INTERVAL_MS", defaultDomainCheckIntervalMs);
+  const rateLimitPerSecond = positiveInteger(env, "MAIL_RATE_LIMIT_PER_SECOND", defaultRateLimitPerSecond);
+  const rateLimitBurst = positiveInteger(env, "MAIL_RATE_LIMIT_BURST", defaultRateLimitBurst);
+  return { databaseUrl, rootKey, hostname: hostname.toLowerCase(), dnsServers, domainCheckIntervalMs, rateLimitPerSecond, rateLimitBurst };
+}
+
+function positiveInteger(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  const value = raw ? Number(raw) : fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) throw new MailSettingsError(`${name} must be a positive integer`);
+  return value;
 }

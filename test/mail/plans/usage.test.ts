@@ -133,9 +133,20 @@ test("the root key sets a tenant's plan; GET shows it; wrong plans, keys and ten
   const patched = await mail.call("PATCH", `/v1/tenants/${tenant.id}`, { key: mailRootKey, body: { plan: "scale" } });
   expect({ status: patched.status, body: patched.body }).toEqual({ status: 200, body: { ...shown.body, plan: "scale" } });
   expect((await mail.call("GET", `/v1/tenants/${tenant.id}`, { key: mailRootKey })).body.plan).toBe("scale");
-  for (const body of [{ plan: "enterprise" }, { plan: "free\r\nX-Injected: 1" }, { plan: "<b>free</b>" }, { plan: "f".repeat(100_000) }, { plan: 1 }, {}, { plan: "free", name: "x" }]) {
+  const oneOf = "plan: one of free, growth, scale";
+  const refusals: [unknown, string][] = [
+    [{ plan: "enterprise" }, oneOf],
+    [{ plan: "free\r\nX-Injected: 1" }, oneOf],
+    [{ plan: "<b>free</b>" }, oneOf],
+    [{ plan: "Free" }, oneOf],
+    [{ plan: "f".repeat(100_000) }, "body /plan: Expected string length less or equal to 32"],
+    [{ plan: 1 }, "body /plan: Expected string"],
+    [{}, "body /plan: Expected required property"],
+    [{ plan: "free", name: "x" }, "body /name: Unexpected property"],
+  ];
+  for (const [body, message] of refusals) {
     const refused = await mail.call("PATCH", `/v1/tenants/${tenant.id}`, { key: mailRootKey, body });
-    expect({ status: refused.status, code: refused.body.error.code }).toEqual({ status: 400, code: "validation" });
+    expect({ status: refused.status, body: refused.body }).toEqual({ status: 400, body: { error: { code: "validation", message } } });
   }
   expect((await mail.call("PATCH", "/v1/tenants/nope", { key: mailRootKey, body: { plan: "growth" } })).body).toEqual({ error: { code: "not_found", message: "tenant not found" } });
   const byTenantKey = await mail.call("PATCH", `/v1/tenants/${tenant.id}`, { key: tenant.key, body: { plan: "scale" } });

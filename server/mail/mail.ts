@@ -61,7 +61,9 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
   const tenantStore = new TenantStore(database.sql);
   const domainStore = new DomainStore(database.sql);
   const domains = new DomainsService(domainStore, newResolver, settings.hostname, now);
-  const ctx: MailContext = { settings, database, auth: new MailAuth(rootKey.hash, tenantStore, new RateLimiter({ perSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst, bucketsMax: rateLimitBucketsMax }, now)), tenants: new TenantsService(tenantStore, domainStore, now), domains, usage: new UsageService(new UsageStore(database.sql), tenantStore), now };
+  const limiter = new RateLimiter({ perSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst, bucketsMax: rateLimitBucketsMax }, now);
+  const usage = new UsageService(new UsageStore(database.sql), tenantStore);
+  const ctx: MailContext = { settings, database, auth: new MailAuth(rootKey.hash, tenantStore, limiter), tenants: new TenantsService(tenantStore, domainStore, now), domains, usage, now };
   const app = new Elysia({ name: "mail", prefix })
     .onError(apiErrorHandler)
     .get("/", () => ({

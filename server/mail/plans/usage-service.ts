@@ -34,14 +34,14 @@ export class UsageService {
 
   /**
    * Counts `emails` (one per envelope recipient) in the month of `now`, or throws 429
-   * `monthly_quota_exceeded` when the plan's cap would be passed; answers the month to give
-   * back to if the email is cancelled before it is sent.
+   * `monthly_quota_exceeded` when the plan's cap would be passed; answers the month (to give
+   * back to if the email is cancelled before it is sent) and the month's count with these.
    */
-  async reserve(tenantId: string, emails: number, now: number): Promise<{ month: string; emails: number }> {
+  async reserve(tenantId: string, emails: number, now: number): Promise<{ month: string; monthTotal: number }> {
     assert(Number.isSafeInteger(emails) && emails > 0, "reserve counts one or more emails");
     const month = monthOf(now);
     const total = await this.counts.reserve(tenantId, month, emails);
-    if (total !== null) return { month, emails: total };
+    if (total !== null) return { month, monthTotal: total };
     const tenant = await this.tenants.get(tenantId);
     if (!tenant) throw notFound("tenant");
     const plan = plans[tenant.plan];

@@ -1,7 +1,9 @@
 // Every route a tenant key calls takes one request from the key's bucket, once its key has been
 // accepted (so a refused key still gets its 401 or 403) and before the body is validated. The
 // answer says the state of the bucket in RateLimit-Limit, RateLimit-Remaining and
-// RateLimit-Reset (seconds until full); a 429 `rate_limited` adds Retry-After.
+// RateLimit-Reset (seconds until full); a 429 `rate_limited` adds Retry-After. Global, so the
+// routes `use`d after it in mail.ts are all limited. It looks the key up once more (a hash and
+// an indexed read): the routes' own checks run in hooks that see a request twice.
 import { Elysia } from "elysia";
 import { ApiError } from "../../http/errors.ts";
 import type { MailContext } from "../context.ts";
@@ -14,7 +16,7 @@ const rateLimitHeaders = (verdict: RateLimitVerdict) => ({
 });
 
 export const rateLimitHook = (ctx: MailContext) =>
-  new Elysia({ name: "mail-rate-limit" }).onBeforeHandle({ as: "global" }, async ({ request, set }) => {
+  new Elysia().onBeforeHandle({ as: "global" }, async ({ request, set }) => {
     const verdict = await ctx.auth.rateLimit(request.headers.get("authorization"));
     if (!verdict) return;
     if (!verdict.allowed) {

@@ -22,7 +22,7 @@ const november = Date.UTC(2026, 10, 15);
 test("the free cap holds at its edge and under concurrency; a refund and the usage route read the same count", async () => {
   const tenant = await mail.tenant();
   const usage = mail.mail.ctx.usage;
-  expect(await usage.reserve(tenant.id, 9_999, november)).toEqual({ month: "2026-11", emails: 9_999 });
+  expect(await usage.reserve(tenant.id, 9_999, november)).toEqual({ month: "2026-11", monthTotal: 9_999 });
   const racing = await Promise.allSettled(Array.from({ length: 10 }, () => usage.reserve(tenant.id, 1, november)));
   expect(racing.filter((result) => result.status === "fulfilled").length).toBe(1);
   expect(racing.filter((result) => result.status === "rejected").map((result) => (result as PromiseRejectedResult).reason.code)).toEqual(Array(9).fill("monthly_quota_exceeded"));
@@ -32,7 +32,7 @@ test("the free cap holds at its edge and under concurrency; a refund and the usa
   await usage.reserve(other.id, 7, mail.clock.now());
   expect((await mail.call("GET", "/v1/usage", { key: other.key })).body).toMatchObject({ plan: "free", emails: 7, limit: 10_000 });
   expect((await mail.call("PATCH", `/v1/tenants/${tenant.id}`, { key: mailRootKey, body: { plan: "scale" } })).body.plan).toBe("scale");
-  expect(await usage.reserve(tenant.id, 5_000, november)).toEqual({ month: "2026-11", emails: 14_998 });
+  expect(await usage.reserve(tenant.id, 5_000, november)).toEqual({ month: "2026-11", monthTotal: 14_998 });
 });
 
 test("a retention pass deletes an old email with its children, old domain events and idempotency rows", async () => {

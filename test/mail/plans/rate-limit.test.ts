@@ -3,6 +3,7 @@
 // Retry-After, 100 ms later one more passes; another key has its own bucket; the root key and
 // refused keys are not counted.
 import { afterAll, beforeAll, expect, setSystemTime, test } from "bun:test";
+import { MailSettingsError, parseMailSettings } from "../../../server/mail/settings.ts";
 import { mailRootKey, startTestMail, type TestMail } from "../harness.ts";
 
 let mail: TestMail;
@@ -62,4 +63,27 @@ test("refused keys get their 401 or 403, never a 429, and are not counted", asyn
     expect((await mail.call("GET", "/v1/domains", { key: "mk_live_unknown" })).status).toBe(401);
   }
   expect((await mail.call("GET", "/v1/usage", { key: tenant.key })).headers.get("ratelimit-remaining")).toBe("18");
+});
+
+test("MAIL_RATE_LIMIT_BURST and MAIL_RATE_LIMIT_PER_SECOND set the bucket; anything but a positive integer is refused at start", async () => {
+  const slow = await startTestMail({ MAIL_RATE_LIMIT_BURST: "2", MAIL_RATE_LIMIT_PER_SECOND: "1" });
+  try {
+    const tenant = await slow.tenant();
+    expect(limits((await slow.call("GET", "/v1/usage", { key: tenant.key })).headers)).toEqual({ limit: "2", remaining: "1", reset: "1", retryAfter: null });
+    await slow.call("GET", "/v1/usage", { key: tenant.key });
+    const refused = await slow.call("GET", "/v1/usage", { key: tenant.key });
+    expect({ status: refused.status, message: refused.body.error.message, ...limits(refused.headers) }).toEqual({
+      status: 429,
+      message: "this API key may make 2 requests at once and 1 a second; retry after 1 s",
+      limit: "2",
+      remaining: "0",
+      reset: "2",
+      retryAfter: "1",
+    });
+  } finally {
+    await slow.close();
+  }
+  for (const [name, value] of [["MAIL_RATE_LIMIT_BURST", "0"], ["MAIL_RATE_LIMIT_PER_SECOND", "1.5"], ["MAIL_RATE_LIMIT_PER_SECOND", "ten"], ["MAIL_RATE_LIMIT_BURST", "-1"], ["MAIL_RATE_LIMIT_BURST", "9".repeat(400)]]) {
+    expect(() => parseMailSettings({ [name!]: value }, null)).toThrow(new MailSettingsError(`${name} must be a positive integer`));
+  }
 });

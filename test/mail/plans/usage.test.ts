@@ -29,8 +29,8 @@ async function refusal(promise: Promise<unknown>) {
 test("the free plan takes 10,000 emails a month: 9,999 and 1 pass, one more is refused until the month ends", async () => {
   const tenant = await mail.tenant();
   const usage = mail.mail.ctx.usage;
-  expect(await usage.reserve(tenant.id, 9_999, november)).toEqual({ month: "2026-11", emails: 9_999 });
-  expect(await usage.reserve(tenant.id, 1, lastMsOfNovember)).toEqual({ month: "2026-11", emails: 10_000 });
+  expect(await usage.reserve(tenant.id, 9_999, november)).toEqual({ month: "2026-11", monthTotal: 9_999 });
+  expect(await usage.reserve(tenant.id, 1, lastMsOfNovember)).toEqual({ month: "2026-11", monthTotal: 10_000 });
   expect(await refusal(usage.reserve(tenant.id, 1, lastMsOfNovember))).toEqual({
     status: 429,
     code: "monthly_quota_exceeded",
@@ -38,7 +38,7 @@ test("the free plan takes 10,000 emails a month: 9,999 and 1 pass, one more is r
     headers: { "Retry-After": "1" },
   });
   // A new month starts from zero; November keeps its count.
-  expect(await usage.reserve(tenant.id, 1, december)).toEqual({ month: "2026-12", emails: 1 });
+  expect(await usage.reserve(tenant.id, 1, december)).toEqual({ month: "2026-12", monthTotal: 1 });
   expect((await usage.usage(tenant.id, november)).emails).toBe(10_000);
 });
 
@@ -53,7 +53,7 @@ test("a send that would pass the cap is refused whole, and a smaller one still f
   });
   await usage.reserve(tenant.id, 9_990, november);
   expect((await refusal(usage.reserve(tenant.id, 11, november))).message).toStartWith("the free plan sends 10,000 emails a month; 9,990 are used and this send has 11;");
-  expect(await usage.reserve(tenant.id, 10, november)).toEqual({ month: "2026-11", emails: 10_000 });
+  expect(await usage.reserve(tenant.id, 10, november)).toEqual({ month: "2026-11", monthTotal: 10_000 });
 });
 
 test("concurrent reservations never pass the cap together", async () => {
@@ -71,7 +71,7 @@ test("a cancelled email gives its emails back to the month it was counted in, ne
   await usage.release(tenant.id, 3, "2026-11");
   expect((await usage.usage(tenant.id, november)).emails).toBe(9_997);
   expect((await usage.usage(tenant.id, december)).emails).toBe(5);
-  expect(await usage.reserve(tenant.id, 3, november)).toEqual({ month: "2026-11", emails: 10_000 });
+  expect(await usage.reserve(tenant.id, 3, november)).toEqual({ month: "2026-11", monthTotal: 10_000 });
   await usage.release(tenant.id, 50, "2026-12");
   expect((await usage.usage(tenant.id, december)).emails).toBe(0);
   // A month never counted stays uncounted.
@@ -87,7 +87,7 @@ test("paid plans are never refused and are priced by tier", async () => {
   const tenant = await mail.tenant();
   expect((await mail.call("PATCH", `/v1/tenants/${tenant.id}`, { key: mailRootKey, body: { plan: "growth" } })).body).toMatchObject({ id: tenant.id, plan: "growth" });
   const now = mail.clock.now();
-  expect(await mail.mail.ctx.usage.reserve(tenant.id, 50_001, now)).toMatchObject({ emails: 50_001 });
+  expect(await mail.mail.ctx.usage.reserve(tenant.id, 50_001, now)).toMatchObject({ monthTotal: 50_001 });
   const month = new Date(now).toISOString().slice(0, 7);
   const [year, monthIndex] = month.split("-").map(Number);
   const usage = await mail.call("GET", "/v1/usage", { key: tenant.key });

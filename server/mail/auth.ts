@@ -1,9 +1,11 @@
 // Who is calling the mail API: `Authorization: Bearer <key>` as the operator's root key, or a
 // tenant's live key (`full`, or `sending`). Every refusal is the same 401 after the same work (a
 // hash and one indexed lookup); a sending key on a route it may not use is a 403 that names
-// what it can do (it is a valid key: nothing is revealed).
+// what it can do (it is a valid key: nothing is revealed). Each tenant key's requests are
+// rate limited (plans/rate-limiter.ts); the operator's root key is not.
 import { ApiError, forbidden } from "../http/errors.ts";
 import { identifyKey } from "../service-keys.ts";
+import type { RateLimiter, RateLimitVerdict } from "./plans/rate-limiter.ts";
 import type { MailKey, TenantStore } from "./store/tenants.ts";
 
 export type MailCaller = { kind: "root" } | { kind: "key"; key: MailKey };
@@ -14,6 +16,7 @@ export class MailAuth {
   constructor(
     private readonly rootKeyHash: string,
     private readonly tenants: TenantStore,
+    private readonly limiter: RateLimiter,
   ) {}
 
   private caller(authorization: string | null): Promise<MailCaller | null> {
@@ -31,5 +34,11 @@ export class MailAuth {
     if (caller?.kind !== "key") throw mailUnauthorized();
     if (needs === "full" && caller.key.permission !== "full") throw forbidden("this key has sending access only: it can send emails (POST /v1/emails) and nothing else");
     return caller.key;
+  }
+
+  /** Charges one request to the caller's tenant key; null for the root key and for a key the route will refuse. */
+  async rateLimit(authorization: string | null): Promise<RateLimitVerdict | null> {
+    const caller = await this.caller(authorization);
+    return caller?.kind === "key" ? this.limiter.take(caller.key.id) : null;
   }
 }

@@ -4,6 +4,7 @@ import type { DomainsService } from "./domains/domains-service.ts";
 import type { EmailsService } from "./sending/emails-service.ts";
 import type { SendService } from "./sending/send-service.ts";
 import type { SuppressionsService } from "./sending/suppressions-service.ts";
+import type { UsageService } from "./plans/usage-service.ts";
 import type { MailSettings } from "./settings.ts";
 import type { MailDatabase } from "./store/database.ts";
 import type { TenantsService } from "./tenants-service.ts";
@@ -19,5 +20,6 @@ export interface MailContext {
   emails: EmailsService;
   suppressions: SuppressionsService;
   webhooks: WebhooksService;
+  usage: UsageService;
   now: () => number;
 }

@@ -5,7 +5,7 @@ import type { MailKey, MailTenant } from "./store/tenants.ts";
 
 export const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export const tenantDto = (tenant: MailTenant) => ({ id: tenant.id, name: tenant.name, created_at: iso(tenant.createdAt) });
+export const tenantDto = (tenant: MailTenant) => ({ id: tenant.id, name: tenant.name, plan: tenant.plan, created_at: iso(tenant.createdAt) });
 
 export const keyDto = (key: MailKey) => ({
   id: key.id,

@@ -9,10 +9,15 @@ import { loadRootKey } from "../service-keys.ts";
 import { MailAuth } from "./auth.ts";
 import type { MailContext } from "./context.ts";
 import { DomainsService } from "./domains/domains-service.ts";
+import { rateLimitBucketsMax, RateLimiter } from "./plans/rate-limiter.ts";
+import { sweepRetention } from "./plans/retention.ts";
+import { UsageService } from "./plans/usage-service.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { domainRoutes } from "./routes/domains.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
+import { rateLimitHook } from "./routes/rate-limit.ts";
 import { tenantRoutes } from "./routes/tenants.ts";
+import { usageRoutes } from "./routes/usage.ts";
 import type { MailSettings } from "./settings.ts";
 import { openMailDatabase } from "./store/database.ts";
 import { DomainStore } from "./store/domains.ts";
@@ -20,6 +25,7 @@ import { EventStore } from "./store/events.ts";
 import { TenantStore } from "./store/tenants.ts";
 import { WebhookDeliveryStore } from "./store/webhook-deliveries.ts";
 import { WebhookStore } from "./store/webhooks.ts";
+import { UsageStore } from "./store/usage.ts";
 import { mailRootKeyPrefix, TenantsService } from "./tenants-service.ts";
 import { createMailDnsResolver } from "./delivery/mx.ts";
 import type { DeliveryInput, DeliveryResult, DeliveryRoute } from "./delivery/smtp-delivery.ts";
@@ -45,6 +51,9 @@ export const domainChecksPerPass = 50;
 export const deliveryPassIntervalMs = 5_000;
 /** How often the webhook worker fans out new events and posts what is due. */
 export const webhookPassIntervalMs = 1_000;
+/** How often the retention sweeper runs, and how many bounded passes it makes at most each time while they still find rows. */
+export const retentionSweepIntervalMs = 60_000;
+export const retentionPassesPerRun = 20;
 
 export interface RunningMail {
   handle(request: Request): Promise<Response>;
@@ -56,6 +65,8 @@ export interface RunningMail {
   deliverQueued(): Promise<number>;
   /** One webhook pass now (fan-out, then every delivery due); resolves with the HTTP attempts made. */
   deliverWebhooks(): Promise<number>;
+  /** One retention pass now (plans/retention.ts): the rows deleted. */
+  sweepRetention(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -82,6 +93,8 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
   };
   const tenantStore = new TenantStore(database.sql);
   const domainStore = new DomainStore(database.sql);
+  const limiter = new RateLimiter({ perSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst, bucketsMax: rateLimitBucketsMax }, now);
+  const usage = new UsageService(new UsageStore(database.sql), tenantStore);
   const eventStore = new EventStore(database.sql);
   const domains = new DomainsService(domainStore, newResolver, settings.hostname, now, eventStore);
   const webhookStores = { events: eventStore, webhooks: new WebhookStore(database.sql), deliveries: new WebhookDeliveryStore(database.sql) };
@@ -111,6 +124,7 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
     suppressions: suppressionStore,
     idempotency: new IdempotencyStore(database.sql),
     domains,
+    usage,
     findTemplate: async () => null,
     now,
     onQueued: () => queue.kick(),
@@ -118,13 +132,14 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
   const ctx: MailContext = {
     settings,
     database,
-    auth: new MailAuth(rootKey.hash, tenantStore),
+    auth: new MailAuth(rootKey.hash, tenantStore, limiter),
     tenants: new TenantsService(tenantStore, domainStore, now),
     domains,
     send,
-    emails: new EmailsService(emailStore, eventStore, attemptStore, now),
+    emails: new EmailsService(emailStore, eventStore, attemptStore, usage, now),
     suppressions: new SuppressionsService(suppressionStore, now),
     webhooks: new WebhooksService(webhookStores.webhooks, webhookStores.deliveries, now),
+    usage,
     now,
   };
   const app = new Elysia({ name: "mail", prefix })
@@ -133,14 +148,15 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
       service: "transactional-mail",
       description: "Sends email from verified domains, signed with DKIM, and reports every hop. Every route but this one needs Authorization: Bearer <API key>.",
     }))
+    .use(rateLimitHook(ctx))
     .use(tenantRoutes(ctx))
     .use(apiKeyRoutes(ctx))
     .use(domainRoutes(ctx))
     .use(sendRoutes(ctx))
     .use(emailRoutes(ctx))
     .use(suppressionRoutes(ctx))
-
-    .use(webhookRoutes(ctx));
+    .use(webhookRoutes(ctx))
+    .use(usageRoutes(ctx));
 
   const checkDomains = async () => {
     let checked = 0;
@@ -157,6 +173,21 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
   deliveryTimer.unref?.();
   const webhookTimer = setInterval(() => void webhookWorker.run(), options.webhookPassIntervalMs ?? webhookPassIntervalMs);
   webhookTimer.unref?.();
+
+  const retentionPass = () => sweepRetention(database.sql, now(), log);
+  let sweeping = false;
+  const sweepTimer = setInterval(async () => {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      for (let pass = 0; pass < retentionPassesPerRun && (await retentionPass()) > 0; pass++);
+    } catch (error) {
+      log(`mail: retention sweep failed: ${(error as Error).message}`);
+    } finally {
+      sweeping = false;
+    }
+  }, retentionSweepIntervalMs);
+  sweepTimer.unref?.();
   return {
     handle: (request) => app.handle(request),
     createdRootKey: rootKey.created,
@@ -164,10 +195,12 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
     checkDomains,
     deliverQueued: () => queue.pass(),
     deliverWebhooks: () => webhookWorker.run(),
+    sweepRetention: retentionPass,
     close: async () => {
       clearInterval(timer);
       clearInterval(deliveryTimer);
       clearInterval(webhookTimer);
+      clearInterval(sweepTimer);
       await queue.stop();
       await webhookWorker.stop();
       await database.close();

@@ -18,11 +18,16 @@ export interface MailSettings {
   deliveryPort: number;
   /** smtp:// or smtps:// URL of a relay all mail goes through; null: straight to each domain's MX. */
   relayUrl: string | null;
+  /** Requests per tenant key: refilled per second, and at once (docs/mail.md, "Plans and limits"). */
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
 }
 
 export class MailSettingsError extends Error {}
 
 export const defaultDomainCheckIntervalMs = 3_600_000;
+export const defaultRateLimitPerSecond = 10;
+export const defaultRateLimitBurst = 20;
 const hostnamePattern = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 const dnsServerPattern = /^(\[[0-9a-f:]+\]|[0-9.]+|[0-9a-f:]+)(:\d{1,5})?$/i;
 
@@ -36,12 +41,11 @@ export function parseMailSettings(env: Record<string, string | undefined>, publi
   const dnsServers = (env.MAIL_DNS_SERVERS ?? "").split(",").map((server) => server.trim()).filter(Boolean);
   const badServer = dnsServers.find((server) => !dnsServerPattern.test(server));
   if (badServer) throw new MailSettingsError(`MAIL_DNS_SERVERS: "${badServer.slice(0, 60)}" is not an IP address with an optional :port`);
-  const intervalRaw = env.MAIL_DOMAIN_CHECK_INTERVAL_MS?.trim();
-  const domainCheckIntervalMs = intervalRaw ? Number(intervalRaw) : defaultDomainCheckIntervalMs;
-  if (!Number.isInteger(domainCheckIntervalMs) || domainCheckIntervalMs <= 0) throw new MailSettingsError("MAIL_DOMAIN_CHECK_INTERVAL_MS must be a positive integer");
-  const deliveryPortRaw = env.MAIL_DELIVERY_PORT?.trim();
-  const deliveryPort = deliveryPortRaw ? Number(deliveryPortRaw) : smtpPort;
-  if (!Number.isInteger(deliveryPort) || deliveryPort < 1 || deliveryPort > 65_535) throw new MailSettingsError("MAIL_DELIVERY_PORT must be a port number (1-65535)");
+  const domainCheckIntervalMs = positiveInteger(env, "MAIL_DOMAIN_CHECK_INTERVAL_MS", defaultDomainCheckIntervalMs);
+  const rateLimitPerSecond = positiveInteger(env, "MAIL_RATE_LIMIT_PER_SECOND", defaultRateLimitPerSecond);
+  const rateLimitBurst = positiveInteger(env, "MAIL_RATE_LIMIT_BURST", defaultRateLimitBurst);
+  const deliveryPort = positiveInteger(env, "MAIL_DELIVERY_PORT", smtpPort);
+  if (deliveryPort > 65_535) throw new MailSettingsError("MAIL_DELIVERY_PORT must be a port number (1-65535)");
   const relayUrl = env.MAIL_RELAY_URL?.trim() || null;
   if (relayUrl !== null) {
     try {
@@ -50,5 +54,12 @@ export function parseMailSettings(env: Record<string, string | undefined>, publi
       throw new MailSettingsError(`MAIL_RELAY_URL: ${(error as Error).message}`);
     }
   }
-  return { databaseUrl, rootKey, hostname: hostname.toLowerCase(), dnsServers, domainCheckIntervalMs, deliveryPort, relayUrl };
+  return { databaseUrl, rootKey, hostname: hostname.toLowerCase(), dnsServers, domainCheckIntervalMs, rateLimitPerSecond, rateLimitBurst, deliveryPort, relayUrl };
+}
+
+function positiveInteger(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  const value = raw ? Number(raw) : fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) throw new MailSettingsError(`${name} must be a positive integer`);
+  return value;
 }

@@ -4,6 +4,7 @@
 import { notFound, validation } from "../http/errors.ts";
 import { randomBase62 } from "../crypto.ts";
 import { keyHash, serviceKeyRandomLength } from "../service-keys.ts";
+import type { PlanName } from "./plans/plans.ts";
 import type { DomainStore } from "./store/domains.ts";
 import type { KeyPermission, MailKey, MailTenant, TenantStore } from "./store/tenants.ts";
 
@@ -27,6 +28,12 @@ export class TenantsService {
 
   async get(id: string): Promise<MailTenant> {
     const tenant = await this.tenants.get(id);
+    if (!tenant) throw notFound("tenant");
+    return tenant;
+  }
+
+  async setPlan(id: string, plan: PlanName): Promise<MailTenant> {
+    const tenant = await this.tenants.setPlan(id, plan);
     if (!tenant) throw notFound("tenant");
     return tenant;
   }

@@ -11,6 +11,7 @@ import { TestDnsServer } from "./helpers/dns-server.ts";
 
 export const mailRootKey = "mk_root_test_key_0123456789abcdef";
 export const mailHostname = "mx.mail-service.test";
+const unlimitedBurst = 1_000_000;
 
 export interface TestMail {
   url: string;
@@ -27,7 +28,8 @@ export async function startTestMail(env: Record<string, string> = {}, options: P
   const dns = await TestDnsServer.start();
   const dataDir = mkdtempSync(join(tmpdir(), "mail-test-"));
   const clock = new TestClock();
-  const settings = parseMailSettings({ MAIL_ROOT_KEY: mailRootKey, MAIL_HOSTNAME: mailHostname, MAIL_DNS_SERVERS: dns.servers.join(","), ...env }, null);
+  // Functional tests make many calls in a burst; the rate limit's own tests set it (test/mail/plans).
+  const settings = parseMailSettings({ MAIL_ROOT_KEY: mailRootKey, MAIL_HOSTNAME: mailHostname, MAIL_DNS_SERVERS: dns.servers.join(","), MAIL_RATE_LIMIT_BURST: String(unlimitedBurst), ...env }, null);
   const mail = await startMail(settings, dataDir, "", { now: clock.now, log: () => {}, ...options });
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => mail.handle(request) });
   const url = `http://127.0.0.1:${server.port}`;

@@ -19,7 +19,7 @@ test("the root key makes a tenant with a full-access key, shown once", async () 
   const created = await mail.call("POST", "/v1/tenants", { key: mailRootKey, body: { name: " Acme " } });
   expect(created.status).toBe(201);
   expect(created.body).toEqual({
-    tenant: { id: expect.any(String), name: "Acme", created_at: iso },
+    tenant: { id: expect.any(String), name: "Acme", plan: "free", created_at: iso },
     api_key: { id: expect.any(String), name: "default", permission: "full_access", domain_id: null, last4: created.body.api_key.token.slice(-4), state: "active", created_at: iso, revoked_at: null, token: expect.stringMatching(/^mk_live_[0-9A-Za-z]{40}$/) },
   });
   const listed = await mail.call("GET", "/v1/api-keys", { key: created.body.api_key.token });

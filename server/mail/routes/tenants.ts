@@ -1,15 +1,18 @@
 // The operator's routes (root key): tenants, each made with a first full-access key (shown
-// once), and keys minted for a tenant.
+// once), keys minted for a tenant, and its plan.
 import { Elysia, t } from "elysia";
+import { validation } from "../../http/errors.ts";
 import { validateBody } from "../../http/validate.ts";
 import { PageQuery, page } from "../../http/paging.ts";
 import type { MailContext } from "../context.ts";
 import { keyDto, tenantDto } from "../dto.ts";
+import { isPlanName, planNames } from "../plans/plans.ts";
 import { tenantNameLengthMax } from "../tenants-service.ts";
 import { MintKeyRequest, permissionOf } from "./api-keys.ts";
 
 const Id = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
 const CreateTenantRequest = t.Object({ name: t.String({ minLength: 1, maxLength: tenantNameLengthMax }) }, { additionalProperties: false });
+const UpdateTenantRequest = t.Object({ plan: t.String({ maxLength: 32 }) }, { additionalProperties: false });
 
 export const tenantRoutes = (ctx: MailContext) =>
   new Elysia()
@@ -31,6 +34,15 @@ export const tenantRoutes = (ctx: MailContext) =>
       { query: PageQuery },
     )
     .get("/v1/tenants/:id", async ({ params }) => tenantDto(await ctx.tenants.get(params.id)), { params: Id })
+    .patch(
+      "/v1/tenants/:id",
+      async ({ params, body }) => {
+        const { plan } = validateBody<typeof UpdateTenantRequest.static>(UpdateTenantRequest, body);
+        if (!isPlanName(plan)) throw validation(`plan: one of ${planNames.join(", ")}`);
+        return tenantDto(await ctx.tenants.setPlan(params.id, plan));
+      },
+      { params: Id },
+    )
     .post(
       "/v1/tenants/:id/api-keys",
       async ({ params, body, set }) => {

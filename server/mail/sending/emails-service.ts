@@ -7,12 +7,15 @@ import { attemptDto, emailDto, eventDto, recipientDto } from "../email-dto.ts";
 import type { AttemptStore } from "../store/attempts.ts";
 import type { EmailSearch, EmailStore, StoredEmail } from "../store/emails.ts";
 import type { EventStore } from "../store/events.ts";
+import { monthOf } from "../plans/month.ts";
+import type { UsageService } from "../plans/usage-service.ts";
 
 export class EmailsService {
   constructor(
     private readonly emails: EmailStore,
     private readonly events: EventStore,
     private readonly attempts: AttemptStore,
+    private readonly usage: UsageService,
     private readonly now: () => number,
   ) {}
 
@@ -46,7 +49,10 @@ export class EmailsService {
 
   async cancel(tenantId: string, id: string): Promise<StoredEmail> {
     const email = await this.get(tenantId, id);
-    if (email.status !== "scheduled" || (await this.emails.cancel(id, this.now())) === 0) throw notScheduled(email, "cancelled");
+    const cancelled = email.status === "scheduled" ? await this.emails.cancel(id, this.now()) : 0;
+    if (cancelled === 0) throw notScheduled(email, "cancelled");
+    // never sent: its recipients are given back to the month they were counted in
+    await this.usage.release(tenantId, cancelled, monthOf(email.createdAt));
     return this.get(tenantId, id);
   }
 }

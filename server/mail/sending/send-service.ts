@@ -4,7 +4,8 @@
 // recipients are left out and named in the answer (an email whose recipients are all
 // suppressed is refused), and the answer is given only once every email is durably stored.
 // Idempotency-Key: the same key and body answer the same ids for 24 hours; another body under
-// the same key is 422; a request still running under it is 409.
+// the same key is 422; a request still running under it is 409. Each recipient sent to counts
+// once against the month's usage (plans/usage-service.ts) before anything is written.
 import { dayMs, minuteMs } from "../../clock.ts";
 import { sha256Hex } from "../../crypto.ts";
 import { ApiError, validation } from "../../http/errors.ts";
@@ -18,6 +19,7 @@ import type { EmailStore, NewEmail } from "../store/emails.ts";
 import type { EventStore, NewMailEvent } from "../store/events.ts";
 import { inProgressStatus, type IdempotencyStore } from "../store/idempotency.ts";
 import type { SuppressionStore } from "../store/suppressions.ts";
+import type { UsageService } from "../plans/usage-service.ts";
 import type { MailKey } from "../store/tenants.ts";
 import { emailEventData } from "./event-data.ts";
 import { returnPathFor } from "./return-path.ts";
@@ -44,6 +46,7 @@ export interface SendDependencies {
   suppressions: SuppressionStore;
   idempotency: IdempotencyStore;
   domains: DomainsService;
+  usage: UsageService;
   findTemplate: (tenantId: string, id: string) => Promise<StoredTemplate | null>;
   now: () => number;
   /** Called once emails are queued to send now, so the queue need not wait for its next tick. */
@@ -88,9 +91,13 @@ export class SendService {
       if (replay !== null) return { body: replay as T, replayed: true };
     }
     const at = now();
+    const counted = prepared.reduce((sum, item) => sum + item.email.recipients.filter((recipient) => recipient.status !== "suppressed").length, 0);
+    let reservation: { month: string } | null = null;
     try {
+      reservation = await this.deps.usage.reserve(key.tenantId, counted, at);
       await this.deps.emails.insert(prepared.map((item) => item.email), at);
     } catch (error) {
+      if (reservation !== null) await this.deps.usage.release(key.tenantId, counted, reservation.month);
       if (idempotencyKey !== null) await this.deps.idempotency.release(key.tenantId, idempotencyKey);
       throw error;
     }

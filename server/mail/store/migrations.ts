@@ -201,4 +201,17 @@ export const mailMigrations: readonly (readonly string[])[] = [
     )`,
     `CREATE INDEX mail_webhook_attempts_delivery ON mail_webhook_attempts (delivery_id, id)`,
   ],
+  [
+    // Plans and usage: each tenant's plan (docs/mail.md, "Plans and limits"), and its emails
+    // counted per calendar month in UTC ('YYYY-MM'), which a send reserves in one statement.
+    `ALTER TABLE mail_tenants ADD COLUMN plan TEXT NOT NULL DEFAULT 'free'`,
+    `CREATE TABLE mail_usage (
+      tenant_id TEXT NOT NULL REFERENCES mail_tenants (id),
+      month TEXT NOT NULL,
+      emails BIGINT NOT NULL,
+      PRIMARY KEY (tenant_id, month)
+    )`,
+    // The retention sweeper finds idempotency rows past 24 hours without reading the others.
+    `CREATE INDEX mail_idempotency_created ON mail_idempotency (created_at)`,
+  ],
 ];

@@ -2,12 +2,14 @@
 // only its hash is kept, with the last four characters for recognition.
 import type { SQL } from "bun";
 import { time } from "../../sql-store/values.ts";
+import type { PlanName } from "../plans/plans.ts";
 
 export type KeyPermission = "full" | "sending";
 
 export interface MailTenant {
   id: string;
   name: string;
+  plan: PlanName;
   createdAt: number;
 }
 
@@ -45,7 +47,7 @@ const key = (row: KeyRow): MailKey => ({
   revokedAt: time(row.revoked_at),
 });
 
-const tenant = (row: { id: string; name: string; created_at: number | string }): MailTenant => ({ id: row.id, name: row.name, createdAt: time(row.created_at)! });
+const tenant = (row: { id: string; name: string; plan: PlanName; created_at: number | string }): MailTenant => ({ id: row.id, name: row.name, plan: row.plan, createdAt: time(row.created_at)! });
 
 const keyColumns = "id, tenant_id, name, permission, domain_id, secret_last4, created_at, revoked_at";
 
@@ -55,6 +57,11 @@ export class TenantStore {
   async create(id: string, name: string, now: number): Promise<MailTenant> {
     const [row] = await this.sql`INSERT INTO mail_tenants (id, name, created_at) VALUES (${id}, ${name}, ${now}) RETURNING *`;
     return tenant(row);
+  }
+
+  async setPlan(id: string, plan: PlanName): Promise<MailTenant | null> {
+    const [row] = await this.sql`UPDATE mail_tenants SET plan = ${plan} WHERE id = ${id} RETURNING *`;
+    return row ? tenant(row) : null;
   }
 
   async get(id: string): Promise<MailTenant | null> {

@@ -180,3 +180,28 @@ test("senders, keys and tenants: unverified or foreign domains and restricted ke
   expect((await mail.call("GET", "/v1/emails", { key: stranger.key })).body).toEqual({ data: [], next_cursor: null });
   expect(tenantId).toBeString();
 });
+
+test("each recipient sent to counts against the month; a cancelled scheduled email gives its count back; past the free cap a send is refused whole", async () => {
+  const { mail } = fixture;
+  const tenant = await mail.tenant("Counted");
+  await verifiedDomain(mail, tenant.key, "send.counted.test");
+  const from = "hi@send.counted.test";
+  const used = async () => (await mail.call("GET", "/v1/usage", { key: tenant.key })).body.emails;
+  expect((await mail.call("POST", "/v1/emails", { key: tenant.key, body: email({ from, to: ["a@example.net", "b@example.net"], cc: ["c@example.net"] }) })).status).toBe(200);
+  expect(await used()).toBe(3);
+  const later = await mail.call("POST", "/v1/emails", { key: tenant.key, body: email({ from, to: ["a@example.net"], scheduled_at: "in 1 hour" }) });
+  expect(await used()).toBe(4);
+  expect((await mail.call("POST", `/v1/emails/${later.body.id}/cancel`, { key: tenant.key })).status).toBe(200);
+  expect(await used()).toBe(3);
+
+  await mail.mail.ctx.usage.reserve(tenant.id, 10_000 - 3 - 2, mail.clock.now());
+  expect((await mail.call("POST", "/v1/emails", { key: tenant.key, body: email({ from, to: ["a@example.net", "b@example.net"] }) })).status).toBe(200);
+  expect(await used()).toBe(10_000);
+  const refused = await mail.call("POST", "/v1/emails", { key: tenant.key, headers: { "idempotency-key": "over-the-cap" }, body: email({ from }) });
+  expect(refused.status).toBe(429);
+  expect(refused.body.error.code).toBe("monthly_quota_exceeded");
+  expect(await used()).toBe(10_000);
+  // The refused request did not keep its key: once the month allows, the same key sends.
+  mail.clock.advance(32 * 24 * hourMs);
+  expect((await mail.call("POST", "/v1/emails", { key: tenant.key, headers: { "idempotency-key": "over-the-cap" }, body: email({ from }) })).status).toBe(200);
+});

@@ -1,0 +1,96 @@
+// Log retention: each tenant's emails (with their recipients, attempts and events) and its
+// events without an email are deleted once older than its plan keeps logs, and idempotency
+// keys once past their 24 hours, for every plan. A pass deletes at most `batch` rows of each
+// kind for each plan, children before their email, and keeps no state outside the rows: a pass
+// killed midway leaves rows the next one finds again.
+//
+// Another table with rows to age out (inbound mail, webhook deliveries) adds a RetentionSweep
+// to the list given to sweepRetention: mail.ts passes `mailRetentionSweeps`.
+import type { SQL } from "bun";
+import { count } from "../../sql-store/values.ts";
+import { dayMs, logRetentionMs, planNames, plans, type PlanName } from "./plans.ts";
+
+/** Emails (or other rows) of each kind deleted per plan in one pass. */
+export const retentionBatchRows = 500;
+export const idempotencyRetentionMs = dayMs;
+
+export interface RetentionSweep {
+  /** What it deletes, for the log. */
+  name: string;
+  /** Deletes at most `batch` rows (per plan, for a sweep by plan) past retention at `now`; answers how many rows went, children included. */
+  sweep(sql: SQL, now: number, batch: number): Promise<number>;
+}
+
+/** Each plan with the time before which its tenants' logs are past retention. */
+export const planCutoffs = (now: number): { plan: PlanName; cutoff: number }[] => planNames.map((plan) => ({ plan, cutoff: now - logRetentionMs(plans[plan]) }));
+
+const deleted = (result: unknown) => count((result as { count: number }).count);
+
+/**
+ * An email goes once it was created, last changed and (if scheduled) due before the cutoff, and
+ * none of its recipients changed or waits for an attempt since: a scheduled or retried email
+ * outlives a short retention until it is done.
+ */
+export const emailsSweep: RetentionSweep = {
+  name: "emails",
+  async sweep(sql, now, batch) {
+    let rows = 0;
+    for (const { plan, cutoff } of planCutoffs(now)) {
+      const due = await sql`
+        SELECT id FROM mail_emails
+        WHERE tenant_id IN (SELECT id FROM mail_tenants WHERE plan = ${plan}) AND created_at < ${cutoff} AND updated_at < ${cutoff}
+          AND (scheduled_at IS NULL OR scheduled_at < ${cutoff})
+          AND NOT EXISTS (SELECT 1 FROM mail_recipients r WHERE r.email_id = mail_emails.id AND (r.updated_at >= ${cutoff} OR r.next_attempt_at >= ${cutoff}))
+        ORDER BY created_at LIMIT ${batch}`;
+      const ids = (due as { id: string }[]).map((row) => row.id);
+      if (ids.length === 0) continue;
+      rows += deleted(await sql`DELETE FROM mail_events WHERE email_id IN ${sql(ids)}`);
+      rows += deleted(await sql`DELETE FROM mail_attempts WHERE email_id IN ${sql(ids)}`);
+      rows += deleted(await sql`DELETE FROM mail_recipients WHERE email_id IN ${sql(ids)}`);
+      rows += deleted(await sql`DELETE FROM mail_emails WHERE id IN ${sql(ids)}`);
+    }
+    return rows;
+  },
+};
+
+/** Events of no email (a domain verified or failed) go when older than the plan's retention. */
+export const domainEventsSweep: RetentionSweep = {
+  name: "domain events",
+  async sweep(sql, now, batch) {
+    let rows = 0;
+    for (const { plan, cutoff } of planCutoffs(now)) {
+      rows += deleted(
+        await sql`
+          DELETE FROM mail_events WHERE id IN (
+            SELECT id FROM mail_events
+            WHERE email_id IS NULL AND tenant_id IN (SELECT id FROM mail_tenants WHERE plan = ${plan}) AND created_at < ${cutoff}
+            LIMIT ${batch})`,
+      );
+    }
+    return rows;
+  },
+};
+
+/** An Idempotency-Key replays its answer for 24 hours, then its row goes. */
+export const idempotencySweep: RetentionSweep = {
+  name: "idempotency keys",
+  sweep: async (sql, now, batch) =>
+    deleted(
+      await sql`
+        DELETE FROM mail_idempotency WHERE (tenant_id, idempotency_key) IN (
+          SELECT tenant_id, idempotency_key FROM mail_idempotency WHERE created_at < ${now - idempotencyRetentionMs} LIMIT ${batch})`,
+    ),
+};
+
+export const mailRetentionSweeps: readonly RetentionSweep[] = [emailsSweep, domainEventsSweep, idempotencySweep];
+
+/** One pass of every sweep, each deletion logged; answers the rows deleted. */
+export async function sweepRetention(sql: SQL, now: number, log: (line: string) => void, sweeps: readonly RetentionSweep[] = mailRetentionSweeps, batch = retentionBatchRows): Promise<number> {
+  let rows = 0;
+  for (const sweep of sweeps) {
+    const swept = await sweep.sweep(sql, now, batch);
+    if (swept > 0) log(`mail: retention deleted ${swept} rows of ${sweep.name}`);
+    rows += swept;
+  }
+  return rows;
+}

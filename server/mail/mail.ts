@@ -11,11 +11,14 @@ import type { MailContext } from "./context.ts";
 import { DomainsService } from "./domains/domains-service.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { domainRoutes } from "./routes/domains.ts";
+import { templateRoutes } from "./routes/templates.ts";
 import { tenantRoutes } from "./routes/tenants.ts";
 import type { MailSettings } from "./settings.ts";
 import { openMailDatabase } from "./store/database.ts";
 import { DomainStore } from "./store/domains.ts";
+import { TemplateStore } from "./store/templates.ts";
 import { TenantStore } from "./store/tenants.ts";
+import { TemplatesService } from "./templates-service.ts";
 import { mailRootKeyPrefix, TenantsService } from "./tenants-service.ts";
 
 export const mailSqliteFile = "mail.sqlite";
@@ -50,7 +53,8 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
   const tenantStore = new TenantStore(database.sql);
   const domainStore = new DomainStore(database.sql);
   const domains = new DomainsService(domainStore, newResolver, settings.hostname, now);
-  const ctx: MailContext = { settings, database, auth: new MailAuth(rootKey.hash, tenantStore), tenants: new TenantsService(tenantStore, domainStore, now), domains, now };
+  const templates = new TemplatesService(new TemplateStore(database.sql), now);
+  const ctx: MailContext = { settings, database, auth: new MailAuth(rootKey.hash, tenantStore), tenants: new TenantsService(tenantStore, domainStore, now), domains, templates, now };
   const app = new Elysia({ name: "mail", prefix })
     .onError(apiErrorHandler)
     .get("/", () => ({
@@ -59,7 +63,8 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
     }))
     .use(tenantRoutes(ctx))
     .use(apiKeyRoutes(ctx))
-    .use(domainRoutes(ctx));
+    .use(domainRoutes(ctx))
+    .use(templateRoutes(ctx));
 
   const checkDomains = async () => {
     let checked = 0;

@@ -4,6 +4,7 @@
 // subject a send would accept, html and text within the send's bounds, and placeholders a
 // request's variables can fill, so a broken template is refused here and not at send time.
 import { ApiError, conflict, notFound, validation } from "../http/errors.ts";
+import { refuseForbiddenCharacters } from "./compose/characters.ts";
 import { ComposeError } from "./compose/errors.ts";
 import {
   parseTemplateId,
@@ -19,7 +20,7 @@ import type { MailTemplate, TemplateContent, TemplateStore, TemplateSummary } fr
 export const templatesPerTenantMax = 200;
 export const templateNameLengthMax = 200;
 /** An update retries this often when another one changed the template between its read and its write. */
-const updateAttemptsMax = 3;
+const updateAttemptsMax = 10;
 /** How much of a stray `{{` a refusal quotes. */
 const strayQuoteLengthMax = 24;
 
@@ -86,9 +87,10 @@ export class TemplatesService {
 function checkedContent(fields: { name: string; subject: string | null; html: string | null; text: string | null }): TemplateContent {
   const name = fields.name.trim();
   if (name === "") throw validation("name: must not be blank");
+  refuseForbiddenCharacters(name, "name", { allowTab: false });
   const subject = fields.subject === null ? null : parseSubject(fields.subject, "subject");
-  const html = checkedSize(fields.html || null, "html", htmlBytesMax);
-  const text = checkedSize(fields.text || null, "text", textBytesMax);
+  const html = checkedBody(fields.html, "html", htmlBytesMax);
+  const text = checkedBody(fields.text, "text", textBytesMax);
   if (html === null && text === null) throw new ComposeError("html", "missing_field", "give html, text or both");
   const variables = new Set<string>();
   for (const [field, value] of [["subject", subject], ["html", html], ["text", text]] as const) {
@@ -100,6 +102,12 @@ function checkedContent(fields: { name: string; subject: string | null; html: st
     }
   }
   return { name, subject, html, text, variables: [...variables] };
+}
+
+// NUL has no place in mail text, and PostgreSQL's TEXT cannot hold it: refused on every store alike.
+function checkedBody(value: string | null, field: string, bytesMax: number): string | null {
+  if (value?.includes("\u0000")) throw new ComposeError(field, "forbidden_character", "must not contain NUL (U+0000)");
+  return checkedSize(value || null, field, bytesMax);
 }
 
 function refuseStrayPlaceholder(value: string, field: string): void {

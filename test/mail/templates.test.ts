@@ -252,24 +252,28 @@ test("another tenant's template is 404 and its id is free for every tenant; a se
   expect((await mail.call("GET", path("receipt"), { key: tenant.key })).body.text).toBe("Paid {{amount}}");
 });
 
-test("hostile content is stored and returned unchanged, under ids full of URL and SQL punctuation", async () => {
+test("hostile content is stored and returned unchanged, under ids full of URL and SQL punctuation; NUL and a name's line breaks are refused", async () => {
   const tenant = await mail.tenant();
   const hostile = {
     id: `a/b?c#d%2F'";--<x>`,
-    name: "<img src=x onerror=alert(1)>\r\n\u0000\u202e'; DROP TABLE mail_templates; --",
-    subject: `<script>alert("{{name}}")</script> 🎉 \u202e`,
-    html: `<script>alert(1)</script>\r\n\u0000<a href="javascript:{{url}}">x</a>${"<".repeat(1000)}`,
-    text: `\r\n.\r\nQUIT\r\n\u0000 {{name}} \ud83d\ude00 ' OR 1=1 --`,
+    name: "<img src=x onerror=alert(1)> \u202e'; DROP TABLE mail_templates; --",
+    subject: `<script>alert("{{name}}")</script> 🎉\t\u202e`,
+    html: `<script>alert(1)</script>\r\n<a href="javascript:{{url}}">x</a>${"<".repeat(1000)}\u2028`,
+    text: `\r\n.\r\nQUIT\r\n\u0001 {{name}} \ud83d\ude00 ' OR 1=1 --`,
   };
   const created = await mail.call("POST", "/v1/templates", { key: tenant.key, body: hostile });
-  expect(answer(created)).toEqual({
-    status: 201,
-    body: { ...hostile, name: hostile.name.trim(), variables: ["name", "url"], created_at: iso, updated_at: iso },
-  });
+  expect(answer(created)).toEqual({ status: 201, body: { ...hostile, variables: ["name", "url"], created_at: iso, updated_at: iso } });
   expect((await mail.call("GET", path(hostile.id), { key: tenant.key })).body).toEqual(created.body);
   expect(await mail.mail.ctx.templates.find(tenant.id, hostile.id)).toEqual({ subject: hostile.subject, html: hostile.html, text: hostile.text });
   expect((await mail.call("GET", "/v1/templates", { key: tenant.key })).body.data.map((template: { id: string }) => template.id)).toEqual([hostile.id]);
   expect((await mail.call("DELETE", path(hostile.id), { key: tenant.key })).body).toEqual({ id: hostile.id, deleted: true });
+
+  const create = async (body: unknown) => answer(await mail.call("POST", "/v1/templates", { key: tenant.key, body }));
+  expect(await create({ id: "x", html: "<p>\u0000</p>" })).toEqual(error(422, "forbidden_character", "html: must not contain NUL (U+0000)"));
+  expect(await create({ id: "x", text: "a\u0000" })).toEqual(error(422, "forbidden_character", "text: must not contain NUL (U+0000)"));
+  expect(await create({ id: "x", subject: "a\u0000", text: "x" })).toEqual(error(422, "forbidden_character", "subject: must not contain NUL (U+0000)"));
+  expect(await create({ id: "x", name: "Welcome\r\nX-Injected: 1", text: "x" })).toEqual(error(422, "forbidden_character", "name: must not contain CR (U+000D)"));
+  expect(await create({ id: "x", name: "Welcome\u0000", text: "x" })).toEqual(error(422, "forbidden_character", "name: must not contain NUL (U+0000)"));
 });
 
 test("changes made at the same time are each applied, none lost", async () => {

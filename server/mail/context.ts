@@ -7,6 +7,7 @@ import type { SuppressionsService } from "./sending/suppressions-service.ts";
 import type { UsageService } from "./plans/usage-service.ts";
 import type { MailSettings } from "./settings.ts";
 import type { MailDatabase } from "./store/database.ts";
+import type { TemplatesService } from "./templates-service.ts";
 import type { TenantsService } from "./tenants-service.ts";
 import type { WebhooksService } from "./webhooks/webhooks-service.ts";
 
@@ -21,5 +22,6 @@ export interface MailContext {
   suppressions: SuppressionsService;
   webhooks: WebhooksService;
   usage: UsageService;
+  templates: TemplatesService;
   now: () => number;
 }

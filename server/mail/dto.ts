@@ -1,6 +1,7 @@
 // The mail API's answers, in snake_case as Resend's API writes them, times as RFC 3339.
 import type { RecordCheck } from "./domains/records.ts";
 import type { MailDomain } from "./store/domains.ts";
+import type { MailTemplate, TemplateSummary } from "./store/templates.ts";
 import type { MailKey, MailTenant } from "./store/tenants.ts";
 
 export const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -42,3 +43,18 @@ export const domainDto = (domain: MailDomain, records: RecordCheck[]) => ({
   created_at: iso(domain.createdAt),
   records: records.map(recordDto),
 });
+
+/** A template in a list: without html and text. */
+export const templateSummaryDto = (template: TemplateSummary) => ({
+  id: template.id,
+  name: template.name,
+  subject: template.subject,
+  variables: template.variables,
+  created_at: iso(template.createdAt),
+  updated_at: iso(template.updatedAt),
+});
+
+export const templateDto = (template: MailTemplate) => {
+  const { variables, created_at, updated_at, ...head } = templateSummaryDto(template);
+  return { ...head, html: template.html, text: template.text, variables, created_at, updated_at };
+};

@@ -16,6 +16,7 @@ import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { domainRoutes } from "./routes/domains.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { rateLimitHook } from "./routes/rate-limit.ts";
+import { templateRoutes } from "./routes/templates.ts";
 import { tenantRoutes } from "./routes/tenants.ts";
 import { usageRoutes } from "./routes/usage.ts";
 import type { MailSettings } from "./settings.ts";
@@ -26,6 +27,8 @@ import { TenantStore } from "./store/tenants.ts";
 import { WebhookDeliveryStore } from "./store/webhook-deliveries.ts";
 import { WebhookStore } from "./store/webhooks.ts";
 import { UsageStore } from "./store/usage.ts";
+import { TemplateStore } from "./store/templates.ts";
+import { TemplatesService } from "./templates-service.ts";
 import { mailRootKeyPrefix, TenantsService } from "./tenants-service.ts";
 import { createMailDnsResolver } from "./delivery/mx.ts";
 import type { DeliveryInput, DeliveryResult, DeliveryRoute } from "./delivery/smtp-delivery.ts";
@@ -93,6 +96,7 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
   };
   const tenantStore = new TenantStore(database.sql);
   const domainStore = new DomainStore(database.sql);
+  const templates = new TemplatesService(new TemplateStore(database.sql), now);
   const limiter = new RateLimiter({ perSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst, bucketsMax: rateLimitBucketsMax }, now);
   const usage = new UsageService(new UsageStore(database.sql), tenantStore);
   const eventStore = new EventStore(database.sql);
@@ -125,7 +129,7 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
     idempotency: new IdempotencyStore(database.sql),
     domains,
     usage,
-    findTemplate: async () => null,
+    findTemplate: (tenantId, id) => templates.find(tenantId, id),
     now,
     onQueued: () => queue.kick(),
   });
@@ -140,6 +144,7 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
     suppressions: new SuppressionsService(suppressionStore, now),
     webhooks: new WebhooksService(webhookStores.webhooks, webhookStores.deliveries, now),
     usage,
+    templates,
     now,
   };
   const app = new Elysia({ name: "mail", prefix })
@@ -156,7 +161,8 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
     .use(emailRoutes(ctx))
     .use(suppressionRoutes(ctx))
     .use(webhookRoutes(ctx))
-    .use(usageRoutes(ctx));
+    .use(usageRoutes(ctx))
+    .use(templateRoutes(ctx));
 
   const checkDomains = async () => {
     let checked = 0;

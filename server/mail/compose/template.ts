@@ -50,8 +50,26 @@ function parseTemplateVariables(input: unknown, field: string): TemplateVariable
 }
 
 /** The placeholders a template text uses, in order of first use. */
-function placeholdersIn(template: string): string[] {
+export function templatePlaceholders(template: string): string[] {
   return [...new Set(Array.from(template.matchAll(placeholderPattern), (match) => match[1]!))];
+}
+
+/**
+ * The UTF-16 index of the first `{{` in `template` that opens no placeholder a send can fill
+ * (not closed, not a variable name, or a name longer than a request's variables may have), or
+ * null when there is none. Substitution leaves such text as it is; a stored template is checked
+ * with this so the typo is refused when the template is saved, not mailed to customers.
+ */
+export function strayPlaceholderIndex(template: string): number | null {
+  let from = 0;
+  for (const match of template.matchAll(placeholderPattern)) {
+    const stray = template.slice(from, match.index).indexOf("{{");
+    if (stray !== -1) return from + stray;
+    if (match[1]!.length > templateVariableNameLengthMax) return match.index;
+    from = match.index + match[0].length;
+  }
+  const stray = template.indexOf("{{", from);
+  return stray === -1 ? null : stray;
 }
 
 const asIs = (value: string): string => value;
@@ -143,20 +161,21 @@ export async function resolveTemplate(
   return { id, subject, html, text };
 }
 
-function parseTemplateId(input: unknown): string {
-  if (input === undefined || input === null) throw new ComposeError("template.id", "missing_field", "is required");
-  if (typeof input !== "string") throw new ComposeError("template.id", "invalid_type", "must be a string");
+/** A template's id: what a send request's `template.id` names and what the store keeps it under. */
+export function parseTemplateId(input: unknown, field = "template.id"): string {
+  if (input === undefined || input === null) throw new ComposeError(field, "missing_field", "is required");
+  if (typeof input !== "string") throw new ComposeError(field, "invalid_type", "must be a string");
   if (input.length > templateIdLengthMax) {
-    throw new ComposeError("template.id", "too_long", `must be at most ${templateIdLengthMax} characters`);
+    throw new ComposeError(field, "too_long", `must be at most ${templateIdLengthMax} characters`);
   }
-  if (!templateIdPattern.test(input)) throw new ComposeError("template.id", "invalid_value", "must be printable ASCII without spaces");
+  if (!templateIdPattern.test(input)) throw new ComposeError(field, "invalid_value", "must be printable ASCII without spaces");
   return input;
 }
 
 // A value that lands in the subject lands in a header: it gets the header rules, and the
 // refusal names the variable, since the template itself is fine.
 function substituteSubject(subject: string, variables: TemplateVariables, lengthMax: number, variablesField: string): string {
-  for (const name of placeholdersIn(subject)) {
+  for (const name of templatePlaceholders(subject)) {
     const value = variables.get(name);
     if (value !== undefined) refuseForbiddenCharacters(value, `${variablesField}[${quotedKey(name)}]`, { allowTab: true });
   }

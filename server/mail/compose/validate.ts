@@ -156,7 +156,8 @@ function nonEmpty(input: unknown, field: string): string | null {
   return input === "" ? null : input;
 }
 
-function checkedSize(value: string | null, field: string, bytesMax: number): string | null {
+/** `value` when it is at most `bytesMax` bytes of UTF-8; a template is saved under the same bounds. */
+export function checkedSize(value: string | null, field: string, bytesMax: number): string | null {
   const bytes = byteLength(value);
   if (bytes > bytesMax) throw new ComposeError(field, "too_large", `must be at most ${bytesMax} bytes (UTF-8); got ${bytes}`);
   return value;

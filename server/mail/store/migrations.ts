@@ -214,4 +214,25 @@ export const mailMigrations: readonly (readonly string[])[] = [
     // The retention sweeper finds idempotency rows past 24 hours without reading the others.
     `CREATE INDEX mail_idempotency_created ON mail_idempotency (created_at)`,
   ],
+  [
+    // Stored templates a send names by `template.id`: the tenant's own alias (unique among its
+    // live templates, so a deleted one's alias can be used again), with the internal `row_id` as
+    // the key. `variables` (a JSON array) is the placeholders used, kept so a list need not read
+    // the bodies; `revision` lets an update apply only to the version it read.
+    `CREATE TABLE mail_templates (
+      row_id TEXT PRIMARY KEY,
+      tenant_id TEXT NOT NULL REFERENCES mail_tenants (id),
+      id TEXT NOT NULL,
+      name TEXT NOT NULL,
+      subject TEXT,
+      html TEXT,
+      text TEXT,
+      variables TEXT NOT NULL,
+      revision INTEGER NOT NULL,
+      created_at BIGINT NOT NULL,
+      updated_at BIGINT NOT NULL,
+      deleted_at BIGINT
+    )`,
+    `CREATE UNIQUE INDEX mail_templates_live_id ON mail_templates (tenant_id, id) WHERE deleted_at IS NULL`,
+  ],
 ];

@@ -1,5 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { templateVariableNameLengthMax, templateVariablesMax, type StoredTemplate } from "../../../server/mail/compose/template.ts";
+import {
+  strayPlaceholderIndex,
+  templatePlaceholders,
+  templateVariableNameLengthMax,
+  templateVariablesMax,
+  type StoredTemplate,
+} from "../../../server/mail/compose/template.ts";
 import { htmlBytesMax, validateSendRequest } from "../../../server/mail/compose/validate.ts";
 import { refusalOf, refused } from "./refusal.ts";
 
@@ -133,5 +139,27 @@ describe("templates", () => {
     expect(await refusalOf(() => send({ template: { id: "long-name", variables: { [`${longest}n`]: "ok" } } }))).toEqual(
       refused(`template.variables[${JSON.stringify(`${longest}…`)}]`, "too_long", "a name must be at most 64 characters"),
     );
+  });
+});
+
+describe("placeholders of a template being saved", () => {
+  test("the names used, in order of first use, each once", () => {
+    expect(templatePlaceholders("{{ b }} {{a}} {{b}} {{not one}} {{{c}}}")).toEqual(["b", "a", "c"]);
+  });
+
+  test("a `{{` that opens no placeholder a send can fill is found; other braces are text", () => {
+    const longest = "n".repeat(templateVariableNameLengthMax);
+    const cases: [string, number | null][] = [
+      ["Hello {{name}}", null],
+      ["{ } }} {x} {{{name}}}", null],
+      [`{{${longest}}}`, null],
+      [`{{${longest}n}}`, 0],
+      ["ab{{ unclosed", 2],
+      ["{{a}}{{first name}}", 5],
+      ["{{1st}}", 0],
+      ["{{a}}x{{", 6],
+      ["x{{{{a}}", 1],
+    ];
+    for (const [template, index] of cases) expect([template, strayPlaceholderIndex(template)]).toEqual([template, index]);
   });
 });

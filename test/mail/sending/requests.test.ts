@@ -205,3 +205,17 @@ test("each recipient sent to counts against the month; a cancelled scheduled ema
   mail.clock.advance(32 * 24 * hourMs);
   expect((await mail.call("POST", "/v1/emails", { key: tenant.key, headers: { "idempotency-key": "over-the-cap" }, body: email({ from }) })).status).toBe(200);
 });
+
+test("a stored template fills the subject, html and text, its variables HTML-escaped in the html; an unknown one is refused", async () => {
+  const { mail, receiver } = fixture;
+  const stored = await mail.call("POST", "/v1/templates", { key, body: { id: "welcome", subject: "Welcome, {{name}}", html: "<p>Hello {{ name }}, your plan is {{plan}}.</p>", text: "Hello {{name}}" } });
+  expect(stored.status).toBe(201);
+  const sent = await mail.call("POST", "/v1/emails", { key, body: { from: "hello@send.acme.test", to: ["ana@example.net"], template: { id: "welcome", variables: { name: "<Ana & Bo>", plan: "Pro" } } } });
+  expect(sent.status).toBe(200);
+  await mail.mail.deliverQueued();
+  const parsed = await simpleParser(receiver.received[0]!.raw);
+  expect([parsed.subject, parsed.html, parsed.text?.trim()]).toEqual(["Welcome, <Ana & Bo>", "<p>Hello &#60;Ana &#38; Bo&#62;, your plan is Pro.</p>", "Hello <Ana & Bo>"]);
+  expect((await mail.call("GET", `/v1/emails/${sent.body.id}`, { key })).body.template_id).toBe("welcome");
+  const missing = await mail.call("POST", "/v1/emails", { key, body: { from: "hello@send.acme.test", to: ["ana@example.net"], template: { id: "nope" } } });
+  expect(answer(missing)).toEqual({ status: 422, body: { error: { code: "template_not_found", message: expect.stringMatching(/^template\.id: /) } } });
+});

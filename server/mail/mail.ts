@@ -9,8 +9,11 @@ import { loadRootKey } from "../service-keys.ts";
 import { MailAuth } from "./auth.ts";
 import type { MailContext } from "./context.ts";
 import { DomainsService } from "./domains/domains-service.ts";
+import { startInbound } from "./inbound/inbound.ts";
+import { loggingReportHandler, type ReportHandler } from "./inbound/report-handler.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { domainRoutes } from "./routes/domains.ts";
+import { inboundRoutes } from "./routes/inbound.ts";
 import { tenantRoutes } from "./routes/tenants.ts";
 import type { MailSettings } from "./settings.ts";
 import { openMailDatabase } from "./store/database.ts";
@@ -29,12 +32,18 @@ export interface RunningMail {
   ctx: MailContext;
   /** One scheduled pass now: re-checks the domains whose last check is older than the interval. */
   checkDomains(): Promise<number>;
+  /** The inbound SMTP server's port; null when MAIL_SMTP_PORT is `off`. */
+  smtpPort: number | null;
   close(): Promise<void>;
 }
 
 export interface MailOptions {
   now?: () => number;
   log?: (line: string) => void;
+  /** Takes the bounces and complaints arriving at return paths; default: logs them. */
+  reports?: ReportHandler;
+  /** The mail API's base URL for links (`raw_url`), read when one is made; default: `prefix`. */
+  apiUrl?: () => string;
 }
 
 export async function startMail(settings: MailSettings, dataDir: string, prefix: string, options: MailOptions = {}): Promise<RunningMail> {
@@ -50,6 +59,7 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
   const tenantStore = new TenantStore(database.sql);
   const domainStore = new DomainStore(database.sql);
   const domains = new DomainsService(domainStore, newResolver, settings.hostname, now);
+  const inbound = await startInbound({ settings, sql: database.sql, domains: domainStore, newResolver, reports: options.reports ?? loggingReportHandler(log), apiUrl: options.apiUrl ?? (() => prefix), now, log });
   const ctx: MailContext = { settings, database, auth: new MailAuth(rootKey.hash, tenantStore), tenants: new TenantsService(tenantStore, domainStore, now), domains, now };
   const app = new Elysia({ name: "mail", prefix })
     .onError(apiErrorHandler)
@@ -59,7 +69,8 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
     }))
     .use(tenantRoutes(ctx))
     .use(apiKeyRoutes(ctx))
-    .use(domainRoutes(ctx));
+    .use(domainRoutes(ctx))
+    .use(inboundRoutes(ctx, inbound));
 
   const checkDomains = async () => {
     let checked = 0;
@@ -77,8 +88,10 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
     createdRootKey: rootKey.created,
     ctx,
     checkDomains,
+    smtpPort: inbound.smtpPort,
     close: async () => {
       clearInterval(timer);
+      await inbound.close();
       await database.close();
     },
   };

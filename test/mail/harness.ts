@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startMail, type RunningMail } from "../../server/mail/mail.ts";
+import { startMail, type MailOptions, type RunningMail } from "../../server/mail/mail.ts";
 import { parseMailSettings } from "../../server/mail/settings.ts";
 import { jsonCall, TestClock, type GatewayCall } from "../gateway/harness.ts";
 import { TestDnsServer } from "./helpers/dns-server.ts";
@@ -23,14 +23,16 @@ export interface TestMail {
   close(): Promise<void>;
 }
 
-export async function startTestMail(env: Record<string, string> = {}): Promise<TestMail> {
+/** The inbound SMTP server listens on a free loopback port (`mail.smtpPort`); `options` adds a report handler or a log. */
+export async function startTestMail(env: Record<string, string> = {}, options: Pick<MailOptions, "reports" | "log"> = {}): Promise<TestMail> {
   const dns = await TestDnsServer.start();
   const dataDir = mkdtempSync(join(tmpdir(), "mail-test-"));
   const clock = new TestClock();
-  const settings = parseMailSettings({ MAIL_ROOT_KEY: mailRootKey, MAIL_HOSTNAME: mailHostname, MAIL_DNS_SERVERS: dns.servers.join(","), ...env }, null);
-  const mail = await startMail(settings, dataDir, "", { now: clock.now, log: () => {} });
+  const settings = parseMailSettings({ MAIL_ROOT_KEY: mailRootKey, MAIL_HOSTNAME: mailHostname, MAIL_DNS_SERVERS: dns.servers.join(","), MAIL_SMTP_PORT: "0", MAIL_SMTP_HOST: "127.0.0.1", ...env }, null);
+  let url = "";
+  const mail = await startMail(settings, dataDir, "", { now: clock.now, log: () => {}, apiUrl: () => url, ...options });
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => mail.handle(request) });
-  const url = `http://127.0.0.1:${server.port}`;
+  url = `http://127.0.0.1:${server.port}`;
   const call = jsonCall(url, (key) => ({ authorization: `Bearer ${key}` }));
   return {
     url,

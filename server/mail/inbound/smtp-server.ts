@@ -85,7 +85,7 @@ export async function startInboundSmtp(options: InboundSmtpOptions): Promise<Inb
 
   const server = new SMTPServer({
     name: options.hostname,
-    banner: "ESMTP ready",
+    banner: "ready",
     ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : {}),
     disabledCommands: options.tls ? ["AUTH"] : ["AUTH", "STARTTLS"],
     authOptional: true,

@@ -35,7 +35,9 @@ export async function authenticateInbound(raw: Buffer, client: SmtpClient, resol
   const checked = authenticate(raw, { ip: client.ip, helo: client.helo, sender: client.mailFrom, mta, resolver, disableArc: true, disableDmarc: true, disableBimi: true }).catch(() => null);
   const result = await Promise.race([checked, timeout]).finally(() => clearTimeout(timer));
   if (result === null) return unanswered;
-  const signatures = result.dkim.results.slice(0, dkimSignaturesReportedMax).map((signature) => ({
+  // A message without a signature comes back with one result, `none`, that names no domain.
+  const signed = result.dkim.results.filter((signature) => signature.signingDomain);
+  const signatures = signed.slice(0, dkimSignaturesReportedMax).map((signature) => ({
     domain: oneLine(signature.signingDomain ?? "", tokenCharsMax),
     selector: oneLineOrNull(signature.selector, tokenCharsMax),
     result: signature.status.result,

@@ -24,9 +24,15 @@ export async function addDomain(mail: TestMail, key: string, name: string, optio
   return verified.body;
 }
 
-/** Sends through our inbound server as a remote MTA would (no TLS, no AUTH). */
-export async function sendInbound(mail: TestMail, message: Mail.Options) {
-  const transport = nodemailer.createTransport({ host: "127.0.0.1", port: mail.mail.smtpPort!, secure: false, ignoreTLS: true, name: "mta.sender.test" });
+/** Sends through our inbound server as a remote MTA would: no AUTH, and no TLS unless `requireTLS` (any certificate accepted, as MTAs do). */
+export async function sendInbound(mail: TestMail, message: Mail.Options, options: { requireTLS?: boolean } = {}) {
+  const transport = nodemailer.createTransport({
+    host: "127.0.0.1",
+    port: mail.mail.smtpPort!,
+    secure: false,
+    ...(options.requireTLS ? { requireTLS: true, tls: { rejectUnauthorized: false } } : { ignoreTLS: true }),
+    name: "mta.sender.test",
+  });
   try {
     return await transport.sendMail(message);
   } finally {

@@ -18,11 +18,16 @@ export interface InboundRoute {
   address: string;
 }
 
-/** A domain in ASCII lower case, or null when it cannot be one. */
+/** What a URL's host would drop or read as something else (a path, a port, credentials). */
+const notInDomain = /[\s/?#\\:@%[\]]/;
+const asciiDomainShape = /^[a-z0-9.-]+$/;
+
+/** A domain in ASCII lower case (an internationalised one as its A-label), or null when it cannot be one. */
 function asciiDomain(domain: string): string | null {
+  if (domain === "" || notInDomain.test(domain)) return null;
   try {
-    const ascii = new URL(`http://${domain}`).hostname;
-    return ascii === "" || ascii.includes(":") ? null : ascii.replace(/\.$/, "");
+    const ascii = new URL(`http://${domain}`).hostname.replace(/\.$/, "");
+    return asciiDomainShape.test(ascii) ? ascii : null;
   } catch {
     return null;
   }

@@ -65,7 +65,9 @@ export async function startInboundSmtp(options: InboundSmtpOptions): Promise<Inb
   const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, callback: (error?: Error | null) => void) => {
     const chunks: Buffer[] = [];
     // Past the limit nothing more is kept: smtp-server answers 552 once the data ends.
-    stream.on("data", (chunk: Buffer) => void (stream.sizeExceeded || chunks.push(chunk)));
+    stream.on("data", (chunk: Buffer) => {
+      if (!stream.sizeExceeded) chunks.push(chunk);
+    });
     stream.on("end", () => {
       if (stream.sizeExceeded) return callback(smtpError(552, "message too large"));
       const raw = Buffer.concat(chunks);

@@ -198,3 +198,21 @@ test("hostile header values are stored and served as bounded, one-line, inert te
   expect([raw2.headers.get("content-type"), raw2.headers.get("x-content-type-options")]).toEqual(["message/rfc822", "nosniff"]);
   expect(Buffer.from(await raw2.arrayBuffer()).equals(raw)).toBe(true);
 });
+
+test("the email.received event stays small: addresses, attachments and their names are bounded, the bodies left out", async () => {
+  const raw = await compose({
+    from: "bulk@sender-example.org",
+    to: Array.from({ length: 300 }, (_, index) => `r${index}-${"l".repeat(40)}@in.acme-example.com`),
+    cc: Array.from({ length: 300 }, (_, index) => `c${index}-${"l".repeat(40)}@in.acme-example.com`),
+    subject: "Many",
+    text: "t".repeat(100_000),
+    attachments: Array.from({ length: 150 }, (_, index) => ({ filename: `${index}-${"n".repeat(1000)}.txt`, content: "x" })),
+  });
+  await sendInbound(mail, { envelope: { from: "bulk@sender-example.org", to: ["bulk@in.acme-example.com"] }, raw });
+  const [event] = (await receivedEvents(acme.id)).filter((candidate) => candidate.data.subject === "Many");
+  const data = event!.data as { to: string[]; cc: string[]; attachments: { filename: string }[] };
+  expect([data.to.length, data.cc.length, data.attachments.length]).toEqual([100, 100, 100]);
+  expect(data.attachments[0]!.filename).toHaveLength(255);
+  expect("text" in data || "html" in data).toBe(false);
+  expect(JSON.stringify(data).length).toBeLessThan(256 * 1024);
+});

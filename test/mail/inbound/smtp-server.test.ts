@@ -2,7 +2,7 @@
 // takes (receiving domains, return paths) and refuses (everything else: not a relay), and its
 // limits at their edges (SIZE at MAIL FROM and the bytes of DATA, recipients per message).
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { inboundMessageBytesMax, inboundRecipientsMax, refusedRecipientText } from "../../../server/mail/inbound/smtp-server.ts";
+import { inboundConnectionsMax, inboundMessageBytesMax, inboundRecipientsMax, refusedRecipientText } from "../../../server/mail/inbound/smtp-server.ts";
 import { mailHostname, startTestMail, type TestMail } from "../harness.ts";
 import { SmtpDialog } from "../helpers/smtp-dialog.ts";
 import { addDomain } from "./fixture.ts";
@@ -151,4 +151,13 @@ test("a message with a NUL byte is refused (554), not stored", async () => {
   expect((await dialog.data(Buffer.from("Subject: nul\r\n\r\nbefore\u0000after\r\n", "latin1"))).end).toBe("554 5.6.0 the message contains NUL bytes, which RFC 5322 does not allow");
   expect(await stored()).toBe(before);
   dialog.close();
+});
+
+test(`${inboundConnectionsMax} connections are served at once; the next is told 421 and closed`, async () => {
+  const open = await Promise.all(Array.from({ length: inboundConnectionsMax }, () => SmtpDialog.open(mail.mail.smtpPort!)));
+  expect(open.every(({ greeting }) => greeting === `220 ${mailHostname} ESMTP ready`)).toBe(true);
+  const extra = await SmtpDialog.open(mail.mail.smtpPort!);
+  expect(extra.greeting).toBe(`421 ${mailHostname} Too many connected clients, try again in a moment`);
+  expect(await extra.dialog.reply()).toBe("");
+  for (const { dialog } of open) dialog.close();
 });

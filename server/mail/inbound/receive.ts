@@ -31,7 +31,7 @@ export interface InboundDeps {
   log: (line: string) => void;
 }
 
-export const newInboundId = (now: number) => `inb_${Bun.randomUUIDv7("hex", now).replaceAll("-", "")}`;
+const newInboundId = (now: number) => `inb_${Bun.randomUUIDv7("hex", now).replaceAll("-", "")}`;
 
 export class InboundReceiver {
   constructor(private readonly deps: InboundDeps) {}

@@ -151,7 +151,7 @@ export async function startService(config: Config): Promise<RunningService> {
   const control = controlApp(ctx);
   const gateway = await startGateway(config.gateway, config.dataDir, gatewayPrefix);
   const gatewaySurface: Surface = { handle: (request) => gateway.handle(request), renderError: errorResponse, timeoutMs: requestTimeoutMs };
-  const mail = await startMail(config.mail, config.dataDir, mailPrefix);
+  const mail = await startMail(config.mail, config.dataDir, mailPrefix, { apiUrl: () => `${ctx.baseUrl()}${mailPrefix}` });
   const mailSurface: Surface = { handle: (request) => mail.handle(request), renderError: errorResponse, timeoutMs: requestTimeoutMs };
   const controlSurface: Surface = { handle: (request) => control.app.handle(request), renderError: errorResponse, timeoutMs: requestTimeoutMs };
 

@@ -30,7 +30,7 @@ const startupGuideText = (baseUrl: string, dataDir: string) => {
 test("main starts, prints where it is and what to do first, serves /health on PORT, stops on SIGTERM with exit code 0", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "svc-start-"));
   const child = Bun.spawn([process.execPath, "server/main.ts"], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir },
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, MAIL_SMTP_PORT: "0" },
     stdout: "pipe",
     stderr: "inherit",
   });
@@ -71,7 +71,7 @@ test("a damaged manifest log stops start-up with a message naming the file, exit
     const bytes = readFileSync(logPath);
     bytes[10]! ^= 0xff;
     writeFileSync(logPath, bytes);
-    const child = Bun.spawn([process.execPath, "server/main.ts"], { env: { ...process.env, PORT: "0", DATA_DIR: dataDir, REGIONS: "eu" }, stdout: "pipe", stderr: "pipe" });
+    const child = Bun.spawn([process.execPath, "server/main.ts"], { env: { ...process.env, PORT: "0", DATA_DIR: dataDir, REGIONS: "eu", MAIL_SMTP_PORT: "0" }, stdout: "pipe", stderr: "pipe" });
     expect(await child.exited).toBe(2);
     expect(await new Response(child.stderr).text()).toBe(
       `storage error: ${logPath} is damaged at byte 0 of ${bytes.length}, before intact changes (up to change 2). ` +

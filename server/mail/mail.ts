@@ -17,6 +17,10 @@ import { domainRoutes } from "./routes/domains.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { rateLimitHook } from "./routes/rate-limit.ts";
 import { templateRoutes } from "./routes/templates.ts";
+import { startInbound } from "./inbound/inbound.ts";
+import type { ReportHandler } from "./inbound/report-handler.ts";
+import { ReportsService } from "./sending/reports.ts";
+import { inboundRoutes } from "./routes/inbound.ts";
 import { tenantRoutes } from "./routes/tenants.ts";
 import { usageRoutes } from "./routes/usage.ts";
 import type { MailSettings } from "./settings.ts";
@@ -70,6 +74,8 @@ export interface RunningMail {
   deliverWebhooks(): Promise<number>;
   /** One retention pass now (plans/retention.ts): the rows deleted. */
   sweepRetention(): Promise<number>;
+  /** The inbound SMTP server's port; null when MAIL_SMTP_PORT is `off`. */
+  smtpPort: number | null;
   close(): Promise<void>;
 }
 
@@ -82,6 +88,10 @@ export interface MailOptions {
   webhookTimeoutMs?: number;
   /** How often the webhook worker runs on its own (default webhookPassIntervalMs; tests run it with deliverWebhooks). */
   webhookPassIntervalMs?: number;
+  /** Takes the bounces and complaints arriving at return paths; default: logs them. */
+  reports?: ReportHandler;
+  /** The mail API's base URL for links (`raw_url`), read when one is made; default: `prefix`. */
+  apiUrl?: () => string;
 }
 
 export async function startMail(settings: MailSettings, dataDir: string, prefix: string, options: MailOptions = {}): Promise<RunningMail> {
@@ -106,11 +116,12 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
   const emailStore = new EmailStore(database.sql);
   const attemptStore = new AttemptStore(database.sql);
   const suppressionStore = new SuppressionStore(database.sql);
+  const queueStore = new QueueStore(database.sql);
   const route = (): DeliveryRoute =>
     settings.relayUrl === null ? { mode: "direct", resolver: createMailDnsResolver(settings.dnsServers), port: settings.deliveryPort } : { mode: "relay", url: settings.relayUrl };
   const queue = new DeliveryQueue({
     emails: emailStore,
-    queue: new QueueStore(database.sql),
+    queue: queueStore,
     attempts: attemptStore,
     events: eventStore,
     suppressions: suppressionStore,
@@ -147,6 +158,7 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
     templates,
     now,
   };
+  const inbound = await startInbound({ settings, sql: database.sql, domains: domainStore, newResolver, reports: options.reports ?? new ReportsService({ emails: emailStore, queue: queueStore, events: eventStore, suppressions: suppressionStore, now, log }), apiUrl: options.apiUrl ?? (() => prefix), now, log });
   const app = new Elysia({ name: "mail", prefix })
     .onError(apiErrorHandler)
     .get("/", () => ({
@@ -162,7 +174,8 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
     .use(suppressionRoutes(ctx))
     .use(webhookRoutes(ctx))
     .use(usageRoutes(ctx))
-    .use(templateRoutes(ctx));
+    .use(templateRoutes(ctx))
+    .use(inboundRoutes(ctx, inbound));
 
   const checkDomains = async () => {
     let checked = 0;
@@ -202,11 +215,13 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
     deliverQueued: () => queue.pass(),
     deliverWebhooks: () => webhookWorker.run(),
     sweepRetention: retentionPass,
+    smtpPort: inbound.smtpPort,
     close: async () => {
       clearInterval(timer);
       clearInterval(deliveryTimer);
       clearInterval(webhookTimer);
       clearInterval(sweepTimer);
+      await inbound.close();
       await queue.stop();
       await webhookWorker.stop();
       await database.close();

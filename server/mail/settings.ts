@@ -21,6 +21,12 @@ export interface MailSettings {
   /** Requests per tenant key: refilled per second, and at once (docs/mail.md, "Plans and limits"). */
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /** The inbound SMTP server's port (0: any free one); null: no inbound server. */
+  smtpPort: number | null;
+  /** The address the inbound SMTP server listens on. */
+  smtpHost: string;
+  /** PEM files for STARTTLS; both or neither (then STARTTLS is not offered). */
+  smtpTls: { keyFile: string; certFile: string } | null;
 }
 
 export class MailSettingsError extends Error {}
@@ -28,6 +34,9 @@ export class MailSettingsError extends Error {}
 export const defaultDomainCheckIntervalMs = 3_600_000;
 export const defaultRateLimitPerSecond = 10;
 export const defaultRateLimitBurst = 20;
+export const defaultSmtpPort = 2525;
+export const defaultSmtpHost = "0.0.0.0";
+const portMax = 65_535;
 const hostnamePattern = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 const dnsServerPattern = /^(\[[0-9a-f:]+\]|[0-9.]+|[0-9a-f:]+)(:\d{1,5})?$/i;
 
@@ -54,7 +63,7 @@ export function parseMailSettings(env: Record<string, string | undefined>, publi
       throw new MailSettingsError(`MAIL_RELAY_URL: ${(error as Error).message}`);
     }
   }
-  return { databaseUrl, rootKey, hostname: hostname.toLowerCase(), dnsServers, domainCheckIntervalMs, rateLimitPerSecond, rateLimitBurst, deliveryPort, relayUrl };
+  return { databaseUrl, rootKey, hostname: hostname.toLowerCase(), dnsServers, domainCheckIntervalMs, rateLimitPerSecond, rateLimitBurst, deliveryPort, relayUrl, ...parseSmtpSettings(env) };
 }
 
 function positiveInteger(env: Record<string, string | undefined>, name: string, fallback: number): number {
@@ -62,4 +71,15 @@ function positiveInteger(env: Record<string, string | undefined>, name: string, 
   const value = raw ? Number(raw) : fallback;
   if (!Number.isSafeInteger(value) || value <= 0) throw new MailSettingsError(`${name} must be a positive integer`);
   return value;
+}
+
+function parseSmtpSettings(env: Record<string, string | undefined>): Pick<MailSettings, "smtpPort" | "smtpHost" | "smtpTls"> {
+  const portRaw = env.MAIL_SMTP_PORT?.trim() || String(defaultSmtpPort);
+  const smtpPort = portRaw.toLowerCase() === "off" ? null : Number(portRaw);
+  if (smtpPort !== null && (!/^\d+$/.test(portRaw) || smtpPort > portMax)) throw new MailSettingsError(`MAIL_SMTP_PORT must be a port (0-${portMax}) or "off", got "${portRaw.slice(0, 60)}"`);
+  const smtpHost = env.MAIL_SMTP_HOST?.trim() || defaultSmtpHost;
+  const keyFile = env.MAIL_SMTP_TLS_KEY_FILE?.trim() || null;
+  const certFile = env.MAIL_SMTP_TLS_CERT_FILE?.trim() || null;
+  if ((keyFile === null) !== (certFile === null)) throw new MailSettingsError("MAIL_SMTP_TLS_KEY_FILE and MAIL_SMTP_TLS_CERT_FILE are set together or not at all");
+  return { smtpPort, smtpHost, smtpTls: keyFile && certFile ? { keyFile, certFile } : null };
 }

@@ -74,7 +74,7 @@ export interface ServiceProcess {
  */
 export async function spawnService(env: Record<string, string>, entry = ["server/main.ts"], runtime: "npm start" | "plain" = "npm start"): Promise<ServiceProcess> {
   const child = Bun.spawn([process.execPath, ...entry], {
-    env: { ...(runtime === "npm start" ? { BUN_JSC_forceRAMSize: String(serviceJscRamBytes) } : {}), ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
+    env: { ...(runtime === "npm start" ? { BUN_JSC_forceRAMSize: String(serviceJscRamBytes) } : {}), ...process.env, PORT: "0", HOST: "127.0.0.1", MAIL_SMTP_PORT: "0", ...env },
     stdout: "pipe",
     stderr: "inherit",
   });

@@ -22,7 +22,8 @@ export interface TestService extends RunningService {
 /** `dataDir` reuses an existing data directory (a restart); otherwise a fresh one is made. */
 export async function startTestService(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<TestService> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "svc-test-"));
-  const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ...env });
+  // MAIL_SMTP_PORT 0: the inbound SMTP server on a free port, so services started in parallel never collide.
+  const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, MAIL_SMTP_PORT: "0", ...env });
   const service = await startService(config);
   return {
     ...service,

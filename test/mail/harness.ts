@@ -24,15 +24,20 @@ export interface TestMail {
   close(): Promise<void>;
 }
 
-export async function startTestMail(env: Record<string, string> = {}, options: Pick<MailOptions, "webhookTimeoutMs" | "webhookPassIntervalMs"> = {}): Promise<TestMail> {
+/** The inbound SMTP server listens on a free loopback port (`mail.smtpPort`); `options` adds a report handler, a log or webhook timings. */
+export async function startTestMail(env: Record<string, string> = {}, options: Pick<MailOptions, "reports" | "log" | "webhookTimeoutMs" | "webhookPassIntervalMs"> = {}): Promise<TestMail> {
   const dns = await TestDnsServer.start();
   const dataDir = mkdtempSync(join(tmpdir(), "mail-test-"));
   const clock = new TestClock();
   // Functional tests make many calls in a burst; the rate limit's own tests set it (test/mail/plans).
-  const settings = parseMailSettings({ MAIL_ROOT_KEY: mailRootKey, MAIL_HOSTNAME: mailHostname, MAIL_DNS_SERVERS: dns.servers.join(","), MAIL_RATE_LIMIT_BURST: String(unlimitedBurst), ...env }, null);
-  const mail = await startMail(settings, dataDir, "", { now: clock.now, log: () => {}, ...options });
+  const settings = parseMailSettings(
+    { MAIL_ROOT_KEY: mailRootKey, MAIL_HOSTNAME: mailHostname, MAIL_DNS_SERVERS: dns.servers.join(","), MAIL_SMTP_PORT: "0", MAIL_SMTP_HOST: "127.0.0.1", MAIL_RATE_LIMIT_BURST: String(unlimitedBurst), ...env },
+    null,
+  );
+  let url = "";
+  const mail = await startMail(settings, dataDir, "", { now: clock.now, log: () => {}, apiUrl: () => url, ...options });
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => mail.handle(request) });
-  const url = `http://127.0.0.1:${server.port}`;
+  url = `http://127.0.0.1:${server.port}`;
   const call = jsonCall(url, (key) => ({ authorization: `Bearer ${key}` }));
   return {
     url,

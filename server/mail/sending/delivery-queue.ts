@@ -16,7 +16,7 @@ import type { QueueStore, RecipientOutcome } from "../store/queue.ts";
 import type { SuppressionStore } from "../store/suppressions.ts";
 import { emailEventData } from "./event-data.ts";
 import { retryDelayAfter } from "./retry-schedule.ts";
-import { returnPathFor } from "./return-path.ts";
+import { returnPathFor } from "../inbound/return-path.ts";
 import { suppressionKey } from "./suppression-key.ts";
 
 /** How long a claimed recipient stays with its worker: longer than the slowest delivery (every MX timing out). */

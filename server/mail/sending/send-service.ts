@@ -22,7 +22,7 @@ import type { SuppressionStore } from "../store/suppressions.ts";
 import type { UsageService } from "../plans/usage-service.ts";
 import type { MailKey } from "../store/tenants.ts";
 import { emailEventData } from "./event-data.ts";
-import { returnPathFor } from "./return-path.ts";
+import { returnPathFor } from "../inbound/return-path.ts";
 import { suppressionKey } from "./suppression-key.ts";
 
 export const batchEmailsMax = 100;

@@ -84,6 +84,12 @@ export class DomainStore {
     return rows.length > 0;
   }
 
+  /** Every tenant's domain (not deleted) with one of these names: whom an inbound recipient belongs to. */
+  async withNames(names: string[]): Promise<MailDomain[]> {
+    const rows = await this.sql`SELECT * FROM mail_domains WHERE name IN ${this.sql(names)} AND deleted_at IS NULL ORDER BY id`;
+    return (rows as DomainRow[]).map(domain);
+  }
+
   async list(tenantId: string): Promise<MailDomain[]> {
     const rows = await this.sql`SELECT * FROM mail_domains WHERE tenant_id = ${tenantId} AND deleted_at IS NULL ORDER BY id DESC`;
     return (rows as DomainRow[]).map(domain);

@@ -235,4 +235,33 @@ export const mailMigrations: readonly (readonly string[])[] = [
     )`,
     `CREATE UNIQUE INDEX mail_templates_live_id ON mail_templates (tenant_id, id) WHERE deleted_at IS NULL`,
   ],
+  [
+    // Mail our inbound SMTP server accepted for a tenant's receiving domain: once per tenant
+    // (with that tenant's envelope recipients only), parsed fields for the API and webhooks,
+    // and the message itself (`raw`, latin1 text of its bytes, so it is given back byte for byte).
+    `CREATE TABLE mail_inbound (
+      id TEXT PRIMARY KEY,
+      tenant_id TEXT NOT NULL,
+      domain_id TEXT NOT NULL,
+      envelope_from TEXT NOT NULL,
+      envelope_to TEXT NOT NULL,
+      message_id TEXT,
+      from_header TEXT NOT NULL,
+      from_address TEXT,
+      to_addresses TEXT NOT NULL,
+      cc_addresses TEXT NOT NULL,
+      subject TEXT NOT NULL,
+      text_body TEXT,
+      html_body TEXT,
+      attachments TEXT NOT NULL,
+      raw TEXT NOT NULL,
+      size_bytes BIGINT NOT NULL,
+      spf TEXT NOT NULL,
+      dkim TEXT NOT NULL,
+      dkim_signatures TEXT NOT NULL,
+      created_at BIGINT NOT NULL
+    )`,
+    `CREATE INDEX mail_inbound_tenant ON mail_inbound (tenant_id, id)`,
+    `CREATE INDEX mail_inbound_from ON mail_inbound (tenant_id, from_address, id)`,
+  ],
 ];

@@ -3,6 +3,7 @@
 // service delivers to the receiver's port), and a sending domain whose records are published
 // and verified.
 import { SmtpReceiver } from "../helpers/smtp-receiver.ts";
+import type { MailOptions } from "../../../server/mail/mail.ts";
 import { startTestMail, type TestMail } from "../harness.ts";
 
 export const recipientDomain = "example.net";
@@ -14,9 +15,9 @@ export interface SendingFixture {
   close(): Promise<void>;
 }
 
-export async function startSendingFixture(env: Record<string, string> = {}): Promise<SendingFixture> {
+export async function startSendingFixture(env: Record<string, string> = {}, options: Pick<MailOptions, "log"> = {}): Promise<SendingFixture> {
   const receiver = await SmtpReceiver.start({ hostName: recipientMx });
-  const mail = await startTestMail({ MAIL_DELIVERY_PORT: String(receiver.port), ...env });
+  const mail = await startTestMail({ MAIL_DELIVERY_PORT: String(receiver.port), ...env }, options);
   mail.dns.set(recipientDomain, { MX: [{ exchange: recipientMx, priority: 10 }] });
   mail.dns.set(recipientMx, { A: ["127.0.0.1"] });
   return {

@@ -4,8 +4,9 @@
 // kind for each plan, children before their email, and keeps no state outside the rows: a pass
 // killed midway leaves rows the next one finds again.
 //
-// Another table with rows to age out (inbound mail, webhook deliveries) adds a RetentionSweep
-// to the list given to sweepRetention: mail.ts passes `mailRetentionSweeps`.
+// Events go with their webhook deliveries and those deliveries' attempts (PostgreSQL enforces
+// the references). Another table with rows to age out adds a RetentionSweep to the list given to
+// sweepRetention: mail.ts passes `mailRetentionSweeps`.
 import type { SQL } from "bun";
 import { count } from "../../sql-store/values.ts";
 import { dayMs, logRetentionMs, planNames, plans, type PlanName } from "./plans.ts";
@@ -26,6 +27,14 @@ export const planCutoffs = (now: number): { plan: PlanName; cutoff: number }[] =
 
 const deleted = (result: unknown) => count((result as { count: number }).count);
 
+/** Deletes the events `eventIds` selects (a subquery's SQL fragment) with their webhook deliveries and attempts. */
+async function deleteEvents(sql: SQL, eventIds: string[]): Promise<number> {
+  if (eventIds.length === 0) return 0;
+  let rows = deleted(await sql`DELETE FROM mail_webhook_attempts WHERE delivery_id IN (SELECT id FROM mail_webhook_deliveries WHERE event_id IN ${sql(eventIds)})`);
+  rows += deleted(await sql`DELETE FROM mail_webhook_deliveries WHERE event_id IN ${sql(eventIds)}`);
+  return rows + deleted(await sql`DELETE FROM mail_events WHERE id IN ${sql(eventIds)}`);
+}
+
 /**
  * An email goes once it was created, last changed and (if scheduled) due before the cutoff, and
  * none of its recipients changed or waits for an attempt since: a scheduled or retried email
@@ -44,7 +53,8 @@ export const emailsSweep: RetentionSweep = {
         ORDER BY created_at LIMIT ${batch}`;
       const ids = (due as { id: string }[]).map((row) => row.id);
       if (ids.length === 0) continue;
-      rows += deleted(await sql`DELETE FROM mail_events WHERE email_id IN ${sql(ids)}`);
+      const events = (await sql`SELECT id FROM mail_events WHERE email_id IN ${sql(ids)}`) as { id: string }[];
+      rows += await deleteEvents(sql, events.map((event) => event.id));
       rows += deleted(await sql`DELETE FROM mail_attempts WHERE email_id IN ${sql(ids)}`);
       rows += deleted(await sql`DELETE FROM mail_recipients WHERE email_id IN ${sql(ids)}`);
       rows += deleted(await sql`DELETE FROM mail_emails WHERE id IN ${sql(ids)}`);
@@ -59,16 +69,45 @@ export const domainEventsSweep: RetentionSweep = {
   async sweep(sql, now, batch) {
     let rows = 0;
     for (const { plan, cutoff } of planCutoffs(now)) {
+      const events = (await sql`
+        SELECT id FROM mail_events
+        WHERE email_id IS NULL AND tenant_id IN (SELECT id FROM mail_tenants WHERE plan = ${plan}) AND created_at < ${cutoff}
+        LIMIT ${batch}`) as { id: string }[];
+      rows += await deleteEvents(sql, events.map((event) => event.id));
+    }
+    return rows;
+  },
+};
+
+/** Received mail goes when older than its tenant's plan keeps logs. */
+export const inboundSweep: RetentionSweep = {
+  name: "inbound mail",
+  async sweep(sql, now, batch) {
+    let rows = 0;
+    for (const { plan, cutoff } of planCutoffs(now)) {
       rows += deleted(
         await sql`
-          DELETE FROM mail_events WHERE id IN (
-            SELECT id FROM mail_events
-            WHERE email_id IS NULL AND tenant_id IN (SELECT id FROM mail_tenants WHERE plan = ${plan}) AND created_at < ${cutoff}
-            LIMIT ${batch})`,
+          DELETE FROM mail_inbound WHERE id IN (
+            SELECT id FROM mail_inbound WHERE tenant_id IN (SELECT id FROM mail_tenants WHERE plan = ${plan}) AND created_at < ${cutoff} LIMIT ${batch})`,
       );
     }
     return rows;
   },
+};
+
+/**
+ * Recipients are written before their email (store/emails.ts): a crash between the two leaves
+ * recipients of no email, never acknowledged and never read; they go after a day.
+ */
+export const orphanRecipientsSweep: RetentionSweep = {
+  name: "recipients of unwritten emails",
+  sweep: async (sql, now, batch) =>
+    deleted(
+      await sql`
+        DELETE FROM mail_recipients WHERE (email_id, address) IN (
+          SELECT r.email_id, r.address FROM mail_recipients r
+          WHERE r.updated_at < ${now - dayMs} AND NOT EXISTS (SELECT 1 FROM mail_emails e WHERE e.id = r.email_id) LIMIT ${batch})`,
+    ),
 };
 
 /** An Idempotency-Key replays its answer for 24 hours, then its row goes. */
@@ -82,7 +121,7 @@ export const idempotencySweep: RetentionSweep = {
     ),
 };
 
-export const mailRetentionSweeps: readonly RetentionSweep[] = [emailsSweep, domainEventsSweep, idempotencySweep];
+export const mailRetentionSweeps: readonly RetentionSweep[] = [emailsSweep, domainEventsSweep, idempotencySweep, inboundSweep, orphanRecipientsSweep];
 
 /** One pass of every sweep, each deletion logged; answers the rows deleted. */
 export async function sweepRetention(sql: SQL, now: number, log: (line: string) => void, sweeps: readonly RetentionSweep[] = mailRetentionSweeps, batch = retentionBatchRows): Promise<number> {

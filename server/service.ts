@@ -16,7 +16,7 @@ import { controlApp } from "./control/app.ts";
 import type { ControlContext } from "./control/context.ts";
 import { ControlLimiters, requestTimeoutMs } from "./control/limits.ts";
 import type { ContractOperation } from "./control/contract/operation.ts";
-import { LogMailOutbox } from "./control/mail-outbox.ts";
+import { openMailTransport } from "./control/mail/transport.ts";
 import { RegionTokenSigner } from "./control/services/region-token-signer.ts";
 import { syncPendingKeys } from "./control/services/keys.ts";
 import { syncPendingFlagSecretKeys } from "./control/flags/flag-secret-keys.ts";
@@ -122,7 +122,7 @@ export async function startService(config: Config): Promise<RunningService> {
   const ctx: ControlContext = {
     config,
     db: store.db,
-    outbox: new LogMailOutbox(join(config.dataDir, mailOutboxFile)),
+    mail: openMailTransport(config.controlMail, join(config.dataDir, mailOutboxFile), () => `${listeningUrl}${mailPrefix}`),
     regions: links,
     signer,
     limiters: new ControlLimiters(),
@@ -230,6 +230,8 @@ export async function startService(config: Config): Promise<RunningService> {
       // The server waits for every open answer, and a live event stream stays open until ended.
       await Promise.all([...nodes.values()].map((node) => node.live.close()));
       await server.stop();
+      // After the server: its last answers may still hand mail over.
+      await ctx.mail.close();
       for (const node of nodes.values()) await node.close();
       await decodePool?.close();
       await gateway.close();

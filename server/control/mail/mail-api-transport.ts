@@ -97,25 +97,22 @@ export class MailApiTransport implements MailTransport {
   }
 
   private async deliver(mail: OutgoingMail): Promise<void> {
-    let reason = "";
-    for (let attempt = 0; attempt <= this.retryDelaysMs.length; attempt++) {
-      if (attempt > 0) {
-        try {
-          await this.wait(this.retryDelaysMs[attempt - 1]!, this.stopping.signal);
-        } catch {
-          return this.fallBack(mail, `${reason}; the control plane stopped before the next attempt`);
-        }
-      }
+    for (let attempt = 0; ; attempt++) {
       const result = await this.attempt(mail);
       if (result.sent) {
         this.log(`control mail: ${mail.kind} for ${mail.to} queued by the mail API as ${result.id}`);
         return;
       }
-      reason = result.reason;
-      if (!result.retry) break;
-      if (attempt < this.retryDelaysMs.length) this.log(`control mail: ${mail.kind} for ${mail.to} not taken (${reason}); trying again`);
+      const delayMs = this.retryDelaysMs[attempt];
+      if (!result.retry || delayMs === undefined) return this.fallBack(mail, result.reason);
+      if (this.stopping.signal.aborted) return this.fallBack(mail, `${result.reason}; the control plane stopped`);
+      this.log(`control mail: ${mail.kind} for ${mail.to} not taken (${result.reason}); trying again`);
+      try {
+        await this.wait(delayMs, this.stopping.signal);
+      } catch {
+        return this.fallBack(mail, `${result.reason}; the control plane stopped before the next attempt`);
+      }
     }
-    this.fallBack(mail, reason);
   }
 
   private async attempt(mail: OutgoingMail): Promise<Attempt> {
@@ -145,6 +142,7 @@ export class MailApiTransport implements MailTransport {
       }
       return { sent: false, retry: isRetried(response.status), reason: `the mail API answered ${response.status}: ${bounded(body)}` };
     } catch (error) {
+      if (this.stopping.signal.aborted) return { sent: false, retry: false, reason: "the control plane stopped during the attempt" };
       const timedOut = error instanceof Error && error.name === "TimeoutError";
       const reason = timedOut ? `no answer within ${this.attemptTimeoutMs} ms` : `the mail API could not be reached: ${bounded(String(error))}`;
       return { sent: false, retry: true, reason };

@@ -8,7 +8,7 @@ import { outboxMail, type OutboxMail } from "./outbox.ts";
 export interface MailReader {
   /** Every email that has arrived so far, oldest first. */
   read(): Promise<OutboxMail[]>;
-  /** The newest email to `to` of this kind, once it has arrived; rejects if it does not come. */
+  /** The newest email to `to` of this kind, once it has arrived (the outbox reader throws when it is not there; others wait until the test's time-out). */
   awaitMail(to: string, kind: OutboxMail["kind"]): Promise<OutboxMail>;
 }
 

@@ -119,10 +119,13 @@ export async function startService(config: Config): Promise<RunningService> {
   const sweepTimer = setInterval(() => results.sweep(Date.now()), resultCacheSweepIntervalMs);
 
   let listeningUrl = "";
+  // The control plane reaches this process's own mail API over loopback: `localhost` may name
+  // ::1 first, where a server bound to 0.0.0.0 does not listen.
+  let ownMailApiUrl = "";
   const ctx: ControlContext = {
     config,
     db: store.db,
-    mail: openMailTransport(config.controlMail, join(config.dataDir, mailOutboxFile), () => `${listeningUrl}${mailPrefix}`),
+    mail: openMailTransport(config.controlMail, join(config.dataDir, mailOutboxFile), () => ownMailApiUrl),
     regions: links,
     signer,
     limiters: new ControlLimiters(),
@@ -196,6 +199,8 @@ export async function startService(config: Config): Promise<RunningService> {
   });
   const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
   listeningUrl = `http://${host}:${server.port}`;
+  const loopback = config.host === "0.0.0.0" ? "127.0.0.1" : config.host === "::" ? "[::1]" : host;
+  ownMailApiUrl = `http://${loopback}:${server.port}${mailPrefix}`;
 
   // What the regions should hold but may have missed (a region down during a change).
   const syncPending = async () => {

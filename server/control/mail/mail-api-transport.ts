@@ -83,7 +83,10 @@ export class MailApiTransport implements MailTransport {
       this.fallBack(mail, "the control plane is stopping");
       return;
     }
-    const job = this.deliver(mail).finally(() => this.pending.delete(job));
+    const job = this.deliver(mail)
+      // Only the outbox file can fail here (a full disk): said loudly, since the message is then lost.
+      .catch((error: Error) => this.log(`control mail: error: ${mail.kind} for ${mail.to} could be neither sent nor written to the outbox: ${error.message}`))
+      .finally(() => this.pending.delete(job));
     this.pending.add(job);
   }
 

@@ -228,6 +228,15 @@ describe("mail API transport", () => {
     expect(outboxLines().map((line) => line.undelivered)).toEqual(["the control plane is stopping"]);
   });
 
+  test("an outbox that cannot be written is reported as an error, and settled() still resolves", async () => {
+    api.plan(error(403, "refused"));
+    const missing = join(dir, "no-such-directory", "mail-outbox.jsonl");
+    const sender = transport({ outbox: new OutboxTransport(missing, (line) => logs.push(line)) });
+    sender.send(mail());
+    await sender.settled();
+    expect(logs.at(-1)).toStartWith(`control mail: error: password_reset for ada@example.com could be neither sent nor written to the outbox: ENOENT`);
+  });
+
   test("send returns before the mail API answers", async () => {
     api.plan("hold");
     const sender = transport();

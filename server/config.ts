@@ -9,6 +9,7 @@ import { defaultStorageTuning, segmentRowsMax, type StorageTuning } from "../sto
 import { DatacenterRangesError, loadDatacenterRanges, type DatacenterRanges } from "./ingest/datacenter-ip.ts";
 import { GatewaySettingsError, parseGatewaySettings, type GatewaySettings } from "./gateway/settings.ts";
 import { MailSettingsError, parseMailSettings, type MailSettings } from "./mail/settings.ts";
+import { ControlMailSettingsError, parseControlMailSettings, type ControlMailSettings } from "./control/mail/settings.ts";
 
 export const knownRegions = {
   eu: "Europe",
@@ -55,6 +56,8 @@ export interface Config {
   gateway: GatewaySettings;
   /** The transactional-mail API's settings (server/mail/settings.ts). */
   mail: MailSettings;
+  /** How the control plane sends its own mail (server/control/mail/settings.ts). */
+  controlMail: ControlMailSettings;
   /** SERVICES: what this process runs: everything (`all`, the default) or the gateway alone (`gateway`). */
   services: ServiceSet;
 }
@@ -119,6 +122,15 @@ function parseMail(env: Record<string, string | undefined>, publicUrl: string | 
   }
 }
 
+function parseControlMail(env: Record<string, string | undefined>): ControlMailSettings {
+  try {
+    return parseControlMailSettings(env);
+  } catch (error) {
+    if (error instanceof ControlMailSettingsError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
 function parseGateway(env: Record<string, string | undefined>): GatewaySettings {
   try {
     return parseGatewaySettings(env);
@@ -162,6 +174,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     datacenterRanges: parseDatacenterRanges(env.DATACENTER_RANGES_FILE),
     gateway: parseGateway(env),
     mail: parseMail(env, publicUrl),
+    controlMail: parseControlMail(env),
     services: parseServices(env.SERVICES),
     cohortRecalculateMinutes: parseInteger("COHORT_RECALCULATE_MINUTES", env.COHORT_RECALCULATE_MINUTES, 60, 0, 7 * 24 * 60),
     queryCacheBytes: parseInteger("QUERY_CACHE_MB", env.QUERY_CACHE_MB, defaultColumnCacheBytes / 1024 / 1024, 16, 1024 * 1024) * 1024 * 1024,

@@ -16,7 +16,7 @@ import { controlApp } from "./control/app.ts";
 import type { ControlContext } from "./control/context.ts";
 import { ControlLimiters, requestTimeoutMs } from "./control/limits.ts";
 import type { ContractOperation } from "./control/contract/operation.ts";
-import { LogMailOutbox } from "./control/mail-outbox.ts";
+import { openMailTransport } from "./control/mail/transport.ts";
 import { RegionTokenSigner } from "./control/services/region-token-signer.ts";
 import { syncPendingKeys } from "./control/services/keys.ts";
 import { syncPendingFlagSecretKeys } from "./control/flags/flag-secret-keys.ts";
@@ -119,10 +119,13 @@ export async function startService(config: Config): Promise<RunningService> {
   const sweepTimer = setInterval(() => results.sweep(Date.now()), resultCacheSweepIntervalMs);
 
   let listeningUrl = "";
+  // The control plane reaches this process's own mail API over loopback: `localhost` may name
+  // ::1 first, where a server bound to 0.0.0.0 does not listen.
+  let ownMailApiUrl = "";
   const ctx: ControlContext = {
     config,
     db: store.db,
-    outbox: new LogMailOutbox(join(config.dataDir, mailOutboxFile)),
+    mail: openMailTransport(config.controlMail, join(config.dataDir, mailOutboxFile), () => ownMailApiUrl),
     regions: links,
     signer,
     limiters: new ControlLimiters(),
@@ -196,6 +199,8 @@ export async function startService(config: Config): Promise<RunningService> {
   });
   const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
   listeningUrl = `http://${host}:${server.port}`;
+  const loopback = config.host === "0.0.0.0" ? "127.0.0.1" : config.host === "::" ? "[::1]" : host;
+  ownMailApiUrl = `http://${loopback}:${server.port}${mailPrefix}`;
 
   // What the regions should hold but may have missed (a region down during a change).
   const syncPending = async () => {
@@ -230,6 +235,8 @@ export async function startService(config: Config): Promise<RunningService> {
       // The server waits for every open answer, and a live event stream stays open until ended.
       await Promise.all([...nodes.values()].map((node) => node.live.close()));
       await server.stop();
+      // After the server: its last answers may still hand mail over.
+      await ctx.mail.close();
       for (const node of nodes.values()) await node.close();
       await decodePool?.close();
       await gateway.close();

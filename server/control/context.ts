@@ -2,7 +2,7 @@ import type { Config } from "../config.ts";
 import type { RegionLinks } from "../region/region-link.ts";
 import type { ControlDb } from "./db/open.ts";
 import type { ControlLimiters } from "./limits.ts";
-import type { MailOutbox } from "./mail-outbox.ts";
+import type { MailTransport } from "./mail/outgoing-mail.ts";
 import type { RegionTokenSigner } from "./services/region-token-signer.ts";
 
 export interface CacheStats {
@@ -16,7 +16,8 @@ export interface CacheStats {
 export interface ControlContext {
   config: Config;
   db: ControlDb;
-  outbox: MailOutbox;
+  /** Where password-reset, verification and invitation emails go (the outbox file, or the mail API). */
+  mail: MailTransport;
   regions: RegionLinks;
   signer: RegionTokenSigner;
   limiters: ControlLimiters;

@@ -1,5 +1,6 @@
-// The mail the service has written to its outbox file (the stand-in for the mail service):
-// what tests and the screenshots script read the emailed links and tokens from.
+// The mail the service has written to its outbox file (the default transport, and where mail
+// the mail API did not take ends): what tests and the screenshots script read the emailed links
+// and tokens from. Lines also hold `id`, `html`, `text`, `queued_at` and, for a fallback, `undelivered`.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { mailOutboxFile } from "../../server/service.ts";

@@ -13,6 +13,7 @@ import { issueEmailToken, redeemEmailToken } from "./email-tokens.ts";
 import { insertOrg } from "./orgs.ts";
 import { coarseLocation, createSession, revokeSessions, type ClientMeta } from "./sessions.ts";
 import { emailLengthMax } from "../schemas.ts";
+import { passwordResetMail, verifyEmailMail } from "../mail/messages.ts";
 
 export const passwordResetTtlMs = hourMs;
 export const verifyEmailTtlMs = dayMs;
@@ -36,14 +37,8 @@ function userByEmail(ctx: ControlContext, email: string): UserRow | undefined {
 }
 
 function sendVerification(ctx: ControlContext, user: UserRow): void {
-  const token = issueEmailToken(ctx, "verify_email", verifyEmailTtlMs, { userId: user.id });
-  ctx.outbox.send({
-    to: user.email,
-    kind: "verify_email",
-    subject: "Confirm your email address",
-    link: `${ctx.baseUrl()}/verify-email?token=${token}`,
-    token,
-  });
+  const { id, secret } = issueEmailToken(ctx, "verify_email", verifyEmailTtlMs, { userId: user.id });
+  ctx.mail.send(verifyEmailMail(user, { id, secret, link: `${ctx.baseUrl()}/verify-email?token=${secret}`, ttlMs: verifyEmailTtlMs }));
 }
 
 export async function signup(ctx: ControlContext, input: { email: string; name: string; password: string }, meta: ClientMeta) {
@@ -135,14 +130,8 @@ export function requestPasswordReset(ctx: ControlContext, rawEmail: string, meta
   if (meta.ip) ctx.limiters.mailByIp.record(meta.ip);
   const user = userByEmail(ctx, email);
   if (!user) return;
-  const token = issueEmailToken(ctx, "password_reset", passwordResetTtlMs, { userId: user.id });
-  ctx.outbox.send({
-    to: user.email,
-    kind: "password_reset",
-    subject: "Reset your password",
-    link: `${ctx.baseUrl()}/reset-password?token=${token}`,
-    token,
-  });
+  const { id, secret } = issueEmailToken(ctx, "password_reset", passwordResetTtlMs, { userId: user.id });
+  ctx.mail.send(passwordResetMail(user, { id, secret, link: `${ctx.baseUrl()}/reset-password?token=${secret}`, ttlMs: passwordResetTtlMs }));
 }
 
 function redeemOrCount(ctx: ControlContext, kind: "password_reset" | "verify_email", token: string, meta: ClientMeta, onInvalid: ApiError) {

@@ -12,17 +12,19 @@ export type EmailTokenRow = typeof emailTokens.$inferSelect;
 
 const emailTokenLength = 43;
 
+/** The secret goes in the emailed link; the id names the email (never the secret) wherever it is logged or sent. */
 export function issueEmailToken(
   ctx: ControlContext,
   kind: EmailTokenKind,
   ttlMs: number,
   owner: { userId?: string; invitationId?: string },
-): string {
+): { id: string; secret: string } {
+  const id = newId();
   const secret = randomBase62(emailTokenLength);
   ctx.db
     .insert(emailTokens)
     .values({
-      id: newId(),
+      id,
       kind,
       userId: owner.userId ?? null,
       invitationId: owner.invitationId ?? null,
@@ -32,7 +34,7 @@ export function issueEmailToken(
       usedAt: null,
     })
     .run();
-  return secret;
+  return { id, secret };
 }
 
 /** Marks the token used and returns it, or null if unknown, expired, used or of another kind. */

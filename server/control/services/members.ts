@@ -12,6 +12,7 @@ import { regionalScopes, roles, scopesOfRole, type Role } from "../auth/scopes.t
 import { recordRevocation } from "./token-revocations.ts";
 import { applyWrite, type WritePlan } from "./audited-write.ts";
 import { issueEmailToken, redeemEmailToken } from "./email-tokens.ts";
+import { invitationMail } from "../mail/messages.ts";
 import { normalizeEmail } from "./accounts.ts";
 
 export const invitationTtlMs = 7 * dayMs;
@@ -177,13 +178,8 @@ export function createInvitation(ctx: ControlContext, access: OrgAccess, input: 
       return issueEmailToken(ctx, "invitation", invitationTtlMs, { invitationId: invitation.id });
     },
   });
-  ctx.outbox.send({
-    to: email,
-    kind: "invitation",
-    subject: `You are invited to ${access.org.name}`,
-    link: `${ctx.baseUrl()}/invitations/accept?token=${token}`,
-    token,
-  });
+  const link = `${ctx.baseUrl()}/invitations/accept?token=${token.secret}`;
+  ctx.mail.send(invitationMail(email, { orgName: access.org.name, inviterName: access.principal.user.name }, { ...token, link, ttlMs: invitationTtlMs }));
   return invitationDto(invitation);
 }
 

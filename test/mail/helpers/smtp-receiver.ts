@@ -40,6 +40,7 @@ export class SmtpReceiver {
   connections = 0;
   private readonly rcptAnswers = new Map<string, { answer: ReceiverAnswer; timesLeft: number }>();
   private dataAnswer: ReceiverAnswer | null = null;
+  private readonly arrivalWaiters: { count: number; resolve: () => void }[] = [];
 
   private constructor(
     private readonly server: SMTPServer,
@@ -88,6 +89,12 @@ export class SmtpReceiver {
     this.dataAnswer = answer;
   }
 
+  /** Resolves once `count` messages have been accepted in all (since the last reset). */
+  arrived(count: number): Promise<void> {
+    if (this.received.length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.arrivalWaiters.push({ count, resolve }));
+  }
+
   /** Forgets answers, messages and counts, for the next test. */
   reset(): void {
     this.rcptAnswers.clear();
@@ -124,6 +131,10 @@ export class SmtpReceiver {
         secure: session.secure,
         authenticatedUser: typeof session.user === "string" ? session.user : null,
       });
+      for (const waiter of this.arrivalWaiters.filter((item) => this.received.length >= item.count)) {
+        this.arrivalWaiters.splice(this.arrivalWaiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
       callback(null);
     });
   }

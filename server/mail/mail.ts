@@ -82,6 +82,8 @@ export interface RunningMail {
 export interface MailOptions {
   now?: () => number;
   log?: (line: string) => void;
+  /** How often the delivery queue runs on its own (default deliveryPassIntervalMs; tests run it with deliverQueued). */
+  deliveryPassIntervalMs?: number;
   /** Replaces SMTP delivery (benchmarks of the API alone); the real one is the default. */
   deliver?: (input: DeliveryInput) => Promise<DeliveryResult>;
   /** How long a webhook receiver has to answer (default webhookTimeoutMs). */
@@ -188,7 +190,7 @@ export async function startMail(settings: MailSettings, dataDir: string, prefix:
   };
   const timer = setInterval(() => void checkDomains().catch((error: Error) => log(`mail: domain checks failed: ${error.message}`)), Math.min(settings.domainCheckIntervalMs, 60_000));
   timer.unref?.();
-  const deliveryTimer = setInterval(() => queue.kick(), deliveryPassIntervalMs);
+  const deliveryTimer = setInterval(() => queue.kick(), options.deliveryPassIntervalMs ?? deliveryPassIntervalMs);
   deliveryTimer.unref?.();
   const webhookTimer = setInterval(() => void webhookWorker.run(), options.webhookPassIntervalMs ?? webhookPassIntervalMs);
   webhookTimer.unref?.();

@@ -25,7 +25,12 @@ export interface TestMail {
 }
 
 /** The inbound SMTP server listens on a free loopback port (`mail.smtpPort`); `options` adds a report handler, a log or webhook timings. */
-export async function startTestMail(env: Record<string, string> = {}, options: Pick<MailOptions, "reports" | "log" | "webhookTimeoutMs" | "webhookPassIntervalMs"> = {}): Promise<TestMail> {
+export type TestMailOptions = Pick<MailOptions, "reports" | "log" | "webhookTimeoutMs" | "webhookPassIntervalMs" | "deliveryPassIntervalMs">;
+
+/** The service's own timers wait this long: tests run delivery and webhook passes themselves unless they ask otherwise. */
+const timersOffMs = 3_600_000;
+
+export async function startTestMail(env: Record<string, string> = {}, options: TestMailOptions = {}): Promise<TestMail> {
   const dns = await TestDnsServer.start();
   const dataDir = mkdtempSync(join(tmpdir(), "mail-test-"));
   const clock = new TestClock();
@@ -35,7 +40,7 @@ export async function startTestMail(env: Record<string, string> = {}, options: P
     null,
   );
   let url = "";
-  const mail = await startMail(settings, dataDir, "", { now: clock.now, log: () => {}, apiUrl: () => url, ...options });
+  const mail = await startMail(settings, dataDir, "", { now: clock.now, log: () => {}, apiUrl: () => url, deliveryPassIntervalMs: timersOffMs, webhookPassIntervalMs: timersOffMs, ...options });
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => mail.handle(request) });
   url = `http://127.0.0.1:${server.port}`;
   const call = jsonCall(url, (key) => ({ authorization: `Bearer ${key}` }));

@@ -3,8 +3,7 @@
 // service delivers to the receiver's port), and a sending domain whose records are published
 // and verified.
 import { SmtpReceiver } from "../helpers/smtp-receiver.ts";
-import type { MailOptions } from "../../../server/mail/mail.ts";
-import { startTestMail, type TestMail } from "../harness.ts";
+import { startTestMail, type TestMail, type TestMailOptions } from "../harness.ts";
 
 export const recipientDomain = "example.net";
 export const recipientMx = "mx.example.net";
@@ -15,7 +14,7 @@ export interface SendingFixture {
   close(): Promise<void>;
 }
 
-export async function startSendingFixture(env: Record<string, string> = {}, options: Pick<MailOptions, "log"> = {}): Promise<SendingFixture> {
+export async function startSendingFixture(env: Record<string, string> = {}, options: TestMailOptions = {}): Promise<SendingFixture> {
   const receiver = await SmtpReceiver.start({ hostName: recipientMx });
   const mail = await startTestMail({ MAIL_DELIVERY_PORT: String(receiver.port), ...env }, options);
   mail.dns.set(recipientDomain, { MX: [{ exchange: recipientMx, priority: 10 }] });

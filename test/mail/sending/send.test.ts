@@ -48,7 +48,8 @@ test("an email is queued, delivered signed with the domain's DKIM key, attachmen
   expect(sent.status).toBe(200);
   expect(sent.body).toEqual({ id: uuid, status: "queued" });
 
-  expect(await mail.mail.deliverQueued()).toBe(2);
+  // the send itself started a pass: this waits for it (or finds nothing left)
+  await mail.mail.deliverQueued();
   expect(receiver.received.length).toBe(1);
   const [message] = receiver.received;
   expect(message!.mailFrom).toBe(`bounce+${id}@bounces.send.acme.test`);

@@ -3,6 +3,7 @@
 // delivery twice. Domain transitions arrive as domain.verified / domain.failed, and the
 // service's own timer delivers without being asked.
 import { afterEach, beforeEach, expect, test } from "bun:test";
+import { webhookPassIntervalMs } from "../../../server/mail/mail.ts";
 import { EventStore, type NewMailEvent } from "../../../server/mail/store/events.ts";
 import { WebhookDeliveryStore } from "../../../server/mail/store/webhook-deliveries.ts";
 import { WebhookStore } from "../../../server/mail/store/webhooks.ts";
@@ -114,7 +115,7 @@ test("a domain that verifies sends domain.verified (from POST verify) and one th
 });
 
 test("the service's own timer fans out and delivers without being asked", async () => {
-  const own = await startTestMail();
+  const own = await startTestMail({}, { webhookPassIntervalMs });
   try {
     const tenant = await own.tenant();
     const receiver = new WebhookReceiver();

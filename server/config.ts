@@ -58,7 +58,7 @@ export interface Config {
   mail: MailSettings;
   /** How the control plane sends its own mail (server/control/mail/settings.ts). */
   controlMail: ControlMailSettings;
-  /** SERVICES: what this process runs: everything (`all`, the default) or the gateway alone (`gateway`). */
+  /** SERVICES: what this process runs: everything (`all`, the default), the gateway alone (`gateway`) or the mail API alone (`mail`). */
   services: ServiceSet;
 }
 
@@ -105,12 +105,13 @@ function parseRemoteRegions(raw: string | undefined, live: RegionCode[]): Partia
   return remote;
 }
 
-export type ServiceSet = "all" | "gateway";
+const serviceSets = ["all", "gateway", "mail"] as const;
+export type ServiceSet = (typeof serviceSets)[number];
 
 function parseServices(raw: string | undefined): ServiceSet {
   const value = raw?.trim() || "all";
-  if (value !== "all" && value !== "gateway") throw new ConfigError(`SERVICES must be "all" or "gateway", got "${value.slice(0, 40)}"`);
-  return value;
+  if (!(serviceSets as readonly string[]).includes(value)) throw new ConfigError(`SERVICES must be "all", "gateway" or "mail", got "${value.slice(0, 40)}"`);
+  return value as ServiceSet;
 }
 
 function parseMail(env: Record<string, string | undefined>, publicUrl: string | null): MailSettings {

@@ -1,6 +1,7 @@
 // `npm start`: serve everything on PORT until SIGTERM/SIGINT, then shut down cleanly.
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { serveGatewayAlone } from "./gateway/standalone.ts";
+import { serveMailAlone } from "./mail/standalone.ts";
 import { mkdirSync } from "node:fs";
 import { startService, type RunningService } from "./service.ts";
 import { startHeapGuard } from "../storage/heap-guard.ts";
@@ -29,6 +30,19 @@ if (config.services === "gateway") {
   if (alone.gateway.createdRootKey) console.log(`gateway root key (shown once, kept in ${join(config.dataDir, gatewayRootKeyFile)}): ${alone.gateway.createdRootKey}`);
   const stopAlone = async (signal: string) => {
     console.log(`${signal} received: closing sessions and giving leases back`);
+    await alone.stop();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stopAlone("SIGTERM"));
+  process.on("SIGINT", () => void stopAlone("SIGINT"));
+} else if (config.services === "mail") {
+  mkdirSync(config.dataDir, { recursive: true });
+  const alone = await serveMailAlone(config);
+  const smtp = alone.mail.smtpPort === null ? "no inbound SMTP" : `inbound SMTP on port ${alone.mail.smtpPort}`;
+  console.log(`mail API listening on ${alone.url} (${smtp}; data: ${config.dataDir})`);
+  if (alone.mail.createdRootKey) console.log(`mail root key (shown once, kept in ${join(config.dataDir, mailRootKeyFile)}): ${alone.mail.createdRootKey}`);
+  const stopAlone = async (signal: string) => {
+    console.log(`${signal} received: finishing the delivery and webhook passes under way`);
     await alone.stop();
     process.exit(0);
   };

@@ -48,8 +48,9 @@ test("every value the gateway cannot run with is refused with what to do", () =>
   for (const [env, message] of refusals) expect(() => parseGatewaySettings(env)).toThrow(new GatewaySettingsError(message));
 });
 
-test("SERVICES picks what a process runs: everything by default, or the gateway alone", () => {
+test("SERVICES picks what a process runs: everything by default, the gateway alone or the mail API alone", () => {
   expect(loadConfig({}).services).toBe("all");
   expect(loadConfig({ SERVICES: "gateway" }).services).toBe("gateway");
-  expect(() => loadConfig({ SERVICES: "mail" })).toThrow(new ConfigError('SERVICES must be "all" or "gateway", got "mail"'));
+  expect(loadConfig({ SERVICES: "mail" }).services).toBe("mail");
+  expect(() => loadConfig({ SERVICES: "analytics" })).toThrow(new ConfigError('SERVICES must be "all", "gateway" or "mail", got "analytics"'));
 });

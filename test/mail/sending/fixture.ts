@@ -2,6 +2,7 @@
 // recipients' MX (its domain's MX record in the local DNS server points at 127.0.0.1, and the
 // service delivers to the receiver's port), and a sending domain whose records are published
 // and verified.
+import type { TestDnsServer } from "../helpers/dns-server.ts";
 import { SmtpReceiver } from "../helpers/smtp-receiver.ts";
 import { startTestMail, type TestMail, type TestMailOptions } from "../harness.ts";
 
@@ -31,17 +32,22 @@ export async function startSendingFixture(env: Record<string, string> = {}, opti
 
 type DomainRecord = { name: string; type: string; value: string; priority: number | null };
 
-/** Adds `name` for the tenant, publishes its records in the local DNS server and verifies it. */
-export async function verifiedDomain(mail: TestMail, key: string, name: string): Promise<{ id: string; selector: string; dkimRecord: string }> {
-  const added = await mail.call("POST", "/v1/domains", { key, body: { name } });
+/** Publishes every record a domain answers (as its owner would) in the local DNS server. */
+export function publishDomainRecords(dns: TestDnsServer, records: DomainRecord[]): void {
   const byName = new Map<string, { TXT: string[]; MX: { exchange: string; priority: number }[] }>();
-  for (const record of added.body.records as DomainRecord[]) {
+  for (const record of records) {
     const entry = byName.get(record.name) ?? { TXT: [], MX: [] };
     if (record.type === "TXT") entry.TXT.push(record.value);
     else entry.MX.push({ exchange: record.value, priority: record.priority! });
     byName.set(record.name, entry);
   }
-  for (const [recordName, records] of byName) mail.dns.set(recordName, records);
+  for (const [recordName, entry] of byName) dns.set(recordName, entry);
+}
+
+/** Adds `name` for the tenant, publishes its records in the local DNS server and verifies it. */
+export async function verifiedDomain(mail: TestMail, key: string, name: string): Promise<{ id: string; selector: string; dkimRecord: string }> {
+  const added = await mail.call("POST", "/v1/domains", { key, body: { name } });
+  publishDomainRecords(mail.dns, added.body.records);
   const verified = await mail.call("POST", `/v1/domains/${added.body.id}/verify`, { key });
   if (verified.body.status !== "verified") throw new Error(`domain ${name} did not verify: ${JSON.stringify(verified.body)}`);
   return { id: added.body.id, selector: added.body.dkim_selector, dkimRecord: added.body.records[0].value };

@@ -19,6 +19,7 @@ let page: Page;
 const domain = "send.acme.test";
 const hostileSubject = "<img src=x onerror=window.__pwned=1> Your receipt";
 const hostileNote = "<script>window.__pwned=1</script>";
+const hostileFrom = `"<img src=x onerror=window.__pwned=1>" <hello@${domain}>`;
 
 /** The API's message as the page shows it: a sentence. */
 const sentence = (message: string) => {
@@ -113,7 +114,7 @@ test("a domain is added and shows its records to publish, copied whole; once pub
 
   await card.getByRole("button", { name: "Copy DKIM value" }).click();
   await card.getByRole("button", { name: "Copy DKIM value" }).getByText("Copied").waitFor();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(added.records[0].value);
+  expect(await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).toBe(added.records[0].value);
 
   await card.getByRole("button", { name: `Verify ${domain} now` }).click();
   await card.getByText(`${domain} is pending: DNS does not show every required record yet.`).waitFor();
@@ -123,14 +124,16 @@ test("a domain is added and shows its records to publish, copied whole; once pub
   await card.getByRole("button", { name: `Verify ${domain} now` }).click();
   await card.getByText(`${domain} is verified: it can send.`).waitFor();
   expect(await card.locator(".badge").first().textContent()).toBe("verified");
-  expect(await card.locator("tbody tr td:nth-child(6)").allTextContents()).toEqual(added.records.map(() => "verified"));
+  expect((await rowTexts(".mail-domain")).map((row) => [row[5], row[6]])).toEqual(added.records.map(() => ["verified", "the value"]));
   await screenshotThemes(page, "mail-domains");
   await expectNothingRan();
 });
 
 test("sent emails are listed with the hostile subject as text; one's detail shows each recipient's hop, the bounce in words and the SMTP conversation", async () => {
   fixture.smtp.answerRcpt("gone@example.net", { code: 550, text: "5.1.1 User unknown" });
-  const mixed = await send({ to: ["ana@example.net", "gone@example.net"], subject: hostileSubject, tags: [{ name: "category", value: "receipt" }] });
+  const mixed = await send({ from: hostileFrom, to: ["ana@example.net", "gone@example.net"], subject: hostileSubject, tags: [{ name: "category", value: "receipt" }] });
+  const from = (await fixture.mail("GET", `/v1/emails/${mixed}`, fixture.tenantKey)).body.from;
+  expect(from).toContain("<img src=x onerror=window.__pwned=1>");
   const nowhere = await send({ to: ["bob@nowhere.invalid"], subject: "To a domain that does not exist" });
   await fixture.service.mailApi.deliverQueued();
   expect(fixture.smtp.received.map((message) => message.recipients)).toEqual([["ana@example.net"]]);
@@ -139,7 +142,7 @@ test("sent emails are listed with the hostile subject as text; one's detail show
   await waitForCount(page, ".table-card tbody tr", 2);
   expect((await rowTexts(".table-card")).map((row) => row.slice(1))).toEqual([
     [`Acme <hello@${domain}>`, "bob@nowhere.invalid", "To a domain that does not exist", "bounced"],
-    [`Acme <hello@${domain}>`, "ana@example.net, gone@example.net", hostileSubject, "partially delivered"],
+    [from, "ana@example.net, gone@example.net", hostileSubject, "partially delivered"],
   ]);
   await screenshotThemes(page, "mail-emails");
 
@@ -167,6 +170,8 @@ test("sent emails are listed with the hostile subject as text; one's detail show
   expect(await detail.locator(".mail-attempt-facts").textContent()).toContain("encrypted (TLS) · answered by mx.example.net (127.0.0.1:");
   expect(await detail.getByRole("button", { name: "Cancel email" }).count()).toBe(0);
   await screenshotThemes(page, "mail-email-detail");
+  await detail.locator(".mail-attempt").scrollIntoViewIfNeeded();
+  await screenshotThemes(page, "mail-email-transcript");
   await detail.getByRole("button", { name: "Close" }).click();
 
   await page.locator(".table-card tbody tr", { hasText: "bob@nowhere.invalid" }).click();

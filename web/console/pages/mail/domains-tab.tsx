@@ -72,7 +72,8 @@ function RecordsTable({ domain }: { domain: MailDomain }) {
         { label: "Status", cell: (record) => <MailBadge status={record.status} /> },
         {
           label: "DNS answered",
-          cell: (record) => (record.found.length ? <span class="mail-found">{record.found.join("\n")}</span> : "—"),
+          // A verified record answered its own value; what DNS answered matters when it differs.
+          cell: (record) => (record.status === "verified" ? "the value" : record.found.length ? <span class="mail-found">{record.found.join("\n")}</span> : "—"),
         },
       ]}
     />
@@ -99,7 +100,7 @@ function DomainCard({ apiKey, domain, onChanged }: { apiKey: string; domain: Mai
         </Button>
       </div>
       <p class="mail-domain-meaning">{statusMeaning[domain.status]}</p>
-      {domain.failure && <Alert tone="error">{domain.failure}</Alert>}
+      {domain.failure && <Alert tone={domain.status === "failed" ? "error" : "info"}>{domain.failure}</Alert>}
       {notice && <Alert tone={domain.status === "verified" ? "success" : "info"}>{notice}</Alert>}
       <FormError error={verify.error} />
       <RecordsTable domain={domain} />

@@ -88,7 +88,7 @@ function AttemptsList({ delivery }: { delivery: WebhookDelivery }) {
         {delivery.attempts.map((attempt) => (
           <li key={attempt.started_at}>
             <span class="nowrap">{exactTime(attempt.started_at)}</span> · {attempt.status === null ? "no answer" : `HTTP ${attempt.status}`} · {attempt.duration_ms} ms
-            {attempt.error && <span class="gateway-error-text"> · {attempt.error}</span>}
+            {attempt.error && attempt.error !== `HTTP ${attempt.status}` && <span class="gateway-error-text"> · {attempt.error}</span>}
             {attempt.response_excerpt && <pre class="mail-excerpt">{attempt.response_excerpt}</pre>}
           </li>
         ))}

@@ -51,6 +51,7 @@ const AccountPage = page(() => import("./pages/account/account.tsx"));
 const SessionsPage = page(() => import("./pages/account/sessions.tsx"));
 const TokensPage = page(() => import("./pages/account/tokens.tsx"));
 const MessagingPage = page(() => import("./pages/messaging/messaging-page.tsx"));
+const MailPage = page(() => import("./pages/mail/mail-page.tsx"));
 const DashboardsPage = page(() => import("./pages/dashboards/dashboards-list.tsx"));
 const DashboardPage = page(() => import("./pages/dashboards/dashboard-page.tsx"));
 const NotFoundPage = page(() => import("./pages/not-found.tsx"));
@@ -106,6 +107,7 @@ export function App() {
           <Route path="/account/sessions" component={SessionsPage} />
           <Route path="/account/tokens" component={TokensPage} />
           <Route path="/messaging" component={MessagingPage} />
+          <Route path="/email" component={MailPage} />
           <Route path="/projects/:projectId/dashboards" component={DashboardsPage} />
           <Route path="/projects/:projectId/dashboards/:dashboardId" component={DashboardPage} />
           <Route default component={NotFoundPage} />

@@ -58,6 +58,8 @@ export const paths = {
   accountTokens: "/account/tokens",
   /** The messaging gateway's pages, on one of its tabs (a project key's; the root key has one view). */
   messaging: (tab?: string | null) => withQuery("/messaging", { tab }),
+  /** The mail API's pages, on one of its tabs. Not /mail: that prefix is the mail API's own. */
+  email: (tab?: string | null) => withQuery("/email", { tab }),
 };
 
 /**

@@ -5,7 +5,7 @@ import { useLocation } from "preact-iso";
 import type { MeResponse, ProjectDto } from "../api/types.ts";
 import { paths } from "../paths.ts";
 import { Brand } from "../ui/brand.tsx";
-import { MessageIcon } from "../ui/icons.tsx";
+import { MailIcon, MessageIcon } from "../ui/icons.tsx";
 import { EmailBanner } from "./email-banner.tsx";
 import { EnvironmentSwitcher } from "./environment-switcher.tsx";
 import { ProjectSwitcher } from "./project-switcher.tsx";
@@ -39,13 +39,19 @@ export function AppLayout({ me, project, children }: { me: MeResponse; project: 
             ))}
           </ul>
         </nav>
-        {/* Services that are not a project's: the messaging gateway has projects and keys of its own. */}
+        {/* Services that are not a project's: the messaging gateway and the mail API have their own tenants and keys. */}
         <nav class="sidebar-services" aria-label="Services">
           <ul>
             <li>
               <a href={paths.messaging()} class="nav-item">
                 <MessageIcon />
                 Messaging
+              </a>
+            </li>
+            <li>
+              <a href={paths.email()} class="nav-item">
+                <MailIcon />
+                Mail
               </a>
             </li>
           </ul>

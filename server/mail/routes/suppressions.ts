@@ -25,7 +25,8 @@ export const suppressionRoutes = (ctx: MailContext) =>
       },
       { query: ListQuery },
     )
-    .get("/v1/suppressions/:address", async ({ caller, params }) => suppressionDto(await ctx.suppressions.get(caller.tenantId, decodeURIComponent(params.address))), { params: Address })
+    // Elysia hands path parameters over decoded (an address is sent URL-encoded: %40, %2B, %25)
+    .get("/v1/suppressions/:address", async ({ caller, params }) => suppressionDto(await ctx.suppressions.get(caller.tenantId, params.address)), { params: Address })
     .post("/v1/suppressions", async ({ caller, body, set }) => {
       const input = validateBody<typeof AddRequest.static>(AddRequest, body);
       set.status = 201;
@@ -34,9 +35,8 @@ export const suppressionRoutes = (ctx: MailContext) =>
     .delete(
       "/v1/suppressions/:address",
       async ({ caller, params }) => {
-        const address = decodeURIComponent(params.address);
-        await ctx.suppressions.remove(caller.tenantId, address);
-        return { address: address.toLowerCase(), deleted: true };
+        await ctx.suppressions.remove(caller.tenantId, params.address);
+        return { address: params.address.toLowerCase(), deleted: true };
       },
       { params: Address },
     );

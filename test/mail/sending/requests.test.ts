@@ -219,3 +219,35 @@ test("a stored template fills the subject, html and text, its variables HTML-esc
   const missing = await mail.call("POST", "/v1/emails", { key, body: { from: "hello@send.acme.test", to: ["ana@example.net"], template: { id: "nope" } } });
   expect(answer(missing)).toEqual({ status: 422, body: { error: { code: "template_not_found", message: expect.stringMatching(/^template\.id: /) } } });
 });
+
+test("search: newest first with a cursor, by recipient, status, tag and creation time; bad filters are refused", async () => {
+  const { mail } = fixture;
+  const tenant = await mail.tenant("Searcher");
+  await verifiedDomain(mail, tenant.key, "send.searcher.test");
+  const ids: string[] = [];
+  const start = mail.clock.now();
+  for (const [index, to] of ["a@example.net", "b@example.net", "a@example.net"].entries()) {
+    mail.clock.advance(minuteMs);
+    const sent = await mail.call("POST", "/v1/emails", { key: tenant.key, body: email({ from: "hi@send.searcher.test", to: [to], tags: [{ name: "n", value: String(index) }], scheduled_at: "in 1 day" }) });
+    ids.push(sent.body.id);
+  }
+  const search = async (query: string) => (await mail.call("GET", `/v1/emails?${query}`, { key: tenant.key })).body;
+  const page1 = await search("limit=2");
+  expect([page1.data.map((item: any) => item.id), page1.next_cursor]).toEqual([[ids[2], ids[1]], ids[1]]);
+  const page2 = await search(`limit=2&cursor=${page1.next_cursor}`);
+  expect([page2.data.map((item: any) => item.id), page2.next_cursor]).toEqual([[ids[0]], null]);
+  expect((await search("recipient=a@example.net")).data.map((item: any) => item.id)).toEqual([ids[2], ids[0]]);
+  expect((await search("tag=n:1")).data.map((item: any) => item.id)).toEqual([ids[1]]);
+  expect((await search("status=scheduled")).data.length).toBe(3);
+  expect((await search("status=delivered")).data).toEqual([]);
+  const second = new Date(start + 2 * minuteMs).toISOString();
+  expect((await search(`created_after=${second}`)).data.map((item: any) => item.id)).toEqual([ids[2], ids[1]]);
+  expect((await search(`created_before=${second}`)).data.map((item: any) => item.id)).toEqual([ids[0]]);
+  const refusedWith = async (query: string) => answer(await mail.call("GET", `/v1/emails?${query}`, { key: tenant.key }));
+  expect(await refusedWith("status=lost")).toEqual(refusal(400, "validation", "status: one of scheduled, queued, deferred, delivered, partially_delivered, bounced, suppressed, failed, cancelled"));
+  expect(await refusedWith("color=red")).toEqual(refusal(400, "validation", 'query: "color" is not a search parameter (limit, cursor, recipient, status, message_id, tag, created_after, created_before)'));
+  for (const query of ["tag=nocolon", "created_after=yesterday", "limit=201", "limit=0"]) {
+    const refused = await refusedWith(query);
+    expect([query, refused.status, (refused.body as any).error.code]).toEqual([query, 400, "validation"]);
+  }
+});

@@ -9,6 +9,7 @@ import { call, bearer } from "../helpers/client.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { TestDnsServer } from "../mail/helpers/dns-server.ts";
 import { SmtpReceiver } from "../mail/helpers/smtp-receiver.ts";
+import { publishDomainRecords } from "../mail/sending/fixture.ts";
 import { smtpMailReader } from "./mail/smtp-mail-reader.ts";
 
 const rootKey = "mk_root_control_mail_test_0123456789";
@@ -23,25 +24,6 @@ let receiver: SmtpReceiver;
 let service: TestService;
 /** The operator tenant's full-access key, to look at what the mail API holds. */
 let fullKey: string;
-
-interface DomainRecord {
-  record: string;
-  name: string;
-  type: string;
-  value: string;
-  priority: number | null;
-}
-
-function publish(records: DomainRecord[]): void {
-  const byName = new Map<string, { TXT: string[]; MX: { exchange: string; priority: number }[] }>();
-  for (const record of records) {
-    const entry = byName.get(record.name) ?? { TXT: [], MX: [] };
-    if (record.type === "TXT") entry.TXT.push(record.value);
-    else entry.MX.push({ exchange: record.value, priority: record.priority! });
-    byName.set(record.name, entry);
-  }
-  for (const [name, entry] of byName) dns.set(name, entry);
-}
 
 beforeAll(async () => {
   dns = await TestDnsServer.start();
@@ -64,7 +46,7 @@ beforeAll(async () => {
   fullKey = tenant.body.api_key.token;
   const domain = await call(mailApi, "POST", "/v1/domains", { body: { name: sendingDomain }, headers: bearer(fullKey) });
   expect(domain.status).toBe(201);
-  publish(domain.body.records);
+  publishDomainRecords(dns, domain.body.records);
   const verified = await call(mailApi, "POST", `/v1/domains/${domain.body.id}/verify`, { headers: bearer(fullKey) });
   expect(verified.body.status).toBe("verified");
   const sendingKey = await call(mailApi, "POST", "/v1/api-keys", { body: { name: "control plane", permission: "sending_access", domain_id: domain.body.id }, headers: bearer(fullKey) });

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { startMail, type MailOptions, type RunningMail } from "../../server/mail/mail.ts";
 import { parseMailSettings } from "../../server/mail/settings.ts";
 import { jsonCall, TestClock, type GatewayCall } from "../gateway/harness.ts";
+import { startTestPostgres } from "../helpers/postgres.ts";
 import { TestDnsServer } from "./helpers/dns-server.ts";
 
 export const mailRootKey = "mk_root_test_key_0123456789abcdef";
@@ -59,6 +60,19 @@ export async function startTestMail(env: Record<string, string> = {}, options: T
       await mail.close();
       await dns.close();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** startTestMail on a PostgreSQL server of its own (MAIL_DATABASE_URL), which close() stops too. */
+export async function startTestMailOnPostgres(env: Record<string, string> = {}, options: TestMailOptions = {}): Promise<TestMail> {
+  const postgres = await startTestPostgres();
+  const mail = await startTestMail({ MAIL_DATABASE_URL: postgres.url, ...env }, options);
+  return {
+    ...mail,
+    async close() {
+      await mail.close();
+      await postgres.close();
     },
   };
 }

@@ -2,18 +2,14 @@
 // the two stores (an INSERT … SELECT bounded by a count, ON CONFLICT on a partial unique index,
 // an update that applies only to the revision it read) answer as on SQLite.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startTestPostgres, type TestPostgres } from "../helpers/postgres.ts";
-import { startTestMail, type TestMail } from "./harness.ts";
+import { startTestMailOnPostgres, type TestMail } from "./harness.ts";
 
-let postgres: TestPostgres;
 let mail: TestMail;
 beforeAll(async () => {
-  postgres = await startTestPostgres();
-  mail = await startTestMail({ MAIL_DATABASE_URL: postgres.url });
+  mail = await startTestMailOnPostgres();
 }, 120_000);
 afterAll(async () => {
   await mail?.close();
-  await postgres?.close();
 });
 
 test("templates are created, refused when taken, paged, changed concurrently, deleted and created again on PostgreSQL", async () => {

@@ -2,19 +2,15 @@
 // message (bytes over 0x7f, kept as latin1 text) comes back byte for byte, and the list's
 // optional filters bind as PostgreSQL needs them typed.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startTestPostgres, type TestPostgres } from "../../helpers/postgres.ts";
-import { startTestMail, type TestMail } from "../harness.ts";
+import { startTestMailOnPostgres, type TestMail } from "../harness.ts";
 import { addDomain, sendInbound } from "./fixture.ts";
 
-let postgres: TestPostgres;
 let mail: TestMail;
 beforeAll(async () => {
-  postgres = await startTestPostgres();
-  mail = await startTestMail({ MAIL_DATABASE_URL: postgres.url });
+  mail = await startTestMailOnPostgres();
 }, 120_000);
 afterAll(async () => {
   await mail?.close();
-  await postgres?.close();
 });
 
 test("an 8-bit message is stored in PostgreSQL and served byte for byte; filters and paging work there", async () => {

@@ -3,18 +3,14 @@
 // refund, the usage route, and a retention pass with its row-value and IN-list deletes.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { dayMs } from "../../../server/mail/plans/plans.ts";
-import { startTestPostgres, type TestPostgres } from "../../helpers/postgres.ts";
-import { mailRootKey, startTestMail, type TestMail } from "../harness.ts";
+import { mailRootKey, startTestMailOnPostgres, type TestMail } from "../harness.ts";
 
-let postgres: TestPostgres;
 let mail: TestMail;
 beforeAll(async () => {
-  postgres = await startTestPostgres();
-  mail = await startTestMail({ MAIL_DATABASE_URL: postgres.url });
+  mail = await startTestMailOnPostgres();
 }, 120_000);
 afterAll(async () => {
   await mail?.close();
-  await postgres?.close();
 });
 
 const november = Date.UTC(2026, 10, 15);

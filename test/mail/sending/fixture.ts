@@ -30,7 +30,7 @@ export async function startSendingFixture(env: Record<string, string> = {}, opti
   };
 }
 
-type DomainRecord = { name: string; type: string; value: string; priority: number | null };
+export type DomainRecord = { name: string; type: string; value: string; priority: number | null };
 
 /** Publishes every record a domain answers (as its owner would) in the local DNS server. */
 export function publishDomainRecords(dns: TestDnsServer, records: DomainRecord[]): void {

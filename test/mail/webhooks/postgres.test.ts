@@ -5,22 +5,18 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { EventStore } from "../../../server/mail/store/events.ts";
 import { webhookRetryDelaysMs } from "../../../server/mail/webhooks/schedule.ts";
 import { webhooksPerTenantMax } from "../../../server/mail/webhooks/webhooks-service.ts";
-import { startTestPostgres, type TestPostgres } from "../../helpers/postgres.ts";
-import { startTestMail, type TestMail } from "../harness.ts";
+import { startTestMailOnPostgres, type TestMail } from "../harness.ts";
 import { WebhookReceiver } from "../helpers/webhook-receiver.ts";
 
-let postgres: TestPostgres;
 let mail: TestMail;
 let receiver: WebhookReceiver;
 beforeAll(async () => {
-  postgres = await startTestPostgres();
-  mail = await startTestMail({ MAIL_DATABASE_URL: postgres.url }, { webhookPassIntervalMs: 3_600_000 });
+  mail = await startTestMailOnPostgres();
   receiver = new WebhookReceiver();
 }, 120_000);
 afterAll(async () => {
   receiver?.close();
   await mail?.close();
-  await postgres?.close();
 });
 
 test("endpoints, fan-out, retries, attempts and replay on PostgreSQL", async () => {

@@ -85,11 +85,15 @@ export async function validateSendRequest(body: unknown, context: SendRequestCon
   return { from, ...recipients, replyTo, ...content, headers, attachments, tags, scheduledAt };
 }
 
-/** Every envelope recipient (to, cc and bcc), each address once. */
+/**
+ * Every envelope recipient (to, cc and bcc), each address once: addresses differing only in case
+ * are one mailbox everywhere mail is really delivered, and are sent one copy.
+ */
 export function envelopeRecipients(email: ComposedEmail): Mailbox[] {
   const byAddress = new Map<string, Mailbox>();
   for (const mailbox of [...email.to, ...email.cc, ...email.bcc]) {
-    if (!byAddress.has(mailbox.address)) byAddress.set(mailbox.address, mailbox);
+    const key = mailbox.address.toLowerCase();
+    if (!byAddress.has(key)) byAddress.set(key, mailbox);
   }
   return [...byAddress.values()];
 }

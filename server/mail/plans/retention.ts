@@ -27,7 +27,7 @@ export const planCutoffs = (now: number): { plan: PlanName; cutoff: number }[] =
 
 const deleted = (result: unknown) => count((result as { count: number }).count);
 
-/** Deletes the events `eventIds` selects (a subquery's SQL fragment) with their webhook deliveries and attempts. */
+/** Deletes the events `eventIds` (at most a batch) with their webhook deliveries and attempts. */
 async function deleteEvents(sql: SQL, eventIds: string[]): Promise<number> {
   if (eventIds.length === 0) return 0;
   let rows = deleted(await sql`DELETE FROM mail_webhook_attempts WHERE delivery_id IN (SELECT id FROM mail_webhook_deliveries WHERE event_id IN ${sql(eventIds)})`);
@@ -37,8 +37,9 @@ async function deleteEvents(sql: SQL, eventIds: string[]): Promise<number> {
 
 /**
  * An email goes once it was created, last changed and (if scheduled) due before the cutoff, and
- * none of its recipients changed or waits for an attempt since: a scheduled or retried email
- * outlives a short retention until it is done.
+ * none of its recipients changed since or still waits to be sent (a queue held up for longer
+ * than the retention loses nothing): a scheduled or retried email outlives a short retention
+ * until it is done.
  */
 export const emailsSweep: RetentionSweep = {
   name: "emails",
@@ -49,12 +50,16 @@ export const emailsSweep: RetentionSweep = {
         SELECT id FROM mail_emails
         WHERE tenant_id IN (SELECT id FROM mail_tenants WHERE plan = ${plan}) AND created_at < ${cutoff} AND updated_at < ${cutoff}
           AND (scheduled_at IS NULL OR scheduled_at < ${cutoff})
-          AND NOT EXISTS (SELECT 1 FROM mail_recipients r WHERE r.email_id = mail_emails.id AND (r.updated_at >= ${cutoff} OR r.next_attempt_at >= ${cutoff}))
+          AND NOT EXISTS (
+            SELECT 1 FROM mail_recipients r WHERE r.email_id = mail_emails.id
+              AND (r.updated_at >= ${cutoff} OR r.next_attempt_at >= ${cutoff} OR r.status IN ('scheduled', 'queued', 'deferred') OR r.lease_until >= ${now}))
         ORDER BY created_at LIMIT ${batch}`;
       const ids = (due as { id: string }[]).map((row) => row.id);
       if (ids.length === 0) continue;
-      const events = (await sql`SELECT id FROM mail_events WHERE email_id IN ${sql(ids)}`) as { id: string }[];
-      rows += await deleteEvents(sql, events.map((event) => event.id));
+      // By subquery: 500 emails may have tens of thousands of events, past a statement's bound values.
+      rows += deleted(await sql`DELETE FROM mail_webhook_attempts WHERE delivery_id IN (SELECT d.id FROM mail_webhook_deliveries d JOIN mail_events e ON e.id = d.event_id WHERE e.email_id IN ${sql(ids)})`);
+      rows += deleted(await sql`DELETE FROM mail_webhook_deliveries WHERE event_id IN (SELECT id FROM mail_events WHERE email_id IN ${sql(ids)})`);
+      rows += deleted(await sql`DELETE FROM mail_events WHERE email_id IN ${sql(ids)}`);
       rows += deleted(await sql`DELETE FROM mail_attempts WHERE email_id IN ${sql(ids)}`);
       rows += deleted(await sql`DELETE FROM mail_recipients WHERE email_id IN ${sql(ids)}`);
       rows += deleted(await sql`DELETE FROM mail_emails WHERE id IN ${sql(ids)}`);

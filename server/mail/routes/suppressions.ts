@@ -1,14 +1,23 @@
 // The tenant's suppression list (full-access key): addresses bounced hard or complained about
 // are added automatically; the tenant can add and remove addresses too.
 import { Elysia, t } from "elysia";
-import { PageQuery, page } from "../../http/paging.ts";
+import { page, pageSizeMax } from "../../http/paging.ts";
+import { addressLengthMax } from "../compose/addresses.ts";
 import { validateBody } from "../../http/validate.ts";
 import type { MailContext } from "../context.ts";
 import { suppressionDto } from "../email-dto.ts";
 import { suppressionDetailLengthMax } from "../sending/suppressions-service.ts";
 
 const Address = t.Object({ address: t.String({ minLength: 3, maxLength: 254 }) });
-const ListQuery = t.Composite([PageQuery, t.Object({ reason: t.Optional(t.Union([t.Literal("hard_bounce"), t.Literal("complaint"), t.Literal("manual")])) }, { additionalProperties: false })]);
+// The cursor is the last address of the previous page: up to 254 characters, not an id.
+const ListQuery = t.Object(
+  {
+    limit: t.Optional(t.Integer({ minimum: 1, maximum: pageSizeMax })),
+    cursor: t.Optional(t.String({ minLength: 1, maxLength: addressLengthMax })),
+    reason: t.Optional(t.Union([t.Literal("hard_bounce"), t.Literal("complaint"), t.Literal("manual")])),
+  },
+  { additionalProperties: false },
+);
 const AddRequest = t.Object({ address: t.String({ minLength: 1, maxLength: 600 }), detail: t.Optional(t.String({ maxLength: suppressionDetailLengthMax })) }, { additionalProperties: false });
 
 export const suppressionRoutes = (ctx: MailContext) =>

@@ -22,7 +22,8 @@ import { suppressionKey } from "./suppression-key.ts";
 /** How long a claimed recipient stays with its worker: longer than the slowest delivery (every MX timing out). */
 export const deliveryLeaseMs = 15 * minuteMs;
 export const tenantsPerPass = 100;
-export const recipientsPerTenantPerPass = 200;
+/** An email has at most 50 recipients (compose/addresses.ts): a tenant's share of a pass is bounded. */
+export const emailsPerTenantPerPass = 20;
 /** SMTP sessions open at once in one pass. */
 export const concurrentDeliveriesMax = 16;
 
@@ -78,45 +79,53 @@ export class DeliveryQueue {
     await this.running?.catch(() => 0);
   }
 
+  /** Passes until none is asked for and the last found no tenant with more than its share due. */
   private async runPasses(): Promise<number> {
     let settled = 0;
+    let more = false;
     do {
       this.again = false;
-      settled += await this.onePass();
-    } while (this.again && !this.stopped);
+      const pass = await this.onePass();
+      settled += pass.settled;
+      more = pass.more;
+    } while ((this.again || more) && !this.stopped);
     return settled;
   }
 
-  private async onePass(): Promise<number> {
-    const { queue, emails, now, owner } = this.deps;
+  private async onePass(): Promise<{ settled: number; more: boolean }> {
+    const { queue, now } = this.deps;
     const route = this.deps.route();
-    const groups: { email: StoredEmail; recipients: StoredRecipient[] }[] = [];
-    for (const tenantId of await queue.tenantsDue(now(), tenantsPerPass)) {
-      const claimed = await queue.claim(tenantId, owner, now(), deliveryLeaseMs, recipientsPerTenantPerPass);
-      const byGroup = Map.groupBy(claimed, (recipient) => `${recipient.emailId} ${recipient.domain}`);
-      for (const recipients of byGroup.values()) {
-        const email = await emails.byId(recipients[0]!.emailId);
-        if (email) groups.push({ email, recipients });
-      }
-    }
+    const dueByTenant: string[][] = [];
+    for (const tenantId of await queue.tenantsDue(now(), tenantsPerPass)) dueByTenant.push(await queue.emailsDue(tenantId, now(), emailsPerTenantPerPass));
+    // Tenants take turns: the first email of each, then the second of each, and so on.
+    const emailIds = Array.from({ length: Math.max(0, ...dueByTenant.map((ids) => ids.length)) }, (_, index) => dueByTenant.map((ids) => ids[index])).flat().filter((id) => id !== undefined);
     let settled = 0;
     let next = 0;
     const worker = async () => {
-      while (next < groups.length) {
-        const group = groups[next++]!;
-        settled += await this.deliverGroup(group.email, group.recipients, route);
-      }
+      while (next < emailIds.length) settled += await this.deliverEmail(emailIds[next++]!, route);
     };
-    await Promise.all(Array.from({ length: Math.min(concurrentDeliveriesMax, groups.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(concurrentDeliveriesMax, emailIds.length) }, worker));
+    return { settled, more: dueByTenant.length === tenantsPerPass || dueByTenant.some((ids) => ids.length === emailsPerTenantPerPass) };
+  }
+
+  /** Fires the email if it was scheduled, then delivers it to each recipient domain in turn, each claimed just before. */
+  private async deliverEmail(emailId: string, route: DeliveryRoute): Promise<number> {
+    const { queue, emails, now, owner } = this.deps;
+    const email = await emails.byId(emailId);
+    if (!email) return 0;
+    if ((await queue.fire(email.id, now())) > 0 && (await queue.markEmailFired(email.id, now()))) {
+      await this.emit([{ tenantId: email.tenantId, type: "email.sent", emailId: email.id, data: emailEventData(email) }]);
+    }
+    let settled = 0;
+    for (const domain of await queue.domainsDue(email.id, now())) {
+      const claimed = await queue.claim(email.id, domain, owner, now(), deliveryLeaseMs);
+      if (claimed.length > 0) settled += await this.deliverGroup(email, claimed, route);
+    }
     return settled;
   }
 
   private async deliverGroup(email: StoredEmail, claimed: StoredRecipient[], route: DeliveryRoute): Promise<number> {
-    const { queue, suppressions, domains, now, owner } = this.deps;
-    if (claimed.some((recipient) => recipient.status === "scheduled")) {
-      await queue.fire(email.id, owner, now());
-      if (await queue.markEmailFired(email.id, now())) await this.emit([{ tenantId: email.tenantId, type: "email.sent", emailId: email.id, data: emailEventData(email) }]);
-    }
+    const { suppressions, domains } = this.deps;
     const suppressed = await suppressions.suppressed(email.tenantId, claimed.map((recipient) => suppressionKey(recipient.address)));
     const sendable = claimed.filter((recipient) => !suppressed.has(suppressionKey(recipient.address)));
     const outcomes: { outcome: RecipientOutcome; event: NewMailEvent }[] = claimed

@@ -68,9 +68,12 @@ export class ReportsService implements ReportHandler {
     if (!email) return this.unmatched("complaint", tenantId, rcptTo);
     if (report.feedbackType === "not-spam") return;
     const recipients = await this.deps.emails.recipients(email.id);
-    const named = report.originalRecipient === null ? undefined : recipients.find((candidate) => suppressionKey(candidate.address) === suppressionKey(report.originalRecipient!));
-    // Providers often redact who complained; an email with one recipient names them anyway.
-    const recipient = named ?? (recipients.length === 1 ? recipients[0] : undefined);
+    // Providers often redact who complained; an email with one recipient names them anyway. A
+    // named recipient who is not one of the email's matches nobody.
+    const recipient =
+      report.originalRecipient === null
+        ? recipients.length === 1 ? recipients[0] : undefined
+        : recipients.find((candidate) => suppressionKey(candidate.address) === suppressionKey(report.originalRecipient!));
     if (!recipient) return this.unmatched("complaint", tenantId, rcptTo);
     const changed = await this.deps.queue.markReported(
       email.id,

@@ -17,7 +17,7 @@ import type { DomainsService } from "../domains/domains-service.ts";
 import type { MailDomain } from "../store/domains.ts";
 import type { EmailStore, NewEmail } from "../store/emails.ts";
 import type { EventStore, NewMailEvent } from "../store/events.ts";
-import { inProgressStatus, type IdempotencyStore } from "../store/idempotency.ts";
+import { inProgressStatus, type IdempotencyRecord, type IdempotencyStore } from "../store/idempotency.ts";
 import type { SuppressionStore } from "../store/suppressions.ts";
 import type { UsageService } from "../plans/usage-service.ts";
 import type { MailKey } from "../store/tenants.ts";
@@ -83,12 +83,22 @@ export class SendService {
     if (idempotencyKey !== null && (idempotencyKey.length > idempotencyKeyLengthMax || !visibleAscii.test(idempotencyKey))) {
       throw validation(`Idempotency-Key must be 1-${idempotencyKeyLengthMax} visible ASCII characters`);
     }
+    const requestHash = sha256Hex(JSON.stringify([path, body]));
+    // A retry is answered before anything is checked again: since the first request, its
+    // recipient may have bounced (suppressed), or its domain or template gone.
+    if (idempotencyKey !== null) {
+      const held = await this.deps.idempotency.get(key.tenantId, idempotencyKey);
+      const earlier = held === null ? null : await this.settleHeld(key.tenantId, idempotencyKey, requestHash, held);
+      if (earlier !== null) return { body: earlier as T, replayed: true };
+    }
     const prepared = await prepare();
     const planned = answer(prepared.map((item) => item.answer));
     const { now } = this.deps;
+    let claimedAt: number | null = null;
     if (idempotencyKey !== null) {
-      const replay = await this.claimKey(key.tenantId, idempotencyKey, sha256Hex(JSON.stringify([path, body])), planned, prepared[0]!.email.id);
-      if (replay !== null) return { body: replay as T, replayed: true };
+      const claim = await this.claimKey(key.tenantId, idempotencyKey, requestHash, planned);
+      if (claim.kind === "replay") return { body: claim.body as T, replayed: true };
+      claimedAt = claim.at;
     }
     const at = now();
     const counted = prepared.reduce((sum, item) => sum + item.email.recipients.filter((recipient) => recipient.status !== "suppressed").length, 0);
@@ -98,7 +108,7 @@ export class SendService {
       await this.deps.emails.insert(prepared.map((item) => item.email), at);
     } catch (error) {
       if (reservation !== null) await this.deps.usage.release(key.tenantId, counted, reservation.month);
-      if (idempotencyKey !== null) await this.deps.idempotency.release(key.tenantId, idempotencyKey);
+      if (idempotencyKey !== null) await this.deps.idempotency.release(key.tenantId, idempotencyKey, claimedAt!);
       throw error;
     }
     await this.deps.events.emit(prepared.flatMap((item) => item.events), at);
@@ -107,31 +117,44 @@ export class SendService {
     return { body: planned, replayed: false };
   }
 
-  /** Null when this request holds the key now; otherwise the answer to replay. */
-  private async claimKey(tenantId: string, key: string, requestHash: string, planned: unknown, firstEmailId: string): Promise<unknown> {
-    const { idempotency, emails, now } = this.deps;
+  /** Claims the key for this request, or answers the earlier request's answer. */
+  private async claimKey(tenantId: string, key: string, requestHash: string, planned: unknown): Promise<{ kind: "claimed"; at: number } | { kind: "replay"; body: unknown }> {
     for (;;) {
-      const held = await idempotency.claim(tenantId, key, requestHash, planned, now());
-      if (held === null) return null;
-      if (now() - held.createdAt >= idempotencyRetentionMs) {
-        await idempotency.release(tenantId, key);
-        continue;
-      }
-      if (held.requestHash !== requestHash) {
-        throw new ApiError(422, "idempotency_key_reused", "this Idempotency-Key was used with a different request in the last 24 hours; use a new key for a new email");
-      }
-      if (held.status !== inProgressStatus) return held.response;
-      const plannedId = firstId(held.response) ?? firstEmailId;
-      if (await emails.exists(plannedId)) {
-        // The first request wrote its emails and died before finishing: its answer stands.
-        await idempotency.finish(tenantId, key, 200, held.response);
-        return held.response;
-      }
-      if (now() - held.createdAt < idempotencyAbandonedMs) {
-        throw new ApiError(409, "idempotency_in_progress", "a request with this Idempotency-Key is still being handled; retry in a moment");
-      }
-      await idempotency.release(tenantId, key);
+      const at = this.deps.now();
+      const held = await this.deps.idempotency.claim(tenantId, key, requestHash, planned, at);
+      if (held === null) return { kind: "claimed", at };
+      const earlier = await this.settleHeld(tenantId, key, requestHash, held);
+      if (earlier !== null) return { kind: "replay", body: earlier };
     }
+  }
+
+  /**
+   * What a key another request holds means for this one: its answer to replay; a refusal (another
+   * body: 422; still running: 409); or null once the key is free again (expired, or its request
+   * died before writing anything). Freeing is conditional on the record being the one read, so
+   * of two retries racing only one takes the key.
+   */
+  private async settleHeld(tenantId: string, key: string, requestHash: string, held: IdempotencyRecord): Promise<unknown> {
+    const { idempotency, emails, now } = this.deps;
+    if (now() - held.createdAt >= idempotencyRetentionMs) {
+      await idempotency.release(tenantId, key, held.createdAt);
+      return null;
+    }
+    if (held.requestHash !== requestHash) {
+      throw new ApiError(422, "idempotency_key_reused", "this Idempotency-Key was used with a different request in the last 24 hours; use a new key for a new email");
+    }
+    if (held.status !== inProgressStatus) return held.response;
+    const plannedId = firstId(held.response);
+    if (plannedId !== null && (await emails.exists(plannedId))) {
+      // The first request wrote its emails and died before finishing: its answer stands.
+      await idempotency.finish(tenantId, key, 200, held.response);
+      return held.response;
+    }
+    if (now() - held.createdAt < idempotencyAbandonedMs) {
+      throw new ApiError(409, "idempotency_in_progress", "a request with this Idempotency-Key is still being handled; retry in a moment");
+    }
+    await idempotency.release(tenantId, key, held.createdAt);
+    return null;
   }
 
   private async prepare(key: MailKey, body: unknown, fieldPrefix: string): Promise<Prepared> {

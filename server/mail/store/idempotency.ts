@@ -26,17 +26,20 @@ export class IdempotencyStore {
       VALUES (${tenantId}, ${key}, ${requestHash}, ${inProgressStatus}, ${JSON.stringify(plannedResponse)}, ${now})
       ON CONFLICT (tenant_id, idempotency_key) DO NOTHING RETURNING idempotency_key`;
     if (inserted.length > 0) return null;
+    return (await this.get(tenantId, key)) ?? this.claim(tenantId, key, requestHash, plannedResponse, now);
+  }
+
+  async get(tenantId: string, key: string): Promise<IdempotencyRecord | null> {
     const [row] = await this.sql`SELECT * FROM mail_idempotency WHERE tenant_id = ${tenantId} AND idempotency_key = ${key}`;
-    if (!row) return this.claim(tenantId, key, requestHash, plannedResponse, now);
-    return { requestHash: String(row.request_hash), status: Number(row.status), response: JSON.parse(String(row.response)), createdAt: time(row.created_at)! };
+    return row ? { requestHash: String(row.request_hash), status: Number(row.status), response: JSON.parse(String(row.response)), createdAt: time(row.created_at)! } : null;
   }
 
   async finish(tenantId: string, key: string, status: number, response: unknown): Promise<void> {
     await this.sql`UPDATE mail_idempotency SET status = ${status}, response = ${JSON.stringify(response)} WHERE tenant_id = ${tenantId} AND idempotency_key = ${key}`;
   }
 
-  /** Frees the key (the request failed before writing anything, or the record expired). */
-  async release(tenantId: string, key: string): Promise<void> {
-    await this.sql`DELETE FROM mail_idempotency WHERE tenant_id = ${tenantId} AND idempotency_key = ${key}`;
+  /** Frees the key (its request failed before writing anything, or the record expired) if it is still the record claimed at `createdAt`. */
+  async release(tenantId: string, key: string, createdAt: number): Promise<void> {
+    await this.sql`DELETE FROM mail_idempotency WHERE tenant_id = ${tenantId} AND idempotency_key = ${key} AND created_at = ${createdAt}`;
   }
 }

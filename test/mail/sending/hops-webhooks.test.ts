@@ -13,11 +13,10 @@ import { startSendingFixture, verifiedDomain, type SendingFixture } from "./fixt
 
 let fixture: SendingFixture;
 let key: string;
-let tenantId: string;
 const hooks = new WebhookReceiver();
 beforeAll(async () => {
   fixture = await startSendingFixture();
-  ({ key, id: tenantId } = await fixture.mail.tenant());
+  key = (await fixture.mail.tenant()).key;
   await verifiedDomain(fixture.mail, key, "send.acme.test");
   const endpoint = await fixture.mail.call("POST", "/v1/webhooks", {
     key,
@@ -74,7 +73,9 @@ test("a recipient leased by a worker that died is delivered once its lease runs 
   const sent = await send({ to: ["orphan@example.net"], scheduled_at: "in 1 minute" });
   mail.clock.advance(minuteMs);
   // Another process claims the recipient and is killed before it settles anything.
-  const claimed = await new QueueStore(mail.mail.ctx.database.sql).claim(tenantId, "killed-worker", mail.clock.now(), deliveryLeaseMs, 10);
+  const queue = new QueueStore(mail.mail.ctx.database.sql);
+  expect(await queue.fire(sent.body.id, mail.clock.now())).toBe(1);
+  const claimed = await queue.claim(sent.body.id, "example.net", "killed-worker", mail.clock.now(), deliveryLeaseMs);
   expect(claimed.map((recipient) => recipient.address)).toEqual(["orphan@example.net"]);
   expect(await mail.mail.deliverQueued()).toBe(0);
   mail.clock.advance(deliveryLeaseMs - 1_000);

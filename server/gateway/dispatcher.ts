@@ -8,7 +8,7 @@ import type { OutboundContent } from "./network/network.ts";
 import type { HeldSession, SessionHost } from "./session-host.ts";
 import type { GatewayMessage, MessageStore } from "./store/messages.ts";
 import type { Metrics } from "./metrics.ts";
-import { PassLoop } from "./pass-loop.ts";
+import { PassLoop } from "../pass-loop.ts";
 import { Wake } from "./wake.ts";
 
 /** Messages claimed per pass. */

@@ -7,7 +7,7 @@ import type { DeliveryStore, GatewayDelivery } from "../store/deliveries.ts";
 import type { ProjectStore } from "../store/projects.ts";
 import { nextDeliveryAttempt } from "./schedule.ts";
 import { signedHeaders } from "../../http/standard-webhooks.ts";
-import { PassLoop } from "../pass-loop.ts";
+import { PassLoop } from "../../pass-loop.ts";
 import { Wake } from "../wake.ts";
 
 /** Deliveries claimed per pass; they are posted in parallel (each conversation's head only). */

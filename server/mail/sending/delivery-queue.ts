@@ -6,6 +6,7 @@
 // A pass is at-least-once: a worker killed after the recipient's server took the message but
 // before the outcome was written sends it again when its lease expires, as any MTA would.
 import { minuteMs } from "../../clock.ts";
+import { PassLoop } from "../../pass-loop.ts";
 import { classifySmtpAnswer } from "../bounces/classify.ts";
 import { deliver, type DeliveryInput, type DeliveryResult, type DeliveryRoute, type RecipientResult } from "../delivery/smtp-delivery.ts";
 import type { AttemptStore } from "../store/attempts.ts";
@@ -48,48 +49,34 @@ export interface DeliveryQueueDependencies {
 }
 
 export class DeliveryQueue {
-  private running: Promise<number> | null = null;
-  private again = false;
+  private readonly loop: PassLoop;
   private stopped = false;
+  private current: Promise<number> | null = null;
 
-  constructor(private readonly deps: DeliveryQueueDependencies) {}
-
-  /** Starts a pass now, or another right after the one running. */
-  kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    void this.pass().catch((error: Error) => this.deps.log(`mail: delivery pass failed: ${error.message}`));
+  constructor(private readonly deps: DeliveryQueueDependencies) {
+    this.loop = new PassLoop(async () => {
+      if (this.stopped) return { done: 0, more: false };
+      const { settled, more } = await this.onePass();
+      return { done: settled, more: more && !this.stopped };
+    }, (error) => deps.log(`mail: delivery pass failed: ${error.message}`));
   }
 
-  /** One pass (or waits for the running one); answers how many recipients it settled. */
+  /** Starts passing now, or asks the running passes for one more. */
+  kick(): void {
+    void this.pass();
+  }
+
+  /** Passes until nothing more is due now (one more if passes were running); answers how many recipients they settled. */
   pass(): Promise<number> {
-    if (this.running) return this.running;
-    this.running = this.runPasses().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    if (this.stopped) return Promise.resolve(0);
+    this.current = this.loop.run();
+    return this.current;
   }
 
   /** No pass starts after this; answers once the running one ended. */
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.running?.catch(() => 0);
-  }
-
-  /** Passes until none is asked for and the last found no tenant with more than its share due. */
-  private async runPasses(): Promise<number> {
-    let settled = 0;
-    let more = false;
-    do {
-      this.again = false;
-      const pass = await this.onePass();
-      settled += pass.settled;
-      more = pass.more;
-    } while ((this.again || more) && !this.stopped);
-    return settled;
+    await this.current;
   }
 
   private async onePass(): Promise<{ settled: number; more: boolean }> {

@@ -3,7 +3,7 @@
 // or a refused connection schedules the next retry (schedule.ts), and after the last the
 // delivery is `failed`. Passes never overlap within a process; across processes the leases keep
 // two from posting the same delivery, and a killed process's leases run out and its work comes back.
-import { PassLoop } from "../../gateway/pass-loop.ts";
+import { PassLoop } from "../../pass-loop.ts";
 import type { EventStore, MailEvent } from "../store/events.ts";
 import { webhookBody } from "../store/events.ts";
 import type { MailWebhookDelivery, WebhookDeliveryStore } from "../store/webhook-deliveries.ts";

@@ -36,7 +36,6 @@ test("one short run delivers every accepted email once, DKIM-signed, and reports
   });
   // One SMTP session per email (a 16-session pass opens no more than it delivers).
   expect(sink.connections).toBe(emails);
-  expect(figures.mail.delivery.passes).toBeGreaterThanOrEqual(1);
   const rates = [figures.floor.single, figures.floor.batch, figures.mail.single, figures.mail.batch, figures.mail.delivery, figures.nodemailer].map((figure) => figure.emailsPerSecond);
   for (const rate of rates) expect(Number.isFinite(rate) && rate > 0).toBe(true);
   for (const bytes of Object.values(figures.mail.memory)) expect(bytes).toBeGreaterThan(0);

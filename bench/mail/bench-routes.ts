@@ -1,7 +1,8 @@
-// What the driver and the mail process (mail-process.ts) share: the root key, and the routes the
-// process adds beside the mail API's for the benchmark.
+// What the driver, the mail process (mail-process.ts) and the baselines share: the root key, our
+// host name (the EHLO name), and the routes the mail process adds beside the mail API's.
 
 export const benchMailRootKey = "mk_root_bench_key_0123456789abcdef";
+export const benchMailHostname = "mx.mail-bench.test";
 /** Opens the gate the service's deliveries wait behind. */
 export const releasePath = "/__bench/release";
 /** Runs RunningMail.deliverQueued() and answers a DeliverAnswer. */

@@ -14,12 +14,10 @@
 import { deliver } from "../../server/mail/delivery/smtp-delivery.ts";
 import { startMail } from "../../server/mail/mail.ts";
 import { parseMailSettings } from "../../server/mail/settings.ts";
-import { benchMailRootKey, deliverPath, releasePath, type DeliverAnswer } from "./bench-routes.ts";
+import { benchMailHostname, benchMailRootKey, deliverPath, releasePath, type DeliverAnswer } from "./bench-routes.ts";
 
-const benchMailHostname = "mx.mail-bench.test";
 /** Per-key requests per second and burst: high enough never to refuse the benchmark's load. */
 const liftedRateLimit = "1000000000";
-
 
 const settings = parseMailSettings(
   {

@@ -10,6 +10,7 @@ import nodemailer from "nodemailer";
 import MailComposer from "nodemailer/lib/mail-composer";
 import { newDkimKeyPair } from "../../server/mail/domains/dkim-key.ts";
 import { concurrentDeliveriesMax } from "../../server/mail/sending/delivery-queue.ts";
+import { benchMailHostname } from "./bench-routes.ts";
 import { sendBodies, senderDomain } from "./requests.ts";
 
 const sinkPort = Number(process.env.BENCH_SINK_PORT);
@@ -22,7 +23,7 @@ const transport = nodemailer.createTransport({
   host: "127.0.0.1",
   port: sinkPort,
   secure: false,
-  name: "mx.mail-bench.test",
+  name: benchMailHostname,
   tls: { rejectUnauthorized: false },
   dkim: { domainName: senderDomain, keySelector: "bench", privateKey: key.privateKeyPem },
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert";
-import { htmlToText } from "html-to-text";
+import { compile } from "html-to-text";
 import MailComposer from "nodemailer/lib/mail-composer";
 import { encodeWord } from "nodemailer/lib/mime-funcs";
 import type { MimeNodeAddress } from "nodemailer/lib/mime-node";
@@ -80,7 +80,9 @@ export async function buildMessage(email: ComposedEmail, options: MimeOptions): 
 const unfoldableRun = /\S{78,}/;
 const encodedWordLengthMax = 52;
 
-export const textFromHtml = (html: string): string => htmlToText(html, { selectors: [{ selector: "img", format: "skip" }] });
+// Compiled once: htmlToText(html, options) compiles its options on every call, which was 90% of
+// its time for a 2 KB email (bench/mail, 2026-11-27: 2.8 ms a call, 0.3 ms compiled).
+export const textFromHtml: (html: string) => string = compile({ selectors: [{ selector: "img", format: "skip" }] });
 
 const mailboxHeader = (mailbox: Mailbox): MimeNodeAddress =>
   mailbox.name === null ? { address: mailbox.address } : { name: mailbox.name, address: mailbox.address };

@@ -1,7 +1,7 @@
 // The "Transactional mail" section of bench/RESULTS.md: medians over the runs, then each run.
 import { cpus, totalmem } from "node:os";
 import { batchEmailsMax } from "../../server/mail/sending/send-service.ts";
-import { concurrentDeliveriesMax, recipientsPerTenantPerPass } from "../../server/mail/sending/delivery-queue.ts";
+import { concurrentDeliveriesMax, emailsPerTenantPerPass } from "../../server/mail/sending/delivery-queue.ts";
 import { fmt, median } from "../figures.ts";
 import type { BenchSize, RunFigures } from "./run-once.ts";
 
@@ -36,7 +36,7 @@ domain, one recipient of 1,000 at the sink's domain, a subject, 1.6-2.3 KB of HT
 - Accepted: ${fmt(size.singles)} emails through \`POST /v1/emails\`, ${size.singlesInFlight} in flight, then ${fmt(size.batched)} through \`POST /v1/emails/batch\` (${batchEmailsMax} a request, ${size.batchesInFlight} in flight); from the first request to the last answer (200: stored, queued).
   Deliveries wait behind a gate meanwhile (the service's own \`deliver\`, held until the driver opens it), so accepting is measured alone.
   Baseline, the durable floor: a bare Bun server (bench/mail/floor-server.ts) that parses the same bodies and answers after one INSERT per request into a SQLite file opened as the mail store opens its own (Bun SQL, WAL), nothing else.
-- Delivered: the ${fmt(emails)} accepted emails, by the service's own queue (passes of up to ${recipientsPerTenantPerPass} recipients per tenant, ${concurrentDeliveriesMax} SMTP sessions at once, an MX lookup, a connection and STARTTLS per email, DKIM rsa-sha256 with the domain's 2048-bit key)
+- Delivered: the ${fmt(emails)} accepted emails, by the service's own queue (passes of up to ${emailsPerTenantPerPass} emails per tenant, ${concurrentDeliveriesMax} SMTP sessions at once, an MX lookup, a connection and STARTTLS per email, DKIM rsa-sha256 with the domain's 2048-bit key)
   to a local SMTP sink (smtp-server in its own process, accepting everything, STARTTLS offered with a self-signed certificate; bench/mail/sink-process.ts); from opening the gate until the
   delivery pass that settled the last recipient returned (the driver runs \`deliverQueued()\` passes back to back until none waits). Checked: the sink received each email once
   (distinct Message-IDs), each with a DKIM-Signature first, and the store has every recipient delivered.

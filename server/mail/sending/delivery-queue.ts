@@ -113,6 +113,7 @@ export class DeliveryQueue {
 
   private async deliverGroup(email: StoredEmail, claimed: StoredRecipient[], route: DeliveryRoute): Promise<number> {
     const { suppressions, domains } = this.deps;
+    let at = this.deps.now();
     const suppressed = await suppressions.suppressed(email.tenantId, claimed.map((recipient) => suppressionKey(recipient.address)));
     const sendable = claimed.filter((recipient) => !suppressed.has(suppressionKey(recipient.address)));
     const outcomes: { outcome: RecipientOutcome; event: NewMailEvent }[] = claimed
@@ -132,17 +133,18 @@ export class DeliveryQueue {
           heloName: this.deps.heloName,
           route,
         });
+        at = this.deps.now();
         if ("error" in result) outcomes.push(...sendable.map((recipient) => this.failed(email, recipient, result.code, result.error)));
         else {
           await this.deps.attempts.record(email.id, sendable[0]!.domain, result);
           for (const recipient of sendable) {
             const answer = result.recipients.find((candidate) => candidate.recipient === recipient.address);
-            if (answer) outcomes.push(this.outcomeOf(email, recipient, answer, result.tls));
+            if (answer) outcomes.push(this.outcomeOf(email, recipient, answer, result.tls, at));
           }
         }
       }
     }
-    return this.settle(email, outcomes);
+    return this.settle(email, outcomes, at);
   }
 
   private async attempt(input: DeliveryInput): Promise<DeliveryResult | { error: string; code: string }> {
@@ -154,7 +156,7 @@ export class DeliveryQueue {
     }
   }
 
-  private outcomeOf(email: StoredEmail, recipient: StoredRecipient, answer: RecipientResult, tls: boolean): { outcome: RecipientOutcome; event: NewMailEvent } {
+  private outcomeOf(email: StoredEmail, recipient: StoredRecipient, answer: RecipientResult, tls: boolean, at: number): { outcome: RecipientOutcome; event: NewMailEvent } {
     const smtp = { code: answer.code, enhancedCode: answer.enhancedCode, replyText: answer.text, mxHost: answer.mxHost };
     const base = { emailId: email.id, address: recipient.address, ...smtp };
     const hop = { recipient: recipient.address, mx_host: answer.mxHost, smtp: { code: answer.code, enhanced_code: answer.enhancedCode, text: answer.text } };
@@ -168,7 +170,7 @@ export class DeliveryQueue {
     const bounce = { bounce_class: classification.class, kind: classification.kind, action: classification.action, reason: classification.reason, attempt };
     const delay = classification.kind === "soft" ? retryDelayAfter(attempt) : null;
     if (delay !== null) {
-      const nextAttemptAt = this.deps.now() + delay;
+      const nextAttemptAt = at + delay;
       return {
         outcome: { ...base, status: "deferred", nextAttemptAt, bounceClass: classification.class, action: "retry" },
         event: event("email.deferred", { ...bounce, action: "retry", next_attempt_at: new Date(nextAttemptAt).toISOString() }),
@@ -190,22 +192,23 @@ export class DeliveryQueue {
     };
   }
 
-  private async settle(email: StoredEmail, outcomes: { outcome: RecipientOutcome; event: NewMailEvent }[]): Promise<number> {
-    const { queue, suppressions, emails, now, owner } = this.deps;
+  /** Writes the outcomes, all as of `at` (when the attempt ended), so a retry is exactly its delay after the hop. */
+  private async settle(email: StoredEmail, outcomes: { outcome: RecipientOutcome; event: NewMailEvent }[], at: number): Promise<number> {
+    const { queue, suppressions, emails, owner } = this.deps;
     const events: NewMailEvent[] = [];
     for (const { outcome, event } of outcomes) {
-      if (!(await queue.settle(outcome, owner, now()))) continue;
+      if (!(await queue.settle(outcome, owner, at))) continue;
       events.push(event);
       if (outcome.status === "bounced" && outcome.action === "suppress") {
-        await suppressions.add({ tenantId: email.tenantId, address: suppressionKey(outcome.address), reason: "hard_bounce", emailId: email.id, bounceClass: outcome.bounceClass, detail: outcome.replyText }, now());
+        await suppressions.add({ tenantId: email.tenantId, address: suppressionKey(outcome.address), reason: "hard_bounce", emailId: email.id, bounceClass: outcome.bounceClass, detail: outcome.replyText }, at);
       }
     }
-    await emails.refreshStatus(email.id, now());
-    await this.emit(events);
+    await emails.refreshStatus(email.id, at);
+    await this.emit(events, at);
     return events.length;
   }
 
-  private async emit(events: NewMailEvent[]): Promise<void> {
-    if (events.length > 0) await this.deps.events.emit(events, this.deps.now());
+  private async emit(events: NewMailEvent[], at = this.deps.now()): Promise<void> {
+    if (events.length > 0) await this.deps.events.emit(events, at);
   }
 }

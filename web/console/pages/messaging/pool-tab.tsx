@@ -8,6 +8,7 @@ import { Button } from "../../ui/button.tsx";
 import { DataTable } from "../../ui/data-table.tsx";
 import { RefreshIcon, UsersIcon } from "../../ui/icons.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
+import { UsageCounter } from "../keyed-service/usage-counter.tsx";
 import { StateBadge, Time } from "./messaging-bits.tsx";
 
 const counters: { name: keyof Usage; label: string; meaning: string }[] = [
@@ -22,13 +23,7 @@ function UsageCounters({ usage }: { usage: Usage }) {
   return (
     <dl class="gateway-counters">
       {counters.map(({ name, label, meaning }) => (
-        <div key={name} class="card gateway-counter">
-          <dt>{label}</dt>
-          <dd>
-            <span class="gateway-counter-value">{formatNumber(usage[name])}</span>
-            <span class="gateway-counter-meaning">{meaning}</span>
-          </dd>
-        </div>
+        <UsageCounter key={name} label={label} value={formatNumber(usage[name])} meaning={meaning} />
       ))}
     </dl>
   );

@@ -7,7 +7,7 @@ import { useResource } from "../../hooks/use-resource.ts";
 import { Button } from "../../ui/button.tsx";
 import { DataTable } from "../../ui/data-table.tsx";
 import { RefreshIcon } from "../../ui/icons.tsx";
-import { ErrorState, LoadingState } from "../../ui/states.tsx";
+import { Loaded } from "../../ui/states.tsx";
 import { UsageCounter } from "../keyed-service/usage-counter.tsx";
 import { exactTime } from "../messaging/messaging-bits.tsx";
 
@@ -59,9 +59,7 @@ export function UsageTab({ apiKey }: { apiKey: string }) {
           <RefreshIcon /> Refresh
         </Button>
       </div>
-      {usage.status === "loading" && <LoadingState label="Loading the usage…" />}
-      {usage.status === "failed" && <ErrorState title="The usage could not be loaded" error={usage.error} onRetry={reload} />}
-      {usage.status === "ready" && <UsageView usage={usage.data} />}
+      <Loaded resource={usage} what="the usage" onRetry={reload}>{(data) => <UsageView usage={data} />}</Loaded>
     </>
   );
 }

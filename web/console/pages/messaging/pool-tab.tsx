@@ -7,7 +7,7 @@ import { useResource } from "../../hooks/use-resource.ts";
 import { Button } from "../../ui/button.tsx";
 import { DataTable } from "../../ui/data-table.tsx";
 import { RefreshIcon, UsersIcon } from "../../ui/icons.tsx";
-import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
+import { EmptyState, Loaded } from "../../ui/states.tsx";
 import { UsageCounter } from "../keyed-service/usage-counter.tsx";
 import { StateBadge, Time } from "./messaging-bits.tsx";
 
@@ -66,14 +66,14 @@ export function PoolTab({ apiKey }: { apiKey: string }) {
           <RefreshIcon /> Refresh
         </Button>
       </div>
-      {data.status === "loading" && <LoadingState label="Loading the usage and the pool…" />}
-      {data.status === "failed" && <ErrorState title="The usage and the pool could not be loaded" error={data.error} onRetry={reload} />}
-      {data.status === "ready" && (
-        <>
-          <UsageCounters usage={data.data.usage} />
-          <PoolTable pool={data.data.pool} />
-        </>
-      )}
+      <Loaded resource={data} what="the usage and the pool" onRetry={reload}>
+        {({ usage, pool }) => (
+          <>
+            <UsageCounters usage={usage} />
+            <PoolTable pool={pool} />
+          </>
+        )}
+      </Loaded>
     </>
   );
 }

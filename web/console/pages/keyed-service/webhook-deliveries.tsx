@@ -8,9 +8,10 @@ import { Button } from "../../ui/button.tsx";
 import { type Column, DataTable } from "../../ui/data-table.tsx";
 import { SelectField } from "../../ui/field.tsx";
 import { FormError } from "../../ui/form-error.tsx";
-import { CheckIcon, RefreshIcon } from "../../ui/icons.tsx";
+import { CheckIcon } from "../../ui/icons.tsx";
 import { LoadMore } from "../../ui/load-more.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
+import { RefreshToolbar } from "./refresh-toolbar.tsx";
 
 export function ReplayButton({ onReplay }: { onReplay(): Promise<void> }) {
   const [busy, setBusy] = useState(false);
@@ -68,16 +69,12 @@ export function WebhookDeliveries<Row extends { id: string }, State extends stri
   const { list } = deliveries;
   return (
     <section class="card table-card" aria-labelledby={titleId}>
-      <div class="gateway-toolbar">
-        <h2 id={titleId} class="section-subtitle">{props.title}</h2>
+      <RefreshToolbar title={props.title} titleId={titleId} onRefresh={deliveries.reload}>
         <SelectField label="State" name="delivery-state" value={state} onChange={(change) => props.onState(change.currentTarget.value as State | "")}>
           <option value="">Every state</option>
           {props.states.map((name) => <option key={name} value={name}>{name}</option>)}
         </SelectField>
-        <Button small onClick={deliveries.reload}>
-          <RefreshIcon /> Refresh
-        </Button>
-      </div>
+      </RefreshToolbar>
       {replay.notice && <Alert tone="success">{replay.notice}</Alert>}
       <FormError error={replay.error} />
       {list.status === "loading" && <LoadingState label="Loading the deliveries…" />}

@@ -4,10 +4,9 @@ import { readMailUsage } from "../../api/mail-api.ts";
 import type { MailUsage } from "../../api/mail-types.ts";
 import { formatMoney, formatNumber } from "../../format/numbers.ts";
 import { useResource } from "../../hooks/use-resource.ts";
-import { Button } from "../../ui/button.tsx";
 import { DataTable } from "../../ui/data-table.tsx";
-import { RefreshIcon } from "../../ui/icons.tsx";
 import { Loaded } from "../../ui/states.tsx";
+import { RefreshToolbar } from "../keyed-service/refresh-toolbar.tsx";
 import { UsageCounter } from "../keyed-service/usage-counter.tsx";
 import { exactTime } from "../messaging/messaging-bits.tsx";
 
@@ -53,12 +52,7 @@ export function UsageTab({ apiKey }: { apiKey: string }) {
   const [usage, reload] = useResource(() => readMailUsage(apiKey), [apiKey]);
   return (
     <>
-      <div class="gateway-toolbar">
-        <h2 class="section-subtitle">Usage</h2>
-        <Button small onClick={reload}>
-          <RefreshIcon /> Refresh
-        </Button>
-      </div>
+      <RefreshToolbar title="Usage" onRefresh={reload} />
       <Loaded resource={usage} what="the usage" onRetry={reload}>{(data) => <UsageView usage={data} />}</Loaded>
     </>
   );

@@ -13,9 +13,10 @@ import { DataTable } from "../../ui/data-table.tsx";
 import { ConfirmDialog } from "../../ui/dialog.tsx";
 import { TextField } from "../../ui/field.tsx";
 import { FormError } from "../../ui/form-error.tsx";
-import { PlusIcon, RefreshIcon } from "../../ui/icons.tsx";
+import { PlusIcon } from "../../ui/icons.tsx";
 import { LoadMore } from "../../ui/load-more.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
+import { RefreshToolbar } from "../keyed-service/refresh-toolbar.tsx";
 import { ReplayButton, useReplay, WebhookDeliveries } from "../keyed-service/webhook-deliveries.tsx";
 import { SettingsSection } from "../settings/settings-section.tsx";
 import { useAction } from "../settings/use-action.ts";
@@ -157,12 +158,7 @@ export function WebhooksTab({ apiKey }: { apiKey: string }) {
         )}
       </SettingsSection>
       <section class="card table-card" aria-labelledby="webhooks-title">
-        <div class="gateway-toolbar">
-          <h2 id="webhooks-title" class="section-subtitle">Endpoints</h2>
-          <Button small onClick={webhooks.reload}>
-            <RefreshIcon /> Refresh
-          </Button>
-        </div>
+        <RefreshToolbar title="Endpoints" titleId="webhooks-title" onRefresh={webhooks.reload} />
         {notice && <Alert tone="success">{notice}</Alert>}
         {list.status === "loading" && <LoadingState label="Loading the endpoints…" />}
         {list.status === "failed" && <ErrorState title="The endpoints could not be loaded" error={list.error} onRetry={webhooks.reload} />}

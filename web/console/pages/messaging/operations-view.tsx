@@ -5,10 +5,10 @@
 import { readAlerts, readDeliveryHealth, readShards } from "../../api/gateway-api.ts";
 import type { Alert, Alerts, DeliveryHealth, Shards } from "../../api/gateway-types.ts";
 import { useResource } from "../../hooks/use-resource.ts";
-import { Button } from "../../ui/button.tsx";
 import { DataTable } from "../../ui/data-table.tsx";
-import { ActivityIcon, RefreshIcon } from "../../ui/icons.tsx";
+import { ActivityIcon } from "../../ui/icons.tsx";
 import { EmptyState, Loaded } from "../../ui/states.tsx";
+import { RefreshToolbar } from "../keyed-service/refresh-toolbar.tsx";
 import { DeliveriesTable } from "./deliveries-table.tsx";
 import { StateBadge, Time } from "./messaging-bits.tsx";
 
@@ -109,12 +109,7 @@ export function OperationsView({ apiKey }: { apiKey: string }) {
   };
   return (
     <>
-      <div class="gateway-toolbar">
-        <h2 class="section-subtitle">Operations</h2>
-        <Button small onClick={reload}>
-          <RefreshIcon /> Refresh
-        </Button>
-      </div>
+      <RefreshToolbar title="Operations" onRefresh={reload} />
       {/* Each part loads on its own: a store outage that fails the shards still leaves the alerts readable. */}
       <Loaded resource={alerts} what="the alerts" onRetry={reloadAlerts}>{(data) => <AlertsSection alerts={data} />}</Loaded>
       <Loaded resource={shards} what="the replicas" onRetry={reloadShards}>{(data) => <ShardsSection shards={data} />}</Loaded>

@@ -4,10 +4,10 @@ import { readPool, readUsage } from "../../api/gateway-api.ts";
 import type { Pool, Usage } from "../../api/gateway-types.ts";
 import { formatNumber } from "../../format/numbers.ts";
 import { useResource } from "../../hooks/use-resource.ts";
-import { Button } from "../../ui/button.tsx";
 import { DataTable } from "../../ui/data-table.tsx";
-import { RefreshIcon, UsersIcon } from "../../ui/icons.tsx";
+import { UsersIcon } from "../../ui/icons.tsx";
 import { EmptyState, Loaded } from "../../ui/states.tsx";
+import { RefreshToolbar } from "../keyed-service/refresh-toolbar.tsx";
 import { UsageCounter } from "../keyed-service/usage-counter.tsx";
 import { StateBadge, Time } from "./messaging-bits.tsx";
 
@@ -60,12 +60,7 @@ export function PoolTab({ apiKey }: { apiKey: string }) {
   }, [apiKey]);
   return (
     <>
-      <div class="gateway-toolbar">
-        <h2 class="section-subtitle">Usage</h2>
-        <Button small onClick={reload}>
-          <RefreshIcon /> Refresh
-        </Button>
-      </div>
+      <RefreshToolbar title="Usage" onRefresh={reload} />
       <Loaded resource={data} what="the usage and the pool" onRetry={reload}>
         {({ usage, pool }) => (
           <>

@@ -11,7 +11,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { screenshotThemes, waitForCount, waitForPage } from "../../helpers/console-browser.ts";
-import { mailRootKey, receiverRefusal, startMailFixture, type MailFixture } from "./mail-fixture.ts";
+import { mailRootKey, startMailFixture, type MailFixture } from "./mail-fixture.ts";
+import { receiverRefusal } from "./keyed-service-fixture.ts";
+import { connectWith, expectNothingRan, openTab, rowTexts, sentence } from "./keyed-service-steps.ts";
 
 let fixture: MailFixture;
 let page: Page;
@@ -20,28 +22,6 @@ const domain = "send.acme.test";
 const hostileSubject = "<img src=x onerror=window.__pwned=1> Your receipt";
 const hostileNote = "<script>window.__pwned=1</script>";
 const hostileFrom = `"<img src=x onerror=window.__pwned=1>" <hello@${domain}>`;
-
-/** The API's message as the page shows it: a sentence. */
-const sentence = (message: string) => {
-  const capitalised = message.charAt(0).toUpperCase() + message.slice(1);
-  return /[.!?]$/.test(capitalised) ? capitalised : `${capitalised}.`;
-};
-
-const rowTexts = (selector: string) =>
-  page.locator(`${selector} tbody tr`).evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent)));
-
-async function expectNothingRan(): Promise<void> {
-  expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
-  expect(fixture.dialogs).toEqual([]);
-  expect(await page.locator("main img, main script").count()).toBe(0);
-}
-
-async function connectWith(key: string) {
-  await page.getByLabel("Mail API key").fill(key);
-  await page.getByRole("button", { name: "Connect" }).click();
-}
-
-const openTab = (name: string) => page.getByRole("tab", { name }).click();
 
 async function send(body: Record<string, unknown>): Promise<string> {
   const sent = await fixture.mail("POST", "/v1/emails", fixture.tenantKey, { from: `Acme <hello@${domain}>`, text: "Hello", ...body });
@@ -64,21 +44,21 @@ test("Mail is an entry of the sidebar at /email; a wrong key and a sending-only 
 
   const unknown = await fixture.mail("GET", "/v1/usage", "mk_live_not_a_key_of_this_service");
   expect(unknown.status).toBe(401);
-  await connectWith("mk_live_not_a_key_of_this_service");
+  await connectWith(page, "Mail API key", "mk_live_not_a_key_of_this_service");
   expect(await page.getByRole("alert").textContent()).toBe(sentence(unknown.body.error.message));
 
   const sendingKey = await fixture.mail("POST", "/v1/api-keys", fixture.tenantKey, { name: "sender", permission: "sending_access" });
   expect(sendingKey.status).toBe(201);
   const refused = await fixture.mail("GET", "/v1/usage", sendingKey.body.token);
   expect(refused.status).toBe(403);
-  await connectWith(sendingKey.body.token);
+  await connectWith(page, "Mail API key", sendingKey.body.token);
   await page.getByRole("alert").getByText(sentence(refused.body.error.message)).waitFor();
   expect(await page.evaluate(() => globalThis.sessionStorage.length)).toBe(0);
   await screenshotThemes(page, "mail-connect");
 });
 
 test("the tenant's key connects the tab: kept in sessionStorage only; a reload keeps it; the empty Emails tab says what to do", async () => {
-  await connectWith(fixture.tenantKey);
+  await connectWith(page, "Mail API key", fixture.tenantKey);
   await page.getByText("Connected with the key").waitFor();
   const storage = await page.evaluate(() => ({ session: Object.values(globalThis.sessionStorage).join(" "), local: Object.values(globalThis.localStorage).join(" ") }));
   expect(storage.session).toContain(fixture.tenantKey);
@@ -91,7 +71,7 @@ test("the tenant's key connects the tab: kept in sessionStorage only; a reload k
 });
 
 test("a domain is added and shows its records to publish, copied whole; once published, Verify now verifies it", async () => {
-  await openTab("Domains");
+  await openTab(page, "Domains");
   expect(new URL(page.url()).search).toBe("?tab=domains");
   await page.getByText("No domains yet").waitFor();
   const invalid = await fixture.mail("POST", "/v1/domains", fixture.tenantKey, { name: "not a domain" });
@@ -106,7 +86,7 @@ test("a domain is added and shows its records to publish, copied whole; once pub
   const [added] = (await fixture.mail("GET", "/v1/domains", fixture.tenantKey)).body.data;
   const card = page.getByRole("region", { name: domain });
   expect(await card.locator(".badge").first().textContent()).toBe("pending");
-  const rows = await rowTexts(".mail-domain");
+  const rows = await rowTexts(page, ".mail-domain");
   expect(rows.map((row) => [row[1], row[4], row[5], row[6]])).toEqual(added.records.map((record: any) => [record.type, record.priority === null ? "—" : String(record.priority), "not found", "—"]));
   const shownValues = await card.locator("tbody tr td:nth-child(4) code").allTextContents();
   expect(shownValues).toEqual(added.records.map((record: any) => record.value));
@@ -124,9 +104,9 @@ test("a domain is added and shows its records to publish, copied whole; once pub
   await card.getByRole("button", { name: `Verify ${domain} now` }).click();
   await card.getByText(`${domain} is verified: it can send.`).waitFor();
   expect(await card.locator(".badge").first().textContent()).toBe("verified");
-  expect((await rowTexts(".mail-domain")).map((row) => [row[5], row[6]])).toEqual(added.records.map(() => ["verified", "the value"]));
+  expect((await rowTexts(page, ".mail-domain")).map((row) => [row[5], row[6]])).toEqual(added.records.map(() => ["verified", "the value"]));
   await screenshotThemes(page, "mail-domains");
-  await expectNothingRan();
+  await expectNothingRan(page, fixture.dialogs);
 });
 
 test("sent emails are listed with the hostile subject as text; one's detail shows each recipient's hop, the bounce in words and the SMTP conversation", async () => {
@@ -138,9 +118,9 @@ test("sent emails are listed with the hostile subject as text; one's detail show
   await fixture.service.mailApi.deliverQueued();
   expect(fixture.smtp.received.map((message) => message.recipients)).toEqual([["ana@example.net"]]);
 
-  await openTab("Emails");
+  await openTab(page, "Emails");
   await waitForCount(page, ".table-card tbody tr", 2);
-  expect((await rowTexts(".table-card")).map((row) => row.slice(1))).toEqual([
+  expect((await rowTexts(page, ".table-card")).map((row) => row.slice(1))).toEqual([
     [`Acme <hello@${domain}>`, "bob@nowhere.invalid", "To a domain that does not exist", "bounced"],
     [from, "ana@example.net, gone@example.net", hostileSubject, "partially delivered"],
   ]);
@@ -181,14 +161,14 @@ test("sent emails are listed with the hostile subject as text; one's detail show
   expect(await detail.getByLabel("SMTP conversation with nowhere.invalid").textContent()).toMatch(/^ *\+0ms  \* nowhere\.invalid has no MX, A or AAAA record\n$/);
   await detail.getByRole("button", { name: "Close" }).click();
   expect(nowhere).toBeString();
-  await expectNothingRan();
+  await expectNothingRan(page, fixture.dialogs);
 });
 
 test("the search filters by status, recipient and tag; a search without a match says so, and Clear shows every email again", async () => {
   await page.getByLabel("Status").selectOption("bounced");
   await page.getByRole("button", { name: "Search" }).click();
   await waitForCount(page, ".table-card tbody tr", 1);
-  expect((await rowTexts(".table-card"))[0]![2]).toBe("bob@nowhere.invalid");
+  expect((await rowTexts(page, ".table-card"))[0]![2]).toBe("bob@nowhere.invalid");
   expect(fixture.requests.some((request) => new URL(request.url).search === "?status=bounced")).toBe(true);
 
   await page.getByRole("button", { name: "Clear" }).click();
@@ -196,7 +176,7 @@ test("the search filters by status, recipient and tag; a search without a match 
   await page.getByLabel("Tag").fill("category:receipt");
   await page.getByRole("button", { name: "Search" }).click();
   await waitForCount(page, ".table-card tbody tr", 1);
-  expect((await rowTexts(".table-card"))[0]![3]).toBe(hostileSubject);
+  expect((await rowTexts(page, ".table-card"))[0]![3]).toBe(hostileSubject);
 
   await page.getByLabel("Tag").fill("");
   await page.getByLabel("Recipient").fill("nobody@example.org");
@@ -238,9 +218,9 @@ test("a scheduled email is rescheduled and then cancelled from its detail", asyn
 });
 
 test("the suppression list shows the hard bounces by reason; an address is added with a hostile note, filtered, and removed after a confirmation", async () => {
-  await openTab("Suppressions");
+  await openTab(page, "Suppressions");
   await waitForCount(page, ".table-card tbody tr", 2);
-  expect((await rowTexts(".table-card")).map((row) => row.slice(0, 3)).sort()).toEqual([
+  expect((await rowTexts(page, ".table-card")).map((row) => row.slice(0, 3)).sort()).toEqual([
     ["bob@nowhere.invalid", "hard bounce", "The domain does not exist or accepts no mail: nowhere.invalid has no MX, A or AAAA record"],
     ["gone@example.net", "hard bounce", "The recipient's mail server says this mailbox does not exist: User unknown"],
   ]);
@@ -255,7 +235,7 @@ test("the suppression list shows the hard bounces by reason; an address is added
   await page.getByLabel("Note").fill(hostileNote);
   await page.getByRole("button", { name: "Suppress" }).click();
   await page.getByText("stop@example.org is suppressed.").waitFor();
-  expect((await rowTexts(".table-card"))[0]!.slice(0, 3)).toEqual(["stop@example.org", "manual", hostileNote]);
+  expect((await rowTexts(page, ".table-card"))[0]!.slice(0, 3)).toEqual(["stop@example.org", "manual", hostileNote]);
   await screenshotThemes(page, "mail-suppressions");
 
   await page.getByLabel("Reason").selectOption("manual");
@@ -276,11 +256,11 @@ test("the suppression list shows the hard bounces by reason; an address is added
   await page.getByText("gone@example.net is no longer suppressed: emails to it are sent again.").waitFor();
   expect(await page.locator(".table-card tbody tr", { hasText: "gone@example.net" }).count()).toBe(0);
   expect((await fixture.mail("GET", "/v1/suppressions/gone%40example.net", fixture.tenantKey)).status).toBe(404);
-  await expectNothingRan();
+  await expectNothingRan(page, fixture.dialogs);
 });
 
 test("a webhook endpoint shows its secret once; its deliveries show the receiver's refusal as text, and a failed one replays", async () => {
-  await openTab("Webhooks");
+  await openTab(page, "Webhooks");
   await page.getByText("No endpoints yet").waitFor();
   const invalid = await fixture.mail("POST", "/v1/webhooks", fixture.tenantKey, { url: fixture.webhookUrl, events: [] });
   expect(invalid.status).toBeGreaterThanOrEqual(400);
@@ -295,7 +275,7 @@ test("a webhook endpoint shows its secret once; its deliveries show the receiver
   const secret = (await page.getByLabel("Signing secret", { exact: true }).textContent())!;
   expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
   await page.getByText("Copy it now: it is not shown again.", { exact: false }).waitFor();
-  expect((await rowTexts(".table-card"))[0]!.slice(0, 3)).toEqual([fixture.webhookUrl, "Sent, Delivered", "enabled"]);
+  expect((await rowTexts(page, ".table-card"))[0]!.slice(0, 3)).toEqual([fixture.webhookUrl, "Sent, Delivered", "enabled"]);
   await screenshotThemes(page, "mail-webhook-secret");
   await page.getByRole("button", { name: "I have copied it" }).click();
   await page.getByLabel("Endpoint URL").waitFor();
@@ -328,11 +308,11 @@ test("a webhook endpoint shows its secret once; its deliveries show the receiver
   expect(await deliveries.locator("tbody tr .badge").first().textContent()).toBe("pending");
   const again = await fixture.mail("POST", `/v1/webhooks/${webhookId}/deliveries/${sentDelivery.id}/replay`, fixture.tenantKey);
   expect(again.status).toBe(409);
-  await expectNothingRan();
+  await expectNothingRan(page, fixture.dialogs);
 });
 
 test("Usage shows the plan, this month's emails and the price, with the tiers on a paid plan", async () => {
-  await openTab("Usage");
+  await openTab(page, "Usage");
   await page.locator(".gateway-counter").first().waitFor();
   const usage = (await fixture.mail("GET", "/v1/usage", fixture.tenantKey)).body;
   const counters = async () => page.locator(".gateway-counter").evaluateAll((items) => items.map((item) => [item.querySelector("dt")!.textContent, item.querySelector(".gateway-counter-value")!.textContent]));
@@ -344,7 +324,7 @@ test("Usage shows the plan, this month's emails and the price, with the tiers on
   await page.getByRole("button", { name: "Refresh" }).click();
   await page.getByRole("table", { name: "Price of the emails past those included, tier by tier" }).waitFor();
   expect(await counters()).toEqual([["Plan", "growth"], [`Emails in ${usage.month}`, String(usage.emails)], ["Price this month", "$20.00"]]);
-  expect(await rowTexts(".table-card")).toEqual([
+  expect(await rowTexts(page, ".table-card")).toEqual([
     ["50,001 to 500,000", "$0.80", "0", "$0.00"],
     ["500,001 and more", "$0.60", "0", "$0.00"],
   ]);
@@ -352,13 +332,13 @@ test("Usage shows the plan, this month's emails and the price, with the tiers on
 });
 
 test("Received says how to receive mail while there is none", async () => {
-  await openTab("Received");
+  await openTab(page, "Received");
   await page.getByText("No mail received yet").waitFor();
 });
 
 test("the key went to /mail only, in its Authorization header, never in a URL; Disconnect forgets it; nothing else went wrong", async () => {
   // The console's own region calls carry their region tokens; the mail key is the one with "mk_".
-  const keyed = fixture.requests.filter((request) => request.authorization?.startsWith("Bearer mk_"));
+  const keyed = fixture.requests.filter((request) => request.keyHeader?.startsWith("Bearer mk_"));
   expect(keyed.length).toBeGreaterThan(0);
   expect(keyed.filter((request) => !new URL(request.url).pathname.startsWith("/mail/"))).toEqual([]);
   expect(fixture.requests.filter((request) => request.url.includes(fixture.tenantKey))).toEqual([]);
@@ -368,5 +348,5 @@ test("the key went to /mail only, in its Authorization header, never in a URL; D
   // The refusals this test asked for on purpose (the wrong keys, invalid input) are logged by the browser; nothing else is.
   const provoked = /Failed to load resource: the server responded with a status of (400|401|403|404|409|422)/;
   expect(fixture.tab.problems.filter((problem) => !provoked.test(problem))).toEqual([]);
-  await expectNothingRan();
+  await expectNothingRan(page, fixture.dialogs);
 });

@@ -12,7 +12,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { screenshotThemes, waitForCount, waitForPage } from "../../helpers/console-browser.ts";
-import { receiverRefusal, rootKey, startMessaging, type MessagingFixture } from "./messaging-fixture.ts";
+import { rootKey, startMessaging, type MessagingFixture } from "./messaging-fixture.ts";
+import { receiverRefusal } from "./keyed-service-fixture.ts";
+import { connectWith, expectNothingRan, openTab, rowTexts, sentence } from "./keyed-service-steps.ts";
 
 let fixture: MessagingFixture;
 let page: Page;
@@ -23,28 +25,6 @@ const hostileLabel = "<img src=x onerror=alert(1)>";
 const hostileText = "<img src=x onerror=window.__pwned=1> Your order shipped";
 const unauthorized = "Missing or invalid API key (send it in the apikey header).";
 
-/** The gateway's message as the page shows it: a sentence. */
-const sentence = (message: string) => {
-  const capitalised = message.charAt(0).toUpperCase() + message.slice(1);
-  return /[.!?]$/.test(capitalised) ? capitalised : `${capitalised}.`;
-};
-
-const rowTexts = (selector: string) =>
-  page.locator(`${selector} tbody tr`).evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent)));
-
-async function expectNothingRan(): Promise<void> {
-  expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
-  expect(fixture.dialogs).toEqual([]);
-  expect(await page.locator("main img").count()).toBe(0);
-}
-
-async function connectWith(key: string) {
-  await page.getByLabel("Gateway key").fill(key);
-  await page.getByRole("button", { name: "Connect" }).click();
-}
-
-const openTab = (name: string) => page.getByRole("tab", { name }).click();
-
 beforeAll(async () => {
   fixture = await startMessaging();
   page = fixture.tab.page;
@@ -52,20 +32,20 @@ beforeAll(async () => {
 afterAll(() => fixture?.close());
 
 test("Messaging is an entry of the sidebar; a wrong key is refused with the gateway's 401 message", async () => {
-  await page.goto(`${fixture.service.url}/projects/${fixture.analyticsProjectId}/setup`);
+  await page.goto(`${fixture.service.url}/projects/${fixture.projectId}/setup`);
   await page.getByRole("navigation", { name: "Services" }).getByRole("link", { name: "Messaging" }).click();
   await waitForPage(page, "Messaging");
   expect(new URL(page.url()).pathname).toBe("/messaging");
   await page.getByRole("heading", { name: "Connect to the gateway" }).waitFor();
 
-  await connectWith("gw_live_not_a_key_of_this_gateway");
+  await connectWith(page, "Gateway key", "gw_live_not_a_key_of_this_gateway");
   expect(await page.getByRole("alert").textContent()).toBe(unauthorized);
   await screenshotThemes(page, "messaging-connect");
   expect(await page.evaluate(() => globalThis.sessionStorage.length)).toBe(0);
 });
 
 test("a project key connects the tab: kept in sessionStorage only, and a reload keeps it", async () => {
-  await connectWith(fixture.projectKey);
+  await connectWith(page, "Gateway key", fixture.projectKey);
   await page.getByText("Connected with a project key").waitFor();
   const storage = await page.evaluate(() => ({ session: Object.values(globalThis.sessionStorage).join(" "), local: Object.values(globalThis.localStorage).join(" ") }));
   expect(storage.session).toContain(fixture.projectKey);
@@ -87,14 +67,14 @@ test("registering a number shows the gateway's 400 and 409 inline; the hostile l
   await page.getByLabel("Label").fill(hostileLabel);
   await page.getByRole("button", { name: "Register a number" }).click();
   await page.getByText(`${number} is registered. Pair it to put it in service.`).waitFor();
-  expect(await rowTexts(".table-card")).toEqual([[number, hostileLabel, "pending", "closed", "—", "Not yet", "PairRetire"]]);
+  expect(await rowTexts(page, ".table-card")).toEqual([[number, hostileLabel, "pending", "closed", "—", "Not yet", "PairRetire"]]);
 
   const duplicate = await fixture.gateway("POST", "/v1/instances", fixture.projectKey, { phone: number });
   expect(duplicate.status).toBe(409);
   await page.getByLabel("Phone number").fill(number);
   await page.getByRole("button", { name: "Register a number" }).click();
   await page.getByRole("alert").getByText(sentence(duplicate.body.error.message)).waitFor();
-  await expectNothingRan();
+  await expectNothingRan(page, fixture.dialogs);
 });
 
 test("Pair shows the gateway's QR code as a PNG until the phone scans it, then the number is paired", async () => {
@@ -114,13 +94,13 @@ test("Pair shows the gateway's QR code as a PNG until the phone scans it, then t
   await page.getByText(`${number} is paired: it can send and receive now.`).waitFor();
   await page.getByRole("button", { name: "Done" }).click();
   await page.locator(".table-card tbody tr td .badge", { hasText: "open" }).waitFor();
-  const [row] = await rowTexts(".table-card");
+  const [row] = await rowTexts(page, ".table-card");
   expect([row![0], row![1], row![2], row![3], row![4], row![6]]).toEqual([number, hostileLabel, "paired", "open", "—", "Log outRetire"]);
   await screenshotThemes(page, "messaging-numbers");
 });
 
 test("a message sent from the form reaches delivered; its detail shows the timeline and the attempt", async () => {
-  await openTab("Messages");
+  await openTab(page, "Messages");
   expect(new URL(page.url()).search).toBe("?tab=messages");
   await page.getByText("No messages yet").waitFor();
   await page.getByLabel("To").fill(contact);
@@ -128,7 +108,7 @@ test("a message sent from the form reaches delivered; its detail shows the timel
   await page.getByRole("button", { name: "Send message" }).click();
   await page.getByText(`The message to ${contact} is queued.`).waitFor();
   await page.locator(".table-card tbody tr .badge", { hasText: "delivered" }).waitFor();
-  const [row] = await rowTexts(".table-card");
+  const [row] = await rowTexts(page, ".table-card");
   expect(row!.slice(1)).toEqual([contact, hostileText, "delivered", "1", "—"]);
   const inbox = await fixture.phones.inbox(contact);
   expect(inbox.map((message) => [message.from, message.content])).toEqual([[number, { type: "text", text: hostileText }]]);
@@ -146,7 +126,7 @@ test("a message sent from the form reaches delivered; its detail shows the timel
   await screenshotThemes(page, "messaging-message");
   await detail.getByRole("button", { name: "Close" }).click();
   await screenshotThemes(page, "messaging-messages");
-  await expectNothingRan();
+  await expectNothingRan(page, fixture.dialogs);
 });
 
 test("a message the network refuses for now waits queued, and is cancelled from its detail", async () => {
@@ -173,14 +153,14 @@ test("a message the network refuses for now waits queued, and is cancelled from 
 
   await page.getByLabel("State").selectOption("cancelled");
   await waitForCount(page, ".table-card tbody tr", 1);
-  expect((await rowTexts(".table-card"))[0]!.slice(1, 4)).toEqual([contact, "Refused for now", "cancelled"]);
+  expect((await rowTexts(page, ".table-card"))[0]!.slice(1, 4)).toEqual([contact, "Refused for now", "cancelled"]);
   await page.getByLabel("State").selectOption("failed");
   await page.getByText("No failed messages").waitFor();
 });
 
 test("a contact's message is listed as a delivery; deliveries the webhook refused retry with its answer as text", async () => {
   await fixture.phones.sendFromPhone(contact, number, { text: "Where is my order?" });
-  await openTab("Deliveries");
+  await openTab(page, "Deliveries");
   // The conversation's earlier delivery (the receipt) is still retrying, so this one waits its turn.
   const received = page.locator(".table-card tbody tr", { hasText: "message.received" });
   await received.waitFor();
@@ -188,7 +168,7 @@ test("a contact's message is listed as a delivery; deliveries the webhook refuse
   const refused = await page.locator(".table-card tbody tr", { hasText: "retrying" }).evaluateAll((rows) => rows.map((row) => [row.children[1]!.textContent, row.children[4]!.textContent]));
   expect(refused.toSorted()).toEqual([["instance.paired", `HTTP ${receiverRefusal.status}: ${receiverRefusal.body}`], ["message.delivered", `HTTP ${receiverRefusal.status}: ${receiverRefusal.body}`]]);
   await screenshotThemes(page, "messaging-deliveries");
-  await expectNothingRan();
+  await expectNothingRan(page, fixture.dialogs);
 });
 
 test("dead letters replay from the Deliveries tab; one whose payload expired shows the gateway's 410", async () => {
@@ -203,7 +183,7 @@ test("dead letters replay from the Deliveries tab; one whose payload expired sho
 
   await page.getByLabel("State").selectOption("dead");
   await waitForCount(page, ".table-card tbody tr", 2);
-  expect((await rowTexts(".table-card")).map((row) => [row[1], row[2]]).sort()).toEqual([[replayable!.event, "dead"], [expired!.event, "dead"]].sort());
+  expect((await rowTexts(page, ".table-card")).map((row) => [row[1], row[2]]).sort()).toEqual([[replayable!.event, "dead"], [expired!.event, "dead"]].sort());
   const row = (id: string) => page.locator(".table-card tbody tr").nth(deliveries.findIndex((delivery) => delivery.id === id));
   await row(expired!.id).getByRole("button", { name: "Replay" }).click();
   expect(await page.getByRole("alert").textContent()).toBe(sentence(gone.body.error.message));
@@ -213,20 +193,20 @@ test("dead letters replay from the Deliveries tab; one whose payload expired sho
 });
 
 test("Pool & usage shows the counters and the number ready in the pool", async () => {
-  await openTab("Pool & usage");
+  await openTab(page, "Pool & usage");
   await page.locator(".gateway-counter").first().waitFor();
   const usage = (await fixture.gateway("GET", "/v1/usage", fixture.projectKey)).body;
   expect(usage).toEqual({ sent: 1, rejected: 0, received: 1, pending: 0, dead: 1 });
   const counters = await page.locator(".gateway-counter").evaluateAll((items) => items.map((item) => [item.querySelector("dt")!.textContent, item.querySelector(".gateway-counter-value")!.textContent]));
   expect(counters).toEqual([["Sent", "1"], ["Waiting", "0"], ["Failed", "0"], ["Received", "1"], ["Dead letters", "1"]]);
-  expect(await rowTexts(".table-card")).toEqual([[number, hostileLabel, "ready", "—", "—"]]);
+  expect(await rowTexts(page, ".table-card")).toEqual([[number, hostileLabel, "ready", "—", "—"]]);
   expect(await page.getByText("1 number can send now.").count()).toBe(1);
   await screenshotThemes(page, "messaging-pool");
 });
 
 test("a second number is paired, logged out (pending again) and retired after the confirm dialog", async () => {
   const second = "+4915112340003";
-  await openTab("Numbers");
+  await openTab(page, "Numbers");
   await page.getByLabel("Phone number").fill(second);
   await page.getByRole("button", { name: "Register a number" }).click();
   await page.getByRole("button", { name: `Pair ${second}` }).click();
@@ -253,7 +233,7 @@ test("a second number is paired, logged out (pending again) and retired after th
 });
 
 test("the key went to /gateway only, in its header, never in a URL; Disconnect forgets it", async () => {
-  const keyed = fixture.requests.filter((request) => request.apikey !== undefined);
+  const keyed = fixture.requests.filter((request) => request.keyHeader !== undefined);
   expect(keyed.length).toBeGreaterThan(0);
   expect(keyed.filter((request) => !new URL(request.url).pathname.startsWith("/gateway/"))).toEqual([]);
   expect(fixture.requests.filter((request) => request.url.includes(fixture.projectKey))).toEqual([]);
@@ -263,7 +243,7 @@ test("the key went to /gateway only, in its header, never in a URL; Disconnect f
 });
 
 test("with the root key, Operations lists the six rules, the replica holding the number, delivery health and dead letters", async () => {
-  await connectWith(rootKey);
+  await connectWith(page, "Gateway key", rootKey);
   await page.getByText("Connected with the root key").waitFor();
   await page.getByRole("table", { name: "Alert rules, firing ones first" }).waitFor();
   const alerts = (await fixture.gateway("GET", "/v1/admin/alerts", rootKey)).body;
@@ -282,7 +262,7 @@ test("with the root key, Operations lists the six rules, the replica holding the
   await dead.waitFor();
   expect(await dead.locator("tbody tr td:nth-child(2)").allTextContents()).toEqual([fixture.gatewayProjectId]);
   await screenshotThemes(page, "messaging-operations");
-  await expectNothingRan();
+  await expectNothingRan(page, fixture.dialogs);
 });
 
 test("when the store is gone the alerts answer 503 and the page says critical", async () => {

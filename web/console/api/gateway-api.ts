@@ -2,7 +2,7 @@
 // own keys (header `apikey`), not the console's session: the key goes in that header to
 // /gateway and nowhere else, never in a URL, and no cookie goes with it. A 401 here is the
 // gateway refusing the key; it says nothing about the console session.
-import { errorFromResponse } from "./errors.ts";
+import { keyedService, keyedServiceError, withQuery } from "./keyed-service.ts";
 import type {
   Alerts, DeliveryHealth, DeliveryState, GatewayDelivery, GatewayInstance, GatewayMessage, GatewaySend, MessageState, Pool, QrState, Shards, Usage,
 } from "./gateway-types.ts";
@@ -12,39 +12,9 @@ export const gatewayBase = "/gateway";
 
 export type GatewayKeyKind = "project" | "root";
 
-async function gatewayFetch(key: string, method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
-  const headers: Record<string, string> = { apikey: key, ...options.headers };
-  if (options.body !== undefined) headers["Content-Type"] = "application/json";
-  return fetch(`${gatewayBase}${path}`, {
-    method,
-    credentials: "omit",
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-}
-
-/**
- * The gateway's refusal as an error the pages describe. Its 5xx answers say what is down (the
- * store, the network, another replica) in words meant for people, which the console's generic
- * "could not answer" would hide: those become plain errors carrying the gateway's message.
- */
-async function gatewayError(response: Response): Promise<Error> {
-  const error = await errorFromResponse(response);
-  return error.status >= 500 && error.code !== "http_error" ? new Error(error.message) : error;
-}
-
-async function gatewayJson<T>(key: string, method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<T> {
-  const response = await gatewayFetch(key, method, path, { ...options, headers: { Accept: "application/json", ...options.headers } });
-  if (!response.ok) throw await gatewayError(response);
-  return (await response.json()) as T;
-}
-
-const withQuery = (path: string, query: Record<string, string | null | undefined>) => {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value) params.set(name, value);
-  const text = params.toString();
-  return text ? `${path}?${text}` : path;
-};
+const gatewayApi = keyedService(gatewayBase, (key) => ({ apikey: key }));
+const gatewayFetch = gatewayApi.send;
+const gatewayJson = gatewayApi.json;
 
 const id = (value: string) => encodeURIComponent(value);
 
@@ -55,7 +25,7 @@ const id = (value: string) => encodeURIComponent(value);
 export async function identifyKey(key: string): Promise<GatewayKeyKind> {
   const usage = await gatewayFetch(key, "GET", "/v1/usage");
   if (usage.ok) return "project";
-  if (usage.status !== 401) throw await gatewayError(usage);
+  if (usage.status !== 401) throw await keyedServiceError(usage);
   await readAlerts(key);
   return "root";
 }
@@ -82,7 +52,7 @@ export const retireInstance = (key: string, instanceId: string) => gatewayJson<G
  */
 export async function qrImage(key: string, instanceId: string): Promise<string> {
   const response = await gatewayFetch(key, "GET", `/v1/instances/${id(instanceId)}/qr?format=png`);
-  if (!response.ok) throw await gatewayError(response);
+  if (!response.ok) throw await keyedServiceError(response);
   const blob = await response.blob();
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
@@ -123,7 +93,7 @@ export async function readAlerts(key: string): Promise<Alerts> {
     const body = (await response.clone().json().catch(() => null)) as Alerts | null;
     if (body && Array.isArray(body.alerts)) return body;
   }
-  throw await gatewayError(response);
+  throw await keyedServiceError(response);
 }
 export const readShards = (key: string) => gatewayJson<Shards>(key, "GET", "/v1/admin/shards");
 export const readDeliveryHealth = async (key: string) => (await gatewayJson<{ numbers: DeliveryHealth[] }>(key, "GET", "/v1/admin/delivery-health")).numbers;

@@ -2,7 +2,7 @@
 // keys (`Authorization: Bearer mk_live_…`), not the console's session: the key goes in that
 // header to /mail and nowhere else, never in a URL, and no cookie goes with it. A 401 here is
 // the mail API refusing the key; it says nothing about the console session.
-import { errorFromResponse } from "./errors.ts";
+import { keyedService, withQuery } from "./keyed-service.ts";
 import type {
   EmailSearch, InboundEmail, MailDomain, MailEmail, MailEmailDetail, MailSuppression, MailUsage, MailWebhook, SuppressionReason, WebhookDelivery, WebhookDeliveryState,
 } from "./mail-types.ts";
@@ -10,34 +10,9 @@ import type { Page } from "./persons-api.ts";
 
 export const mailBase = "/mail";
 
-async function mailFetch(key: string, method: string, path: string, body?: unknown): Promise<Response> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${key}`, Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  return fetch(`${mailBase}${path}`, { method, credentials: "omit", headers, body: body === undefined ? undefined : JSON.stringify(body) });
-}
+const mailApi = keyedService(mailBase, (key) => ({ Authorization: `Bearer ${key}` }));
 
-/**
- * The API's refusal as an error the pages describe. Its 5xx answers say what failed in words
- * meant for people, which the console's generic "could not answer" would hide: those become
- * plain errors carrying the API's message.
- */
-async function mailError(response: Response): Promise<Error> {
-  const error = await errorFromResponse(response);
-  return error.status >= 500 && error.code !== "http_error" ? new Error(error.message) : error;
-}
-
-async function mailJson<T>(key: string, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await mailFetch(key, method, path, body);
-  if (!response.ok) throw await mailError(response);
-  return (await response.json()) as T;
-}
-
-const withQuery = (path: string, query: Record<string, string | null | undefined>) => {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value) params.set(name, value);
-  const text = params.toString();
-  return text ? `${path}?${text}` : path;
-};
+const mailJson = <T>(key: string, method: string, path: string, body?: unknown) => mailApi.json<T>(key, method, path, { body });
 
 const id = (value: string) => encodeURIComponent(value);
 

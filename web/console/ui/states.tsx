@@ -2,6 +2,7 @@
 // what to do next.
 import type { ComponentChildren } from "preact";
 import { describeError } from "../api/errors.ts";
+import type { Resource } from "../hooks/use-resource.ts";
 import { Button } from "./button.tsx";
 import { AlertIcon } from "./icons.tsx";
 
@@ -56,4 +57,11 @@ export function ErrorState({ title, error, onRetry, action }: ErrorStateProps) {
       </div>
     </div>
   );
+}
+
+/** A resource loading, failed (with Try again), or shown by `children`; `what` names it ("the usage"). */
+export function Loaded<T>({ resource, what, onRetry, children }: { resource: Resource<T>; what: string; onRetry(): void; children(data: T): ComponentChildren }) {
+  if (resource.status === "loading") return <LoadingState label={`Loading ${what}…`} />;
+  if (resource.status === "failed") return <ErrorState title={`${what.charAt(0).toUpperCase()}${what.slice(1)} could not be loaded`} error={resource.error} onRetry={onRetry} />;
+  return <>{children(resource.data)}</>;
 }

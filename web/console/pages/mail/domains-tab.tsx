@@ -12,6 +12,7 @@ import { TextField } from "../../ui/field.tsx";
 import { FormError } from "../../ui/form-error.tsx";
 import { PlusIcon, RefreshIcon } from "../../ui/icons.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
+import { RefreshToolbar } from "../keyed-service/refresh-toolbar.tsx";
 import { SettingsSection } from "../settings/settings-section.tsx";
 import { useAction } from "../settings/use-action.ts";
 import { Time } from "../messaging/messaging-bits.tsx";
@@ -126,12 +127,7 @@ export function DomainsTab({ apiKey }: { apiKey: string }) {
           }}
         />
       </SettingsSection>
-      <div class="gateway-toolbar">
-        <h2 class="section-subtitle">Domains</h2>
-        <Button small onClick={() => { setAdded([]); setChanged(new Map()); reload(); }}>
-          <RefreshIcon /> Refresh
-        </Button>
-      </div>
+      <RefreshToolbar title="Domains" onRefresh={() => { setAdded([]); setChanged(new Map()); reload(); }} />
       {domains.status === "loading" && <LoadingState label="Loading the domains…" />}
       {domains.status === "failed" && <ErrorState title="The domains could not be loaded" error={domains.error} onRetry={reload} />}
       {domains.status === "ready" && shown.length === 0 && (

@@ -10,9 +10,10 @@ import { Button } from "../../ui/button.tsx";
 import { DataTable } from "../../ui/data-table.tsx";
 import { SelectField, TextField } from "../../ui/field.tsx";
 import { FormError } from "../../ui/form-error.tsx";
-import { MailIcon, RefreshIcon, SearchOffIcon } from "../../ui/icons.tsx";
+import { MailIcon, SearchOffIcon } from "../../ui/icons.tsx";
 import { LoadMore } from "../../ui/load-more.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
+import { RefreshToolbar } from "../keyed-service/refresh-toolbar.tsx";
 import { mergeFresh, Time, useRefreshWhile } from "../messaging/messaging-bits.tsx";
 import { EmailDetail } from "./email-detail.tsx";
 import { MailBadge } from "./mail-bits.tsx";
@@ -84,12 +85,7 @@ export function EmailsTab({ apiKey }: { apiKey: string }) {
   return (
     <>
       <section class="card table-card" aria-labelledby="emails-title">
-        <div class="gateway-toolbar">
-          <h2 id="emails-title" class="section-subtitle">Emails</h2>
-          <Button small onClick={emails.reload}>
-            <RefreshIcon /> Refresh
-          </Button>
-        </div>
+        <RefreshToolbar title="Emails" titleId="emails-title" onRefresh={emails.reload} />
         <SearchForm onSearch={setSearch} />
         {list.status === "loading" && <LoadingState label="Loading the emails…" />}
         {list.status === "failed" && <ErrorState title="The emails could not be loaded" error={list.error} onRetry={emails.reload} />}

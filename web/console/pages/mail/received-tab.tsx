@@ -3,11 +3,11 @@
 import { listInbound } from "../../api/mail-api.ts";
 import { formatNumber } from "../../format/numbers.ts";
 import { usePagedList } from "../../hooks/use-paged-list.ts";
-import { Button } from "../../ui/button.tsx";
 import { DataTable } from "../../ui/data-table.tsx";
-import { MailIcon, RefreshIcon } from "../../ui/icons.tsx";
+import { MailIcon } from "../../ui/icons.tsx";
 import { LoadMore } from "../../ui/load-more.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
+import { RefreshToolbar } from "../keyed-service/refresh-toolbar.tsx";
 import { Time } from "../messaging/messaging-bits.tsx";
 
 /** mailauth's result (pass, fail, softfail, none, temperror, …) as it says it, green only when it passed. */
@@ -21,12 +21,7 @@ export function ReceivedTab({ apiKey }: { apiKey: string }) {
   const { list } = received;
   return (
     <section class="card table-card" aria-labelledby="received-title">
-      <div class="gateway-toolbar">
-        <h2 id="received-title" class="section-subtitle">Received mail</h2>
-        <Button small onClick={received.reload}>
-          <RefreshIcon /> Refresh
-        </Button>
-      </div>
+      <RefreshToolbar title="Received mail" titleId="received-title" onRefresh={received.reload} />
       {list.status === "loading" && <LoadingState label="Loading the received mail…" />}
       {list.status === "failed" && <ErrorState title="The received mail could not be loaded" error={list.error} onRetry={received.reload} />}
       {list.status === "ready" && (

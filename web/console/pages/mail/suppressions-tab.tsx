@@ -12,9 +12,10 @@ import { DataTable } from "../../ui/data-table.tsx";
 import { ConfirmDialog } from "../../ui/dialog.tsx";
 import { SelectField, TextField } from "../../ui/field.tsx";
 import { FormError } from "../../ui/form-error.tsx";
-import { CheckIcon, PlusIcon, RefreshIcon } from "../../ui/icons.tsx";
+import { CheckIcon, PlusIcon } from "../../ui/icons.tsx";
 import { LoadMore } from "../../ui/load-more.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
+import { RefreshToolbar } from "../keyed-service/refresh-toolbar.tsx";
 import { SettingsSection } from "../settings/settings-section.tsx";
 import { useAction } from "../settings/use-action.ts";
 import { Time } from "../messaging/messaging-bits.tsx";
@@ -80,16 +81,12 @@ export function SuppressionsTab({ apiKey }: { apiKey: string }) {
         />
       </SettingsSection>
       <section class="card table-card" aria-labelledby="suppressions-title">
-        <div class="gateway-toolbar">
-          <h2 id="suppressions-title" class="section-subtitle">Suppressed addresses</h2>
+        <RefreshToolbar title="Suppressed addresses" titleId="suppressions-title" onRefresh={entries.reload}>
           <SelectField label="Reason" name="reason" value={reason} onChange={(change) => setReason(change.currentTarget.value as SuppressionReason | "")}>
             <option value="">Every reason</option>
             {suppressionReasons.map((name) => <option key={name} value={name}>{reasonInWords(name)}</option>)}
           </SelectField>
-          <Button small onClick={entries.reload}>
-            <RefreshIcon /> Refresh
-          </Button>
-        </div>
+        </RefreshToolbar>
         {notice && <Alert tone="success">{notice}</Alert>}
         {list.status === "loading" && <LoadingState label="Loading the suppression list…" />}
         {list.status === "failed" && <ErrorState title="The suppression list could not be loaded" error={list.error} onRetry={entries.reload} />}

@@ -4,38 +4,26 @@ import { readMailUsage } from "../../api/mail-api.ts";
 import type { MailUsage } from "../../api/mail-types.ts";
 import { formatMoney, formatNumber } from "../../format/numbers.ts";
 import { useResource } from "../../hooks/use-resource.ts";
-import { Button } from "../../ui/button.tsx";
 import { DataTable } from "../../ui/data-table.tsx";
-import { RefreshIcon } from "../../ui/icons.tsx";
-import { ErrorState, LoadingState } from "../../ui/states.tsx";
+import { Loaded } from "../../ui/states.tsx";
+import { RefreshToolbar } from "../keyed-service/refresh-toolbar.tsx";
+import { UsageCounter } from "../keyed-service/usage-counter.tsx";
 import { exactTime } from "../messaging/messaging-bits.tsx";
 
 const money = (usage: MailUsage, minor: number) => formatMoney(minor, usage.price.currency.toUpperCase());
-
-function Counter({ label, value, meaning }: { label: string; value: string; meaning: string }) {
-  return (
-    <div class="card gateway-counter">
-      <dt>{label}</dt>
-      <dd>
-        <span class="gateway-counter-value">{value}</span>
-        <span class="gateway-counter-meaning">{meaning}</span>
-      </dd>
-    </div>
-  );
-}
 
 function UsageView({ usage }: { usage: MailUsage }) {
   const capped = usage.limit !== null;
   return (
     <>
       <dl class="gateway-counters">
-        <Counter label="Plan" value={usage.plan} meaning={`${formatNumber(usage.included_emails)} emails included a month; logs kept ${usage.log_retention_days === 1 ? "1 day" : `${usage.log_retention_days} days`}`} />
-        <Counter
+        <UsageCounter label="Plan" value={usage.plan} meaning={`${formatNumber(usage.included_emails)} emails included a month; logs kept ${usage.log_retention_days === 1 ? "1 day" : `${usage.log_retention_days} days`}`} />
+        <UsageCounter
           label={`Emails in ${usage.month}`}
           value={formatNumber(usage.emails)}
           meaning={capped ? `of ${formatNumber(usage.limit!)} this plan sends; the count resets ${exactTime(usage.resets_at)}` : `one per recipient; the count resets ${exactTime(usage.resets_at)}`}
         />
-        <Counter label="Price this month" value={money(usage, usage.price.total_minor)} meaning={`${money(usage, usage.price.monthly_minor)} a month${usage.price.tiers.length ? ", plus the emails past those included" : ""}`} />
+        <UsageCounter label="Price this month" value={money(usage, usage.price.total_minor)} meaning={`${money(usage, usage.price.monthly_minor)} a month${usage.price.tiers.length ? ", plus the emails past those included" : ""}`} />
       </dl>
       {capped && usage.emails >= usage.limit! && <p class="mail-domain-meaning">The month's emails are used up: sends are refused until the count resets, or move to a paid plan.</p>}
       {usage.price.tiers.length > 0 && (
@@ -64,15 +52,8 @@ export function UsageTab({ apiKey }: { apiKey: string }) {
   const [usage, reload] = useResource(() => readMailUsage(apiKey), [apiKey]);
   return (
     <>
-      <div class="gateway-toolbar">
-        <h2 class="section-subtitle">Usage</h2>
-        <Button small onClick={reload}>
-          <RefreshIcon /> Refresh
-        </Button>
-      </div>
-      {usage.status === "loading" && <LoadingState label="Loading the usage…" />}
-      {usage.status === "failed" && <ErrorState title="The usage could not be loaded" error={usage.error} onRetry={reload} />}
-      {usage.status === "ready" && <UsageView usage={usage.data} />}
+      <RefreshToolbar title="Usage" onRefresh={reload} />
+      <Loaded resource={usage} what="the usage" onRetry={reload}>{(data) => <UsageView usage={data} />}</Loaded>
     </>
   );
 }

@@ -11,11 +11,13 @@ import { Button } from "../../ui/button.tsx";
 import { CodeBlock } from "../../ui/code-block.tsx";
 import { DataTable } from "../../ui/data-table.tsx";
 import { ConfirmDialog } from "../../ui/dialog.tsx";
-import { SelectField, TextField } from "../../ui/field.tsx";
+import { TextField } from "../../ui/field.tsx";
 import { FormError } from "../../ui/form-error.tsx";
-import { CheckIcon, PlusIcon, RefreshIcon } from "../../ui/icons.tsx";
+import { PlusIcon } from "../../ui/icons.tsx";
 import { LoadMore } from "../../ui/load-more.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
+import { RefreshToolbar } from "../keyed-service/refresh-toolbar.tsx";
+import { ReplayButton, useReplay, WebhookDeliveries } from "../keyed-service/webhook-deliveries.tsx";
 import { SettingsSection } from "../settings/settings-section.tsx";
 import { useAction } from "../settings/use-action.ts";
 import { exactTime, Time } from "../messaging/messaging-bits.tsx";
@@ -69,16 +71,6 @@ function ShownOnceSecret({ webhook, onDismiss }: { webhook: MailWebhook & { secr
   );
 }
 
-function ReplayButton({ onReplay }: { onReplay(): Promise<void> }) {
-  const [busy, setBusy] = useState(false);
-  const replay = async () => {
-    setBusy(true);
-    await onReplay();
-    setBusy(false);
-  };
-  return <Button small variant="primary" busy={busy} onClick={replay}>Replay</Button>;
-}
-
 function AttemptsList({ delivery }: { delivery: WebhookDelivery }) {
   if (delivery.attempts.length === 0) return <>none yet</>;
   return (
@@ -100,61 +92,28 @@ function AttemptsList({ delivery }: { delivery: WebhookDelivery }) {
 function Deliveries({ apiKey, webhook }: { apiKey: string; webhook: MailWebhook }) {
   const [state, setState] = useState<WebhookDeliveryState | "">("");
   const deliveries = usePagedList((cursor) => listWebhookDeliveries(apiKey, webhook.id, state || null, cursor), [apiKey, webhook.id, state]);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [replayError, setReplayError] = useState<unknown>(null);
-  const { list, update } = deliveries;
-  const replay = async (delivery: WebhookDelivery) => {
-    setNotice(null);
-    setReplayError(null);
-    try {
-      const replayed = await replayWebhookDelivery(apiKey, webhook.id, delivery.id);
-      update((items) => items.map((item) => (item.id === replayed.id ? replayed : item)));
-      setNotice(`The ${delivery.event_type} delivery is queued again.`);
-    } catch (error) {
-      setReplayError(error);
-    }
-  };
+  const replay = useReplay(deliveries, (delivery) => replayWebhookDelivery(apiKey, webhook.id, delivery.id), (delivery) => delivery.event_type);
   return (
-    <section class="card table-card" aria-labelledby="webhook-deliveries-title">
-      <div class="gateway-toolbar">
-        <h2 id="webhook-deliveries-title" class="section-subtitle">
-          Deliveries to <span class="mail-address">{webhook.url}</span>
-        </h2>
-        <SelectField label="State" name="delivery-state" value={state} onChange={(change) => setState(change.currentTarget.value as WebhookDeliveryState | "")}>
-          <option value="">Every state</option>
-          {webhookDeliveryStates.map((name) => <option key={name} value={name}>{name}</option>)}
-        </SelectField>
-        <Button small onClick={deliveries.reload}>
-          <RefreshIcon /> Refresh
-        </Button>
-      </div>
-      {notice && <Alert tone="success">{notice}</Alert>}
-      <FormError error={replayError} />
-      {list.status === "loading" && <LoadingState label="Loading the deliveries…" />}
-      {list.status === "failed" && <ErrorState title="The deliveries could not be loaded" error={list.error} onRetry={deliveries.reload} />}
-      {list.status === "ready" && (
-        <DataTable
-          caption="Deliveries to this endpoint, newest first"
-          rows={list.items}
-          rowKey={(delivery) => delivery.id}
-          empty={
-            <EmptyState icon={<CheckIcon size={20} />} title={state === "" ? "No deliveries yet" : `No ${state} deliveries`}>
-              {state === "" ? "Each event this endpoint subscribes to is posted to it and listed here." : "Choose another state to see more."}
-            </EmptyState>
-          }
-          columns={[
-            { label: "Created", cell: (delivery) => <Time at={delivery.created_at} /> },
-            { label: "Event", cell: (delivery) => <code class="nowrap">{delivery.event_type}</code> },
-            { label: "State", cell: (delivery) => <MailBadge status={delivery.state} /> },
-            { label: "Last answer", cell: (delivery) => <span class="gateway-error-text">{delivery.last_error ?? (delivery.last_status === null ? "—" : `HTTP ${delivery.last_status}`)}</span> },
-            { label: "Attempts", cell: (delivery) => <AttemptsList delivery={delivery} /> },
-            { label: "Next attempt", cell: (delivery) => <Time at={delivery.next_attempt_at} /> },
-            { label: "Actions", actions: true, cell: (delivery) => delivery.state !== "pending" && <ReplayButton onReplay={() => replay(delivery)} /> },
-          ]}
-        />
-      )}
-      <LoadMore controls={deliveries} />
-    </section>
+    <WebhookDeliveries
+      titleId="webhook-deliveries-title"
+      title={<>Deliveries to <span class="mail-address">{webhook.url}</span></>}
+      states={webhookDeliveryStates}
+      state={state}
+      onState={setState}
+      deliveries={deliveries}
+      replay={replay}
+      caption="Deliveries to this endpoint, newest first"
+      emptyMeaning={state === "" ? "Each event this endpoint subscribes to is posted to it and listed here." : "Choose another state to see more."}
+      columns={[
+        { label: "Created", cell: (delivery) => <Time at={delivery.created_at} /> },
+        { label: "Event", cell: (delivery) => <code class="nowrap">{delivery.event_type}</code> },
+        { label: "State", cell: (delivery) => <MailBadge status={delivery.state} /> },
+        { label: "Last answer", cell: (delivery) => <span class="gateway-error-text">{delivery.last_error ?? (delivery.last_status === null ? "—" : `HTTP ${delivery.last_status}`)}</span> },
+        { label: "Attempts", cell: (delivery) => <AttemptsList delivery={delivery} /> },
+        { label: "Next attempt", cell: (delivery) => <Time at={delivery.next_attempt_at} /> },
+        { label: "Actions", actions: true, cell: (delivery) => delivery.state !== "pending" && <ReplayButton onReplay={() => replay.replay(delivery)} /> },
+      ]}
+    />
   );
 }
 
@@ -199,12 +158,7 @@ export function WebhooksTab({ apiKey }: { apiKey: string }) {
         )}
       </SettingsSection>
       <section class="card table-card" aria-labelledby="webhooks-title">
-        <div class="gateway-toolbar">
-          <h2 id="webhooks-title" class="section-subtitle">Endpoints</h2>
-          <Button small onClick={webhooks.reload}>
-            <RefreshIcon /> Refresh
-          </Button>
-        </div>
+        <RefreshToolbar title="Endpoints" titleId="webhooks-title" onRefresh={webhooks.reload} />
         {notice && <Alert tone="success">{notice}</Alert>}
         {list.status === "loading" && <LoadingState label="Loading the endpoints…" />}
         {list.status === "failed" && <ErrorState title="The endpoints could not be loaded" error={list.error} onRetry={webhooks.reload} />}

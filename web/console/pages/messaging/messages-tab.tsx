@@ -11,9 +11,10 @@ import { Button } from "../../ui/button.tsx";
 import { DataTable } from "../../ui/data-table.tsx";
 import { SelectField, TextAreaField, TextField } from "../../ui/field.tsx";
 import { FormError } from "../../ui/form-error.tsx";
-import { MailIcon, RefreshIcon } from "../../ui/icons.tsx";
+import { MailIcon } from "../../ui/icons.tsx";
 import { LoadMore } from "../../ui/load-more.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
+import { RefreshToolbar } from "../keyed-service/refresh-toolbar.tsx";
 import { SettingsSection } from "../settings/settings-section.tsx";
 import { MessageDetail, messageSummary } from "./message-detail.tsx";
 import { mergeFresh, StateBadge, Time, useRefreshWhile } from "./messaging-bits.tsx";
@@ -74,16 +75,12 @@ export function MessagesTab({ apiKey }: { apiKey: string }) {
         />
       </SettingsSection>
       <section class="card table-card" aria-labelledby="messages-title">
-        <div class="gateway-toolbar">
-          <h2 id="messages-title" class="section-subtitle">Messages</h2>
+        <RefreshToolbar title="Messages" titleId="messages-title" onRefresh={messages.reload}>
           <SelectField label="State" name="state" value={state} onChange={(change) => setState(change.currentTarget.value as MessageState | "")}>
             <option value="">Every state</option>
             {messageStates.map((name) => <option key={name} value={name}>{name}</option>)}
           </SelectField>
-          <Button small onClick={messages.reload}>
-            <RefreshIcon /> Refresh
-          </Button>
-        </div>
+        </RefreshToolbar>
         {list.status === "loading" && <LoadingState label="Loading the messages…" />}
         {list.status === "failed" && <ErrorState title="The messages could not be loaded" error={list.error} onRetry={messages.reload} />}
         {list.status === "ready" && (

@@ -11,9 +11,10 @@ import { DataTable } from "../../ui/data-table.tsx";
 import { ConfirmDialog } from "../../ui/dialog.tsx";
 import { TextField } from "../../ui/field.tsx";
 import { FormError } from "../../ui/form-error.tsx";
-import { PlusIcon, RefreshIcon } from "../../ui/icons.tsx";
+import { PlusIcon } from "../../ui/icons.tsx";
 import { LoadMore } from "../../ui/load-more.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
+import { RefreshToolbar } from "../keyed-service/refresh-toolbar.tsx";
 import { SettingsSection } from "../settings/settings-section.tsx";
 import { useAction } from "../settings/use-action.ts";
 import { StateBadge, Time } from "./messaging-bits.tsx";
@@ -95,12 +96,7 @@ export function NumbersTab({ apiKey }: { apiKey: string }) {
         />
       </SettingsSection>
       <section class="card table-card" aria-labelledby="numbers-title">
-        <div class="gateway-toolbar">
-          <h2 id="numbers-title" class="section-subtitle">Numbers</h2>
-          <Button small onClick={numbers.reload}>
-            <RefreshIcon /> Refresh
-          </Button>
-        </div>
+        <RefreshToolbar title="Numbers" titleId="numbers-title" onRefresh={numbers.reload} />
         {notice && <Alert tone="success">{notice}</Alert>}
         <FormError error={actionError} />
         {list.status === "loading" && <LoadingState label="Loading the numbers…" />}

@@ -2,14 +2,13 @@
 // 503 while a critical one fires; the page shows that as "critical", not as a failure), the
 // replicas and the numbers each holds, every number's delivery health, and dead letters of
 // every project with replay.
-import type { ComponentChildren } from "preact";
 import { readAlerts, readDeliveryHealth, readShards } from "../../api/gateway-api.ts";
 import type { Alert, Alerts, DeliveryHealth, Shards } from "../../api/gateway-types.ts";
-import { type Resource, useResource } from "../../hooks/use-resource.ts";
-import { Button } from "../../ui/button.tsx";
+import { useResource } from "../../hooks/use-resource.ts";
 import { DataTable } from "../../ui/data-table.tsx";
-import { ActivityIcon, RefreshIcon } from "../../ui/icons.tsx";
-import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
+import { ActivityIcon } from "../../ui/icons.tsx";
+import { EmptyState, Loaded } from "../../ui/states.tsx";
+import { RefreshToolbar } from "../keyed-service/refresh-toolbar.tsx";
 import { DeliveriesTable } from "./deliveries-table.tsx";
 import { StateBadge, Time } from "./messaging-bits.tsx";
 
@@ -99,13 +98,6 @@ function HealthSection({ numbers }: { numbers: DeliveryHealth[] }) {
   );
 }
 
-/** One part of the view, loaded on its own: a store outage that fails the shards still leaves the alerts readable. */
-function Loaded<T>({ resource, what, onRetry, children }: { resource: Resource<T>; what: string; onRetry(): void; children(data: T): ComponentChildren }) {
-  if (resource.status === "loading") return <LoadingState label={`Loading ${what}…`} />;
-  if (resource.status === "failed") return <ErrorState title={`${what.charAt(0).toUpperCase()}${what.slice(1)} could not be loaded`} error={resource.error} onRetry={onRetry} />;
-  return <>{children(resource.data)}</>;
-}
-
 export function OperationsView({ apiKey }: { apiKey: string }) {
   const [alerts, reloadAlerts] = useResource(() => readAlerts(apiKey), [apiKey]);
   const [shards, reloadShards] = useResource(() => readShards(apiKey), [apiKey]);
@@ -117,12 +109,8 @@ export function OperationsView({ apiKey }: { apiKey: string }) {
   };
   return (
     <>
-      <div class="gateway-toolbar">
-        <h2 class="section-subtitle">Operations</h2>
-        <Button small onClick={reload}>
-          <RefreshIcon /> Refresh
-        </Button>
-      </div>
+      <RefreshToolbar title="Operations" onRefresh={reload} />
+      {/* Each part loads on its own: a store outage that fails the shards still leaves the alerts readable. */}
       <Loaded resource={alerts} what="the alerts" onRetry={reloadAlerts}>{(data) => <AlertsSection alerts={data} />}</Loaded>
       <Loaded resource={shards} what="the replicas" onRetry={reloadShards}>{(data) => <ShardsSection shards={data} />}</Loaded>
       <Loaded resource={health} what="the delivery health" onRetry={reloadHealth}>{(data) => <HealthSection numbers={data} />}</Loaded>

@@ -4,10 +4,11 @@ import { readPool, readUsage } from "../../api/gateway-api.ts";
 import type { Pool, Usage } from "../../api/gateway-types.ts";
 import { formatNumber } from "../../format/numbers.ts";
 import { useResource } from "../../hooks/use-resource.ts";
-import { Button } from "../../ui/button.tsx";
 import { DataTable } from "../../ui/data-table.tsx";
-import { RefreshIcon, UsersIcon } from "../../ui/icons.tsx";
-import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
+import { UsersIcon } from "../../ui/icons.tsx";
+import { EmptyState, Loaded } from "../../ui/states.tsx";
+import { RefreshToolbar } from "../keyed-service/refresh-toolbar.tsx";
+import { UsageCounter } from "../keyed-service/usage-counter.tsx";
 import { StateBadge, Time } from "./messaging-bits.tsx";
 
 const counters: { name: keyof Usage; label: string; meaning: string }[] = [
@@ -22,13 +23,7 @@ function UsageCounters({ usage }: { usage: Usage }) {
   return (
     <dl class="gateway-counters">
       {counters.map(({ name, label, meaning }) => (
-        <div key={name} class="card gateway-counter">
-          <dt>{label}</dt>
-          <dd>
-            <span class="gateway-counter-value">{formatNumber(usage[name])}</span>
-            <span class="gateway-counter-meaning">{meaning}</span>
-          </dd>
-        </div>
+        <UsageCounter key={name} label={label} value={formatNumber(usage[name])} meaning={meaning} />
       ))}
     </dl>
   );
@@ -65,20 +60,15 @@ export function PoolTab({ apiKey }: { apiKey: string }) {
   }, [apiKey]);
   return (
     <>
-      <div class="gateway-toolbar">
-        <h2 class="section-subtitle">Usage</h2>
-        <Button small onClick={reload}>
-          <RefreshIcon /> Refresh
-        </Button>
-      </div>
-      {data.status === "loading" && <LoadingState label="Loading the usage and the pool…" />}
-      {data.status === "failed" && <ErrorState title="The usage and the pool could not be loaded" error={data.error} onRetry={reload} />}
-      {data.status === "ready" && (
-        <>
-          <UsageCounters usage={data.data.usage} />
-          <PoolTable pool={data.data.pool} />
-        </>
-      )}
+      <RefreshToolbar title="Usage" onRefresh={reload} />
+      <Loaded resource={data} what="the usage and the pool" onRetry={reload}>
+        {({ usage, pool }) => (
+          <>
+            <UsageCounters usage={usage} />
+            <PoolTable pool={pool} />
+          </>
+        )}
+      </Loaded>
     </>
   );
 }

@@ -31,7 +31,13 @@ const objectIdentifier = (dotted: string): Buffer => {
   }
   return der(0x06, Buffer.from(bytes));
 };
-const positiveInteger = (bytes: Buffer) => der(0x02, bytes[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+/** A DER INTEGER is minimal: leading zero bytes go, and one comes back only to keep the value positive. */
+function positiveInteger(bytes: Buffer): Buffer {
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start += 1;
+  const minimal = bytes.subarray(start);
+  return der(0x02, minimal[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
+}
 const utf8String = (text: string) => der(0x0c, Buffer.from(text, "utf8"));
 // UTCTime YYMMDDHHMMSSZ, valid for dates before 2050 (RFC 5280 section 4.1.2.5)
 const utcTime = (date: Date) => der(0x17, Buffer.from(date.toISOString().replace(/[-:T]/g, "").slice(2, 14) + "Z", "ascii"));

@@ -350,3 +350,12 @@ test("the key went to /mail only, in its Authorization header, never in a URL; D
   expect(fixture.tab.problems.filter((problem) => !provoked.test(problem))).toEqual([]);
   await expectNothingRan(page, fixture.dialogs);
 });
+
+test("logging out of the console forgets the mail key pasted in the tab", async () => {
+  await connectWith(page, "Mail API key", fixture.tenantKey);
+  await page.getByRole("heading", { name: "Connect to the mail API" }).waitFor({ state: "detached" });
+  expect(await page.evaluate(() => globalThis.sessionStorage.length)).toBe(1);
+  await page.getByRole("button", { name: "Log out" }).click();
+  await waitForPage(page, "Log in");
+  expect(await page.evaluate(() => globalThis.sessionStorage.length)).toBe(0);
+});

@@ -6,6 +6,7 @@ import { ApiError } from "../api/errors.ts";
 import { onSessionLost } from "../api/http.ts";
 import type { MeResponse } from "../api/types.ts";
 import { disconnectGateway } from "./gateway-key.ts";
+import { disconnectMail } from "./mail-key.ts";
 import { forgetRegionTokens } from "./region-tokens.ts";
 
 export type Session =
@@ -22,8 +23,9 @@ export function signedIn(me: MeResponse): void {
 
 export function signedOut(): void {
   forgetRegionTokens();
-  // The gateway key pasted in this tab belongs to the person who pasted it.
+  // The gateway and mail keys pasted in this tab belong to the person who pasted them.
   disconnectGateway();
+  disconnectMail();
   session.value = { status: "signed-out" };
 }
 

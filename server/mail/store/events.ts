@@ -60,29 +60,30 @@ export const mailEvent = (row: EventRow): MailEvent => ({
 /** The body a webhook endpoint receives for an event (Resend's shape). */
 export const webhookBody = (event: MailEvent) => ({ type: event.type, created_at: new Date(event.createdAt).toISOString(), data: event.data });
 
+/** SQLite allows 32,766 bound values in one statement; an event has 9 columns. */
+const eventRowsPerStatement = 3_000;
+
 export class EventStore {
   constructor(private readonly sql: SQL) {}
 
-  /** Records events; each is one statement, so a crash leaves whole events or none. */
+  /** Records events, up to eventRowsPerStatement in one statement (a batch send's in one commit). */
   async emit(events: NewMailEvent[], now: number): Promise<MailEvent[]> {
-    const written: MailEvent[] = [];
-    for (const event of events) {
-      const row = {
-        // UUIDv7: ordered by creation within a process, so events of one millisecond keep their order
-        id: `evt_${Bun.randomUUIDv7().replaceAll("-", "")}`,
-        tenant_id: event.tenantId,
-        type: event.type,
-        email_id: event.emailId ?? null,
-        domain_id: event.domainId ?? null,
-        recipient: event.recipient ?? null,
-        data: JSON.stringify(event.data),
-        created_at: now,
-        fanned_out: 0,
-      };
-      await this.sql`INSERT INTO mail_events ${this.sql(row)}`;
-      written.push(mailEvent(row));
+    const rows = events.map((event) => ({
+      // UUIDv7: ordered by creation within a process, so events of one millisecond keep their order
+      id: `evt_${Bun.randomUUIDv7().replaceAll("-", "")}`,
+      tenant_id: event.tenantId,
+      type: event.type,
+      email_id: event.emailId ?? null,
+      domain_id: event.domainId ?? null,
+      recipient: event.recipient ?? null,
+      data: JSON.stringify(event.data),
+      created_at: now,
+      fanned_out: 0,
+    }));
+    for (let start = 0; start < rows.length; start += eventRowsPerStatement) {
+      await this.sql`INSERT INTO mail_events ${this.sql(rows.slice(start, start + eventRowsPerStatement))}`;
     }
-    return written;
+    return rows.map(mailEvent);
   }
 
   /** An email's events, oldest first. */

@@ -19,26 +19,34 @@ export class MailAuth {
     private readonly limiter: RateLimiter,
   ) {}
 
-  private caller(authorization: string | null): Promise<MailCaller | null> {
-    const token = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? "")?.[1] ?? "";
-    return identifyKey(token, this.rootKeyHash, (hash) => this.tenants.activeKey(hash), "the mail service's store does not answer");
+  /** Each request's key is looked up once, however many of its hooks ask (rate limit, parse, handler). */
+  private readonly callers = new WeakMap<Request, Promise<MailCaller | null>>();
+
+  private caller(request: Request): Promise<MailCaller | null> {
+    let caller = this.callers.get(request);
+    if (!caller) {
+      const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization")?.trim() ?? "")?.[1] ?? "";
+      caller = identifyKey(token, this.rootKeyHash, (hash) => this.tenants.activeKey(hash), "the mail service's store does not answer");
+      this.callers.set(request, caller);
+    }
+    return caller;
   }
 
-  async root(authorization: string | null): Promise<void> {
-    if ((await this.caller(authorization))?.kind !== "root") throw mailUnauthorized();
+  async root(request: Request): Promise<void> {
+    if ((await this.caller(request))?.kind !== "root") throw mailUnauthorized();
   }
 
   /** A tenant's key; `full` routes refuse a sending key with 403. */
-  async tenant(authorization: string | null, needs: "full" | "sending"): Promise<MailKey> {
-    const caller = await this.caller(authorization);
+  async tenant(request: Request, needs: "full" | "sending"): Promise<MailKey> {
+    const caller = await this.caller(request);
     if (caller?.kind !== "key") throw mailUnauthorized();
     if (needs === "full" && caller.key.permission !== "full") throw forbidden("this key has sending access only: it can send emails (POST /v1/emails) and nothing else");
     return caller.key;
   }
 
   /** Charges one request to the caller's tenant key; null for the root key and for a key the route will refuse. */
-  async rateLimit(authorization: string | null): Promise<RateLimitVerdict | null> {
-    const caller = await this.caller(authorization);
+  async rateLimit(request: Request): Promise<RateLimitVerdict | null> {
+    const caller = await this.caller(request);
     return caller?.kind === "key" ? this.limiter.take(caller.key.id) : null;
   }
 }

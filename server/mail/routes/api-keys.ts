@@ -21,8 +21,8 @@ export const permissionOf = (permission: "full_access" | "sending_access" | unde
 
 export const apiKeyRoutes = (ctx: MailContext) =>
   new Elysia()
-    .onParse(async ({ request }) => void (await ctx.auth.tenant(request.headers.get("authorization"), "full")))
-    .derive(async ({ request }) => ({ caller: await ctx.auth.tenant(request.headers.get("authorization"), "full") }))
+    .onParse(async ({ request }) => void (await ctx.auth.tenant(request, "full")))
+    .derive(async ({ request }) => ({ caller: await ctx.auth.tenant(request, "full") }))
     .post("/v1/api-keys", async ({ caller, body, set }) => {
       const input = validateBody<typeof MintKeyRequest.static>(MintKeyRequest, body ?? {});
       const { key, token } = await ctx.tenants.mintKey(caller.tenantId, { name: input.name?.trim() || "default", permission: permissionOf(input.permission), domainId: input.domain_id ?? null });

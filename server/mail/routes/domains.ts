@@ -14,8 +14,8 @@ const UpdateDomainRequest = t.Object({ receiving: t.Boolean() }, { additionalPro
 export const domainRoutes = (ctx: MailContext) => {
   const dto = (domain: MailDomain) => domainDto(domain, ctx.domains.records(domain));
   return new Elysia()
-    .onParse(async ({ request }) => void (await ctx.auth.tenant(request.headers.get("authorization"), "full")))
-    .derive(async ({ request }) => ({ caller: await ctx.auth.tenant(request.headers.get("authorization"), "full") }))
+    .onParse(async ({ request }) => void (await ctx.auth.tenant(request, "full")))
+    .derive(async ({ request }) => ({ caller: await ctx.auth.tenant(request, "full") }))
     .post("/v1/domains", async ({ caller, body, set }) => {
       const input = validateBody<typeof AddDomainRequest.static>(AddDomainRequest, body);
       set.status = 201;

@@ -54,8 +54,8 @@ const searchOf = (query: typeof SearchQuery.static, url: string): EmailSearch =>
 
 export const sendRoutes = (ctx: MailContext) =>
   new Elysia()
-    .onParse(async ({ request }) => void (await ctx.auth.tenant(request.headers.get("authorization"), "sending")))
-    .derive(async ({ request }) => ({ caller: await ctx.auth.tenant(request.headers.get("authorization"), "sending") }))
+    .onParse(async ({ request }) => void (await ctx.auth.tenant(request, "sending")))
+    .derive(async ({ request }) => ({ caller: await ctx.auth.tenant(request, "sending") }))
     .post("/v1/emails", async ({ caller, body, request, set }) => {
       const { body: answer, replayed } = await ctx.send.send(caller, body, request.headers.get("idempotency-key"));
       if (replayed) set.headers["idempotent-replayed"] = "true";
@@ -69,8 +69,8 @@ export const sendRoutes = (ctx: MailContext) =>
 
 export const emailRoutes = (ctx: MailContext) =>
   new Elysia()
-    .onParse(async ({ request }) => void (await ctx.auth.tenant(request.headers.get("authorization"), "full")))
-    .derive(async ({ request }) => ({ caller: await ctx.auth.tenant(request.headers.get("authorization"), "full") }))
+    .onParse(async ({ request }) => void (await ctx.auth.tenant(request, "full")))
+    .derive(async ({ request }) => ({ caller: await ctx.auth.tenant(request, "full") }))
     .get(
       "/v1/emails",
       async ({ caller, query, request }) => {

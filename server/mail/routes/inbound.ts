@@ -31,7 +31,7 @@ const instant = (value: string | undefined, name: string) => {
 
 export const inboundRoutes = (ctx: MailContext, inbound: Inbound) =>
   new Elysia()
-    .derive(async ({ request }) => ({ caller: await ctx.auth.tenant(request.headers.get("authorization"), "full") }))
+    .derive(async ({ request }) => ({ caller: await ctx.auth.tenant(request, "full") }))
     .get(
       "/v1/inbound",
       async ({ caller, query }) => {

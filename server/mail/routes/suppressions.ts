@@ -22,8 +22,8 @@ const AddRequest = t.Object({ address: t.String({ minLength: 1, maxLength: 600 }
 
 export const suppressionRoutes = (ctx: MailContext) =>
   new Elysia()
-    .onParse(async ({ request }) => void (await ctx.auth.tenant(request.headers.get("authorization"), "full")))
-    .derive(async ({ request }) => ({ caller: await ctx.auth.tenant(request.headers.get("authorization"), "full") }))
+    .onParse(async ({ request }) => void (await ctx.auth.tenant(request, "full")))
+    .derive(async ({ request }) => ({ caller: await ctx.auth.tenant(request, "full") }))
     .get(
       "/v1/suppressions",
       async ({ caller, query }) => {

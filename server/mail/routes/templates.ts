@@ -27,8 +27,8 @@ const UpdateTemplateRequest = t.Object(contentFields, { additionalProperties: fa
 
 export const templateRoutes = (ctx: MailContext) =>
   new Elysia()
-    .onParse(async ({ request }) => void (await ctx.auth.tenant(request.headers.get("authorization"), "full")))
-    .derive(async ({ request }) => ({ caller: await ctx.auth.tenant(request.headers.get("authorization"), "full") }))
+    .onParse(async ({ request }) => void (await ctx.auth.tenant(request, "full")))
+    .derive(async ({ request }) => ({ caller: await ctx.auth.tenant(request, "full") }))
     .post("/v1/templates", async ({ caller, body, set }) => {
       const input = validateBody<typeof CreateTemplateRequest.static>(CreateTemplateRequest, body);
       const template = await ctx.templates.create(caller.tenantId, input);

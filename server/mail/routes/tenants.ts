@@ -17,8 +17,8 @@ const UpdateTenantRequest = t.Object({ plan: t.String({ maxLength: 32 }) }, { ad
 export const tenantRoutes = (ctx: MailContext) =>
   new Elysia()
     // Before the body is parsed or anything of the request checked, so a caller without the key learns nothing from a 400.
-    .onParse(async ({ request }) => void (await ctx.auth.root(request.headers.get("authorization"))))
-    .onTransform(({ request }) => ctx.auth.root(request.headers.get("authorization")))
+    .onParse(async ({ request }) => void (await ctx.auth.root(request)))
+    .onTransform(({ request }) => ctx.auth.root(request))
     .post("/v1/tenants", async ({ body, set }) => {
       const input = validateBody<typeof CreateTenantRequest.static>(CreateTenantRequest, body);
       const { tenant, key, token } = await ctx.tenants.create(input.name.trim());

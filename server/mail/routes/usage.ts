@@ -29,5 +29,5 @@ export const usageDto = (usage: MonthUsage) => ({
 
 export const usageRoutes = (ctx: MailContext) =>
   new Elysia()
-    .derive(async ({ request }) => ({ caller: await ctx.auth.tenant(request.headers.get("authorization"), "full") }))
+    .derive(async ({ request }) => ({ caller: await ctx.auth.tenant(request, "full") }))
     .get("/v1/usage", async ({ caller }) => usageDto(await ctx.usage.usage(caller.tenantId, ctx.now())));

@@ -28,8 +28,8 @@ const DeliveriesQuery = t.Object(
 
 export const webhookRoutes = (ctx: MailContext) =>
   new Elysia()
-    .onParse(async ({ request }) => void (await ctx.auth.tenant(request.headers.get("authorization"), "full")))
-    .derive(async ({ request }) => ({ caller: await ctx.auth.tenant(request.headers.get("authorization"), "full") }))
+    .onParse(async ({ request }) => void (await ctx.auth.tenant(request, "full")))
+    .derive(async ({ request }) => ({ caller: await ctx.auth.tenant(request, "full") }))
     .post("/v1/webhooks", async ({ caller, body, set }) => {
       const input = validateBody<typeof CreateWebhookRequest.static>(CreateWebhookRequest, body);
       const webhook = await ctx.webhooks.add(caller.tenantId, input);

@@ -8,19 +8,8 @@
 import type { SQL } from "bun";
 import { storedRecipient, type RecipientStatus, type StoredRecipient } from "./emails.ts";
 
-export interface RecipientOutcome {
-  emailId: string;
-  address: string;
-  status: RecipientStatus;
-  /** The next attempt for `deferred`; null otherwise. */
-  nextAttemptAt: number | null;
-  code: number | null;
-  enhancedCode: string | null;
-  replyText: string | null;
-  mxHost: string | null;
-  bounceClass: string | null;
-  action: string | null;
-}
+/** What an attempt (or a report) settles a recipient with; `nextAttemptAt` only for `deferred`. */
+export type RecipientOutcome = Pick<StoredRecipient, "emailId" | "address" | "status" | "nextAttemptAt" | "code" | "enhancedCode" | "replyText" | "mxHost" | "bounceClass" | "action">;
 
 const due = (alias: string, now: number) =>
   `${alias}.status IN ('scheduled', 'queued', 'deferred') AND ${alias}.next_attempt_at <= ${now} AND (${alias}.lease_until IS NULL OR ${alias}.lease_until < ${now})`;

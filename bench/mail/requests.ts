@@ -2,6 +2,7 @@
 // from the tenant's verified domain to one recipient at the sink's domain, a subject, about
 // 2 KB of HTML (a receipt: greeting, order lines, a footer) and one tag, as a transactional
 // send looks.
+import { mulberry32 } from "../ingest/generator.ts";
 
 export const senderDomain = "bench-sender.test";
 export const recipientDomain = "bench-recipient.test";
@@ -11,17 +12,6 @@ const recipientsCount = 1_000;
 const orderLinesMin = 8;
 const orderLinesSpread = 5;
 
-/** A small seeded generator (mulberry32): the same seed gives the same emails. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const products = ["Walnut desk organiser", "Linen tote bag", "Ceramic pour-over set", "Wool throw blanket", "Brass desk lamp", "Recycled notebook (A5)", "Cork yoga mat", "Glass water bottle"];
 
@@ -46,7 +36,7 @@ function receiptHtml(random: () => number, order: number): string {
 
 /** `count` send bodies, the i-th to recipient i mod 1,000. */
 export function sendBodies(seed: number, count: number): SendBody[] {
-  const random = seededRandom(seed);
+  const random = mulberry32(seed);
   return Array.from({ length: count }, (_, at) => ({
     from: `Bench Shop <orders@${senderDomain}>`,
     to: [`customer${at % recipientsCount}@${recipientDomain}`],

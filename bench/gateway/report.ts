@@ -1,13 +1,7 @@
 // The "Messaging gateway" section of bench/RESULTS.md: medians over the runs, then each run.
-import { cpus, totalmem } from "node:os";
 import { deliveryBatchMax } from "../../server/gateway/deliveries/delivery-worker.ts";
 import { fmt, median } from "../figures.ts";
 import type { BenchSize, RunFigures } from "./run-once.ts";
-
-export function machineLine(loadAtStart: number, loadAtEnd: number): string {
-  const cpu = cpus()[0]?.model.trim() ?? "unknown CPU";
-  return `Machine: ${cpus().length} cores (${cpu}), ${fmt(totalmem() / 2 ** 30)} GiB RAM, Bun ${Bun.version}; the driver, the webhook receiver, the simulated network and the gateway share the machine (load average ${fmt(loadAtStart, 1)} when the run started, ${fmt(loadAtEnd, 1)} when it ended).`;
-}
 
 const mib = (bytes: number) => `${fmt(bytes / 2 ** 20, 1)} MiB`;
 const kib = (bytes: number) => `${fmt(bytes / 1024, 1)} KiB`;

@@ -7,9 +7,8 @@
 // The default sizes are what three runs measure in about a quarter of an hour here: every write
 // the gateway commits waits for an fsync (SQLite WAL, synchronous=FULL), about 5 ms on this
 // machine's disk, so it queues and dispatches tens of messages per second, not thousands.
-import { loadavg } from "node:os";
-import { writeResultsSection } from "../results.ts";
-import { gatewaySection, machineLine } from "./report.ts";
+import { runServiceBench } from "../service-runs.ts";
+import { gatewaySection } from "./report.ts";
 import { runOnce, type BenchSize, type RunFigures } from "./run-once.ts";
 
 const quick = process.argv.includes("--quick");
@@ -26,14 +25,12 @@ const size: BenchSize = {
   instances: Number(process.env.BENCH_INSTANCES ?? (quick ? 20 : 200)),
 };
 
-const loadAtStart = loadavg()[0]!;
-const startedAt = performance.now();
-const figures: RunFigures[] = [];
-for (let run = 1; run <= runs; run++) {
-  figures.push(await runOnce(size, (line) => console.error(`run ${run}: ${line} (${Math.round((performance.now() - startedAt) / 1000)} s)`)));
-  console.error(`run ${run}:`, JSON.stringify(figures.at(-1)));
-}
-const command = `bun bench/gateway/run.ts${quick ? " --quick" : ""}`;
-const section = gatewaySection({ figures, size, command, machine: machineLine(loadAtStart, loadavg()[0]!), seconds: (performance.now() - startedAt) / 1000 });
-console.log(section);
-if (write) writeResultsSection("Messaging gateway", section);
+await runServiceBench<RunFigures>({
+  heading: "Messaging gateway",
+  command: `bun bench/gateway/run.ts${quick ? " --quick" : ""}`,
+  sharing: "the driver, the webhook receiver, the simulated network and the gateway",
+  runs,
+  write,
+  runOnce: (progress) => runOnce(size, progress),
+  section: (report) => gatewaySection({ ...report, size }),
+});

@@ -1,14 +1,8 @@
 // The "Transactional mail" section of bench/RESULTS.md: medians over the runs, then each run.
-import { cpus, totalmem } from "node:os";
 import { batchEmailsMax } from "../../server/mail/sending/send-service.ts";
 import { concurrentDeliveriesMax, emailsPerTenantPerPass } from "../../server/mail/sending/delivery-queue.ts";
 import { fmt, median } from "../figures.ts";
 import type { BenchSize, RunFigures } from "./run-once.ts";
-
-export function machineLine(loadAtStart: number, loadAtEnd: number): string {
-  const cpu = cpus()[0]?.model.trim() ?? "unknown CPU";
-  return `Machine: ${cpus().length} cores (${cpu}), ${fmt(totalmem() / 2 ** 30)} GiB RAM, Bun ${Bun.version}; the driver (with the DNS server), the SMTP sink, the baselines and the mail service share the machine (load average ${fmt(loadAtStart, 1)} when the run started, ${fmt(loadAtEnd, 1)} when it ended).`;
-}
 
 const mib = (bytes: number) => `${fmt(bytes / 2 ** 20, 1)} MiB`;
 const rate = (perSecond: number) => `${fmt(perSecond)}/s`;

@@ -10,9 +10,8 @@
 // The default sizes take 2.5 minutes here when the machine is otherwise idle, 5 when other work
 // keeps both cores busy: the service delivers under a hundred emails a second on this machine,
 // each email costing four SQLite commits (fsync'd) to accept and four more to deliver.
-import { loadavg } from "node:os";
-import { writeResultsSection } from "../results.ts";
-import { mailSection, machineLine } from "./report.ts";
+import { runServiceBench } from "../service-runs.ts";
+import { mailSection } from "./report.ts";
 import { runOnce, type BenchSize, type RunFigures } from "./run-once.ts";
 
 const quick = process.argv.includes("--quick");
@@ -26,14 +25,12 @@ const size: BenchSize = {
   batchesInFlight: 4,
 };
 
-const loadAtStart = loadavg()[0]!;
-const startedAt = performance.now();
-const figures: RunFigures[] = [];
-for (let run = 1; run <= runs; run++) {
-  figures.push(await runOnce(size, (line) => console.error(`run ${run}: ${line} (${Math.round((performance.now() - startedAt) / 1000)} s)`)));
-  console.error(`run ${run}:`, JSON.stringify(figures.at(-1)));
-}
-const command = `bun bench/mail/run.ts${quick ? " --quick" : ""}`;
-const section = mailSection({ figures, size, command, machine: machineLine(loadAtStart, loadavg()[0]!), seconds: (performance.now() - startedAt) / 1000 });
-console.log(section);
-if (write) writeResultsSection("Transactional mail", section);
+await runServiceBench<RunFigures>({
+  heading: "Transactional mail",
+  command: `bun bench/mail/run.ts${quick ? " --quick" : ""}`,
+  sharing: "the driver (with the DNS server), the SMTP sink, the baselines and the mail service",
+  runs,
+  write,
+  runOnce: (progress) => runOnce(size, progress),
+  section: (report) => mailSection({ ...report, size }),
+});

@@ -31,6 +31,7 @@ const codeOf = (column: TextColumn, word: string) => column.words.indexOf(word);
  * `chunks` (a partition's snapshot). Only the event, session_id and timestamp columns are read,
  * and a chunk's session ids and timestamps only when the event is in it. An event stored twice
  * (a retry, until compaction meets the copies) names the same session, so it counts once.
+ * Session ids come back as stored: in lower case.
  */
 export async function sessionsWithEvent(
   columns: ChunkStore, chunks: readonly ChunkRef[], event: string, fromMs: number, toMs: number,
@@ -82,12 +83,14 @@ function partsByDayOldestFirst(chunks: readonly ChunkRef[]): { start: number; pa
  * partition's snapshot), oldest first, at most `limit`. Only session_id and timestamp are
  * scanned; rows of the session are then read whole. An event stored twice is given once, as it
  * first arrived (the copy compaction keeps), as personEventsOf does. Parts are read oldest day
- * first, and no later day is opened once the page is full with earlier events.
+ * first, and no later day is opened once the page is full with earlier events. Session ids are
+ * stored in lower case (storage/event-buffer.ts), so `sessionId` is looked for in lower case.
  */
 export async function sessionEvents(
   columns: ChunkStore, chunks: readonly ChunkRef[], sessionId: string, fromMs: number, toMs: number, limit: number,
 ): Promise<SessionEvent[]> {
   if (limit <= 0) return [];
+  const stored = sessionId.toLowerCase();
   const fromParts = new Map<string, StoredEvent>();
   const arrivedLater = new Map<string, StoredEvent>();
   const take = async (ref: ChunkRef, found: Map<string, StoredEvent>) => {
@@ -95,7 +98,7 @@ export async function sessionEvents(
     const read = await columns.columns(ref, ["session_id", "timestamp"]);
     const ids = read.get("session_id") as TextColumn | undefined;
     const times = read.get("timestamp") as Float64Array | undefined;
-    const wanted = ids ? codeOf(ids, sessionId) : -1;
+    const wanted = ids ? codeOf(ids, stored) : -1;
     if (wanted < 0 || !times) return;
     const rows: number[] = [];
     for (let row = 0; row < times.length; row++) if (ids!.codes[row] === wanted && times[row]! >= fromMs && times[row]! <= toMs) rows.push(row);

@@ -9,6 +9,9 @@ import { nativeEvent, sendAccepted, type NativeEvent } from "../../ingest/helper
 import type { RegionClaims } from "../../../server/region/region-auth.ts";
 import { concurrentQueriesPerProjectMax } from "../../../server/region/query-service.ts";
 import { ApiError } from "../../../server/http/errors.ts";
+import type { RegionNode } from "../../../server/region/region-node.ts";
+import { snapshotAttemptsMax } from "../../../server/region/sql-service.ts";
+import type { PartitionSnapshot } from "../../../storage/event-store.ts";
 import { sessionEvents, sessionsWithEvent, type StoredEventsAccess } from "../../../server/region/replays/session-events.ts";
 
 let service: TestService;
@@ -146,4 +149,35 @@ test("a read counts as one of the project's concurrent queries", async () => {
     for (const release of held) release();
   }
   expect(await sessionEvents(access, production, s1, t0, t0 + 60_000, 1)).toEqual(s1Events.slice(0, 1));
+});
+
+/** The node with snapshots that name, the first `vanishing` times, a part a compaction has removed since. */
+function compactedWhileRead(vanishing: number) {
+  const node = service.nodes.get("eu")!;
+  let taken = 0;
+  const events = Object.create(node.events, {
+    snapshot: {
+      value: async (dataId: number, environment: string): Promise<PartitionSnapshot> => {
+        const snapshot = await node.events.snapshot(dataId, environment);
+        if (++taken > vanishing) return snapshot;
+        const gone = { ...snapshot.parts[0]!, file: `${snapshot.parts[0]!.file}.compacted-away` };
+        return { ...snapshot, parts: [gone, ...snapshot.parts] };
+      },
+    },
+  });
+  const faulty: StoredEventsAccess = { ...access, node: Object.create(node, { events: { value: events } }) as RegionNode };
+  return { faulty, taken: () => taken };
+}
+
+test("a snapshot whose file a compaction removed while it was read is taken again, up to the attempts' limit", async () => {
+  const once = compactedWhileRead(1);
+  expect(await sessionEvents(once.faulty, production, s1, t0, t0 + 60_000, 1000)).toEqual(s1Events);
+  expect(once.taken()).toBe(2);
+  const always = compactedWhileRead(Infinity);
+  const failed = await sessionsWithEvent(always.faulty, production, "$pageview", t0, t0 + 60_000).then(() => null, (error: NodeJS.ErrnoException) => error.code);
+  expect([failed, always.taken()]).toEqual(["ENOENT", snapshotAttemptsMax]);
+  // The failed read gave its place among the project's queries back.
+  const places = Array.from({ length: concurrentQueriesPerProjectMax }, () => access.gate.tryAcquire(production.projectId));
+  for (const release of places) release?.();
+  expect(places.every((release) => release !== null)).toBe(true);
 });

@@ -1,5 +1,7 @@
 // Builders for replay chunks as an SDK sends them to POST /r: rrweb events of a small page (a
 // Meta event with the URL, a full snapshot, clicks, inputs, a console error) and chunk bodies.
+import { postIngest, startDedicatedService, type PostOptions } from "../helpers.ts";
+
 export type ChunkFields = Record<string, any>;
 
 /** rrweb event types and sources the builders use. */
@@ -41,3 +43,12 @@ export function replayChunk(overrides: ChunkFields = {}): ChunkFields {
 export const replayBody = (apiKey: string, chunks: unknown[], extra: Record<string, unknown> = {}) => ({ api_key: apiKey, sent_at: new Date().toISOString(), chunks, ...extra });
 
 export const replayOk = (accepted: number, rejected: unknown[] = [], sampledOut: string[] = []) => ({ accepted, sampled_out: sampledOut, rejected });
+
+/** The rejection of a chunk as the answer lists it. */
+export const rejection = (chunk: ChunkFields, reason: string, message: string) => ({ session_id: chunk.session_id, seq: chunk.seq, reason, message });
+
+/** POSTs to /ingest/{region}/r, checking CORS and the JSON content type like every ingest answer. */
+export const postReplay = (baseUrl: string, payload: unknown, options: PostOptions = {}) => postIngest(baseUrl, payload, { path: "/r", ...options });
+
+/** A service of its own with no replay flush timer: tests flush with the region node's maintainReplays. */
+export const startReplayService = () => startDedicatedService({ REPLAY_FLUSH_INTERVAL_MS: "0" });

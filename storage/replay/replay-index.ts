@@ -4,6 +4,7 @@
 // The store creates its own tables, as the region's other stores do.
 import type { Database } from "bun:sqlite";
 import type { WalPosition } from "../wal.ts";
+import type { SecondRange, UrlVisit } from "./replay-summary.ts";
 
 export interface ReplayPolicy {
   projectId: string;
@@ -28,12 +29,13 @@ export interface ReplaySessionRow {
   mode: string;
   startMs: number;
   endMs: number;
+  /** Seconds with activity, and the ranges they are in (so blocks that overlap in time count each second once). */
   activeSeconds: number;
-  /** The latest active second counted: a block starting in it does not count it twice. */
-  activeLastSecond: number;
+  activeRanges: SecondRange[];
+  /** The earliest page's URL (visits[0]), kept as a column for reading without JSON. */
   firstUrl: string | null;
-  firstUrlMs: number | null;
-  urls: string[];
+  /** Visited URLs in the order first loaded. */
+  visits: UrlVisit[];
   pageCount: number;
   clickCount: number;
   keypressCount: number;
@@ -84,10 +86,10 @@ CREATE TABLE IF NOT EXISTS replay_sessions (
   start_ms INTEGER NOT NULL,
   end_ms INTEGER NOT NULL,
   active_seconds INTEGER NOT NULL,
-  active_last_second INTEGER NOT NULL,
+  active_ranges TEXT NOT NULL,
   first_url TEXT,
-  first_url_ms INTEGER,
   urls TEXT NOT NULL,
+  url_times TEXT NOT NULL,
   page_count INTEGER NOT NULL,
   click_count INTEGER NOT NULL,
   keypress_count INTEGER NOT NULL,
@@ -133,14 +135,15 @@ CREATE TABLE IF NOT EXISTS replay_log_checkpoint (
 const sessionColumns = {
   projectId: "project_id", environment: "environment", sessionId: "session_id", dataId: "data_id", distinctId: "distinct_id",
   platform: "platform", mode: "mode", startMs: "start_ms", endMs: "end_ms", activeSeconds: "active_seconds",
-  activeLastSecond: "active_last_second", firstUrl: "first_url", firstUrlMs: "first_url_ms", urls: "urls", pageCount: "page_count",
-  clickCount: "click_count", keypressCount: "keypress_count", consoleErrorCount: "console_error_count", chunkCount: "chunk_count",
-  eventCount: "event_count", sizeBytes: "size_bytes",
-} as const satisfies Record<keyof ReplaySessionRow, string>;
+  firstUrl: "first_url", pageCount: "page_count", clickCount: "click_count", keypressCount: "keypress_count",
+  consoleErrorCount: "console_error_count", chunkCount: "chunk_count", eventCount: "event_count", sizeBytes: "size_bytes",
+} as const satisfies Record<Exclude<keyof ReplaySessionRow, "activeRanges" | "visits">, string>;
 
 function toSessionRow(row: Record<string, unknown>): ReplaySessionRow {
   const session = Object.fromEntries(Object.entries(sessionColumns).map(([field, column]) => [field, row[column]])) as unknown as ReplaySessionRow;
-  session.urls = JSON.parse(row.urls as string) as string[];
+  const times = JSON.parse(row.url_times as string) as number[];
+  session.visits = (JSON.parse(row.urls as string) as string[]).map((url, at) => ({ url, ms: times[at]! }));
+  session.activeRanges = JSON.parse(row.active_ranges as string) as SecondRange[];
   return session;
 }
 
@@ -172,11 +175,14 @@ export class ReplayIndex {
   }
 
   putSession(session: ReplaySessionRow): void {
-    const columns = Object.values(sessionColumns);
-    const values = Object.keys(sessionColumns).map((field) => {
-      const value = session[field as keyof ReplaySessionRow];
-      return Array.isArray(value) ? JSON.stringify(value) : value;
-    });
+    // URLs and their times apart: the URL filter searches the `urls` text, where digits of a time would match.
+    const columns = [...Object.values(sessionColumns), "urls", "url_times", "active_ranges"];
+    const values = [
+      ...Object.keys(sessionColumns).map((field) => session[field as keyof typeof sessionColumns]),
+      JSON.stringify(session.visits.map((visit) => visit.url)),
+      JSON.stringify(session.visits.map((visit) => visit.ms)),
+      JSON.stringify(session.activeRanges),
+    ];
     this.db.query(`INSERT OR REPLACE INTO replay_sessions (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`).run(...(values as (string | number | null)[]));
   }
 

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { makeDirectories, removeTemporaryFiles, writeFileAtomic } from "../atomic-file.ts";
 import { comparePositions, WriteAheadLog, type WalPosition } from "../wal.ts";
 import type { ReplayBlockRow, ReplayIndex, ReplaySessionRow } from "./replay-index.ts";
-import { addUrl, summarise, type RrwebEvent } from "./replay-summary.ts";
+import { mergeRanges, mergeVisits, secondsIn, summarise, type RrwebEvent } from "./replay-summary.ts";
 
 /** A flush runs at least this often, so recordings appear within about half a minute. */
 export const replayFlushIntervalMs = 30_000;
@@ -249,52 +249,29 @@ function syncFile(path: string): void {
 /** The session's index row with a new block merged in (a new row for its first block). */
 function mergeSession(existing: ReplaySessionRow | null, group: SessionGroup, block: ReplayBlockRow, summary: ReturnType<typeof summarise>): ReplaySessionRow {
   const first = group.chunks[0]!;
-  const active = [...summary.activeSeconds];
-  const activeLast = active.length > 0 ? Math.max(...active) : -1;
-  if (!existing) {
-    return {
-      projectId: group.record.projectId,
-      environment: group.record.environment,
-      sessionId: first.sessionId,
-      dataId: group.record.dataId,
-      distinctId: first.distinctId,
-      platform: first.platform,
-      mode: first.mode,
-      startMs: summary.startMs,
-      endMs: summary.endMs,
-      activeSeconds: active.length,
-      activeLastSecond: activeLast,
-      firstUrl: summary.firstUrl,
-      firstUrlMs: summary.firstUrl === null ? null : summary.firstUrlMs,
-      urls: summary.urls,
-      pageCount: summary.pageCount,
-      clickCount: summary.clickCount,
-      keypressCount: summary.keypressCount,
-      consoleErrorCount: summary.consoleErrorCount,
-      chunkCount: group.chunks.length,
-      eventCount: summary.eventCount,
-      sizeBytes: block.sizeBytes,
-    };
-  }
-  const urls = [...existing.urls];
-  const laterFirstUrl = summary.firstUrl !== null && (existing.firstUrlMs === null || summary.firstUrlMs < existing.firstUrlMs);
-  for (const url of laterFirstUrl ? [summary.firstUrl!, ...summary.urls] : summary.urls) addUrl(urls, url);
+  // Blocks of one session may overlap in time (chunks flushed apart, two tabs): seconds and URLs are merged as sets.
+  const activeRanges = mergeRanges(existing?.activeRanges ?? [], summary.activeRanges);
+  const visits = mergeVisits(existing?.visits ?? [], summary.visits);
   return {
-    ...existing,
-    startMs: Math.min(existing.startMs, summary.startMs),
-    endMs: Math.max(existing.endMs, summary.endMs),
-    // Blocks follow each other in time: the second a block starts in may close the previous one.
-    activeSeconds: existing.activeSeconds + active.length - (summary.activeSeconds.has(existing.activeLastSecond) ? 1 : 0),
-    activeLastSecond: Math.max(existing.activeLastSecond, activeLast),
-    firstUrl: laterFirstUrl ? summary.firstUrl : existing.firstUrl,
-    firstUrlMs: laterFirstUrl ? summary.firstUrlMs : existing.firstUrlMs,
-    urls,
-    pageCount: existing.pageCount + summary.pageCount,
-    clickCount: existing.clickCount + summary.clickCount,
-    keypressCount: existing.keypressCount + summary.keypressCount,
-    consoleErrorCount: existing.consoleErrorCount + summary.consoleErrorCount,
-    chunkCount: existing.chunkCount + group.chunks.length,
-    eventCount: existing.eventCount + summary.eventCount,
-    sizeBytes: existing.sizeBytes + block.sizeBytes,
+    projectId: group.record.projectId,
+    environment: group.record.environment,
+    sessionId: first.sessionId,
+    dataId: group.record.dataId,
+    distinctId: existing?.distinctId ?? first.distinctId,
+    platform: existing?.platform ?? first.platform,
+    mode: existing?.mode ?? first.mode,
+    startMs: Math.min(existing?.startMs ?? summary.startMs, summary.startMs),
+    endMs: Math.max(existing?.endMs ?? summary.endMs, summary.endMs),
+    activeSeconds: secondsIn(activeRanges),
+    activeRanges,
+    firstUrl: visits[0]?.url ?? null,
+    visits,
+    pageCount: (existing?.pageCount ?? 0) + summary.pageCount,
+    clickCount: (existing?.clickCount ?? 0) + summary.clickCount,
+    keypressCount: (existing?.keypressCount ?? 0) + summary.keypressCount,
+    consoleErrorCount: (existing?.consoleErrorCount ?? 0) + summary.consoleErrorCount,
+    chunkCount: (existing?.chunkCount ?? 0) + group.chunks.length,
+    eventCount: (existing?.eventCount ?? 0) + summary.eventCount,
+    sizeBytes: (existing?.sizeBytes ?? 0) + block.sizeBytes,
   };
 }

@@ -29,16 +29,22 @@ export interface RrwebEvent {
   data?: unknown;
 }
 
+/** A URL and when it was first loaded. */
+export interface UrlVisit {
+  url: string;
+  ms: number;
+}
+
+/** Whole epoch seconds from the first to the last, both included. */
+export type SecondRange = [number, number];
+
 export interface ReplaySummary {
   startMs: number;
   endMs: number;
-  /** Whole seconds (epoch) in which the person did something. */
-  activeSeconds: Set<number>;
-  /** The URL of the earliest page load, and when it was. */
-  firstUrl: string | null;
-  firstUrlMs: number;
-  /** Visited URLs in the order first seen (at most replayUrlsMax). */
-  urls: string[];
+  /** The seconds in which the person did something, as sorted, disjoint ranges. */
+  activeRanges: SecondRange[];
+  /** Visited URLs in the order first loaded (at most replayUrlsMax: the earliest). */
+  visits: UrlVisit[];
   pageCount: number;
   clickCount: number;
   keypressCount: number;
@@ -49,9 +55,35 @@ export interface ReplaySummary {
 const objectData = (event: RrwebEvent): Record<string, unknown> | null =>
   typeof event.data === "object" && event.data !== null && !Array.isArray(event.data) ? (event.data as Record<string, unknown>) : null;
 
-/** Adds `url` to `urls` unless it is there or the list is full. */
-export function addUrl(urls: string[], url: string): void {
-  if (urls.length < replayUrlsMax && !urls.includes(url)) urls.push(url);
+/** Sorted, disjoint ranges covering exactly `seconds`. */
+function rangesOf(seconds: Iterable<number>): SecondRange[] {
+  const ranges: SecondRange[] = [];
+  for (const second of [...seconds].sort((a, b) => a - b)) {
+    const last = ranges.at(-1);
+    if (last && second <= last[1] + 1) last[1] = Math.max(last[1], second);
+    else ranges.push([second, second]);
+  }
+  return ranges;
+}
+
+/** The union of two lists of ranges (sorted, disjoint, adjacent ones joined). */
+export function mergeRanges(a: readonly SecondRange[], b: readonly SecondRange[]): SecondRange[] {
+  const merged: SecondRange[] = [];
+  for (const [first, last] of [...a, ...b].sort((x, y) => x[0] - y[0])) {
+    const previous = merged.at(-1);
+    if (previous && first <= previous[1] + 1) previous[1] = Math.max(previous[1], last);
+    else merged.push([first, last]);
+  }
+  return merged;
+}
+
+export const secondsIn = (ranges: readonly SecondRange[]) => ranges.reduce((sum, [first, last]) => sum + last - first + 1, 0);
+
+/** Both lists' URLs, each at its earliest visit, in time order, the earliest replayUrlsMax. */
+export function mergeVisits(a: readonly UrlVisit[], b: readonly UrlVisit[]): UrlVisit[] {
+  const earliest = new Map<string, number>();
+  for (const { url, ms } of [...a, ...b]) earliest.set(url, Math.min(ms, earliest.get(url) ?? Number.POSITIVE_INFINITY));
+  return [...earliest].map(([url, ms]) => ({ url, ms })).sort((x, y) => x.ms - y.ms).slice(0, replayUrlsMax);
 }
 
 /** The summary of events sorted by timestamp (at least one). */
@@ -59,29 +91,25 @@ export function summarise(events: readonly RrwebEvent[]): ReplaySummary {
   const summary: ReplaySummary = {
     startMs: events[0]!.timestamp,
     endMs: events.at(-1)!.timestamp,
-    activeSeconds: new Set(),
-    firstUrl: null,
-    firstUrlMs: Number.POSITIVE_INFINITY,
-    urls: [],
+    activeRanges: [],
+    visits: [],
     pageCount: 0,
     clickCount: 0,
     keypressCount: 0,
     consoleErrorCount: 0,
     eventCount: events.length,
   };
+  const activeSeconds = new Set<number>();
+  const visited = new Map<string, number>();
   for (const event of events) {
     const data = objectData(event);
     if (!data) continue;
     if (event.type === metaEvent && typeof data.href === "string") {
       const url = data.href.slice(0, replayUrlLengthMax);
       summary.pageCount++;
-      addUrl(summary.urls, url);
-      if (event.timestamp < summary.firstUrlMs) {
-        summary.firstUrl = url;
-        summary.firstUrlMs = event.timestamp;
-      }
+      if (!visited.has(url)) visited.set(url, event.timestamp);
     } else if (event.type === incrementalSnapshot && typeof data.source === "number") {
-      if (activeSources.has(data.source)) summary.activeSeconds.add(Math.floor(event.timestamp / 1000));
+      if (activeSources.has(data.source)) activeSeconds.add(Math.floor(event.timestamp / 1000));
       if (data.source === source.mouseInteraction && data.type === clickInteraction) summary.clickCount++;
       if (data.source === source.input) summary.keypressCount++;
     } else if (event.type === pluginEvent && data.plugin === consolePlugin) {
@@ -89,5 +117,7 @@ export function summarise(events: readonly RrwebEvent[]): ReplaySummary {
       if (payload?.level === "error") summary.consoleErrorCount++;
     }
   }
+  summary.activeRanges = rangesOf(activeSeconds);
+  summary.visits = mergeVisits([...visited].map(([url, ms]) => ({ url, ms })), []);
   return summary;
 }

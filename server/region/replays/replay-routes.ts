@@ -62,7 +62,7 @@ function replayDto(node: RegionNode, session: ReplaySessionRow) {
     duration_seconds: (session.endMs - session.startMs) / 1000,
     active_seconds: session.activeSeconds,
     first_url: session.firstUrl,
-    urls: session.urls,
+    urls: session.visits.map((visit) => visit.url),
     page_count: session.pageCount,
     click_count: session.clickCount,
     keypress_count: session.keypressCount,

@@ -73,10 +73,9 @@ describe("the session's index row", () => {
       endMs: t + 6500,
       // Seconds with a click, an input or a move: t+1, t+2 (two inputs), t+6 (a click and a move).
       activeSeconds: 3,
-      activeLastSecond: t / 1000 + 6,
+      activeRanges: [[t / 1000 + 1, t / 1000 + 2], [t / 1000 + 6, t / 1000 + 6]],
       firstUrl: "https://shop.example/",
-      firstUrlMs: t,
-      urls: ["https://shop.example/", "https://shop.example/cart"],
+      visits: [{ url: "https://shop.example/", ms: t }, { url: "https://shop.example/cart", ms: t + 5000 }],
       pageCount: 2,
       clickCount: 2,
       keypressCount: 2,
@@ -99,7 +98,7 @@ describe("the session's index row", () => {
     const seq2 = chunk(2, [...pageStart(t + 3000, "https://shop.example/done"), clickEvent(t + 3200), moveEvent(t + 4100)]);
     await sendAndFlush([seq2], [seq0], [seq1]);
     expect(storedSession(sessionId)).toMatchObject({
-      startMs: t, endMs: t + 4100, firstUrl: "https://shop.example/", urls: ["https://shop.example/", "https://shop.example/done"],
+      startMs: t, endMs: t + 4100, firstUrl: "https://shop.example/", visits: [{ url: "https://shop.example/", ms: t }, { url: "https://shop.example/done", ms: t + 3000 }],
       pageCount: 2, clickCount: 2, keypressCount: 1, consoleErrorCount: 1, chunkCount: 3, eventCount: 9, activeSeconds: 4,
     });
   });
@@ -112,7 +111,7 @@ describe("the session's index row", () => {
     await sendAndFlush([chunk(0, [...pageStart(t, "https://shop.example/"), clickEvent(t + 500)])]);
     await sendAndFlush([chunk(1, [inputEvent(t + 1500, "x"), consoleError(t + 1800, "oops")])]);
     expect(storedSession(sessionId)).toMatchObject({
-      startMs: t, endMs: t + 4100, firstUrl: "https://shop.example/", firstUrlMs: t, urls: ["https://shop.example/", "https://shop.example/done"],
+      startMs: t, endMs: t + 4100, firstUrl: "https://shop.example/", visits: [{ url: "https://shop.example/", ms: t }, { url: "https://shop.example/done", ms: t + 3000 }],
       pageCount: 2, clickCount: 2, keypressCount: 1, consoleErrorCount: 1, chunkCount: 3, eventCount: 9, activeSeconds: 4,
     });
     expect(blockFiles(sessionId).names).toHaveLength(3);
@@ -156,7 +155,7 @@ describe("hostile input", () => {
     const url = `https://shop.example/?q=<script>alert("x")</script>&p=%27%22`;
     const chunk = replayChunk({ distinct_id: distinctId, events: [...pageStart(t, url), clickEvent(t + 100)] });
     await sendAndFlush([chunk]);
-    expect(storedSession(chunk.session_id)).toMatchObject({ distinctId, firstUrl: url, urls: [url] });
+    expect(storedSession(chunk.session_id)).toMatchObject({ distinctId, firstUrl: url, visits: [{ url, ms: t }] });
     expect(blockFiles(chunk.session_id).contents).toEqual([{ events: chunk.events }]);
   });
 });

@@ -82,18 +82,21 @@ function meaning({ figures, totals, storage }: Pick<ReplayReport, "figures" | "t
   const pick = (value: (run: RunFigures) => number) => median(figures.map(value));
   const others = pick((run) => (run.service.cpu.others + run.floor.cpu.others) / 2);
   const busy = pick((run) => run.service.cpu.server + run.service.cpu.driver + run.service.cpu.others);
-  const catchUpPerSession = pick((run) => (1000 * run.service.catchUpSeconds) / run.service.stored.sessions);
+  const catchUps = figures.map((run) => run.service.catchUpSeconds);
   const { defaultInterval, wholeVisit } = storage;
   const perMinute = (bytes: number) => kb(bytes / totals.minutes);
+  const ratios = figures.map((run) => run.service.load.chunksPerSecond / run.floor.load.chunksPerSecond);
   const sentences = [
-    `Replay ingest acknowledged ${percent(pick((run) => run.service.load.chunksPerSecond / run.floor.load.chunksPerSecond))} of the chunks per second of a server that only parses and fdatasyncs the same bodies, on the same machine in the same run;`,
-    `besides that, it checks the key and every chunk's events, samples, deduplicates (session, seq) and writes one log record per request.`,
-    `The sustained rate is lower because the compaction is not free: the catch-up wrote each session's block as a file of its own (temporary name, fsync, rename, directory fsync; storage/atomic-file.ts),`,
-    `${fmt(catchUpPerSession, 1)} ms per session here, and then the index in one transaction.`,
+    `Replay ingest acknowledged ${percent(median(ratios))} of the chunks per second of a server that only parses and fdatasyncs the same bodies, on the same machine in the same run`,
+    `(${percent(Math.min(...ratios))} to ${percent(Math.max(...ratios))} over the runs);`,
+    `besides that, it checks the key and every event's shape, samples, deduplicates (session, seq), serializes the accepted chunks again as its log record,`,
+    `and compacts the log into blocks while it takes more (a flush every 30 s or once ${fmt(replayFlushLogBytes / 2 ** 20)} MiB arrived: one zstd block per session).`,
+    `Flushes run on the service's JavaScript thread, and each block file is written with synchronous fsyncs (storage/atomic-file.ts), during which no request is answered.`,
+    `The sustained rate is below the acknowledged one by what compaction had left when the load ended (catch-ups of ${fmt(Math.min(...catchUps), 1)} to ${fmt(Math.max(...catchUps), 1)} s here), which depends on when the last flush ran.`,
     `On disk a recorded minute of the typical page takes ${perMinute(defaultInterval.blockBytes)} of blocks with the default 30 s flush, ${fmt(totals.eventBytes / defaultInterval.blockBytes, 1)}x less than its event JSON;`,
-    `a whole visit per block compresses only a little better (${perMinute(wholeVisit.blockBytes)}), but the default's ${fmt(defaultInterval.blocks / wholeVisit.blocks, 1)}x more, smaller files`,
-    `round up to whole file-system blocks (${perMinute(defaultInterval.blockAllocatedBytes)} allocated against ${perMinute(wholeVisit.blockAllocatedBytes)}).`,
-    `The index adds ${perMinute(defaultInterval.indexBytes)} per minute: most of it one \`replay_chunks\` row per chunk (${fmt(totals.chunks / totals.minutes, 1)} a minute), kept for deduplication.`,
+    `a whole visit per block compresses only a little better (${perMinute(wholeVisit.blockBytes)}), but the default writes ${fmt(defaultInterval.blocks / wholeVisit.blocks, 1)}x as many files,`,
+    `and small files round up to whole file-system blocks (${perMinute(defaultInterval.blockAllocatedBytes)} allocated against ${perMinute(wholeVisit.blockAllocatedBytes)}).`,
+    `The index adds ${perMinute(defaultInterval.indexBytes)} per minute, ${percent(defaultInterval.chunkIndexBytes / defaultInterval.indexBytes)} of it \`replay_chunks\`: a row per chunk (${fmt(totals.chunks / totals.minutes, 1)} a minute), kept for deduplication.`,
     `These are one seeded page's figures: a page with more nodes, more mutations or more movement records more bytes per minute.`,
   ];
   if (others > 0.5) {

@@ -15,6 +15,8 @@ export interface StoredReplays {
   blockAllocatedBytes: number;
   /** Pages of the index tables and their indexes in region.sqlite (replay_sessions, replay_blocks, replay_chunks). */
   indexBytes: number;
+  /** Of which `replay_chunks` (a row per chunk stored, for deduplication). */
+  chunkIndexBytes: number;
   /** Bytes in the replay log's files: 0 once every chunk is in a block and the log truncated. */
   logBytes: number;
 }
@@ -37,9 +39,8 @@ export function storedReplays(regionDir: string): StoredReplays {
   const db = new Database(join(regionDir, "region.sqlite"), { readonly: true });
   try {
     const count = (table: string) => (db.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-    const { bytes } = db
-      .query("SELECT coalesce(sum(pgsize), 0) AS bytes FROM dbstat WHERE name IN (SELECT name FROM sqlite_schema WHERE tbl_name IN ('replay_sessions', 'replay_blocks', 'replay_chunks'))")
-      .get() as { bytes: number };
+    const pages = (tables: string[]) =>
+      (db.query(`SELECT coalesce(sum(pgsize), 0) AS bytes FROM dbstat WHERE name IN (SELECT name FROM sqlite_schema WHERE tbl_name IN (${tables.map(() => "?").join(", ")}))`).get(...tables) as { bytes: number }).bytes;
     const blocks = filesUnder(join(regionDir, "replays", "blocks"));
     return {
       sessions: count("replay_sessions"),
@@ -47,7 +48,8 @@ export function storedReplays(regionDir: string): StoredReplays {
       blocks: count("replay_blocks"),
       blockBytes: blocks.bytes,
       blockAllocatedBytes: blocks.allocated,
-      indexBytes: bytes,
+      indexBytes: pages(["replay_sessions", "replay_blocks", "replay_chunks"]),
+      chunkIndexBytes: pages(["replay_chunks"]),
       logBytes: filesUnder(join(regionDir, "replays", "wal")).bytes,
     };
   } finally {

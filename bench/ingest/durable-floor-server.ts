@@ -4,6 +4,7 @@
 // service's WAL does). It validates and stores nothing else: the rate of a server whose only
 // work besides parsing is to acknowledge nothing that is not persisted, with the same driver on
 // the same machine, for comparison with durable ingest, which does that and everything else.
+// It takes event batches (`batch`, bench/ingest) and replay chunks (`chunks`, bench/replay) alike.
 import { mkdtempSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -55,13 +56,13 @@ const server = Bun.serve({
   hostname: "127.0.0.1",
   async fetch(request) {
     const bytes = new Uint8Array(await request.arrayBuffer());
-    const body = JSON.parse(decoder.decode(bytes)) as { batch: unknown[] };
+    const body = JSON.parse(decoder.decode(bytes)) as { batch?: unknown[]; chunks?: unknown[] };
     try {
       await append(bytes);
     } catch (error) {
       return Response.json({ error: (error as Error).message }, { status: 503 });
     }
-    return Response.json({ accepted: body.batch.length, rejected: [], quota_limited: [] });
+    return Response.json({ accepted: (body.batch ?? body.chunks ?? []).length, rejected: [], quota_limited: [] });
   },
 });
 console.log(`listening on http://127.0.0.1:${server.port} `);

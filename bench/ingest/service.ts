@@ -43,28 +43,34 @@ export interface IngestService {
   apiKeys: string[];
 }
 
+/** Signs a bench user up on the service at `baseUrl` and makes `projects` projects in region eu through the console API; their public keys. */
+export async function createBenchProjects(baseUrl: string, projects: number): Promise<string[]> {
+  const headers = { "content-type": "application/json" };
+  const signup = await fetch(`${baseUrl}/app/auth/signup`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ email: "bench@example.com", name: "Bench", password: "violet-harbour-71-quietly" }),
+  });
+  const cookie = signup.headers.get("set-cookie")!.split(";")[0]!;
+  const orgId = ((await signup.json()) as { orgs: { id: string }[] }).orgs[0]!.id;
+  const apiKeys: string[] = [];
+  for (let index = 0; index < projects; index++) {
+    const project = await fetch(`${baseUrl}/app/orgs/${orgId}/projects`, {
+      method: "POST",
+      headers: { ...headers, cookie },
+      body: JSON.stringify({ name: `Bench ${index}`, region: "eu" }),
+    });
+    apiKeys.push(((await project.json()) as { public_keys: { key: string }[] }).public_keys[0]!.key);
+  }
+  return apiKeys;
+}
+
 /** The service `entry` runs, on a fresh data directory with region eu only, and `projects` projects made through the console API. */
 export async function startIngestService(entry: string, projects: number): Promise<IngestService> {
   const dataDir = mkdtempSync(join(tmpdir(), "bench-ingest-"));
   const server = await spawnService({ DATA_DIR: dataDir, REGIONS: "eu" }, [entry]);
   try {
-    const headers = { "content-type": "application/json" };
-    const signup = await fetch(`${server.url}/app/auth/signup`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ email: "bench@example.com", name: "Bench", password: "violet-harbour-71-quietly" }),
-    });
-    const cookie = signup.headers.get("set-cookie")!.split(";")[0]!;
-    const orgId = ((await signup.json()) as { orgs: { id: string }[] }).orgs[0]!.id;
-    const apiKeys: string[] = [];
-    for (let index = 0; index < projects; index++) {
-      const project = await fetch(`${server.url}/app/orgs/${orgId}/projects`, {
-        method: "POST",
-        headers: { ...headers, cookie },
-        body: JSON.stringify({ name: `Bench ${index}`, region: "eu" }),
-      });
-      apiKeys.push(((await project.json()) as { public_keys: { key: string }[] }).public_keys[0]!.key);
-    }
+    const apiKeys = await createBenchProjects(server.url, projects);
     return { server, dataDir, batchUrl: `${server.url}/ingest/eu/batch`, apiKeys };
   } catch (error) {
     server.child.kill("SIGKILL");

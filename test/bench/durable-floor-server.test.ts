@@ -34,3 +34,10 @@ test("concurrent bodies are each in the log, whole and once, when answered", asy
   expect(log.length).toBe(bodies.reduce((sum, body) => sum + body.length, 0));
   expect(bodies.filter((body) => log.split(body).length === 2)).toEqual(bodies);
 });
+
+test("replay bodies (bench/replay) are counted by their chunks", async () => {
+  const body = JSON.stringify({ api_key: "none", chunks: [{ seq: 0 }, { seq: 1 }, { seq: 2 }] });
+  const response = await post(body);
+  expect({ status: response.status, body: await response.json() }).toEqual({ status: 200, body: { accepted: 3, rejected: [], quota_limited: [] } });
+  expect(readFileSync(join(dataDir, "log"), "utf8").endsWith(body)).toBe(true);
+});

@@ -5,6 +5,7 @@
 // The store's synchronous writes go through writeAll, which finishes writes the kernel cuts
 // short (the WAL's group commit writes asynchronously and counts a short write as a failure).
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writevSync } from "node:fs";
+import { open, rename } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 export const temporarySuffix = ".tmp-";
@@ -61,6 +62,29 @@ export function writeFileAtomic(path: string, bytes: Uint8Array | string): void 
   }
   renameSync(temporary, path);
   fsyncDirectory(dirname(path));
+}
+
+/**
+ * writeFileAtomic off the event loop: the write, its fsync and the directory's fsync run on the
+ * thread pool, so a process that answers requests keeps answering while a large file is made durable.
+ */
+export async function writeFileAtomicAsync(path: string, bytes: Uint8Array): Promise<void> {
+  makeDirectories(dirname(path));
+  const temporary = `${path}${temporarySuffix}${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const handle = await open(temporary, "w");
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temporary, path);
+  const directory = await open(dirname(path), "r");
+  try {
+    await directory.sync();
+  } finally {
+    await directory.close();
+  }
 }
 
 /** Removes what a crash during writeFileAtomic left in `dir` (its files only, not below); no directory there, nothing to do. */

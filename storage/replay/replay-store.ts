@@ -11,8 +11,9 @@
 // at ingest against both the log's pending chunks and the index, so an acknowledged chunk is
 // stored once.
 import { closeSync, fsyncSync, openSync, readdirSync, rmSync, statSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { join } from "node:path";
-import { makeDirectories, removeTemporaryFiles, writeFileAtomic } from "../atomic-file.ts";
+import { makeDirectories, removeTemporaryFiles, writeFileAtomicAsync } from "../atomic-file.ts";
 import { comparePositions, WriteAheadLog, type WalPosition } from "../wal.ts";
 import type { ReplayBlockRow, ReplayIndex, ReplaySessionRow } from "./replay-index.ts";
 import { mergeRanges, mergeVisits, secondsIn, summarise, type RrwebEvent } from "./replay-summary.ts";
@@ -196,7 +197,7 @@ export class ReplayStore {
       }
       this.index.setCheckpoint(upTo);
     });
-    syncFile(this.journalPath);
+    await syncFileAsync(this.journalPath);
     await this.log.truncateUpTo(upTo);
     for (const key of flushedKeys) this.pending.delete(key);
     return { sessions: prepared.length, blocks: prepared.length, chunks: prepared.reduce((sum, { group }) => sum + group.chunks.length, 0) };
@@ -216,7 +217,7 @@ export class ReplayStore {
     const compressed = await Bun.zstdCompress(new TextEncoder().encode(JSON.stringify({ events })), { level: blockZstdLevel });
     const hash = new Bun.CryptoHasher("sha256").update(compressed).digest("hex").slice(0, 16);
     const name = `${summary.startMs}-${hash}`;
-    writeFileAtomic(this.blockPath(dataId, environment, group.chunks[0]!.sessionId, name), compressed);
+    await writeFileAtomicAsync(this.blockPath(dataId, environment, group.chunks[0]!.sessionId, name), compressed);
     return { group, summary, block: { name, startMs: summary.startMs, endMs: summary.endMs, eventCount: events.length, sizeBytes: compressed.byteLength } };
   }
 
@@ -234,6 +235,15 @@ export class ReplayStore {
   async close(): Promise<void> {
     if (this.flushing) await this.flushing.catch(() => {});
     await this.log.close();
+  }
+}
+
+async function syncFileAsync(path: string): Promise<void> {
+  const handle = await open(path, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 

@@ -77,7 +77,7 @@ export class Client {
     addEventListener("pagehide", onHide);
     document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && onHide());
     if (options.capture_pageview !== false) {
-      this.capture("$pageview", { $referrer: document.referrer || null, $title: document.title });
+      this.capture("$pageview", { ...(document.referrer ? { $referrer: document.referrer } : {}), $title: document.title });
       this.watchNavigation();
     }
     if (options.autocapture === true) {

@@ -14,10 +14,10 @@ export type Outcome =
 /** A beacon's body is limited (64 KiB for all of a page's beacons in flight in Chromium); a little less leaves room. */
 export const beaconBytesMax = 60_000;
 
-async function gzipped(text: string): Promise<Blob | null> {
+async function gzipped(text: string): Promise<ArrayBuffer | null> {
   if (typeof CompressionStream === "undefined") return null;
   try {
-    return await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"))).blob();
+    return await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer();
   } catch {
     return null;
   }

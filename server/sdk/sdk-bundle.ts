@@ -26,7 +26,7 @@ export interface SdkFile {
   etag: string;
 }
 
-async function buildFile(sourceDir: string, entry: string, format: "iife" | "esm"): Promise<Uint8Array> {
+async function buildFile(sourceDir: string, entry: string, format: "iife" | "esm"): Promise<Uint8Array<ArrayBuffer>> {
   const result = await Bun.build({
     entrypoints: [join(sourceDir, entry)],
     tsconfig: join(sourceDir, "tsconfig.json"),
@@ -36,7 +36,7 @@ async function buildFile(sourceDir: string, entry: string, format: "iife" | "esm
     throw: false,
   });
   if (!result.success) throw new Error(`the SDK's ${entry} does not build:\n${result.logs.map(String).join("\n")}`);
-  return new Uint8Array(await result.outputs[0]!.arrayBuffer());
+  return new Uint8Array(await result.outputs[0]!.arrayBuffer()) as Uint8Array<ArrayBuffer>;
 }
 
 export async function buildSdk(sourceDir = sdkSourceDir): Promise<ReadonlyMap<SdkFileName, SdkFile>> {

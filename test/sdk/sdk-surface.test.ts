@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 const headerNames = ["content-type", "content-encoding", "cache-control", "etag", "vary", "access-control-allow-origin", "x-content-type-options"];
-const answerOf = (response: Response) => ({ status: response.status, ...Object.fromEntries(headerNames.map((name) => [name, response.headers.get(name)])) });
+const answerOf = (response: Response): Record<string, unknown> => ({ status: response.status, ...Object.fromEntries(headerNames.map((name) => [name, response.headers.get(name)])) });
 
 test("each file is served as JavaScript, plain or gzipped, with its ETag, CORS and a five-minute cache", async () => {
   const built = await buildSdk();

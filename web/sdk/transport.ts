@@ -43,7 +43,11 @@ export async function post(url: string, text: string): Promise<Outcome> {
   return { kind: "sent", answer: await response.json().catch(() => null) };
 }
 
-/** Sends `text` as the page goes away: a beacon, or a keepalive fetch when the browser refuses the beacon. */
+/**
+ * Sends `text` as the page goes away: a beacon; when the browser refuses it (too large, or its
+ * quota of beacons in flight is used up) a keepalive fetch, and when that is refused too a plain
+ * fetch, which completes if the page is only hidden, not closed.
+ */
 export function sendOnHide(url: string, text: string): void {
   let queued = false;
   try {
@@ -51,5 +55,9 @@ export function sendOnHide(url: string, text: string): void {
   } catch {
     queued = false;
   }
-  if (!queued) fetch(url, { method: "POST", body: text, keepalive: text.length <= beaconBytesMax, headers: { "Content-Type": "text/plain" } }).catch(() => undefined);
+  if (queued) return;
+  const send = (keepalive: boolean) => fetch(url, { method: "POST", body: text, keepalive, headers: { "Content-Type": "text/plain" } });
+  send(text.length <= beaconBytesMax)
+    .catch(() => send(false))
+    .catch(() => undefined);
 }

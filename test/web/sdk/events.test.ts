@@ -153,7 +153,7 @@ test("consent cookieless: nothing stored, and each page load is a new anonymous 
   const [secondId, secondSession] = (await tab.evaluate("window.ids()")) as [string, string];
   expect([firstId === secondId, firstSession === secondSession]).toEqual([false, false]);
   expect(await tab.evaluate("[Object.keys(localStorage), Object.keys(sessionStorage), document.cookie]")).toEqual([[], [], ""]);
-  for (const [id, session] of [[firstId, firstSession], [secondId, secondSession]]) {
+  for (const [id, session] of [[firstId, firstSession], [secondId, secondSession]] as const) {
     const [event] = await storedEventsOf(bench.reader, id!, 1);
     expect([event!.event, event!.consent, event!.session_id, event!.distinct_id]).toEqual(["$pageview", "cookieless", session, id]);
   }

@@ -1,6 +1,7 @@
 // A real loopback HTTP server between the page and the service: it forwards every request to
 // the service unless `answer` answers it itself (a 503, a 429, the replay endpoint), and keeps
 // what each POST carried.
+import { gunzipSync } from "node:zlib";
 export interface ProxiedRequest {
   method: string;
   path: string;
@@ -56,6 +57,6 @@ export function startIngestProxy(serviceUrl: string, answer: Answer = () => null
 
 /** A POST's JSON body, gunzipped when it is gzip. */
 export function jsonOf(request: ProxiedRequest): any {
-  const bytes = request.body[0] === 0x1f && request.body[1] === 0x8b ? Bun.gunzipSync(request.body) : request.body;
+  const bytes = request.body[0] === 0x1f && request.body[1] === 0x8b ? gunzipSync(request.body) : request.body;
   return JSON.parse(new TextDecoder().decode(bytes));
 }

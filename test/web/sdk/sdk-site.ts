@@ -2,6 +2,7 @@
 // Chromium, a customer's site on its own origin whose pages load the SDK from the service with
 // a script tag (as docs/sdk.md shows), and what the service stored read back through the region API.
 import { expect } from "bun:test";
+import { gunzipSync } from "node:zlib";
 import type { Browser, Page, Request } from "playwright-core";
 import { launchChromium } from "../../helpers/chromium.ts";
 import { startDedicatedService, type DedicatedService } from "../../ingest/helpers.ts";
@@ -106,7 +107,7 @@ export function postedBodies(page: Page, path: RegExp): { bodies: unknown[]; req
     requests.push(request);
     const buffer = request.postDataBuffer();
     if (!buffer) return;
-    const bytes = buffer[0] === 0x1f && buffer[1] === 0x8b ? Bun.gunzipSync(buffer) : buffer;
+    const bytes = buffer[0] === 0x1f && buffer[1] === 0x8b ? gunzipSync(buffer) : buffer;
     bodies.push(JSON.parse(new TextDecoder().decode(bytes)));
   });
   return { bodies, requests };

@@ -5,6 +5,7 @@ import { queryRowsMax } from "../engine/query-data.ts";
 import { defaultQueryWorkers, queryWorkersMax } from "../engine/parallel/settings.ts";
 import { defaultResultCacheBytes } from "./region/result-cache.ts";
 import { queryTimeoutMs } from "./region/query-service.ts";
+import { replayFlushIntervalMs } from "../storage/replay/replay-store.ts";
 import { defaultStorageTuning, segmentRowsMax, type StorageTuning } from "../storage/event-store.ts";
 import { DatacenterRangesError, loadDatacenterRanges, type DatacenterRanges } from "./ingest/datacenter-ip.ts";
 import { GatewaySettingsError, parseGatewaySettings, type GatewaySettings } from "./gateway/settings.ts";
@@ -38,6 +39,8 @@ export interface Config {
   /** On a region node: the control plane whose JWKS and issuer region tokens must match. */
   controlPlaneUrl: string | null;
   storage: StorageTuning;
+  /** How often each region compacts its replay log into blocks and sweeps old recordings (0: never, tests flush themselves). */
+  replayFlushIntervalMs: number;
   /** Bound of the decoded-column cache shared by every region's queries, in bytes. */
   queryCacheBytes: number;
   /** Threads a query decodes Parquet with, the request thread included (1: no decode workers). */
@@ -183,6 +186,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     queryRowsMax: parseInteger("QUERY_ROWS_MAX", env.QUERY_ROWS_MAX, queryRowsMax, 1, queryRowsMax),
     queryTimeoutMs: parseInteger("QUERY_TIMEOUT_MS", env.QUERY_TIMEOUT_MS, queryTimeoutMs, 100, queryTimeoutMs),
     queryResultCacheBytes: parseInteger("QUERY_RESULT_CACHE_MB", env.QUERY_RESULT_CACHE_MB, defaultResultCacheBytes / 1024 / 1024, 1, 64 * 1024) * 1024 * 1024,
+    replayFlushIntervalMs: parseInteger("REPLAY_FLUSH_INTERVAL_MS", env.REPLAY_FLUSH_INTERVAL_MS, replayFlushIntervalMs, 0, 3_600_000),
     storage: {
       sealRows: parseInteger("STORAGE_SEAL_ROWS", env.STORAGE_SEAL_ROWS, defaultStorageTuning.sealRows, 1, 10_000_000),
       sealBytes: parseInteger("STORAGE_SEAL_BYTES", env.STORAGE_SEAL_BYTES, defaultStorageTuning.sealBytes, 1, 1024 * 1024 * 1024),

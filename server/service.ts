@@ -107,7 +107,7 @@ export async function startService(config: Config): Promise<RunningService> {
       links.set(code, new RemoteRegionLink(code, remoteUrl, config.regionSecret!));
       continue;
     }
-    const node = await RegionNode.open(code, join(config.dataDir, code), config.storage, config.datacenterRanges);
+    const node = await RegionNode.open(code, join(config.dataDir, code), config.storage, config.datacenterRanges, config.replayFlushIntervalMs);
     nodes.set(code, node);
     const queries = new QueryService(node, columns, results, config.queryRowsMax, config.queryTimeoutMs);
     queryServices.set(code, queries);

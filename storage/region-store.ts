@@ -2,7 +2,8 @@
 // every public key of projects in this region, so ingest never asks the control plane whether
 // a key is valid), ingest policies, the person store (person-store.ts), published flags
 // (flag-store.ts), region-token revocations (token-revocations.ts), cohort memberships
-// (cohort-store.ts) and the projects' tracking plans (catalog-plan-store.ts).
+// (cohort-store.ts), the projects' tracking plans (catalog-plan-store.ts) and the replay index
+// (replay/replay-index.ts).
 import { Database } from "bun:sqlite";
 import { personSchema, personSchemaV4, personSchemaV7 } from "./person-schema.ts";
 import { PersonStore } from "./person-store.ts";
@@ -13,6 +14,7 @@ import { IngestionWarningStore } from "./ingestion-warning-store.ts";
 import { ProjectSecrets } from "./project-secrets.ts";
 import { CohortStore } from "./cohort-store.ts";
 import { CatalogPlanStore } from "./catalog-plan-store.ts";
+import { ReplayIndex } from "./replay/replay-index.ts";
 
 export interface RegistryKey {
   key: string;
@@ -55,6 +57,8 @@ export class RegionStore {
   readonly cohorts: CohortStore;
   /** Tracking plans the control plane pushed (same file; the store creates its own table). */
   readonly catalogPlans: CatalogPlanStore;
+  /** Session recordings' index, policies and log checkpoint (same file; the store creates its own tables). */
+  readonly replays: ReplayIndex;
 
   /** SQLite's write-ahead journal of this file: durable once synced, whatever the checkpoints did. */
   readonly journalPath: string;
@@ -82,6 +86,7 @@ export class RegionStore {
     this.projectSecrets = new ProjectSecrets(this.db);
     this.cohorts = new CohortStore(this.db);
     this.catalogPlans = new CatalogPlanStore(this.db);
+    this.replays = new ReplayIndex(this.db);
   }
 
   private migrate(): void {
@@ -173,6 +178,12 @@ export class RegionStore {
   projectTimeZone(projectId: string): string {
     const row = this.db.query("SELECT time_zone FROM key_registry WHERE project_id = ? LIMIT 1").get(projectId) as { time_zone: string } | null;
     return row?.time_zone ?? "UTC";
+  }
+
+  /** A project's retention in days as its keys carry it (null before any key arrived). */
+  projectRetentionDays(projectId: string): number | null {
+    const row = this.db.query("SELECT retention_days FROM key_registry WHERE project_id = ? LIMIT 1").get(projectId) as { retention_days: number } | null;
+    return row?.retention_days ?? null;
   }
 
   /** A project's data id as its keys carry it, or null when no key of the project reached this region. */

@@ -13,6 +13,8 @@ import { captureSegment } from "./segment/capture.ts";
 import { addFlagRoutes, EnvironmentFlags } from "./flags/flag-routes.ts";
 import type { SegmentCall } from "./segment/map-calls.ts";
 import { ingestUrlBytesMax } from "./limits.ts";
+import { captureReplay } from "./replay/capture-replay.ts";
+import { FlagGate } from "./flags/flag-gate.ts";
 
 /** The customer-data platform's paths: each call by name and by its one-letter short form; null is a batch. */
 const segmentPaths: [string, SegmentCall | null][] = [
@@ -110,6 +112,14 @@ export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: 
     }
   }
   addFlagRoutes(app as unknown as Elysia, node, environments, ingestJson, corsHeaders);
+  const recordingGate = new FlagGate(node, environments);
+  for (const route of ["/r", "/r/"]) {
+    app.post(route, async ({ request }) => {
+      const receivedAt = Date.now();
+      const decoded = await decodeIngestBody(request, new URL(request.url));
+      return ingestJson(200, await captureReplay(node, recordingGate, request, decoded, receivedAt));
+    }, { parse: "none" });
+  }
   for (const [path, call] of segmentPaths) {
     app.post(`/v1/${path}`, async ({ request }) => ingestJson(200, await captureSegment(node, request, trustProxy, call)), { parse: "none" });
   }

@@ -26,6 +26,8 @@ import { cohortRoutes } from "./cohort-routes.ts";
 import type { CohortService } from "./cohort-service.ts";
 import { liveEventsRoutes } from "./live-events-routes.ts";
 import { catalogRoutes } from "./catalog-routes.ts";
+import { replayRoutes } from "./replays/replay-routes.ts";
+import { sessionEvents, sessionsWithEvent } from "./replays/session-events.ts";
 import type { CatalogDiscovery } from "./catalog-discovery.ts";
 import { SchemaService } from "./schema-service.ts";
 import { ChunkSummaries } from "../../engine/chunk-summary.ts";
@@ -117,6 +119,7 @@ export function regionApp({ prefix, node, queries, cohorts, discovery, keys, iss
   const check = { keys, issuer, region: node.code, revocations: node.store.tokenRevocations };
   const sql = new SqlService(node, queries.columns, queries.gate, { scratchDir: join(node.dataDir, "sql-scratch"), timeoutMs: queries.timeoutMs });
   const schema = new SchemaService(node, new ChunkSummaries(queries.columns), queries.gate, queries.timeoutMs);
+  const storedEvents = { node, columns: queries.columns, gate: queries.gate };
   return new Elysia({ name: `region-${node.code}`, prefix })
     .onError(regionErrorHandler)
     .get("/health", () => {
@@ -164,6 +167,10 @@ export function regionApp({ prefix, node, queries, cohorts, discovery, keys, iss
     .use(cohortRoutes(node, cohorts, check, (request) => checkRegionSecret(request, regionSecret)))
     .use(liveEventsRoutes(node, check))
     .use(catalogRoutes(node, discovery, check, (request) => checkRegionSecret(request, regionSecret)))
+    .use(replayRoutes(node, check, {
+      sessionsWithEvent: (claims, event, fromMs, toMs) => sessionsWithEvent(storedEvents, claims, event, fromMs, toMs),
+      sessionEvents: (claims, sessionId, fromMs, toMs, limit) => sessionEvents(storedEvents, claims, sessionId, fromMs, toMs, limit),
+    }))
     .get("/token", async ({ request }) => {
       const claims = await regionClaims(request, check);
       return jsonResponse(200, {

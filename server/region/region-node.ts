@@ -18,6 +18,8 @@ import { IngestionWarnings } from "../ingest/ingestion-warnings.ts";
 import { LiveHub } from "./live/live-hub.ts";
 import { PlanViolations } from "../ingest/plan-violations.ts";
 import type { CatalogPlan } from "../../storage/catalog-plan-store.ts";
+import { ReplayStore } from "../../storage/replay/replay-store.ts";
+import { sweepReplays } from "../../storage/replay/replay-sweep.ts";
 
 export class RegionNode {
   readonly rates = new ProjectRateLimiter();
@@ -28,6 +30,7 @@ export class RegionNode {
   readonly live: LiveHub;
   /** Tracking-plan checks of the projects that turned them on (warnings, never rejections). */
   readonly planViolations: PlanViolations;
+  private replayTimer: ReturnType<typeof setInterval> | null = null;
 
   private constructor(
     readonly code: RegionCode,
@@ -39,6 +42,9 @@ export class RegionNode {
     readonly uuids: RecentUuidIndex,
     /** Events sent from these addresses are marked suspect. */
     readonly datacenterRanges: DatacenterRanges,
+    /** Session recordings: their log, blocks and index. */
+    readonly replays: ReplayStore,
+    replayFlushIntervalMs: number,
   ) {
     for (const policy of store.ingestPolicies()) this.keepRatios.set(policy.projectId, policy.keepRatio);
     this.warnings = new IngestionWarnings(store.ingestionWarnings, {
@@ -48,9 +54,24 @@ export class RegionNode {
     this.live = new LiveHub(store.directory);
     this.planViolations = new PlanViolations(this.warnings);
     for (const plan of store.catalogPlans.all()) this.planViolations.load(plan);
+    if (replayFlushIntervalMs > 0) {
+      this.replayTimer = setInterval(() => void this.maintainReplays(), replayFlushIntervalMs);
+      this.replayTimer.unref();
+    }
   }
 
-  static async open(code: RegionCode, dataDir: string, tuning: StorageTuning, datacenterRanges: DatacenterRanges): Promise<RegionNode> {
+  /** Compacts the replay log into blocks, then deletes recordings past retention or too short. */
+  async maintainReplays(): Promise<void> {
+    try {
+      await this.replays.flush();
+      sweepReplays(this.replays, (projectId) => this.store.projectRetentionDays(projectId), Date.now());
+    } catch (error) {
+      console.error(`region ${this.code}: replay compaction failed (the replay log keeps the chunks; retried at the next pass):`, error);
+    }
+  }
+
+  /** `replayFlushIntervalMs` 0: no timer (tests flush with maintainReplays). */
+  static async open(code: RegionCode, dataDir: string, tuning: StorageTuning, datacenterRanges: DatacenterRanges, replayFlushIntervalMs: number): Promise<RegionNode> {
     makeDirectories(dataDir);
     const store = new RegionStore(join(dataDir, "region.sqlite"));
     const walDir = join(dataDir, "wal");
@@ -68,7 +89,8 @@ export class RegionNode {
       durableHead: () => wal.head(),
       threadLabel: code,
     });
-    return new RegionNode(code, dataDir, store, wal, events, uuids, datacenterRanges);
+    const replays = await ReplayStore.open(dataDir, store.replays, store.journalPath);
+    return new RegionNode(code, dataDir, store, wal, events, uuids, datacenterRanges, replays, replayFlushIntervalMs);
   }
 
   keepRatio(projectId: string): number {
@@ -96,6 +118,8 @@ export class RegionNode {
     }
     const walProblem = this.wal.unavailableReason();
     if (walProblem) return `error: write-ahead log ${walProblem}`;
+    const replayProblem = this.replays.unavailableReason();
+    if (replayProblem) return `error: replay log ${replayProblem}`;
     const storageProblem = this.events.problem();
     if (storageProblem) return `error: storage ${storageProblem}`;
     const quarantined = this.quarantinedRecords();
@@ -118,6 +142,8 @@ export class RegionNode {
 
   /** Stops background work and seals what is buffered, so the next start replays little. */
   async close(): Promise<void> {
+    if (this.replayTimer) clearInterval(this.replayTimer);
+    await this.replays.close();
     await this.events.stop().catch((error) => console.error(`region ${this.code}: seal at shutdown failed (the WAL keeps the events):`, error));
     await this.wal.close();
     this.warnings.close();

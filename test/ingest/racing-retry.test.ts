@@ -38,7 +38,7 @@ describe("a retry racing its original", () => {
 
   /** Region eu of the data directory `dataDir`, as the service lays it out. */
   async function openNode(dataDir: string): Promise<RegionNode> {
-    const node = await RegionNode.open("eu", join(dataDir, "eu"), defaultStorageTuning, DatacenterRanges.parse([]));
+    const node = await RegionNode.open("eu", join(dataDir, "eu"), defaultStorageTuning, DatacenterRanges.parse([]), 0);
     node.store.upsertKeys([key]);
     return node;
   }

@@ -1,0 +1,300 @@
+// Session recordings of one region: accepted chunks go to a write-ahead log of their own
+// (group commit; answered only once fsynced), and a flush compacts what the log holds into one
+// immutable zstd block per session, indexed in region.sqlite in the same transaction that moves
+// the log's checkpoint. Then the log is truncated.
+//
+// Crash safety, step by step: blocks are written whole (temporary name, fsync, rename) before
+// the index names them; the index transaction (chunks, blocks, sessions, checkpoint) is
+// synced before the log drops anything; a crash before that commit replays the same records
+// at the next start (block names hash their content, so a block written again replaces its
+// twin, and one the index never named is removed at start). (session, seq) pairs are claimed
+// at ingest against both the log's pending chunks and the index, so an acknowledged chunk is
+// stored once.
+import { closeSync, fsyncSync, openSync, readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { makeDirectories, removeTemporaryFiles, writeFileAtomic } from "../atomic-file.ts";
+import { comparePositions, WriteAheadLog, type WalPosition } from "../wal.ts";
+import type { ReplayBlockRow, ReplayIndex, ReplaySessionRow } from "./replay-index.ts";
+import { addUrl, summarise, type RrwebEvent } from "./replay-summary.ts";
+
+/** A flush runs at least this often, so recordings appear within about half a minute. */
+export const replayFlushIntervalMs = 30_000;
+/** A flush starts early once the log holds this much since the last one (bounds what a flush holds in memory). */
+export const replayFlushLogBytes = 64 * 1024 * 1024;
+/** zstd level of blocks: 3 is zstd's default, about as fast as writing the JSON itself here. */
+const blockZstdLevel = 3;
+const blockSuffix = ".json.zst";
+
+export interface ReplayChunk {
+  sessionId: string;
+  windowId: string | null;
+  seq: number;
+  distinctId: string;
+  platform: string;
+  mode: string;
+  events: RrwebEvent[];
+}
+
+/** One request's accepted chunks of one project environment: one log record. */
+export interface ReplayRecord {
+  projectId: string;
+  dataId: number;
+  environment: string;
+  receivedAt: number;
+  chunks: ReplayChunk[];
+}
+
+export interface FlushResult {
+  sessions: number;
+  blocks: number;
+  chunks: number;
+}
+
+const chunkKey = (projectId: string, environment: string, sessionId: string, seq: number) => `${projectId}\u0000${environment}\u0000${sessionId}\u0000${seq}`;
+const sessionKey = (projectId: string, environment: string, sessionId: string) => `${projectId}\u0000${environment}\u0000${sessionId}`;
+
+interface SessionGroup {
+  record: ReplayRecord;
+  chunks: ReplayChunk[];
+}
+
+interface PreparedBlock {
+  group: SessionGroup;
+  block: ReplayBlockRow;
+  summary: ReturnType<typeof summarise>;
+}
+
+export class ReplayStore {
+  /** (session, seq) of chunks in the log and not yet in the index, plus those being appended. */
+  private readonly pending = new Set<string>();
+  /** The end of the newest record whose append resolved: everything before it is durable. */
+  private acknowledged: WalPosition;
+  private flushing: Promise<FlushResult> | null = null;
+  private bytesSinceFlush = 0;
+
+  private constructor(
+    private readonly blocksDir: string,
+    private readonly log: WriteAheadLog,
+    readonly index: ReplayIndex,
+    /** region.sqlite's journal: synced before the log drops records the index now holds. */
+    private readonly journalPath: string,
+  ) {
+    this.acknowledged = log.head();
+  }
+
+  /** Opens `{regionDir}/replays`: the log (torn tail cut), pending chunks read back, blocks the index never named removed. */
+  static async open(regionDir: string, index: ReplayIndex, journalPath: string): Promise<ReplayStore> {
+    const root = join(regionDir, "replays");
+    const blocksDir = join(root, "blocks");
+    makeDirectories(blocksDir);
+    const log = await WriteAheadLog.open(join(root, "wal"));
+    const store = new ReplayStore(blocksDir, log, index, journalPath);
+    for (const { record } of store.unflushed()) {
+      for (const chunk of record.chunks) store.pending.add(chunkKey(record.projectId, record.environment, chunk.sessionId, chunk.seq));
+    }
+    store.removeUnnamedBlocks();
+    return store;
+  }
+
+  /** Block files the index does not name: written by a flush whose commit a crash took back, or left by a deletion. */
+  private removeUnnamedBlocks(): void {
+    const named = this.index.blockPaths();
+    const walk = (dir: string, relative: string, depth: number) => {
+      removeTemporaryFiles(dir);
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        const child = relative ? `${relative}/${name}` : name;
+        if (depth < 3 && statSync(path).isDirectory()) {
+          walk(path, child, depth + 1);
+          if (readdirSync(path).length === 0) rmSync(path, { recursive: true });
+        } else if (depth === 3 && !named.has(child.slice(0, -blockSuffix.length))) {
+          rmSync(path, { force: true });
+        }
+      }
+    };
+    walk(this.blocksDir, "", 0);
+  }
+
+  /** Log records past the checkpoint, up to `upTo` when given. */
+  private *unflushed(upTo?: WalPosition): Generator<{ record: ReplayRecord; position: WalPosition }> {
+    for (const { payload, position } of this.log.records(this.index.checkpoint())) {
+      if (upTo && comparePositions(position, upTo) > 0) return;
+      yield { record: JSON.parse(new TextDecoder().decode(payload)) as ReplayRecord, position };
+    }
+  }
+
+  /** Whether a chunk was acknowledged before (in the log or the index). */
+  known(projectId: string, environment: string, sessionId: string, seq: number): boolean {
+    return this.pending.has(chunkKey(projectId, environment, sessionId, seq)) || this.index.hasChunk(projectId, environment, sessionId, seq);
+  }
+
+  /** Claims a chunk for a request about to append it: false when it is known already. */
+  claim(projectId: string, environment: string, sessionId: string, seq: number): boolean {
+    if (this.known(projectId, environment, sessionId, seq)) return false;
+    this.pending.add(chunkKey(projectId, environment, sessionId, seq));
+    return true;
+  }
+
+  /** Appends one request's accepted chunks; resolves once they are durable. On failure their claims are released (a retry may bring them again). */
+  async append(record: ReplayRecord): Promise<void> {
+    const payload = new TextEncoder().encode(JSON.stringify(record));
+    let position: WalPosition;
+    try {
+      position = await this.log.append(payload);
+    } catch (error) {
+      for (const chunk of record.chunks) this.pending.delete(chunkKey(record.projectId, record.environment, chunk.sessionId, chunk.seq));
+      throw error;
+    }
+    if (comparePositions(position, this.acknowledged) > 0) this.acknowledged = position;
+    this.bytesSinceFlush += payload.byteLength;
+  }
+
+  /** Whether enough arrived since the last flush to start one early. */
+  flushDue(): boolean {
+    return this.bytesSinceFlush >= replayFlushLogBytes;
+  }
+
+  /** Why appends are refused, or null. */
+  unavailableReason(): string | null {
+    return this.log.unavailableReason();
+  }
+
+  /** Compacts every acknowledged chunk in the log into blocks (one flush at a time; a call during one waits for it). */
+  flush(): Promise<FlushResult> {
+    this.flushing ??= this.compact().finally(() => (this.flushing = null));
+    return this.flushing;
+  }
+
+  private async compact(): Promise<FlushResult> {
+    const upTo = this.acknowledged;
+    this.bytesSinceFlush = 0;
+    const from = this.index.checkpoint();
+    if (comparePositions(upTo, from) <= 0) return { sessions: 0, blocks: 0, chunks: 0 };
+    const groups = new Map<string, SessionGroup>();
+    const flushedKeys: string[] = [];
+    for (const { record } of this.unflushed(upTo)) {
+      for (const chunk of record.chunks) {
+        flushedKeys.push(chunkKey(record.projectId, record.environment, chunk.sessionId, chunk.seq));
+        const key = sessionKey(record.projectId, record.environment, chunk.sessionId);
+        const group = groups.get(key);
+        if (group) group.chunks.push(chunk);
+        else groups.set(key, { record, chunks: [chunk] });
+      }
+    }
+    const prepared: PreparedBlock[] = [];
+    for (const group of groups.values()) {
+      const block = await this.writeBlock(group);
+      if (block) prepared.push(block);
+    }
+    this.index.transaction(() => {
+      for (const { group, block, summary } of prepared) {
+        const { projectId, environment } = group.record;
+        const sessionId = group.chunks[0]!.sessionId;
+        for (const chunk of group.chunks) this.index.addChunk(projectId, environment, sessionId, chunk.seq);
+        this.index.addBlock(projectId, environment, sessionId, block);
+        this.index.putSession(mergeSession(this.index.session(projectId, environment, sessionId), group, block, summary));
+      }
+      this.index.setCheckpoint(upTo);
+    });
+    syncFile(this.journalPath);
+    await this.log.truncateUpTo(upTo);
+    for (const key of flushedKeys) this.pending.delete(key);
+    return { sessions: prepared.length, blocks: prepared.length, chunks: prepared.reduce((sum, { group }) => sum + group.chunks.length, 0) };
+  }
+
+  /** Writes a group's new chunks as one block; null when the index has every one already (a flush replayed after a crash). */
+  private async writeBlock(group: SessionGroup): Promise<PreparedBlock | null> {
+    const { projectId, environment, dataId } = group.record;
+    const seen = new Set<number>();
+    group.chunks = group.chunks
+      .filter((chunk) => !seen.has(chunk.seq) && seen.add(chunk.seq) && !this.index.hasChunk(projectId, environment, chunk.sessionId, chunk.seq))
+      .sort((a, b) => a.seq - b.seq);
+    if (group.chunks.length === 0) return null;
+    // Stable: events of one millisecond keep the order of their chunks.
+    const events = group.chunks.flatMap((chunk) => chunk.events).sort((a, b) => a.timestamp - b.timestamp);
+    const summary = summarise(events);
+    const compressed = await Bun.zstdCompress(new TextEncoder().encode(JSON.stringify({ events })), { level: blockZstdLevel });
+    const hash = new Bun.CryptoHasher("sha256").update(compressed).digest("hex").slice(0, 16);
+    const name = `${summary.startMs}-${hash}`;
+    writeFileAtomic(this.blockPath(dataId, environment, group.chunks[0]!.sessionId, name), compressed);
+    return { group, summary, block: { name, startMs: summary.startMs, endMs: summary.endMs, eventCount: events.length, sizeBytes: compressed.byteLength } };
+  }
+
+  blockPath(dataId: number, environment: string, sessionId: string, name: string): string {
+    return join(this.blocksDir, String(dataId), environment, sessionId, `${name}${blockSuffix}`);
+  }
+
+  /** Deletes a session's recording: index first (synced), then its files (a crash between leaves files startup removes). */
+  deleteSession(session: ReplaySessionRow): void {
+    this.index.transaction(() => this.index.deleteSession(session.projectId, session.environment, session.sessionId));
+    syncFile(this.journalPath);
+    rmSync(join(this.blocksDir, String(session.dataId), session.environment, session.sessionId), { recursive: true, force: true });
+  }
+
+  async close(): Promise<void> {
+    if (this.flushing) await this.flushing.catch(() => {});
+    await this.log.close();
+  }
+}
+
+function syncFile(path: string): void {
+  const fd = openSync(path, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The session's index row with a new block merged in (a new row for its first block). */
+function mergeSession(existing: ReplaySessionRow | null, group: SessionGroup, block: ReplayBlockRow, summary: ReturnType<typeof summarise>): ReplaySessionRow {
+  const first = group.chunks[0]!;
+  const active = [...summary.activeSeconds];
+  const activeLast = active.length > 0 ? Math.max(...active) : -1;
+  if (!existing) {
+    return {
+      projectId: group.record.projectId,
+      environment: group.record.environment,
+      sessionId: first.sessionId,
+      dataId: group.record.dataId,
+      distinctId: first.distinctId,
+      platform: first.platform,
+      mode: first.mode,
+      startMs: summary.startMs,
+      endMs: summary.endMs,
+      activeSeconds: active.length,
+      activeLastSecond: activeLast,
+      firstUrl: summary.firstUrl,
+      firstUrlMs: summary.firstUrl === null ? null : summary.firstUrlMs,
+      urls: summary.urls,
+      pageCount: summary.pageCount,
+      clickCount: summary.clickCount,
+      keypressCount: summary.keypressCount,
+      consoleErrorCount: summary.consoleErrorCount,
+      chunkCount: group.chunks.length,
+      eventCount: summary.eventCount,
+      sizeBytes: block.sizeBytes,
+    };
+  }
+  const urls = [...existing.urls];
+  const laterFirstUrl = summary.firstUrl !== null && (existing.firstUrlMs === null || summary.firstUrlMs < existing.firstUrlMs);
+  for (const url of laterFirstUrl ? [summary.firstUrl!, ...summary.urls] : summary.urls) addUrl(urls, url);
+  return {
+    ...existing,
+    startMs: Math.min(existing.startMs, summary.startMs),
+    endMs: Math.max(existing.endMs, summary.endMs),
+    // Blocks follow each other in time: the second a block starts in may close the previous one.
+    activeSeconds: existing.activeSeconds + active.length - (summary.activeSeconds.has(existing.activeLastSecond) ? 1 : 0),
+    activeLastSecond: Math.max(existing.activeLastSecond, activeLast),
+    firstUrl: laterFirstUrl ? summary.firstUrl : existing.firstUrl,
+    firstUrlMs: laterFirstUrl ? summary.firstUrlMs : existing.firstUrlMs,
+    urls,
+    pageCount: existing.pageCount + summary.pageCount,
+    clickCount: existing.clickCount + summary.clickCount,
+    keypressCount: existing.keypressCount + summary.keypressCount,
+    consoleErrorCount: existing.consoleErrorCount + summary.consoleErrorCount,
+    chunkCount: existing.chunkCount + group.chunks.length,
+    eventCount: existing.eventCount + summary.eventCount,
+    sizeBytes: existing.sizeBytes + block.sizeBytes,
+  };
+}

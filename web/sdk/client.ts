@@ -44,6 +44,8 @@ export class Client {
   private recorder: Recorder | null = null;
   private recorderLoading = false;
   private lastPageUrl: string;
+  /** What identify() set on the person in this page: sent with flag requests, so rules on them hold before ingest has stored them. */
+  private personPropertiesForFlags: Record<string, unknown> = {};
 
   constructor(
     private readonly apiKey: string,
@@ -154,6 +156,7 @@ export class Client {
     }
     const anonymous = state.identified ? null : state.distinct_id;
     this.save({ ...state, distinct_id: distinctId, identified: true });
+    this.personPropertiesForFlags = { ...(isObject(setOnce) ? setOnce : {}), ...(isObject(set) ? set : {}) };
     this.enqueue("$identify", anonymous ? { $anon_distinct_id: anonymous } : {}, { ...(anonymous ? { anon_id: anonymous } : {}), ...personFields });
     void this.reloadFeatureFlags();
   }
@@ -173,6 +176,7 @@ export class Client {
   /** A new anonymous person on this device: new distinct id, no super properties or groups, a new session. */
   reset(): void {
     this.save({ ...freshState(), sampled_out: this.state().sampled_out });
+    this.personPropertiesForFlags = {};
     this.sessions.end();
     void this.reloadFeatureFlags();
   }
@@ -218,7 +222,7 @@ export class Client {
 
   reloadFeatureFlags(): Promise<void> {
     const state = this.state();
-    return this.flags.reload({ distinct_id: state.distinct_id, groups: state.groups });
+    return this.flags.reload({ distinct_id: state.distinct_id, groups: state.groups, person_properties: this.personPropertiesForFlags });
   }
 
   getDistinctId(): string {

@@ -13,6 +13,7 @@ interface FlagAnswer {
 export interface FlagSubject {
   distinct_id: string;
   groups: Record<string, string>;
+  person_properties: Record<string, unknown>;
 }
 
 export class FeatureFlags {

@@ -10,6 +10,8 @@ export interface ProxiedRequest {
   body: Uint8Array;
   /** When it arrived, epoch ms. */
   at: number;
+  /** The answer's status and text, once answered. */
+  answer?: { status: number; text: string };
 }
 
 export interface IngestProxy {
@@ -33,13 +35,17 @@ export function startIngestProxy(serviceUrl: string, answer: Answer = () => null
     async fetch(request) {
       const url = new URL(request.url);
       const body = new Uint8Array(await request.arrayBuffer());
+      let received: ProxiedRequest | null = null;
       if (request.method === "POST") {
-        const received: ProxiedRequest = { method: request.method, path: url.pathname, headers: Object.fromEntries(request.headers), body, at: Date.now() };
+        received = { method: request.method, path: url.pathname, headers: Object.fromEntries(request.headers), body, at: Date.now() };
         posts.push(received);
         const index = counts.get(url.pathname) ?? 0;
         counts.set(url.pathname, index + 1);
         const own = await answer(received, index);
-        if (own) return own;
+        if (own) {
+          received.answer = { status: own.status, text: await own.clone().text() };
+          return own;
+        }
       }
       const headers = new Headers(request.headers);
       headers.delete("host");
@@ -49,7 +55,9 @@ export function startIngestProxy(serviceUrl: string, answer: Answer = () => null
         body: request.method === "GET" || request.method === "HEAD" ? undefined : body,
         decompress: false,
       });
-      return new Response(forwarded.body, { status: forwarded.status, headers: forwarded.headers });
+      const answerBody = new Uint8Array(await forwarded.arrayBuffer());
+      if (received) received.answer = { status: forwarded.status, text: new TextDecoder().decode(answerBody) };
+      return new Response(answerBody, { status: forwarded.status, headers: forwarded.headers });
     },
   });
   return { ingestUrl: `${server.url.origin}/ingest/eu`, posts, stop: () => server.stop(true) };

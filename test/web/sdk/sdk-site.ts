@@ -114,11 +114,11 @@ export function postedBodies(page: Page, path: RegExp): { bodies: unknown[]; req
 }
 
 /** Resolves when `condition` holds, checking every 50 ms until `deadlineMs` passes. */
-export async function until<T>(what: string, condition: () => T | Promise<T>, deadlineMs = 20_000): Promise<NonNullable<T>> {
+export async function until<T>(what: string, condition: () => T | Promise<T>, deadlineMs = 20_000): Promise<Exclude<T, false | null | undefined | 0 | "">> {
   const deadline = Date.now() + deadlineMs;
   for (;;) {
     const value = await condition();
-    if (value) return value as NonNullable<T>;
+    if (value) return value as Exclude<T, false | null | undefined | 0 | "">;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await Bun.sleep(50);
   }

@@ -14,13 +14,14 @@ export function startClickAutocapture(capture: (properties: Record<string, unkno
     if (!target || target.closest("[data-svca-no-capture]")) return;
     const masked = target instanceof HTMLInputElement || target instanceof HTMLSelectElement || (maskTextSelector !== undefined && target.closest(maskTextSelector) !== null);
     const text = masked ? "" : (target.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, elementTextLengthMax);
+    // Absent rather than null: storage keeps no null properties.
     capture({
       $event_type: "click",
       $el_tag: target.tagName.toLowerCase(),
-      $el_id: target.id || null,
       $el_classes: [...target.classList],
-      $el_href: target instanceof HTMLAnchorElement ? target.href : null,
-      $el_text: text || null,
+      ...(target.id ? { $el_id: target.id } : {}),
+      ...(target instanceof HTMLAnchorElement && target.href ? { $el_href: target.href } : {}),
+      ...(text ? { $el_text: text } : {}),
     });
   };
   document.addEventListener("click", onClick, true);

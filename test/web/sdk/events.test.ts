@@ -187,3 +187,58 @@ test("reset starts a new anonymous person and session without super properties; 
   await tab.close();
   site.stop();
 }, 120_000);
+
+test("autocapture reports clicks on links and buttons with their text as text, never a field's value", async () => {
+  const site = bench.site({
+    "/": {
+      body: `<button id="buy" class="cta primary"><span>Buy &lt;img src=x onerror=alert(1)&gt; now</span></button>
+        <a id="docs" href="/docs">Read the docs</a>
+        <input id="email" type="text" value="typed@example.com">
+        <p class="private"><button id="masked">Account 1234</button></p>
+        <div data-svca-no-capture><button id="quiet">Quiet</button></div>
+        <p id="plain">Not clickable</p>`,
+      script: `${init({ capture_pageview: false, autocapture: true, bootstrap: { distinct_id: "clicker" }, session_recording: { enabled: false, mask_text_selector: ".private" } })}`,
+    },
+  });
+  const tab = await bench.browser.newPage();
+  await tab.goto(`${site.url}/`);
+  await tab.click("#buy span");
+  await tab.evaluate(`document.getElementById("docs").addEventListener("click", (event) => event.preventDefault())`);
+  await tab.click("#docs");
+  await tab.click("#email");
+  await tab.click("#masked");
+  await tab.click("#quiet");
+  await tab.click("#plain");
+  // A text field, an element under data-svca-no-capture and plain text are not clicks autocapture reports.
+  const events = await storedEventsOf(bench.reader, "clicker", 3);
+  const elements = events.map(({ event, properties }) => [event, properties.$el_tag, properties.$el_id, properties.$el_classes, properties.$el_href, properties.$el_text]);
+  expect(elements).toEqual([
+    ["$autocapture", "button", "buy", ["cta", "primary"], undefined, "Buy <img src=x onerror=alert(1)> now"],
+    ["$autocapture", "a", "docs", [], `${site.url}/docs`, "Read the docs"],
+    // Under the text-masking selector: no text.
+    ["$autocapture", "button", "masked", [], undefined, undefined],
+  ]);
+  expect(JSON.stringify(events)).not.toContain("typed@example.com");
+  await tab.close();
+  site.stop();
+}, 60_000);
+
+test("the ES module at /sdk/v1/analytics.mjs exports the same API", async () => {
+  const site = bench.site({
+    "/": {
+      module: true,
+      script: `import { init, capture, getDistinctId } from ${JSON.stringify(`${bench.dedicated.service.url}/sdk/v1/analytics.mjs`)};
+        init(${JSON.stringify(bench.dedicated.key)}, ${JSON.stringify({ api_host: bench.ingestUrl, flush_interval_ms: 100, bootstrap: { distinct_id: "module-user" } })});
+        capture("from_module");
+        window.moduleId = getDistinctId();`,
+    },
+  });
+  const tab = await bench.browser.newPage();
+  await tab.goto(`${site.url}/`);
+  await tab.waitForFunction("window.moduleId !== undefined");
+  expect(await tab.evaluate("[window.moduleId, typeof window.svcAnalytics]")).toEqual(["module-user", "undefined"]);
+  const events = await storedEventsOf(bench.reader, "module-user", 2);
+  expect(events.map(({ event, lib }) => [event, lib.name]).sort()).toEqual([["$pageview", libName], ["from_module", libName]]);
+  await tab.close();
+  site.stop();
+}, 60_000);

@@ -139,6 +139,24 @@ test("after 30 minutes without activity the recording goes on in a new session, 
   site.stop();
 }, 60_000);
 
+test("with consent pending nothing is recorded; granting consent loads the recorder and records", async () => {
+  const site = bench.site({ "/": { body, script: recordingScript("consenting-visitor").replace('"api_host"', '"consent":"pending","api_host"') } });
+  const tab = await bench.browser.newPage();
+  const scripts: string[] = [];
+  tab.on("request", (request) => request.resourceType() === "script" && scripts.push(new URL(request.url()).pathname));
+  await tab.goto(`${site.url}/`);
+  const sessionId = (await tab.evaluate("svcAnalytics.getSessionId()")) as string;
+  // The pageview is sent (consent pending), the recorder is not loaded.
+  await until("the pageview", () => proxy.posts.some(({ path, body }) => path === "/ingest/eu/e" && jsonOf({ body } as never).batch[0].distinct_id === "consenting-visitor"));
+  expect(scripts).toEqual(["/sdk/v1/analytics.js"]);
+  await tab.evaluate(`svcAnalytics.setConsent("granted")`);
+  await until("the first chunk", () => chunksOf(sessionId).length > 0);
+  expect(scripts).toEqual(["/sdk/v1/analytics.js", "/sdk/v1/recorder.js"]);
+  expect(chunksOf(sessionId)[0]!.seq).toBe(0);
+  await tab.close();
+  site.stop();
+}, 60_000);
+
 test("a session the region samples out stops recording, also on the next page", async () => {
   const { secret } = await createToken(bench.dedicated.owner, ["replays:read", "replays:write"]);
   const token = await regionTokenFor(bench.dedicated.service, secret, bench.dedicated.project.id, ["replays:read", "replays:write"]);

@@ -25,6 +25,8 @@ export interface SitePage {
   body?: string;
   /** Runs after the SDK's script tag. */
   script: string;
+  /** No classic script tag: `script` runs as an ES module (and imports /sdk/v1/analytics.mjs itself). */
+  module?: boolean;
 }
 
 export interface SdkBench {
@@ -65,8 +67,8 @@ export async function startSdkBench(): Promise<SdkBench> {
     ingestUrl: `${dedicated.service.url}/ingest/eu`,
     site(pages) {
       const html = (page: SitePage) => `<!doctype html><html><head><title>${page.title ?? "Acme"}</title>
-<script src="${dedicated.service.url}/sdk/v1/analytics.js"></script></head>
-<body>${page.body ?? "<h1>Acme</h1>"}<script>${page.script}</script></body></html>`;
+${page.module ? "" : `<script src="${dedicated.service.url}/sdk/v1/analytics.js"></script>`}</head>
+<body>${page.body ?? "<h1>Acme</h1>"}<script${page.module ? ' type="module"' : ""}>${page.script}</script></body></html>`;
       const server = Bun.serve({
         port: 0,
         hostname: "127.0.0.1",

@@ -200,10 +200,6 @@ export class Client {
     this.syncRecording();
   }
 
-  getConsent(): Consent {
-    return this.consent;
-  }
-
   isFeatureEnabled(key: string): boolean | undefined {
     return this.flags.enabled(key);
   }

@@ -64,7 +64,7 @@ export function startIngestProxy(serviceUrl: string, answer: Answer = () => null
 }
 
 /** A POST's JSON body, gunzipped when it is gzip. */
-export function jsonOf(request: ProxiedRequest): any {
+export function jsonOf(request: Pick<ProxiedRequest, "body">): any {
   const bytes = request.body[0] === 0x1f && request.body[1] === 0x8b ? gunzipSync(request.body) : request.body;
   return JSON.parse(new TextDecoder().decode(bytes));
 }

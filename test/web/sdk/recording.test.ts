@@ -147,12 +147,51 @@ test("with consent pending nothing is recorded; granting consent loads the recor
   await tab.goto(`${site.url}/`);
   const sessionId = (await tab.evaluate("svcAnalytics.getSessionId()")) as string;
   // The pageview is sent (consent pending), the recorder is not loaded.
-  await until("the pageview", () => proxy.posts.some(({ path, body }) => path === "/ingest/eu/e" && jsonOf({ body } as never).batch[0].distinct_id === "consenting-visitor"));
+  await until("the pageview", () => proxy.posts.some(({ path, body }) => path === "/ingest/eu/e" && jsonOf({ body }).batch[0].distinct_id === "consenting-visitor"));
   expect(scripts).toEqual(["/sdk/v1/analytics.js"]);
   await tab.evaluate(`svcAnalytics.setConsent("granted")`);
   await until("the first chunk", () => chunksOf(sessionId).length > 0);
   expect(scripts).toEqual(["/sdk/v1/analytics.js", "/sdk/v1/recorder.js"]);
   expect(chunksOf(sessionId)[0]!.seq).toBe(0);
+  await tab.close();
+  site.stop();
+}, 60_000);
+
+test("a large recording is split into requests within the limits: about 1 MB (one larger event alone), at most 50 chunks of at most 20,000 events", async () => {
+  const site = bench.site({
+    "/": {
+      // A 1.5 MB page (its full snapshot is one event larger than a request should be), then 400 additions of 5 KB each.
+      body: `<div id="big">${"lorem ipsum ".repeat(125_000)}</div><div id="grows"></div>`,
+      script: `${recordingScript("large-visitor")}
+        let added = 0;
+        const add = () => {
+          const block = document.createElement("p");
+          block.textContent = "block " + added + " " + "x".repeat(5000);
+          document.getElementById("grows").appendChild(block);
+          if (++added < 400) setTimeout(add, 1);
+          else window.grown = true;
+        };
+        add();`,
+    },
+  });
+  const tab = await bench.browser.newPage();
+  await tab.goto(`${site.url}/`);
+  const sessionId = (await tab.evaluate("svcAnalytics.getSessionId()")) as string;
+  await tab.waitForFunction("window.grown === true");
+  await until("the last addition recorded", () => JSON.stringify(chunksOf(sessionId)).includes("block 399 "));
+  const posts = replayPosts(sessionId);
+  for (const post of posts) {
+    const sent = jsonOf(post) as { chunks: Chunk[] };
+    const characters = JSON.stringify(sent).length;
+    const single = sent.chunks.length === 1 && sent.chunks[0]!.events.length === 1;
+    expect([sent.chunks.length <= 50, sent.chunks.every((chunk) => chunk.events.length <= 20_000), characters <= 1_000_000 || single]).toEqual([true, true, true]);
+    expect(JSON.parse(post.answer!.text)).toEqual({ accepted: sent.chunks.length, sampled_out: [], rejected: [] });
+  }
+  // The full snapshot travelled alone; the additions needed more than one request.
+  expect(posts.some((post) => JSON.stringify(jsonOf(post)).length > 1_000_000)).toBe(true);
+  expect(posts.length).toBeGreaterThan(2);
+  const seqs = chunksOf(sessionId).map((chunk) => chunk.seq).sort((a, b) => a - b);
+  expect(seqs).toEqual(seqs.map((_, index) => index));
   await tab.close();
   site.stop();
 }, 60_000);

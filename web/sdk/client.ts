@@ -39,6 +39,7 @@ export class Client {
   private readonly events: Delivery;
   private readonly flags: FeatureFlags;
   private readonly apiHost: string;
+  private readonly batchSize: number;
   private consent: Consent;
   private recordingWanted: boolean;
   private recorder: Recorder | null = null;
@@ -63,11 +64,11 @@ export class Client {
     this.sessions = new Sessions(this.store, this.sessionKey, this.tabStore, windowKey);
     if (!this.store.readJson<State>(this.stateKey)?.distinct_id) this.save(freshState(options.bootstrap?.distinct_id || undefined));
 
-    const batchSize = Math.min(Math.max(1, options.batch_size ?? defaultBatchSize), batchEventsMax);
+    this.batchSize = Math.min(Math.max(1, options.batch_size ?? defaultBatchSize), batchEventsMax);
     this.events = new Delivery({
       url: `${this.apiHost}/e`,
       envelope: (items) => `{"api_key":${JSON.stringify(apiKey)},"sent_at":"${new Date().toISOString()}","batch":[${items}]}`,
-      itemsMax: batchSize,
+      itemsMax: this.batchSize,
       bytesMax: requestCharactersMax,
     });
     this.flags = new FeatureFlags(`${this.apiHost}/flags`, apiKey, options.bootstrap?.feature_flags);
@@ -138,7 +139,7 @@ export class Client {
     if (Object.keys(state.groups).length > 0) wire.groups = state.groups;
     if (event === "$pageview") this.lastPageUrl = location.href;
     this.events.push(JSON.stringify(wire));
-    if (this.events.size >= Math.min(this.options.batch_size ?? defaultBatchSize, batchEventsMax)) void this.flush();
+    if (this.events.size >= this.batchSize) void this.flush();
   }
 
   capture(event: string, properties?: Record<string, unknown>): void {

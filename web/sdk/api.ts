@@ -21,8 +21,14 @@ export function init(apiKey: string, options: InitOptions): void {
     console.warn("svcAnalytics: init needs an api key and options.api_host");
     return;
   }
-  const recorderUrl = options.recorder_url ?? defaultRecorderUrl() ?? new URL("/sdk/v1/recorder.js", options.api_host).href;
-  client = new Client(apiKey, options, recorderUrl);
+  let fallbackRecorderUrl: string;
+  try {
+    fallbackRecorderUrl = new URL("/sdk/v1/recorder.js", options.api_host).href;
+  } catch {
+    console.warn("svcAnalytics: options.api_host must be an absolute URL, such as https://analytics.example.com/ingest/eu");
+    return;
+  }
+  client = new Client(apiKey, options, options.recorder_url ?? defaultRecorderUrl() ?? fallbackRecorderUrl);
 }
 
 export const capture = (event: string, properties?: Record<string, unknown>): void => initialised()?.capture(event, properties);

@@ -68,6 +68,7 @@ async function runEverything(config: Config) {
   // Built while the operator reads the guide, so the first page opens at once; a failure is
   // reported here and again, with the build's messages, to the first visitor's request.
   service.prepareConsole().catch((error) => console.error("web console build failed:", error));
+  service.prepareSdk().catch((error) => console.error("browser SDK build failed:", error));
   console.log(`svc-analytics listening on ${service.url} (regions: ${config.regions.join(", ")}; data: ${config.dataDir})`);
   console.log(
     startupGuide(

@@ -35,6 +35,7 @@ import { sandboxKillGraceMs } from "../engine/sql/sandbox-runner.ts";
 import { boundRequestHeads } from "./http/request-head.ts";
 import { startCohortSchedule } from "./control/cohorts/cohort-schedule.ts";
 import { consoleSurface } from "./console/console-surface.ts";
+import { sdkPrefix, sdkSurface } from "./sdk/sdk-surface.ts";
 import { startGateway, type RunningGateway } from "./gateway/gateway.ts";
 import { startMail, type RunningMail } from "./mail/mail.ts";
 
@@ -71,6 +72,8 @@ export interface RunningService {
   mailApi: RunningMail;
   /** Builds the web console now rather than at its first request. */
   prepareConsole(): Promise<void>;
+  /** Builds the browser SDK's files (/sdk/v1/…) now rather than at their first request. */
+  prepareSdk(): Promise<void>;
   /** Stops accepting, waits for in-flight requests, closes every database. */
   stop(): Promise<void>;
 }
@@ -161,14 +164,17 @@ export async function startService(config: Config): Promise<RunningService> {
   // The console owns every page path outside the API namespaces: the control plane's (read
   // from its route table, so a new API prefix is never taken for a page) and the regions'.
   const consoleUi = consoleSurface({
-    apiSegments: new Set([...control.app.routes.map(({ path }) => path.split("/", 2)[1]!), "region", "ingest", gatewayPrefix.slice(1), mailPrefix.slice(1)]),
+    apiSegments: new Set([...control.app.routes.map(({ path }) => path.split("/", 2)[1]!), "region", "ingest", gatewayPrefix.slice(1), mailPrefix.slice(1), sdkPrefix.slice(1)]),
     publicOrigin: () => new URL(ctx.baseUrl()).origin,
   });
   const consoleUiSurface: Surface = { handle: consoleUi.handle, renderError: errorResponse, timeoutMs: requestTimeoutMs };
+  const sdk = sdkSurface();
+  const sdkFilesSurface: Surface = { handle: sdk.handle, renderError: errorResponse, timeoutMs: requestTimeoutMs };
 
   const unservedIngestRegion: Surface = { handle: unservedIngestRegionResponse, renderError: ingestErrorResponse, timeoutMs: requestTimeoutMs };
   const route = (method: string, path: string): Surface => {
     if (consoleUi.serves(method, path)) return consoleUiSurface;
+    if (sdk.serves(path)) return sdkFilesSurface;
     const match = path.match(/^\/(region|ingest)\/([a-z]{2})(?:\/|$)/);
     const surface = match && surfaces.get(`/${match[1]}/${match[2]}`);
     if (surface) return surface;
@@ -228,6 +234,7 @@ export async function startService(config: Config): Promise<RunningService> {
     gateway,
     mailApi: mail,
     prepareConsole: consoleUi.prepare,
+    prepareSdk: sdk.prepare,
     stop: async () => {
       clearInterval(retryTimer);
       stopCohortSchedule();

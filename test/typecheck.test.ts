@@ -1,6 +1,6 @@
 // CI runs `npm test` and nothing else, so the type checks `npm run typecheck` runs are here too:
-// the server, engine, storage and tests (tsconfig.json), and the browser console, which has
-// its own configuration (DOM types would change the server's Worker and fetch types).
+// the server, engine, storage and tests (tsconfig.json), and the browser console and SDK, which
+// have their own configurations (DOM types would change the server's Worker and fetch types).
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 
@@ -19,4 +19,8 @@ test("the server, engine, storage and tests type-check", async () => {
 
 test("the web console type-checks", async () => {
   expect(await typecheck("-p", "web/console")).toEqual({ exitCode: 0, output: "" });
+}, 120_000);
+
+test("the browser SDK type-checks", async () => {
+  expect(await typecheck("-p", "web/sdk")).toEqual({ exitCode: 0, output: "" });
 }, 120_000);

@@ -20,6 +20,32 @@ interface Viewport {
   height: number;
 }
 
+/**
+ * rrweb's own rules for the rebuilt page (blocked elements as placeholders, no noscript, paused
+ * animations), as its `rules()` and `pauseAnimation` write them.
+ */
+const playerStyleRules = [
+  ".rr-block { background: currentColor }",
+  "noscript { display: none !important; }",
+  "html.rrweb-paused *, html.rrweb-paused *:before, html.rrweb-paused *:after { animation-play-state: paused !important; }",
+];
+
+/**
+ * The iframe is about:blank and so inherits the console's CSP (`style-src 'self'`), which
+ * refuses the empty <style> element rrweb adds its rules to. The same rules go in as a
+ * constructed stylesheet instead: CSSOM, which the CSP allows.
+ */
+function adoptPlayerStyles(player: Replayer): void {
+  (player as unknown as { insertStyleRules(documentElement: HTMLElement): void }).insertStyleRules = (documentElement) => {
+    const doc = documentElement.ownerDocument;
+    const view = doc.defaultView;
+    if (!view) return;
+    const sheet = new view.CSSStyleSheet();
+    sheet.replaceSync(playerStyleRules.join("\n"));
+    doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
+  };
+}
+
 /** Where each analytics event falls in the recording, in ms from its first event (within the recording). */
 const timelineOf = (events: ReplaySessionEvent[], startMs: number, totalMs: number): TimelineEvent[] =>
   events.map((event) => ({ ...event, offsetMs: Math.min(totalMs, Math.max(0, Date.parse(event.timestamp) - startMs)) }));
@@ -38,6 +64,7 @@ export function ReplayPlayer({ events, sessionEvents, startAtMs }: { events: Rec
   useEffect(() => {
     const root = stage.current!;
     const player = new Replayer(events as unknown as eventWithTime[], { root, skipInactive, speed, mouseTail: false, showWarning: false });
+    adoptPlayerStyles(player);
     replayer.current = player;
     const metaData = player.getMetaData();
     setMeta({ startTime: metaData.startTime, totalTime: metaData.totalTime });

@@ -63,12 +63,12 @@ export function ReplayFilters({ project, query, eventList }: { project: ProjectD
           <option value="">Any</option>
           {replayPlatforms.map((platform) => <option key={platform} value={platform}>{platform}</option>)}
         </SelectField>
-      </div>
-      <div class="search-actions">
         <label class="check">
           <input type="checkbox" name="has_errors" value="true" defaultChecked={query.has_errors === "true"} />
           Only with console errors
         </label>
+      </div>
+      <div class="search-actions">
         <Button type="submit" variant="primary">Filter</Button>
         {filtered && <LinkButton href={paths.replays(project.id)} variant="ghost">Clear</LinkButton>}
       </div>

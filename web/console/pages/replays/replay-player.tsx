@@ -9,6 +9,7 @@ import type { RecordedEvent, ReplaySessionEvent } from "../../api/replays-api.ts
 import { Button } from "../../ui/button.tsx";
 import { PauseIcon, PlayIcon } from "../../ui/icons.tsx";
 import { formatPlayerTime } from "./replay-format.ts";
+import { recordedStyles } from "./replay-styles.ts";
 import { ReplayEventList, ReplayEventMarkers, type TimelineEvent } from "./replay-timeline.tsx";
 
 export const playbackSpeeds = [1, 2, 4, 8] as const;
@@ -18,32 +19,6 @@ const seekStepMs = 100;
 interface Viewport {
   width: number;
   height: number;
-}
-
-/**
- * rrweb's own rules for the rebuilt page (blocked elements as placeholders, no noscript, paused
- * animations), as its `rules()` and `pauseAnimation` write them.
- */
-const playerStyleRules = [
-  ".rr-block { background: currentColor }",
-  "noscript { display: none !important; }",
-  "html.rrweb-paused *, html.rrweb-paused *:before, html.rrweb-paused *:after { animation-play-state: paused !important; }",
-];
-
-/**
- * The iframe is about:blank and so inherits the console's CSP (`style-src 'self'`), which
- * refuses the empty <style> element rrweb adds its rules to. The same rules go in as a
- * constructed stylesheet instead: CSSOM, which the CSP allows.
- */
-function adoptPlayerStyles(player: Replayer): void {
-  (player as unknown as { insertStyleRules(documentElement: HTMLElement): void }).insertStyleRules = (documentElement) => {
-    const doc = documentElement.ownerDocument;
-    const view = doc.defaultView;
-    if (!view) return;
-    const sheet = new view.CSSStyleSheet();
-    sheet.replaceSync(playerStyleRules.join("\n"));
-    doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
-  };
 }
 
 /** Where each analytics event falls in the recording, in ms from its first event (within the recording). */
@@ -63,8 +38,9 @@ export function ReplayPlayer({ events, sessionEvents, startAtMs }: { events: Rec
 
   useEffect(() => {
     const root = stage.current!;
-    const player = new Replayer(events as unknown as eventWithTime[], { root, skipInactive, speed, mouseTail: false, showWarning: false });
-    adoptPlayerStyles(player);
+    const styles = recordedStyles();
+    const player = new Replayer(events as unknown as eventWithTime[], { root, skipInactive, speed, mouseTail: false, showWarning: false, plugins: [styles.plugin] });
+    styles.adopt(player);
     replayer.current = player;
     const metaData = player.getMetaData();
     setMeta({ startTime: metaData.startTime, totalTime: metaData.totalTime });

@@ -34,6 +34,7 @@ const checkoutPage = {
   ],
 };
 const snapshotOf = (timestamp: number) => ({ type: rrweb.fullSnapshot, timestamp, data: { node: checkoutPage, initialOffset: { left: 0, top: 0 } } });
+const utcDay = (epochMs: number) => new Date(epochMs).toISOString().slice(0, 10);
 const chunk = (sessionId: string, seq: number, distinctId: string, events: unknown[]) => ({ session_id: sessionId, seq, distinct_id: distinctId, platform: "web", mode: "dom", events });
 
 beforeAll(async () => {
@@ -95,6 +96,9 @@ test("each filter narrows the list as GET /replays does", async () => {
     [{ event: "purchase" }, [checkoutRow]],
     [{ duration_min: "10" }, [checkoutRow]],
     [{ duration_max: "10" }, [hostileRow]],
+    // Days in the project's zone (UTC): both sessions start on or after t0's day.
+    [{ from: utcDay(t0) }, [hostileRow, checkoutRow]],
+    [{ from: utcDay(t0 - 86_400_000), to: utcDay(t0 + 86_400_000) }, [hostileRow, checkoutRow]],
   ];
   for (const [fields, rows] of cases) {
     page = await fixture.open("/replays", "Replays");
@@ -116,6 +120,9 @@ test("each filter narrows the list as GET /replays does", async () => {
 
   await page.selectOption('[name="platform"]', "ios");
   await page.getByRole("button", { name: "Filter" }).click();
+  await page.getByText("No recordings match", { exact: true }).waitFor();
+
+  page = await fixture.open(`/replays?to=${utcDay(t0 - 86_400_000)}`, "Replays");
   await page.getByText("No recordings match", { exact: true }).waitFor();
 });
 

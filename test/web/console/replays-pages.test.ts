@@ -2,6 +2,7 @@
 // the Replays list 50 at a time and the person's profile 10 at a time, each with "Load more"
 // until the region's cursor ends; the profile's "Open in Replays" lists the person's recordings.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { screenshotThemes } from "../../helpers/console-browser.ts";
 import { postIngest } from "../../ingest/helpers.ts";
 import { clickEvent, pageStart, replayBody, replayOk } from "../../ingest/replay/helpers.ts";
 import { nativeEvent, startDataPages, waitForCount, type DataPagesFixture } from "./data-pages-fixture.ts";
@@ -53,6 +54,7 @@ test("a person's profile shows their recordings 10 at a time, and opens them all
   await section.getByRole("button", { name: "Load more recordings" }).click();
   await waitForCount(page, `section ${rows} .replay-url`, 20);
   expect(await section.locator(".replay-url").allTextContents()).toEqual(newestFirst(20));
+  await screenshotThemes(page, "person-recordings");
 
   await section.getByRole("link", { name: "Open in Replays" }).click();
   await page.waitForSelector('h1:text-is("Replays")');

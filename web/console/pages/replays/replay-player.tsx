@@ -36,6 +36,8 @@ export function ReplayPlayer({ events, sessionEvents, startAtMs }: { events: Rec
   const [viewport, setViewport] = useState<Viewport | null>(null);
   const [stageWidth, setStageWidth] = useState(0);
 
+  // One Replayer per recording: speed, skipping and the opening place are its first settings;
+  // later changes go through setConfig and seeking. No mouse tail: the pointer alone is enough.
   useEffect(() => {
     const root = stage.current!;
     const styles = recordedStyles();

@@ -31,6 +31,16 @@ const messagingShots = [
   { name: "messaging-operations-critical", title: "Messaging: operations while the store is down (critical)" },
 ];
 
+/**
+ * The replay pages need recordings sent through POST /r and compacted: the browser test takes them
+ * (`CONSOLE_SCREENSHOTS=dir bun test test/web/console/replays.test.ts`, saved here as `{name}.png`
+ * and `{name}-dark.png`); the README lists them after these pages.
+ */
+const replayShots = [
+  { name: "replays-list", title: "Replays: recordings with their filters", dark: false },
+  { name: "replay-player", title: "Replays: the player, with the session's events on the seek bar and beside it", dark: true },
+];
+
 const outputDir = process.argv[2] ?? join(import.meta.dir, "../docs/console");
 const viewport = { width: 1280, height: 800 };
 const shownWithinMs = 60_000;
@@ -86,6 +96,11 @@ try {
       "Taken by the browser test test/web/console/messaging.test.ts (the gateway on the simulated network).",
       "",
       ...messagingShots.flatMap((shot) => [`### ${shot.title}`, "", `![${shot.title}](${shot.name}.png)`, ...(shot.dark ? [`![${shot.title}](${shot.name}-dark.png)`] : []), ""]),
+      "## Session replay",
+      "",
+      "Taken by the browser test test/web/console/replays.test.ts (recordings sent through /r).",
+      "",
+      ...replayShots.flatMap((shot) => [`### ${shot.title}`, "", `![${shot.title}](${shot.name}.png)`, ...(shot.dark ? [`![${shot.title}](${shot.name}-dark.png)`] : []), ""]),
     ].join("\n"),
   );
 } finally {

@@ -36,6 +36,8 @@ const FlagsPage = page(() => import("./pages/flags/flags-list.tsx"));
 const FlagPage = page(() => import("./pages/flags/flag-editor.tsx"));
 const ExperimentsPage = page(() => import("./pages/experiments/experiments-list.tsx"));
 const ExperimentPage = page(() => import("./pages/experiments/experiment-page.tsx"));
+const ReplaysPage = page(() => import("./pages/replays/replays-list.tsx"));
+const ReplayPage = page(() => import("./pages/replays/replay-page.tsx"));
 const PersonsPage = page(() => import("./pages/persons/persons-list.tsx"));
 const PersonProfilePage = page(() => import("./pages/persons/person-profile.tsx"));
 const GroupsPage = page(() => import("./pages/groups/groups-list.tsx"));
@@ -91,6 +93,8 @@ export function App() {
           <Route path="/projects/:projectId/flags/:flagId" component={FlagPage} />
           <Route path="/projects/:projectId/experiments" component={ExperimentsPage} />
           <Route path="/projects/:projectId/experiments/:experimentId" component={ExperimentPage} />
+          <Route path="/projects/:projectId/replays" component={ReplaysPage} />
+          <Route path="/projects/:projectId/replays/:replayId" component={ReplayPage} />
           <Route path="/projects/:projectId/persons" component={PersonsPage} />
           <Route path="/projects/:projectId/persons/:personId" component={PersonProfilePage} />
           <Route path="/projects/:projectId/groups" component={GroupsPage} />

@@ -33,6 +33,10 @@ export const paths = {
   /** The experiments list with "New experiment" open on this flag. */
   newExperiment: (projectId: string, flagId: string) => withQuery(`/projects/${encodeURIComponent(projectId)}/experiments`, { new: "1", flag: flagId }),
   experiment: (projectId: string, experimentId: string) => `/projects/${encodeURIComponent(projectId)}/experiments/${encodeURIComponent(experimentId)}`,
+  /** Session recordings, filtered by GET /replays's parameters (the list keeps its filters in the query). */
+  replays: (projectId: string, filter: Record<string, string | undefined> = {}) => withQuery(`/projects/${encodeURIComponent(projectId)}/replays`, filter),
+  /** A recording's player, opened at `at` (an instant during the session, as an event's timestamp) when given. */
+  replay: (projectId: string, replayId: string, at?: string | null) => withQuery(`/projects/${encodeURIComponent(projectId)}/replays/${encodeURIComponent(replayId)}`, { at }),
   persons: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/persons`,
   person: (projectId: string, personId: string) => `/projects/${encodeURIComponent(projectId)}/persons/${encodeURIComponent(personId)}`,
   /** The groups of a project, opened on a group type's tab, searched by part of the key. */

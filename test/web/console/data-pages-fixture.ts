@@ -35,8 +35,9 @@ export interface DataPagesFixture {
   close(): Promise<void>;
 }
 
-export async function startDataPages(projectName: string): Promise<DataPagesFixture> {
-  const service = await startTestService();
+/** `env`: the service's settings beyond the test defaults (REPLAY_FLUSH_INTERVAL_MS for the replay pages). */
+export async function startDataPages(projectName: string, env: Record<string, string> = {}): Promise<DataPagesFixture> {
+  const service = await startTestService(env);
   const browser = await launchChromium();
   const tab = await openConsoleTab(browser);
   const { request } = tab.context;

@@ -3,7 +3,7 @@
 // it), then the data sections, Dashboards first.
 import type { FunctionComponent } from "preact";
 import { paths } from "../paths.ts";
-import { ActivityIcon, ChartIcon, CirclesIcon, ClipboardListIcon, DashboardIcon, DatabaseIcon, FlagIcon, FlaskIcon, RocketIcon, SettingsIcon, UsersIcon, WarningIcon } from "../ui/icons.tsx";
+import { ActivityIcon, ChartIcon, CirclesIcon, ClipboardListIcon, DashboardIcon, DatabaseIcon, FilmIcon, FlagIcon, FlaskIcon, RocketIcon, SettingsIcon, UsersIcon, WarningIcon } from "../ui/icons.tsx";
 
 export interface ProjectSection {
   label: string;
@@ -18,6 +18,7 @@ export const projectSections: readonly ProjectSection[] = [
   { label: "Dashboards", Icon: DashboardIcon, href: paths.dashboards },
   { label: "Insights", Icon: ChartIcon, href: paths.insights },
   { label: "Live events", Icon: ActivityIcon, href: paths.projectLive },
+  { label: "Replays", Icon: FilmIcon, href: (projectId) => paths.replays(projectId) },
   { label: "Persons", Icon: UsersIcon, href: paths.persons, also: (projectId) => [paths.groups(projectId)] },
   { label: "Cohorts", Icon: CirclesIcon, href: paths.cohorts },
   { label: "Feature flags", Icon: FlagIcon, href: paths.flags },

@@ -1,5 +1,6 @@
 // One live event in a dialog: who and when, its properties as a key/value table, and the whole
 // event as JSON on demand. Every value is text from ingest, shown as text.
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import type { LiveEvent, ProjectDto } from "../../api/types.ts";
 import { formatDateTime } from "../../format/date-time.ts";
@@ -7,19 +8,28 @@ import { Button } from "../../ui/button.tsx";
 import { CodeBlock } from "../../ui/code-block.tsx";
 import { DataTable } from "../../ui/data-table.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
+import { WatchRecordingLink } from "../replays/person-recordings.tsx";
 import { valueText } from "./event-values.ts";
 
 type Entry = [string, unknown];
 
-function Summary({ event, timeZone }: { event: LiveEvent; timeZone: string }) {
+function Summary({ event, project }: { event: LiveEvent; project: ProjectDto }) {
+  const timeZone = project.timezone;
   const place = [event.location?.city, event.location?.region, event.location?.country].filter(Boolean).join(", ");
-  const facts: [string, string][] = [
+  const facts: [string, ComponentChildren][] = [
     ["Distinct ID", event.distinct_id],
     ["Person", event.person_id ?? "unknown"],
     ["Time", formatDateTime(event.timestamp, timeZone)],
     ["Received", formatDateTime(event.received_at, timeZone)],
     ["Library", event.lib ? `${event.lib.name} ${event.lib.version}` : "none"],
-    ["Session", event.session_id ?? "none"],
+    [
+      "Session",
+      event.session_id === null ? "none" : (
+        <>
+          <span class="mono">{event.session_id}</span> <WatchRecordingLink project={project} sessionId={event.session_id} at={event.timestamp} />
+        </>
+      ),
+    ],
     ["Location", place || "unknown"],
     ["UUID", event.uuid],
   ];
@@ -47,7 +57,7 @@ export function LiveEventDetail({ event, project, onClose }: { event: LiveEvent 
       {event && (
         <>
           <p class="event-detail-name"><code>{event.event}</code></p>
-          <Summary event={event} timeZone={project.timezone} />
+          <Summary event={event} project={project} />
           <h3 class="section-subtitle">Properties</h3>
           <DataTable<Entry>
             caption="Properties of the event"

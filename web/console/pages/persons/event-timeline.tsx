@@ -1,5 +1,6 @@
 // A person's events, newest first, a page at a time: the event, its time in the project's time
-// zone and a few properties; a row opens to every property and the event's raw JSON.
+// zone, a few properties and, for an event sent in a session, a link to its recording; a row
+// opens to every property and the event's raw JSON.
 import { useState } from "preact/hooks";
 import { personEvents, type PersonEvent } from "../../api/persons-api.ts";
 import type { ProjectDto } from "../../api/types.ts";
@@ -10,6 +11,7 @@ import { Button } from "../../ui/button.tsx";
 import { ChevronRightIcon } from "../../ui/icons.tsx";
 import { LoadMore } from "../../ui/load-more.tsx";
 import { ErrorState, LoadingState } from "../../ui/states.tsx";
+import { WatchRecordingLink } from "../replays/person-recordings.tsx";
 import { hasMasked, MaskedNote, PropertyTable } from "./personal-data.tsx";
 import { PropertyChips } from "./person-table.tsx";
 
@@ -77,10 +79,11 @@ function EventRow({ project, event, masking }: { project: ProjectDto; event: Per
         <td>
           <PropertyChips properties={event.properties} masking={masking} />
         </td>
+        <td>{event.session_id !== null && <WatchRecordingLink project={project} sessionId={event.session_id} at={event.timestamp} />}</td>
       </tr>
       {open && (
         <tr class="event-detail-row">
-          <td colSpan={5}><EventDetail event={event} masking={masking} /></td>
+          <td colSpan={6}><EventDetail event={event} masking={masking} /></td>
         </tr>
       )}
     </>
@@ -108,6 +111,7 @@ export function EventTimeline({ project, region, personId, masking }: { project:
               <th scope="col">Time ({project.timezone})</th>
               <th scope="col">Distinct id</th>
               <th scope="col">Properties</th>
+              <th scope="col">Recording</th>
             </tr>
           </thead>
           <tbody>

@@ -1,5 +1,6 @@
 // "/projects/{id}/persons/{personId}": one person: properties (masked where the role does not
-// see personal data), distinct ids, merges with unmerge, and their events in the environment.
+// see personal data), distinct ids, merges with unmerge, their recordings and their events in
+// the environment.
 import { useEffect, useState } from "preact/hooks";
 import { useLocation, useRoute } from "preact-iso";
 import { isNotFound } from "../../api/http.ts";
@@ -14,6 +15,7 @@ import { LinkButton } from "../../ui/button.tsx";
 import { SearchOffIcon } from "../../ui/icons.tsx";
 import { PageTitle } from "../../ui/page-title.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
+import { PersonRecordings } from "../replays/person-recordings.tsx";
 import { EventTimeline } from "./event-timeline.tsx";
 import { PersonIdentity } from "./person-identity.tsx";
 import { personName } from "./person-name.ts";
@@ -54,6 +56,8 @@ function Profile({ project, initial }: { project: ProjectDto; initial: Person })
           setChanges((count) => count + 1);
         }}
       />
+
+      <PersonRecordings key={`recordings-${changes}`} project={project} region={region} personId={person.id} />
 
       <section class="card section" aria-labelledby="events-title">
         <h2 id="events-title" class="section-title">Events</h2>

@@ -9,6 +9,7 @@ import { validateBody } from "../../http/validate.ts";
 import { isUuidV7 } from "../../../storage/uuid-index.ts";
 import type { ReplayBlockRow, ReplayFilter, ReplayPolicy, ReplayPosition, ReplaySessionRow } from "../../../storage/replay/replay-index.ts";
 import { parseRfc3339 } from "../../ingest/rfc3339.ts";
+import { sessionIdleMs } from "../../../storage/replay/replay-sweep.ts";
 import { replayPlatforms } from "../../ingest/replay/replay-limits.ts";
 import type { RegionNode } from "../region-node.ts";
 import type { RegionClaims } from "../region-auth.ts";
@@ -175,7 +176,8 @@ export function replayRoutes(node: RegionNode, check: RegionTokenCheck, reads: S
     .get("/replays/:id", async ({ request, params }) => {
       const claims = await regionAccess(request, check, "replays:read");
       const session = pathSession(node, claims, params.id);
-      const events = await reads.sessionEvents(claims, session.sessionId, session.startMs, session.endMs, replayTimelineEventsMax);
+      // The session id decides; the margin only bounds the scan. An SDK sends its pageview before the recorder has loaded, and events after the last recorded change.
+      const events = await reads.sessionEvents(claims, session.sessionId, session.startMs - sessionIdleMs, session.endMs + sessionIdleMs, replayTimelineEventsMax);
       return jsonResponse(200, {
         ...replayDto(node, session),
         blocks: index.blocks(claims.projectId, claims.environment, session.sessionId).map(blockDto),

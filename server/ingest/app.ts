@@ -15,6 +15,7 @@ import type { SegmentCall } from "./segment/map-calls.ts";
 import { ingestUrlBytesMax } from "./limits.ts";
 import { captureReplay } from "./replay/capture-replay.ts";
 import { FlagGate } from "./flags/flag-gate.ts";
+import { SessionVerdicts } from "./replay/replay-sampling.ts";
 
 /** The customer-data platform's paths: each call by name and by its one-letter short form; null is a batch. */
 const segmentPaths: [string, SegmentCall | null][] = [
@@ -112,12 +113,12 @@ export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: 
     }
   }
   addFlagRoutes(app as unknown as Elysia, node, environments, ingestJson, corsHeaders);
-  const recordingGate = new FlagGate(node, environments);
+  const recording = { gate: new FlagGate(node, environments), verdicts: new SessionVerdicts() };
   for (const route of ["/r", "/r/"]) {
     app.post(route, async ({ request }) => {
       const receivedAt = Date.now();
       const decoded = await decodeIngestBody(request, new URL(request.url));
-      return ingestJson(200, await captureReplay(node, recordingGate, request, decoded, receivedAt));
+      return ingestJson(200, await captureReplay(node, recording, request, decoded, receivedAt));
     }, { parse: "none" });
   }
   for (const [path, call] of segmentPaths) {

@@ -64,7 +64,7 @@ export class RegionNode {
   async maintainReplays(): Promise<void> {
     try {
       await this.replays.flush();
-      sweepReplays(this.replays, (projectId) => this.store.projectRetentionDays(projectId), Date.now());
+      await sweepReplays(this.replays, (projectId) => this.store.projectRetentionDays(projectId), Date.now());
     } catch (error) {
       console.error(`region ${this.code}: replay compaction failed (the replay log keeps the chunks; retried at the next pass):`, error);
     }

@@ -43,6 +43,8 @@ export interface ReplaySessionRow {
   chunkCount: number;
   eventCount: number;
   sizeBytes: number;
+  /** When its newest chunk arrived, by the server's clock (whether a session is over is not the visitor's clock's say). */
+  receivedMs: number;
 }
 
 export interface ReplayBlockRow {
@@ -97,10 +99,11 @@ CREATE TABLE IF NOT EXISTS replay_sessions (
   chunk_count INTEGER NOT NULL,
   event_count INTEGER NOT NULL,
   size_bytes INTEGER NOT NULL,
+  received_ms INTEGER NOT NULL,
   PRIMARY KEY (project_id, environment, session_id)
 );
 CREATE INDEX IF NOT EXISTS replay_sessions_by_start ON replay_sessions (project_id, environment, start_ms DESC, session_id DESC);
-CREATE INDEX IF NOT EXISTS replay_sessions_by_end ON replay_sessions (end_ms);
+CREATE INDEX IF NOT EXISTS replay_sessions_by_end ON replay_sessions (project_id, end_ms);
 CREATE TABLE IF NOT EXISTS replay_blocks (
   project_id TEXT NOT NULL,
   environment TEXT NOT NULL,
@@ -137,6 +140,7 @@ const sessionColumns = {
   platform: "platform", mode: "mode", startMs: "start_ms", endMs: "end_ms", activeSeconds: "active_seconds",
   firstUrl: "first_url", pageCount: "page_count", clickCount: "click_count", keypressCount: "keypress_count",
   consoleErrorCount: "console_error_count", chunkCount: "chunk_count", eventCount: "event_count", sizeBytes: "size_bytes",
+  receivedMs: "received_ms",
 } as const satisfies Record<Exclude<keyof ReplaySessionRow, "activeRanges" | "visits">, string>;
 
 function toSessionRow(row: Record<string, unknown>): ReplaySessionRow {
@@ -239,11 +243,17 @@ export class ReplayIndex {
     return rows.map(toSessionRow);
   }
 
-  /** Sessions that ended before `endedBeforeMs`, optionally only those shorter than `shorterThanMs`, of one project (at most `limit`). */
-  endedSessions(projectId: string, endedBeforeMs: number, shorterThanMs: number | null, limit: number): ReplaySessionRow[] {
+  /** A project's sessions whose last event is before `endedBeforeMs` (at most `limit`). */
+  expiredSessions(projectId: string, endedBeforeMs: number, limit: number): ReplaySessionRow[] {
+    const rows = this.db.query("SELECT * FROM replay_sessions WHERE project_id = ? AND end_ms < ? LIMIT ?").all(projectId, endedBeforeMs, limit) as Record<string, unknown>[];
+    return rows.map(toSessionRow);
+  }
+
+  /** A project's sessions shorter than `shorterThanMs` with no chunk received since `quietSinceMs` (at most `limit`). */
+  quietShortSessions(projectId: string, quietSinceMs: number, shorterThanMs: number, limit: number): ReplaySessionRow[] {
     const rows = this.db
-      .query(`SELECT * FROM replay_sessions WHERE project_id = ? AND end_ms < ?${shorterThanMs === null ? "" : " AND end_ms - start_ms < ?"} LIMIT ?`)
-      .all(...(shorterThanMs === null ? [projectId, endedBeforeMs, limit] : [projectId, endedBeforeMs, shorterThanMs, limit])) as Record<string, unknown>[];
+      .query("SELECT * FROM replay_sessions WHERE project_id = ? AND received_ms < ? AND end_ms - start_ms < ? LIMIT ?")
+      .all(projectId, quietSinceMs, shorterThanMs, limit) as Record<string, unknown>[];
     return rows.map(toSessionRow);
   }
 

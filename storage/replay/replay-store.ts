@@ -10,8 +10,8 @@
 // twin, and one the index never named is removed at start). (session, seq) pairs are claimed
 // at ingest against both the log's pending chunks and the index, so an acknowledged chunk is
 // stored once.
-import { closeSync, fsyncSync, openSync, readdirSync, rmSync, statSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { readdirSync, rmSync, statSync } from "node:fs";
+import { open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { makeDirectories, removeTemporaryFiles, writeFileAtomicAsync } from "../atomic-file.ts";
 import { comparePositions, WriteAheadLog, type WalPosition } from "../wal.ts";
@@ -57,6 +57,8 @@ const sessionKey = (projectId: string, environment: string, sessionId: string) =
 interface SessionGroup {
   record: ReplayRecord;
   chunks: ReplayChunk[];
+  /** When the newest of its chunks arrived (server time). */
+  receivedAt: number;
 }
 
 interface PreparedBlock {
@@ -68,6 +70,14 @@ interface PreparedBlock {
 export class ReplayStore {
   /** (session, seq) of chunks in the log and not yet in the index, plus those being appended. */
   private readonly pending = new Set<string>();
+  /**
+   * Claimed chunks whose append has not settled, each with what resolves when it has: a second
+   * copy waits for it, and is a duplicate only if the first became durable (a failed append
+   * releases the claim, and the copy is stored instead).
+   */
+  private readonly unsettled = new Map<string, { settled: Promise<void>; settle: () => void }>();
+  /** Compaction and deletions run one at a time (a sweep must not delete a block a flush is about to name). */
+  private exclusiveWork: Promise<unknown> = Promise.resolve();
   /** The end of the newest record whose append resolved: everything before it is durable. */
   private acknowledged: WalPosition;
   private flushing: Promise<FlushResult> | null = null;
@@ -129,25 +139,54 @@ export class ReplayStore {
     return this.pending.has(chunkKey(projectId, environment, sessionId, seq)) || this.index.hasChunk(projectId, environment, sessionId, seq);
   }
 
-  /** Claims a chunk for a request about to append it: false when it is known already. */
-  claim(projectId: string, environment: string, sessionId: string, seq: number): boolean {
+  /**
+   * Claims a chunk for a request about to append it (append or release it next): false when it
+   * is stored already. A copy claimed by a request still appending it is waited for.
+   */
+  async claim(projectId: string, environment: string, sessionId: string, seq: number): Promise<boolean> {
+    const key = chunkKey(projectId, environment, sessionId, seq);
+    for (let other = this.unsettled.get(key); other; other = this.unsettled.get(key)) await other.settled;
     if (this.known(projectId, environment, sessionId, seq)) return false;
-    this.pending.add(chunkKey(projectId, environment, sessionId, seq));
+    this.pending.add(key);
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.unsettled.set(key, { settled: promise, settle: resolve });
     return true;
   }
 
-  /** Appends one request's accepted chunks; resolves once they are durable. On failure their claims are released (a retry may bring them again). */
+  /** Gives claims back without storing their chunks (the request failed before its append). */
+  release(projectId: string, environment: string, chunks: readonly ReplayChunk[]): void {
+    for (const chunk of chunks) {
+      const key = chunkKey(projectId, environment, chunk.sessionId, chunk.seq);
+      this.pending.delete(key);
+      this.settle(key);
+    }
+  }
+
+  private settle(key: string): void {
+    this.unsettled.get(key)?.settle();
+    this.unsettled.delete(key);
+  }
+
+  /** Appends one request's claimed chunks; resolves once they are durable. On failure their claims are released (a retry may bring them again). */
   async append(record: ReplayRecord): Promise<void> {
     const payload = new TextEncoder().encode(JSON.stringify(record));
     let position: WalPosition;
     try {
       position = await this.log.append(payload);
     } catch (error) {
-      for (const chunk of record.chunks) this.pending.delete(chunkKey(record.projectId, record.environment, chunk.sessionId, chunk.seq));
+      this.release(record.projectId, record.environment, record.chunks);
       throw error;
     }
+    for (const chunk of record.chunks) this.settle(chunkKey(record.projectId, record.environment, chunk.sessionId, chunk.seq));
     if (comparePositions(position, this.acknowledged) > 0) this.acknowledged = position;
     this.bytesSinceFlush += payload.byteLength;
+  }
+
+  /** Runs `work` after every compaction or deletion before it, and before any after it. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.exclusiveWork.then(work);
+    this.exclusiveWork = result.catch(() => {});
+    return result;
   }
 
   /** Whether enough arrived since the last flush to start one early. */
@@ -162,7 +201,7 @@ export class ReplayStore {
 
   /** Compacts every acknowledged chunk in the log into blocks (one flush at a time; a call during one waits for it). */
   flush(): Promise<FlushResult> {
-    this.flushing ??= this.compact().finally(() => (this.flushing = null));
+    this.flushing ??= this.exclusive(() => this.compact()).finally(() => (this.flushing = null));
     return this.flushing;
   }
 
@@ -178,8 +217,12 @@ export class ReplayStore {
         flushedKeys.push(chunkKey(record.projectId, record.environment, chunk.sessionId, chunk.seq));
         const key = sessionKey(record.projectId, record.environment, chunk.sessionId);
         const group = groups.get(key);
-        if (group) group.chunks.push(chunk);
-        else groups.set(key, { record, chunks: [chunk] });
+        if (group) {
+          group.chunks.push(chunk);
+          group.receivedAt = Math.max(group.receivedAt, record.receivedAt);
+        } else {
+          groups.set(key, { record, chunks: [chunk], receivedAt: record.receivedAt });
+        }
       }
     }
     const prepared: PreparedBlock[] = [];
@@ -225,11 +268,19 @@ export class ReplayStore {
     return join(this.blocksDir, String(dataId), environment, sessionId, `${name}${blockSuffix}`);
   }
 
-  /** Deletes a session's recording: index first (synced), then its files (a crash between leaves files startup removes). */
-  deleteSession(session: ReplaySessionRow): void {
-    this.index.transaction(() => this.index.deleteSession(session.projectId, session.environment, session.sessionId));
-    syncFile(this.journalPath);
-    rmSync(join(this.blocksDir, String(session.dataId), session.environment, session.sessionId), { recursive: true, force: true });
+  /**
+   * Deletes recordings: the index first, in one transaction, synced; then their files (a crash
+   * between leaves files the next start removes). Never while a compaction runs.
+   */
+  deleteSessions(sessions: readonly ReplaySessionRow[]): Promise<void> {
+    return this.exclusive(async () => {
+      if (sessions.length === 0) return;
+      this.index.transaction(() => {
+        for (const session of sessions) this.index.deleteSession(session.projectId, session.environment, session.sessionId);
+      });
+      await syncFileAsync(this.journalPath);
+      for (const session of sessions) await rm(join(this.blocksDir, String(session.dataId), session.environment, session.sessionId), { recursive: true, force: true });
+    });
   }
 
   async close(): Promise<void> {
@@ -244,15 +295,6 @@ async function syncFileAsync(path: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
-  }
-}
-
-function syncFile(path: string): void {
-  const fd = openSync(path, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -283,5 +325,6 @@ function mergeSession(existing: ReplaySessionRow | null, group: SessionGroup, bl
     chunkCount: (existing?.chunkCount ?? 0) + group.chunks.length,
     eventCount: (existing?.eventCount ?? 0) + summary.eventCount,
     sizeBytes: (existing?.sizeBytes ?? 0) + block.sizeBytes,
+    receivedMs: Math.max(existing?.receivedMs ?? 0, group.receivedAt),
   };
 }

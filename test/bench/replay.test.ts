@@ -30,7 +30,7 @@ test("the same seed gives the same visits; each a realistic recording of the typ
     expect(visit.chunks.flatMap((chunk) => chunk.events)).toEqual(visit.events);
     for (const chunk of visit.chunks) {
       expect(chunk.events.at(-1)!.timestamp - chunk.events[0]!.timestamp).toBeLessThan(chunkIntervalMs);
-      const verdict = validateChunk({ session_id: Bun.randomUUIDv7(), seq: chunk.seq, distinct_id: "visitor", platform: "web", mode: "dom", events: chunk.events }, { oldestAllowedMs: 0, retentionDays: 365 });
+      const verdict = validateChunk({ session_id: Bun.randomUUIDv7(), seq: chunk.seq, distinct_id: "visitor", platform: "web", mode: "dom", events: chunk.events }, { receivedAt: Date.now(), oldestAllowedMs: 0, retentionDays: 365 });
       expect(verdict.ok).toBe(true);
     }
     // Inputs are masked: no typed text but asterisks.

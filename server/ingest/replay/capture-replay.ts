@@ -12,7 +12,7 @@ import type { FlagGate } from "../flags/flag-gate.ts";
 import { isPlainObject } from "../json-values.ts";
 import { parseRfc3339 } from "../rfc3339.ts";
 import { replayChunksMax, replayChunksMin } from "./replay-limits.ts";
-import { sessionSampledIn } from "./replay-sampling.ts";
+import { sessionSampledIn, type SessionVerdicts } from "./replay-sampling.ts";
 import { validateChunk, type ChunkRejection } from "./validate-chunk.ts";
 
 export interface ReplayIngestResponse {
@@ -24,7 +24,13 @@ export interface ReplayIngestResponse {
 const dayMs = 86_400_000;
 const duplicateMessage = "this chunk (session_id, seq) was stored before; resending it is safe";
 
-export async function captureReplay(node: RegionNode, gate: FlagGate, request: Request, decoded: DecodedBody, receivedAt: number): Promise<ReplayIngestResponse> {
+/** What decides whether a session is recorded: the flag gate, and the verdicts already given. */
+export interface RecordingDecision {
+  gate: FlagGate;
+  verdicts: SessionVerdicts;
+}
+
+export async function captureReplay(node: RegionNode, decision: RecordingDecision, request: Request, decoded: DecodedBody, receivedAt: number): Promise<ReplayIngestResponse> {
   const json = decoded.json;
   if (!isPlainObject(json)) throw ingestMalformed("the body must be a JSON object with api_key and chunks");
   const key = authenticate(node, json.api_key, request.headers.get("origin"));
@@ -39,33 +45,38 @@ export async function captureReplay(node: RegionNode, gate: FlagGate, request: R
 
   const policy = node.replays.index.policy(key.projectId);
   const keepRatio = node.keepRatio(key.projectId);
-  const clock = { oldestAllowedMs: receivedAt - key.retentionDays * dayMs, retentionDays: key.retentionDays };
+  const clock = { receivedAt, oldestAllowedMs: receivedAt - key.retentionDays * dayMs, retentionDays: key.retentionDays };
   const response: ReplayIngestResponse = { accepted: 0, sampled_out: [], rejected: [] };
-  /** Per session of the request: recorded or not (the flag is evaluated once per session and person). */
-  const verdicts = new Map<string, boolean>();
   const accepted: ReplayChunk[] = [];
-  for (const raw of chunks) {
-    const verdict = validateChunk(raw, clock);
-    if (!verdict.ok) {
-      response.rejected.push(verdict.rejection);
-      continue;
+  /** Chunks this request claimed: a second copy in it is a duplicate (its claim would wait for this request's own append). */
+  const claimedHere = new Set<string>();
+  try {
+    for (const raw of chunks) {
+      const verdict = validateChunk(raw, clock);
+      if (!verdict.ok) {
+        response.rejected.push(verdict.rejection);
+        continue;
+      }
+      const chunk = verdict.chunk;
+      const recorded = decision.verdicts.of(key.projectId, chunk.sessionId, () =>
+        sessionSampledIn(policy, keepRatio, chunk.sessionId) && (policy.flagKey === null || decision.gate.enabled(key, policy.flagKey, chunk.distinctId)),
+      );
+      if (!recorded) {
+        if (!response.sampled_out.includes(chunk.sessionId)) response.sampled_out.push(chunk.sessionId);
+        continue;
+      }
+      const chunkKey = `${chunk.sessionId}:${chunk.seq}`;
+      if (claimedHere.has(chunkKey) || !(await node.replays.claim(key.projectId, key.environment, chunk.sessionId, chunk.seq))) {
+        response.rejected.push({ session_id: chunk.sessionId, seq: chunk.seq, reason: "duplicate", message: duplicateMessage });
+        continue;
+      }
+      claimedHere.add(chunkKey);
+      accepted.push(chunk);
     }
-    const chunk = verdict.chunk;
-    const verdictKey = `${chunk.sessionId}\u0000${chunk.distinctId}`;
-    let recorded = verdicts.get(verdictKey);
-    if (recorded === undefined) {
-      recorded = sessionSampledIn(policy, keepRatio, chunk.sessionId) && (policy.flagKey === null || gate.enabled(key, policy.flagKey, chunk.distinctId));
-      verdicts.set(verdictKey, recorded);
-    }
-    if (!recorded) {
-      if (!response.sampled_out.includes(chunk.sessionId)) response.sampled_out.push(chunk.sessionId);
-      continue;
-    }
-    if (!node.replays.claim(key.projectId, key.environment, chunk.sessionId, chunk.seq)) {
-      response.rejected.push({ session_id: chunk.sessionId, seq: chunk.seq, reason: "duplicate", message: duplicateMessage });
-      continue;
-    }
-    accepted.push(chunk);
+  } catch (error) {
+    // Claimed chunks this request will not store: a retry must be able to bring them.
+    node.replays.release(key.projectId, key.environment, accepted);
+    throw error;
   }
   if (accepted.length > 0) {
     try {

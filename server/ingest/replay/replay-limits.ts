@@ -12,3 +12,5 @@ export const rrwebTypeMax = 6;
 export const replayPlatforms: ReadonlySet<string> = new Set(["web", "ios", "android", "react-native", "tauri"]);
 /** Not in the spec (it names `mode` only): DOM snapshots (web), or a mobile SDK's wireframes or screenshots. */
 export const replayModes: ReadonlySet<string> = new Set(["dom", "wireframe", "screenshot"]);
+/** Not in the spec: how far past the request's arrival an event's time may be (a device clock running fast). */
+export const replayFutureToleranceMs = 60 * 60_000;

@@ -5,7 +5,7 @@ import type { ReplayChunk } from "../../../storage/replay/replay-store.ts";
 import type { RrwebEvent } from "../../../storage/replay/replay-summary.ts";
 import { distinctIdLengthMax } from "../limits.ts";
 import { isPlainObject } from "../json-values.ts";
-import { chunkEventsMax, chunkEventsMin, chunkSeqMax, replayModes, replayPlatforms, rrwebTypeMax } from "./replay-limits.ts";
+import { chunkEventsMax, chunkEventsMin, chunkSeqMax, replayFutureToleranceMs, replayModes, replayPlatforms, rrwebTypeMax } from "./replay-limits.ts";
 
 export type ChunkRejectionReason = "invalid" | "too_large" | "duplicate" | "expired";
 
@@ -23,20 +23,23 @@ const sentSession = (raw: unknown) => (isPlainObject(raw) && typeof raw.session_
 const sentSeq = (raw: unknown) => (isPlainObject(raw) && Number.isSafeInteger(raw.seq) ? (raw.seq as number) : null);
 
 /** The first problem of event `index`, or null when it is rrweb's shape. */
-function eventProblem(event: unknown, index: number): string | null {
+function eventProblem(event: unknown, index: number, latestMs: number): string | null {
   if (!isPlainObject(event)) return `events[${index}] must be an object`;
   if (!Number.isInteger(event.type) || (event.type as number) < 0 || (event.type as number) > rrwebTypeMax) {
     return `events[${index}].type must be an rrweb event type (an integer from 0 to ${rrwebTypeMax})`;
   }
-  if (typeof event.timestamp !== "number" || !Number.isFinite(event.timestamp) || event.timestamp <= 0) {
-    return `events[${index}].timestamp must be a positive number of epoch milliseconds`;
+  if (!Number.isSafeInteger(event.timestamp) || (event.timestamp as number) <= 0) {
+    return `events[${index}].timestamp must be a positive whole number of epoch milliseconds`;
   }
+  // A recording from the future would sit first in every listing and outlive any retention.
+  if ((event.timestamp as number) > latestMs) return `events[${index}].timestamp is more than ${replayFutureToleranceMs / 60_000} minutes in the future`;
   if (!isPlainObject(event.data)) return `events[${index}].data must be an object`;
   return null;
 }
 
-/** The project's retention: a chunk whose every event is older than `oldestAllowedMs` is refused. */
+/** When the chunk arrived, and the project's retention: a chunk whose every event is older than `oldestAllowedMs` is refused. */
 export interface ChunkClock {
+  receivedAt: number;
   oldestAllowedMs: number;
   retentionDays: number;
 }
@@ -59,7 +62,7 @@ export function validateChunk(raw: unknown, clock: ChunkClock): ChunkVerdict {
   if (events.length < chunkEventsMin) return reject("invalid", `a chunk holds ${chunkEventsMin} to ${chunkEventsMax} events`);
   let newestMs = 0;
   for (let index = 0; index < events.length; index++) {
-    const problem = eventProblem(events[index], index);
+    const problem = eventProblem(events[index], index, clock.receivedAt + replayFutureToleranceMs);
     if (problem) return reject("invalid", problem);
     newestMs = Math.max(newestMs, (events[index] as RrwebEvent).timestamp);
   }

@@ -20,7 +20,8 @@ const messages = {
   eventsArray: "events must be an array of rrweb events",
   chunkObject: "a chunk must be an object",
   type: (index: number) => `events[${index}].type must be an rrweb event type (an integer from 0 to 6)`,
-  timestamp: (index: number) => `events[${index}].timestamp must be a positive number of epoch milliseconds`,
+  timestamp: (index: number) => `events[${index}].timestamp must be a positive whole number of epoch milliseconds`,
+  future: (index: number) => `events[${index}].timestamp is more than 60 minutes in the future`,
   data: (index: number) => `events[${index}].data must be an object`,
   eventObject: (index: number) => `events[${index}] must be an object`,
   expired: "every event is older than the project's retention of 365 days",
@@ -179,6 +180,9 @@ describe("rrweb event shape", () => {
     ["timestamp \"x\"", { type: 3, timestamp: "x", data: {} }, messages.timestamp(2)],
     ["timestamp as an ISO string", { type: 3, timestamp: new Date(now).toISOString(), data: {} }, messages.timestamp(2)],
     ["timestamp missing", { type: 3, data: {} }, messages.timestamp(2)],
+    ["timestamp with a fraction", { type: 3, timestamp: now + 0.5, data: {} }, messages.timestamp(2)],
+    ["timestamp past a safe integer", { type: 3, timestamp: 1e16, data: {} }, messages.timestamp(2)],
+    ["timestamp over an hour ahead", { type: 3, timestamp: Date.now() + 3_700_000, data: {} }, messages.future(2)],
     ["data missing", { type: 3, timestamp: now }, messages.data(2)],
     ["data an array", { type: 3, timestamp: now, data: [] }, messages.data(2)],
     ["data null", { type: 3, timestamp: now, data: null }, messages.data(2)],
@@ -201,6 +205,10 @@ describe("rrweb event shape", () => {
 
   test("every type from 0 to 6 is accepted", async () => {
     await expectBetweenValid(replayChunk({ events: [0, 1, 2, 3, 4, 5, 6].map((type) => ({ type, timestamp: now + type, data: {} })) }), null);
+  });
+
+  test("an event up to an hour ahead of the request (a fast device clock) is accepted", async () => {
+    await expectBetweenValid(replayChunk({ events: [{ type: 3, timestamp: Date.now() + 3_500_000, data: { source: 1 } }] }), null);
   });
 });
 

@@ -83,6 +83,7 @@ describe("the session's index row", () => {
       chunkCount: 1,
       eventCount: 10,
       sizeBytes: blockBytes,
+      receivedMs: expect.any(Number),
     });
     expect(node().store.replays.blocks(projectId, "production", chunk.session_id)).toEqual([
       { name: names[0]!.replace(/\.json\.zst$/, ""), startMs: t, endMs: t + 6500, eventCount: 10, sizeBytes: blockBytes },

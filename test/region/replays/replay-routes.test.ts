@@ -227,9 +227,9 @@ describe("replay policy", () => {
     const session = node.store.replays.session(projectId, "production", short)!;
     const blockDir = join(service.dataDir, "eu", "replays", "blocks", String(session.dataId), "production", short);
     expect(existsSync(blockDir)).toBe(true);
-    // Not over yet 29 minutes after its last event; over after 30.
-    expect(sweepReplays(node.replays, () => 365, t0 + 605_000 + 29 * 60_000)).toBe(0);
-    expect(sweepReplays(node.replays, () => 365, t0 + 605_000 + 30 * 60_000 + 1)).toBe(1);
+    // Over once no chunk has arrived for 30 minutes by the server's clock (the events' own times are two hours old).
+    expect(await sweepReplays(node.replays, () => 365, session.receivedMs + 30 * 60_000)).toBe(0);
+    expect(await sweepReplays(node.replays, () => 365, session.receivedMs + 30 * 60_000 + 1)).toBe(1);
     expect([node.store.replays.session(projectId, "production", short), existsSync(blockDir)]).toEqual([null, false]);
 
     await call(service.url, "PUT", "/region/eu/replays/policy", { headers: bearer(token), body: { sample_rate: 1, min_duration_ms: 0, flag_key: null } });
@@ -239,8 +239,8 @@ describe("replay policy", () => {
   test("recordings past the project's retention are deleted", async () => {
     const node = service.nodes.get("eu")!;
     const day = 86_400_000;
-    expect(sweepReplays(node.replays, () => 30, t0 + 20_000 + 30 * day - 1)).toBe(0);
-    expect(sweepReplays(node.replays, () => 30, t0 + 60_000 + 30 * day + 1)).toBe(2);
+    expect(await sweepReplays(node.replays, () => 30, t0 + 20_000 + 30 * day)).toBe(0);
+    expect(await sweepReplays(node.replays, () => 30, t0 + 60_000 + 30 * day + 1)).toBe(2);
     expect((await get("/replays")).body).toEqual({ results: [], next_cursor: null });
   });
 });

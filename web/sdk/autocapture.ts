@@ -8,12 +8,23 @@ const clickable = "a,button,input[type=button],input[type=submit],input[type=res
 /** Text is cut to this many characters. */
 export const elementTextLengthMax = 255;
 
+/** The element's text without what is under the masking selector or in an editable element (a masked child leaves its parent's text). */
+function shownText(element: Element, maskTextSelector: string | undefined): string {
+  const hidden = maskTextSelector ? `${maskTextSelector},[contenteditable]:not([contenteditable="false"]),textarea` : '[contenteditable]:not([contenteditable="false"]),textarea';
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  const parts: string[] = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.parentElement?.closest(hidden)) parts.push(node.textContent ?? "");
+  }
+  return parts.join(" ");
+}
+
 export function startClickAutocapture(capture: (properties: Record<string, unknown>) => void, maskTextSelector: string | undefined): () => void {
   const onClick = (event: MouseEvent) => {
     const target = event.target instanceof Element ? event.target.closest(clickable) : null;
     if (!target || target.closest("[data-svca-no-capture]")) return;
     const masked = target instanceof HTMLInputElement || target instanceof HTMLSelectElement || (maskTextSelector !== undefined && target.closest(maskTextSelector) !== null);
-    const text = masked ? "" : (target.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, elementTextLengthMax);
+    const text = masked ? "" : shownText(target, maskTextSelector).replace(/\s+/g, " ").trim().slice(0, elementTextLengthMax);
     // Absent rather than null: storage keeps no null properties.
     capture({
       $event_type: "click",

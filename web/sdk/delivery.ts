@@ -1,10 +1,10 @@
 // A queue of items (events, or recording chunks) already written as JSON text, sent to one
-// ingest path in requests of at most `itemsMax` items and about `bytesMax` characters, one
+// ingest path in requests of at most `itemsMax` items and about `bytesMax` bytes (UTF-8), one
 // request at a time. A request that fails for a reason that may pass (network error, 429,
 // 5xx) is sent again after an exponential backoff with jitter, or after the answer's
 // Retry-After; one refused with another 4xx is dropped. On page hide what is left goes by
 // beacon, in pieces a beacon takes. Items carry their own ids, so a resent item is deduplicated.
-import { beaconBytesMax, post, sendOnHide } from "./transport.ts";
+import { beaconBytesMax, post, sendOnHide, utf8Bytes } from "./transport.ts";
 
 export const retryBaseMs = 1000;
 export const retryMaxMs = 30_000;
@@ -38,12 +38,12 @@ export class Delivery {
     if (this.items.length > queuedItemsMax) this.items.splice(0, this.items.length - queuedItemsMax);
   }
 
-  /** How many of the first items fit in one request of at most `bytesMax` characters (at least one). */
+  /** How many of the first items fit in one request of at most `bytesMax` bytes (at least one). */
   private cut(bytesMax: number): number {
-    let bytes = this.options.envelope("").length;
+    let bytes = utf8Bytes(this.options.envelope(""));
     let count = 0;
     while (count < this.items.length && count < this.options.itemsMax) {
-      bytes += this.items[count]!.length + 1;
+      bytes += utf8Bytes(this.items[count]!) + 1;
       if (count > 0 && bytes > bytesMax) break;
       count++;
     }

@@ -59,7 +59,8 @@ export interface RecorderHost {
   sessionId(activity: boolean): string;
   windowId(): string;
   distinctId(): string;
-  nextSeq(sessionId: string): number;
+  /** Null past the largest sequence number ingest takes. */
+  nextSeq(sessionId: string): number | null;
   isSampledOut(sessionId: string): boolean;
   markSampledOut(sessionId: string): void;
 }

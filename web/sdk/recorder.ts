@@ -9,13 +9,13 @@ import { record } from "@rrweb/record";
 import type { eventWithTime } from "@rrweb/types";
 import { Delivery } from "./delivery.ts";
 import type { Recorder, RecorderHost, StartRecorder } from "./options.ts";
-import { beaconBytesMax } from "./transport.ts";
+import { beaconBytesMax, utf8Bytes } from "./transport.ts";
 
 /** Ingest's limits for POST /r (docs/replay.md). */
 export const chunkEventsMax = 20_000;
 export const requestChunksMax = 50;
-/** A request (and so a chunk) stays under this many characters before compression; one larger event travels alone. */
-export const requestCharactersMax = 1_000_000;
+/** A request (and so a chunk) stays under this many bytes before compression; one larger event travels alone. */
+export const requestBytesMax = 1_000_000;
 export const recordingFlushIntervalMs = 2000;
 
 const eventType = { fullSnapshot: 2, incrementalSnapshot: 3, meta: 4 } as const;
@@ -25,19 +25,32 @@ const activitySources: ReadonlySet<number> = new Set([1, 2, 3, 5, 6, 7, 12, 14])
 const isActivity = (event: eventWithTime) =>
   event.type === eventType.incrementalSnapshot && activitySources.has((event.data as { source: number }).source);
 
+/**
+ * What rrweb masks as text: the site's selector, and with inputs masked every editable element
+ * too (rich editors and chat boxes are contenteditable, not inputs, and rrweb would record what
+ * is typed into them as text).
+ */
+export const editableSelector = '[contenteditable]:not([contenteditable="false"])';
+function textMaskSelector(maskAllInputs: boolean, siteSelector: string | undefined): string | undefined {
+  if (!maskAllInputs) return siteSelector;
+  return siteSelector ? `${siteSelector},${editableSelector}` : editableSelector;
+}
+
 export const startRecorder: StartRecorder = (host: RecorderHost): Recorder => {
   let sessionId = host.sessionId(false);
   let sampledOut = host.isSampledOut(sessionId);
   /** A new session waits for its full snapshot: events before it could not be replayed. */
   let awaitingSnapshot = false;
   let buffer: string[] = [];
-  let bufferCharacters = 0;
+  /** The UTF-8 size of each buffered event, and their sum. */
+  let bufferSizes: number[] = [];
+  let bufferBytes = 0;
 
   const delivery = new Delivery({
     url: `${host.apiHost}/r`,
     envelope: (items) => `{"api_key":${JSON.stringify(host.apiKey)},"sent_at":"${new Date().toISOString()}","chunks":[${items}]}`,
     itemsMax: requestChunksMax,
-    bytesMax: requestCharactersMax,
+    bytesMax: requestBytesMax,
     onAnswer: (answer) => {
       const ids = (answer as { sampled_out?: unknown } | null)?.sampled_out;
       if (!Array.isArray(ids)) return;
@@ -45,33 +58,38 @@ export const startRecorder: StartRecorder = (host: RecorderHost): Recorder => {
       if (ids.includes(sessionId)) {
         sampledOut = true;
         buffer = [];
-        bufferCharacters = 0;
+        bufferSizes = [];
+        bufferBytes = 0;
       }
     },
   });
 
-  /** Moves the buffered events into chunks of at most `charactersMax` characters (one larger event alone). */
-  const cutChunks = (charactersMax: number) => {
+  /** Moves the buffered events into chunks of at most `bytesMax` bytes (one larger event alone). */
+  const cutChunks = (bytesMax: number) => {
     while (buffer.length > 0) {
       let count = 0;
-      let characters = 0;
-      while (count < buffer.length && count < chunkEventsMax && (count === 0 || characters + buffer[count]!.length < charactersMax)) {
-        characters += buffer[count]!.length + 1;
+      let bytes = 0;
+      while (count < buffer.length && count < chunkEventsMax && (count === 0 || bytes + bufferSizes[count]! < bytesMax)) {
+        bytes += bufferSizes[count]! + 1;
         count++;
       }
       const events = buffer.splice(0, count).join(",");
-      const head = { session_id: sessionId, window_id: host.windowId(), seq: host.nextSeq(sessionId), distinct_id: host.distinctId(), platform: "web", mode: "dom" };
+      bufferSizes.splice(0, count);
+      const seq = host.nextSeq(sessionId);
+      // Null only for a session active for over 24 days without a pause: ingest could not number its chunks.
+      if (seq === null) continue;
+      const head = { session_id: sessionId, window_id: host.windowId(), seq, distinct_id: host.distinctId(), platform: "web", mode: "dom" };
       delivery.push(`${JSON.stringify(head).slice(0, -1)},"events":[${events}]}`);
     }
-    bufferCharacters = 0;
+    bufferBytes = 0;
   };
   // Room for a chunk's own fields and the request's envelope.
-  const chunkCharactersMax = requestCharactersMax - 1000;
+  const chunkBytesMax = requestBytesMax - 1000;
 
   const emit = (event: eventWithTime) => {
     const current = host.sessionId(isActivity(event));
     if (current !== sessionId) {
-      cutChunks(chunkCharactersMax);
+      cutChunks(chunkBytesMax);
       sessionId = current;
       sampledOut = host.isSampledOut(sessionId);
       if (event.type !== eventType.meta) {
@@ -86,10 +104,12 @@ export const startRecorder: StartRecorder = (host: RecorderHost): Recorder => {
       awaitingSnapshot = false;
     }
     const text = JSON.stringify(event);
+    const size = utf8Bytes(text);
     buffer.push(text);
-    bufferCharacters += text.length;
-    if (bufferCharacters >= chunkCharactersMax) {
-      cutChunks(chunkCharactersMax);
+    bufferSizes.push(size);
+    bufferBytes += size;
+    if (bufferBytes >= chunkBytesMax) {
+      cutChunks(chunkBytesMax);
       void delivery.flush();
     }
   };
@@ -98,7 +118,7 @@ export const startRecorder: StartRecorder = (host: RecorderHost): Recorder => {
   const stopRecording = record({
     emit,
     maskAllInputs,
-    maskTextSelector,
+    maskTextSelector: textMaskSelector(maskAllInputs, maskTextSelector),
     blockSelector,
     inlineImages: false,
     inlineStylesheet: true,
@@ -108,7 +128,7 @@ export const startRecorder: StartRecorder = (host: RecorderHost): Recorder => {
   });
 
   const flush = () => {
-    cutChunks(chunkCharactersMax);
+    cutChunks(chunkBytesMax);
     void delivery.flush();
   };
   const timer = setInterval(flush, recordingFlushIntervalMs);

@@ -14,6 +14,17 @@ export type Outcome =
 /** A beacon's body is limited (64 KiB for all of a page's beacons in flight in Chromium); a little less leaves room. */
 export const beaconBytesMax = 60_000;
 
+/** The UTF-8 length of `text` in bytes: what limits count (a character of CJK text or an emoji takes 3 or 4). */
+export function utf8Bytes(text: string): number {
+  let bytes = text.length;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    // Two bytes below U+0800, three above; each half of a surrogate pair adds one to its two units (four in all).
+    if (code >= 0x80) bytes += code < 0x800 || (code >= 0xd800 && code <= 0xdfff) ? 1 : 2;
+  }
+  return bytes;
+}
+
 async function gzipped(text: string): Promise<ArrayBuffer | null> {
   if (typeof CompressionStream === "undefined") return null;
   try {
@@ -50,14 +61,15 @@ export async function post(url: string, text: string): Promise<Outcome> {
  */
 export function sendOnHide(url: string, text: string): void {
   let queued = false;
+  const fits = utf8Bytes(text) <= beaconBytesMax;
   try {
-    queued = text.length <= beaconBytesMax && navigator.sendBeacon(url, text);
+    queued = fits && navigator.sendBeacon(url, text);
   } catch {
     queued = false;
   }
   if (queued) return;
   const send = (keepalive: boolean) => fetch(url, { method: "POST", body: text, keepalive, headers: { "Content-Type": "text/plain" } });
-  send(text.length <= beaconBytesMax)
+  send(fits)
     .catch(() => send(false))
     .catch(() => undefined);
 }

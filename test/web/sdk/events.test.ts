@@ -195,6 +195,7 @@ test("autocapture reports clicks on links and buttons with their text as text, n
         <a id="docs" href="/docs">Read the docs</a>
         <input id="email" type="text" value="typed@example.com">
         <p class="private"><button id="masked">Account 1234</button></p>
+        <a id="profile" href="#profile"><span class="private">alice@example.com</span> profile</a>
         <div data-svca-no-capture><button id="quiet">Quiet</button></div>
         <p id="plain">Not clickable</p>`,
       script: `${init({ capture_pageview: false, autocapture: true, bootstrap: { distinct_id: "clicker" }, session_recording: { enabled: false, mask_text_selector: ".private" } })}`,
@@ -207,18 +208,22 @@ test("autocapture reports clicks on links and buttons with their text as text, n
   await tab.click("#docs");
   await tab.click("#email");
   await tab.click("#masked");
+  await tab.click("#profile");
   await tab.click("#quiet");
   await tab.click("#plain");
   // A text field, an element under data-svca-no-capture and plain text are not clicks autocapture reports.
-  const events = await storedEventsOf(bench.reader, "clicker", 3);
+  const events = await storedEventsOf(bench.reader, "clicker", 4);
   const elements = events.map(({ event, properties }) => [event, properties.$el_tag, properties.$el_id, properties.$el_classes, properties.$el_href, properties.$el_text]);
   expect(elements).toEqual([
     ["$autocapture", "button", "buy", ["cta", "primary"], undefined, "Buy <img src=x onerror=alert(1)> now"],
     ["$autocapture", "a", "docs", [], `${site.url}/docs`, "Read the docs"],
     // Under the text-masking selector: no text.
     ["$autocapture", "button", "masked", [], undefined, undefined],
+    // A masked child's text is left out of its link's.
+    ["$autocapture", "a", "profile", [], `${site.url}/#profile`, "profile"],
   ]);
   expect(JSON.stringify(events)).not.toContain("typed@example.com");
+  expect(JSON.stringify(events)).not.toContain("alice@example.com");
   await tab.close();
   site.stop();
 }, 60_000);

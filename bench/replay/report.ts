@@ -91,7 +91,7 @@ function meaning({ figures, totals, storage }: Pick<ReplayReport, "figures" | "t
     `(${percent(Math.min(...ratios))} to ${percent(Math.max(...ratios))} over the runs);`,
     `besides that, it checks the key and every event's shape, samples, deduplicates (session, seq), serializes the accepted chunks again as its log record,`,
     `and compacts the log into blocks while it takes more (a flush every 30 s or once ${fmt(replayFlushLogBytes / 2 ** 20)} MiB arrived: one zstd block per session).`,
-    `Flushes run on the service's JavaScript thread, and each block file is written with synchronous fsyncs (storage/atomic-file.ts), during which no request is answered.`,
+    `A flush reads the log, compresses and builds the index rows on the service's JavaScript thread; block files and the index journal are written and fsynced on the thread pool (storage/atomic-file.ts writeFileAtomicAsync).`,
     `The sustained rate is below the acknowledged one by what compaction had left when the load ended (catch-ups of ${fmt(Math.min(...catchUps), 1)} to ${fmt(Math.max(...catchUps), 1)} s here), which depends on when the last flush ran.`,
     `On disk a recorded minute of the typical page takes ${perMinute(defaultInterval.blockBytes)} of blocks with the default 30 s flush, ${fmt(totals.eventBytes / defaultInterval.blockBytes, 1)}x less than its event JSON;`,
     `a whole visit per block compresses only a little better (${perMinute(wholeVisit.blockBytes)}), but the default writes ${fmt(defaultInterval.blocks / wholeVisit.blocks, 1)}x as many files,`,

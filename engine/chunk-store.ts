@@ -26,6 +26,20 @@ export function partDay(ref: ChunkRef): { start: number; end: number } | null {
   return { start, end: start + dayMs };
 }
 
+/** A snapshot's parts grouped by UTC day (each day's start as epoch ms), oldest day first or newest first; segments and buffered rows are left out. */
+export function partsByDay(chunks: readonly ChunkRef[], order: "oldest" | "newest"): { start: number; parts: ChunkRef[] }[] {
+  const days = new Map<number, ChunkRef[]>();
+  for (const ref of chunks) {
+    const day = partDay(ref);
+    if (day === null) continue;
+    const parts = days.get(day.start);
+    if (parts) parts.push(ref);
+    else days.set(day.start, [ref]);
+  }
+  const sign = order === "oldest" ? 1 : -1;
+  return [...days].map(([start, parts]) => ({ start, parts })).sort((a, b) => sign * (a.start - b.start));
+}
+
 /** Whether a chunk may hold instants in [from, to): parts outside it are never opened. */
 export function mayHoldRange(ref: ChunkRef, from: number, to: number): boolean {
   const day = partDay(ref);

@@ -7,7 +7,7 @@
 import { readParquetTable } from "../storage/data-files.ts";
 import { tableToEvents } from "../storage/event-columns.ts";
 import type { StoredEvent } from "../storage/event-record.ts";
-import { partDay, type ChunkRef, type ChunkStore } from "./chunk-store.ts";
+import { partsByDay, type ChunkRef, type ChunkStore } from "./chunk-store.ts";
 import { dayMs } from "./time-zone.ts";
 
 /** Where a page of events newest first ended: the last event's timestamp and uuid. */
@@ -21,19 +21,6 @@ const newestFirst = (a: StoredEvent, b: StoredEvent) => b.timestamp - a.timestam
 
 function isBefore(event: StoredEvent, before: EventCursor | null): boolean {
   return before === null || event.timestamp < before.timestamp || (event.timestamp === before.timestamp && event.uuid < before.uuid);
-}
-
-/** Parts by day, newest day first (each day's start as epoch ms). */
-function partsByDayNewestFirst(chunks: readonly ChunkRef[]): { start: number; parts: ChunkRef[] }[] {
-  const days = new Map<number, ChunkRef[]>();
-  for (const ref of chunks) {
-    const day = partDay(ref);
-    if (day === null) continue;
-    const parts = days.get(day.start);
-    if (parts) parts.push(ref);
-    else days.set(day.start, [ref]);
-  }
-  return [...days].map(([start, parts]) => ({ start, parts })).sort((a, b) => b.start - a.start);
 }
 
 /**
@@ -72,7 +59,7 @@ export async function personEventsOf(
   };
   // Sealed segments and unsealed rows may hold any time.
   for (const ref of chunks) if (ref.kind !== "part") await take(ref, arrivedLater);
-  for (const { start, parts } of partsByDayNewestFirst(chunks)) {
+  for (const { start, parts } of partsByDay(chunks, "newest")) {
     // A day that starts after the cursor holds nothing before it.
     if (before !== null && start > before.timestamp) continue;
     if (settledFrom(start + dayMs)) break;

@@ -8,7 +8,7 @@ import { readParquetTable } from "../storage/data-files.ts";
 import { tableToEvents } from "../storage/event-columns.ts";
 import type { StoredEvent } from "../storage/event-record.ts";
 import type { TextColumn } from "./columns.ts";
-import { mayHoldRange, partDay, type ChunkRef, type ChunkStore } from "./chunk-store.ts";
+import { mayHoldRange, partsByDay, type ChunkRef, type ChunkStore } from "./chunk-store.ts";
 
 /** One of a session's events as the replay API lists it. */
 export interface SessionEvent {
@@ -65,19 +65,6 @@ const sessionEvent = (event: StoredEvent): SessionEvent => {
   return { uuid: event.uuid, event: event.event, timestamp: event.timestamp, currentUrl: typeof url === "string" ? url : null };
 };
 
-/** Parts by UTC day, oldest day first (each day's start as epoch ms). */
-function partsByDayOldestFirst(chunks: readonly ChunkRef[]): { start: number; parts: ChunkRef[] }[] {
-  const days = new Map<number, ChunkRef[]>();
-  for (const ref of chunks) {
-    const day = partDay(ref);
-    if (day === null) continue;
-    const parts = days.get(day.start);
-    if (parts) parts.push(ref);
-    else days.set(day.start, [ref]);
-  }
-  return [...days].map(([start, parts]) => ({ start, parts })).sort((a, b) => a.start - b.start);
-}
-
 /**
  * The events of session `sessionId` with a timestamp in [fromMs, toMs] in `chunks` (a
  * partition's snapshot), oldest first, at most `limit`. Only session_id and timestamp are
@@ -119,7 +106,7 @@ export async function sessionEvents(
   };
   // Sealed segments and unsealed rows may hold any time.
   for (const ref of chunks) if (ref.kind !== "part") await take(ref, arrivedLater);
-  for (const { start, parts } of partsByDayOldestFirst(chunks)) {
+  for (const { start, parts } of partsByDay(chunks, "oldest")) {
     if (settledBefore(start)) break;
     for (const ref of parts) await take(ref, fromParts);
   }

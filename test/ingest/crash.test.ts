@@ -6,9 +6,8 @@ import { expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawnService, type ServiceProcess } from "../helpers/process.ts";
-import { ConsoleClient } from "../helpers/client.ts";
-import { strongPassword } from "../helpers/accounts.ts";
+import { spawnService } from "../helpers/process.ts";
+import { crashTestKey, runCrashRounds, seededRandom } from "../helpers/crash-rounds.ts";
 import { WriteAheadLog } from "../../storage/wal.ts";
 import { EventStore } from "../../storage/event-store.ts";
 
@@ -19,14 +18,6 @@ const senders = 4;
 const batchEvents = 40;
 const storageEnv = { STORAGE_SEAL_ROWS: "300", STORAGE_SEAL_AGE_MS: "20", STORAGE_COMPACT_ROWS: "900", STORAGE_COMPACT_AGE_MS: "50" };
 
-/** Deterministic per seed, so a failing run can be repeated (the seed is in the test name). */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
-    return state / 0x1_0000_0000;
-  };
-}
 const seed = Date.now() % 1_000_000;
 
 interface Batch {
@@ -48,78 +39,26 @@ function makeBatch(key: string, serial: number): Batch {
 }
 
 test(`SIGKILL during sustained ingest, sealing and compaction loses and duplicates nothing (seed ${seed})`, async () => {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const dataDir = mkdtempSync(join(tmpdir(), "svc-crash-"));
   const env = { DATA_DIR: dataDir, ...storageEnv };
   const acknowledged = new Set<string>();
-  let unacknowledged: Batch[] = [];
   const sent = new Set<string>();
   let serial = 0;
-  let service: ServiceProcess | null = await spawnService(env);
-  try {
-    const owner = new ConsoleClient(service.url);
-    const signup = await owner.post("/app/auth/signup", { email: "crash@example.com", name: "Crash", password: strongPassword });
-    const project = await owner.post(`/app/orgs/${signup.body.orgs[0].id}/projects`, { name: "Crash", region: "eu" });
-    const key: string = project.body.public_keys[0].key;
-
-    for (let round = 0; round < rounds; round++) {
-      if (round > 0) service = await spawnService(env);
-      const url = `${service!.url}/ingest/eu/batch`;
-      const retries = unacknowledged;
-      unacknowledged = [];
-      let acknowledgedBatches = 0;
-      const killAfter = 5 + Math.floor(next() * 40);
-      let killed = false;
-      let failuresWhileRunning = 0;
-      let lastFailure = "";
-
-      const send = async (batch: Batch): Promise<boolean> => {
-        for (const uuid of batch.uuids) sent.add(uuid);
-        try {
-          const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: batch.body });
-          const reply = (await response.json()) as { accepted: number; rejected: { uuid: string; reason: string }[] };
-          if (response.status !== 200) throw new Error(`status ${response.status}`);
-          const rejected = reply.rejected.filter((r) => r.reason !== "duplicate");
-          expect(rejected).toEqual([]);
-          for (const uuid of batch.uuids) acknowledged.add(uuid);
-          acknowledgedBatches++;
-          return true;
-        } catch (error) {
-          if (!killed) {
-            failuresWhileRunning++;
-            lastFailure = String(error);
-          }
-          unacknowledged.push(batch);
-          return false;
-        }
-      };
-
-      const sender = async () => {
-        while (!killed) {
-          // A live server that keeps refusing is a failure, not something to wait out.
-          if (failuresWhileRunning > maxFailuresWhileRunning) {
-            killed = true;
-            service!.child.kill("SIGKILL");
-            throw new Error(`round ${round}: the running server refused ${failuresWhileRunning} batches; last: ${lastFailure}`);
-          }
-          const retry = retries.pop();
-          await send(retry ?? makeBatch(key, serial++));
-          if (!killed && acknowledgedBatches >= killAfter) {
-            killed = true;
-            service!.child.kill("SIGKILL");
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: senders }, sender));
-      await service!.child.exited;
-      service = null;
-    }
-  } finally {
-    if (service) {
-      service.child.kill("SIGKILL");
-      await service.child.exited;
-    }
-  }
+  const first = await spawnService(env);
+  const key = await crashTestKey(first, "crash@example.com");
+  const unacknowledged = await runCrashRounds<Batch>({
+    env, first, rounds, senders, killAfterMin: 5, killAfterSpread: 40, failuresWhileRunningMax: maxFailuresWhileRunning, next,
+    makeRequest: () => makeBatch(key, serial++),
+    async deliver(baseUrl, batch) {
+      for (const uuid of batch.uuids) sent.add(uuid);
+      const response = await fetch(`${baseUrl}/ingest/eu/batch`, { method: "POST", headers: { "content-type": "application/json" }, body: batch.body });
+      const reply = (await response.json()) as { accepted: number; rejected: { uuid: string; reason: string }[] };
+      if (response.status !== 200) throw new Error(`status ${response.status}`);
+      expect(reply.rejected.filter((rejection) => rejection.reason !== "duplicate")).toEqual([]);
+      for (const uuid of batch.uuids) acknowledged.add(uuid);
+    },
+  });
 
   // Read what is stored exactly as a restart would, then compact everything.
   const regionDir = join(dataDir, "eu");

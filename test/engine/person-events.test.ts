@@ -1,46 +1,20 @@
 // A person's events as GET /persons/{id}/events reads them: from a partition's snapshot (Parquet
 // parts, sealed segments, unsealed rows), through the column cache, newest first.
-import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { expect, test } from "bun:test";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { ChunkStore, snapshotChunks } from "../../engine/chunk-store.ts";
+import { ChunkStore } from "../../engine/chunk-store.ts";
 import { personEventsOf, type EventCursor } from "../../engine/person-events.ts";
-import { EventStore, defaultStorageTuning } from "../../storage/event-store.ts";
-import { encodeBatchRecord, readBatchRecord, type StoredEvent } from "../../storage/event-record.ts";
+import type { StoredEvent } from "../../storage/event-record.ts";
 import { readManifest } from "../../storage/manifest.ts";
-import { WriteAheadLog } from "../../storage/wal.ts";
-import { acceptedBatchOf, storedEvent } from "../storage/fixtures.ts";
-
-const projectId = "6f1c1a52-1d6b-4c55-9a7c-0d3c1f2b9e01";
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+import { storedEvent } from "../storage/fixtures.ts";
+import { openEventStore } from "./event-store-fixture.ts";
 
 async function openStore() {
-  const dataDir = mkdtempSync(join(tmpdir(), "person-events-"));
-  const wal = await WriteAheadLog.open(join(dataDir, "wal"));
-  const store = EventStore.open(dataDir, join(dataDir, "wal"), (position) => wal.truncateUpTo(position), {
-    ...defaultStorageTuning, sealRows: 1_000_000, sealAgeMs: 3_600_000,
-  });
-  cleanups.push(async () => {
-    await wal.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-  const ingest = async (events: StoredEvent[], environment = "production") => {
-    const parts = encodeBatchRecord(acceptedBatchOf(projectId, 7, environment, events));
-    store.add(readBatchRecord(...parts), await wal.append(parts));
-  };
   const columns = new ChunkStore();
-  const read = async (personIndexes: number[], before: EventCursor | null, limit: number) => {
-    const chunks = snapshotChunks(store.snapshot(7, "production"), dataDir);
-    try {
-      return await personEventsOf(columns, chunks, personIndexes, before, limit);
-    } finally {
-      columns.release(chunks);
-    }
-  };
+  const { dataDir, store, ingest, withChunks } = await openEventStore("person-events-", columns);
+  const read = (personIndexes: number[], before: EventCursor | null, limit: number) =>
+    withChunks((chunks) => personEventsOf(columns, chunks, personIndexes, before, limit));
   return { dataDir, store, ingest, read };
 }
 

@@ -1,23 +1,16 @@
 // Events joined to recordings through session_id, read from a partition's snapshot (Parquet parts,
 // sealed segments, unsealed rows) through the column cache, as the replay API reads them.
-import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { expect, test } from "bun:test";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { ChunkStore, snapshotChunks, type ChunkRef } from "../../engine/chunk-store.ts";
+import { ChunkStore, type ChunkRef } from "../../engine/chunk-store.ts";
 import type { Decoded } from "../../engine/columns.ts";
 import { sessionEvents, sessionsWithEvent } from "../../engine/session-events.ts";
-import { EventStore, defaultStorageTuning } from "../../storage/event-store.ts";
-import { encodeBatchRecord, readBatchRecord, type StoredEvent } from "../../storage/event-record.ts";
+import { defaultStorageTuning } from "../../storage/event-store.ts";
+import type { StoredEvent } from "../../storage/event-record.ts";
 import { readManifest } from "../../storage/manifest.ts";
-import { WriteAheadLog } from "../../storage/wal.ts";
-import { acceptedBatchOf, storedEvent } from "../storage/fixtures.ts";
-
-const projectId = "6f1c1a52-1d6b-4c55-9a7c-0d3c1f2b9e01";
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+import { storedEvent } from "../storage/fixtures.ts";
+import { openEventStore } from "./event-store-fixture.ts";
 
 /** A column cache that records the columns asked of it, with the kind of chunk. */
 class RecordingChunkStore extends ChunkStore {
@@ -34,28 +27,8 @@ class RecordingChunkStore extends ChunkStore {
 }
 
 async function openStore() {
-  const dataDir = mkdtempSync(join(tmpdir(), "session-events-"));
-  const wal = await WriteAheadLog.open(join(dataDir, "wal"));
-  const store = EventStore.open(dataDir, join(dataDir, "wal"), (position) => wal.truncateUpTo(position), {
-    ...defaultStorageTuning, sealRows: 1_000_000, sealAgeMs: 3_600_000,
-  });
-  cleanups.push(async () => {
-    await wal.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-  const ingest = async (events: StoredEvent[], environment = "production") => {
-    const parts = encodeBatchRecord(acceptedBatchOf(projectId, 7, environment, events));
-    store.add(readBatchRecord(...parts), await wal.append(parts));
-  };
   const columns = new RecordingChunkStore();
-  const withChunks = async <T>(read: (chunks: ChunkRef[]) => Promise<T>) => {
-    const chunks = snapshotChunks(store.snapshot(7, "production"), dataDir);
-    try {
-      return await read(chunks);
-    } finally {
-      columns.release(chunks);
-    }
-  };
+  const { dataDir, store, ingest, withChunks } = await openEventStore("session-events-", columns);
   const sessions = (event: string, fromMs: number, toMs: number) => withChunks((chunks) => sessionsWithEvent(columns, chunks, event, fromMs, toMs));
   const eventsOf = (sessionId: string, fromMs: number, toMs: number, limit: number) =>
     withChunks((chunks) => sessionEvents(columns, chunks, sessionId, fromMs, toMs, limit));

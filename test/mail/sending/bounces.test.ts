@@ -5,23 +5,13 @@
 // the answer says so.
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import { deferredRetryDelaysMs } from "../../../server/mail/sending/retry-schedule.ts";
-import { startSendingFixture, verifiedDomain, type SendingFixture } from "./fixture.ts";
+import { startClean, startSendingTenant, type SendingFixture } from "./fixture.ts";
 
 let fixture: SendingFixture;
 let key: string;
-beforeAll(async () => {
-  fixture = await startSendingFixture();
-  key = (await fixture.mail.tenant()).key;
-  await verifiedDomain(fixture.mail, key, "send.acme.test");
-});
-afterAll(async () => {
-  await fixture.close();
-});
-beforeEach(async () => {
-  // what the previous test queued last is delivered before this one starts counting
-  await fixture.mail.mail.deliverQueued();
-  fixture.receiver.reset();
-});
+beforeAll(async () => ({ fixture, key } = await startSendingTenant()));
+afterAll(() => fixture.close());
+beforeEach(() => startClean(fixture));
 
 const iso = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 

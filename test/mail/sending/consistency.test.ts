@@ -7,24 +7,14 @@ import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import { dayMs, hourMs } from "../../../server/clock.ts";
 import { deliveryLeaseMs, emailsPerTenantPerPass } from "../../../server/mail/sending/delivery-queue.ts";
 import { QueueStore } from "../../../server/mail/store/queue.ts";
-import { startSendingFixture, verifiedDomain, type SendingFixture } from "./fixture.ts";
+import { startClean, startSendingTenant, testEmail as email, type SendingFixture } from "./fixture.ts";
 
 let fixture: SendingFixture;
 let key: string;
-beforeAll(async () => {
-  fixture = await startSendingFixture();
-  key = (await fixture.mail.tenant()).key;
-  await verifiedDomain(fixture.mail, key, "send.acme.test");
-});
-afterAll(async () => {
-  await fixture.close();
-});
-beforeEach(async () => {
-  await fixture.mail.mail.deliverQueued();
-  fixture.receiver.reset();
-});
+beforeAll(async () => ({ fixture, key } = await startSendingTenant()));
+afterAll(() => fixture.close());
+beforeEach(() => startClean(fixture));
 
-const email = (overrides: Record<string, unknown> = {}) => ({ from: "hello@send.acme.test", to: ["ana@example.net"], subject: "Hello", text: "Hi", ...overrides });
 const detail = async (id: string) => (await fixture.mail.call("GET", `/v1/emails/${id}`, { key })).body;
 
 test("a scheduled batch larger than one pass's share fires each email once, with all its recipients", async () => {

@@ -52,3 +52,29 @@ export async function verifiedDomain(mail: TestMail, key: string, name: string):
   if (verified.body.status !== "verified") throw new Error(`domain ${name} did not verify: ${JSON.stringify(verified.body)}`);
   return { id: added.body.id, selector: added.body.dkim_selector, dkimRecord: added.body.records[0].value };
 }
+
+/** The sending domain the tests send from, verified for their tenant. */
+export const sendingDomain = "send.acme.test";
+
+export interface SendingTenant {
+  fixture: SendingFixture;
+  key: string;
+  tenantId: string;
+  domain: { id: string; selector: string; dkimRecord: string };
+}
+
+/** The fixture with a tenant whose sending domain is verified: what each sending test file starts with. */
+export async function startSendingTenant(env: Record<string, string> = {}, options: TestMailOptions = {}): Promise<SendingTenant> {
+  const fixture = await startSendingFixture(env, options);
+  const { key, id: tenantId } = await fixture.mail.tenant();
+  return { fixture, key, tenantId, domain: await verifiedDomain(fixture.mail, key, sendingDomain) };
+}
+
+/** Before each test: what the previous test queued last is delivered, and the receiver forgets it, so counts start at zero. */
+export async function startClean(fixture: SendingFixture): Promise<void> {
+  await fixture.mail.mail.deliverQueued();
+  fixture.receiver.reset();
+}
+
+/** A valid email from the sending domain; `overrides` replace fields. */
+export const testEmail = (overrides: Record<string, unknown> = {}) => ({ from: `hello@${sendingDomain}`, to: [`ana@${recipientDomain}`], subject: "Hello", text: "Hi", ...overrides });

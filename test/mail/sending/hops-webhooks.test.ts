@@ -9,15 +9,13 @@ import { QueueStore } from "../../../server/mail/store/queue.ts";
 import { deferredRetryDelaysMs } from "../../../server/mail/sending/retry-schedule.ts";
 import { webhookRetryDelaysMs } from "../../../server/mail/webhooks/schedule.ts";
 import { WebhookReceiver } from "../helpers/webhook-receiver.ts";
-import { startSendingFixture, verifiedDomain, type SendingFixture } from "./fixture.ts";
+import { startClean, startSendingTenant, type SendingFixture } from "./fixture.ts";
 
 let fixture: SendingFixture;
 let key: string;
 const hooks = new WebhookReceiver();
 beforeAll(async () => {
-  fixture = await startSendingFixture();
-  key = (await fixture.mail.tenant()).key;
-  await verifiedDomain(fixture.mail, key, "send.acme.test");
+  ({ fixture, key } = await startSendingTenant());
   const endpoint = await fixture.mail.call("POST", "/v1/webhooks", {
     key,
     body: { url: hooks.url, events: ["email.scheduled", "email.sent", "email.delivered", "email.deferred", "email.bounced"] },
@@ -29,8 +27,7 @@ afterAll(async () => {
   await fixture.close();
 });
 beforeEach(async () => {
-  await fixture.mail.mail.deliverQueued();
-  fixture.receiver.reset();
+  await startClean(fixture);
   await fixture.mail.mail.deliverWebhooks();
   hooks.received.length = 0;
 });

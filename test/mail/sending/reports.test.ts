@@ -5,23 +5,14 @@
 // email of ours is only logged; a suppressed address is then not sent to again.
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import { sendInbound } from "../inbound/fixture.ts";
-import { startSendingFixture, verifiedDomain, type SendingFixture } from "./fixture.ts";
+import { startClean, startSendingTenant, type SendingFixture } from "./fixture.ts";
 
 let fixture: SendingFixture;
 let key: string;
 const logs: string[] = [];
-beforeAll(async () => {
-  fixture = await startSendingFixture({}, { log: (line) => logs.push(line) });
-  key = (await fixture.mail.tenant()).key;
-  await verifiedDomain(fixture.mail, key, "send.acme.test");
-});
-afterAll(async () => {
-  await fixture.close();
-});
-beforeEach(async () => {
-  await fixture.mail.mail.deliverQueued();
-  fixture.receiver.reset();
-});
+beforeAll(async () => ({ fixture, key } = await startSendingTenant({}, { log: (line) => logs.push(line) })));
+afterAll(() => fixture.close());
+beforeEach(() => startClean(fixture));
 
 const crlf = (text: string) => text.replace(/\r?\n/g, "\r\n");
 const dsn = (to: string, messageId: string, recipient: string, status: string, diagnostic: string) =>

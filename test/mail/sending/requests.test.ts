@@ -6,26 +6,20 @@ import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import { hourMs, minuteMs } from "../../../server/clock.ts";
 import { simpleParser } from "mailparser";
 import { batchEmailsMax, idempotencyKeyLengthMax } from "../../../server/mail/sending/send-service.ts";
-import { startSendingFixture, verifiedDomain, type SendingFixture } from "./fixture.ts";
+import { startClean, startSendingTenant, testEmail as email, verifiedDomain, type SendingFixture, type SendingTenant } from "./fixture.ts";
 
 let fixture: SendingFixture;
 let key: string;
 let tenantId: string;
 let domainId: string;
 beforeAll(async () => {
-  fixture = await startSendingFixture();
-  ({ key, id: tenantId } = await fixture.mail.tenant());
-  domainId = (await verifiedDomain(fixture.mail, key, "send.acme.test")).id;
+  let domain: SendingTenant["domain"];
+  ({ fixture, key, tenantId, domain } = await startSendingTenant());
+  domainId = domain.id;
 });
-afterAll(async () => {
-  await fixture.close();
-});
-beforeEach(async () => {
-  await fixture.mail.mail.deliverQueued();
-  fixture.receiver.reset();
-});
+afterAll(() => fixture.close());
+beforeEach(() => startClean(fixture));
 
-const email = (overrides: Record<string, unknown> = {}) => ({ from: "hello@send.acme.test", to: ["ana@example.net"], subject: "Hello", text: "Hi", ...overrides });
 const refusal = (status: number, code: string, message: string) => ({ status, body: { error: { code, message } } });
 const answer = (response: { status: number; body: unknown }) => ({ status: response.status, body: response.body });
 

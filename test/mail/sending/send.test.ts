@@ -6,25 +6,19 @@ import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import { authenticate } from "mailauth";
 import { simpleParser } from "mailparser";
 import { mailHostname } from "../harness.ts";
-import { recipientMx, startSendingFixture, verifiedDomain, type SendingFixture } from "./fixture.ts";
+import { recipientMx, startClean, startSendingTenant, type SendingFixture, type SendingTenant } from "./fixture.ts";
 
 let fixture: SendingFixture;
 let key: string;
 let selector: string;
 let domainId: string;
 beforeAll(async () => {
-  fixture = await startSendingFixture();
-  key = (await fixture.mail.tenant()).key;
-  ({ selector, id: domainId } = await verifiedDomain(fixture.mail, key, "send.acme.test"));
+  let domain: SendingTenant["domain"];
+  ({ fixture, key, domain } = await startSendingTenant());
+  ({ selector, id: domainId } = domain);
 });
-afterAll(async () => {
-  await fixture.close();
-});
-beforeEach(async () => {
-  // what the previous test queued last is delivered before this one starts counting
-  await fixture.mail.mail.deliverQueued();
-  fixture.receiver.reset();
-});
+afterAll(() => fixture.close());
+beforeEach(() => startClean(fixture));
 
 const iso = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 const uuid = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);

@@ -2,46 +2,25 @@
 // the gateway's CPU and memory are its own), the bare baseline server and the baseline delivery
 // loop. The gateway runs as `npm start` runs it (its JavaScriptCore RAM setting); baselines and
 // the network with Bun's defaults.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawnService, watchOutput } from "../../test/helpers/process.ts";
+import { watchOutput } from "../../test/helpers/process.ts";
+import { startBenchProcess, type BenchProcess } from "../bench-process.ts";
 import { benchRootKey } from "./gateway-client.ts";
-
-export interface BenchProcess {
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
 
 /** Per-number rate limits lifted, so the figures are the gateway's and not its pacing's. */
 export const liftedLimits = { GATEWAY_SENDS_PER_MINUTE: "1000000000", GATEWAY_WARMUP_DAILY_CAPS: "off" };
 
-async function start(entry: string, env: Record<string, string>, runtime: "npm start" | "plain", cleanUp = () => {}): Promise<BenchProcess> {
-  const service = await spawnService(env, [join(import.meta.dir, entry)], runtime);
-  return {
-    url: service.url,
-    pid: service.child.pid,
-    async stop() {
-      service.child.kill("SIGTERM");
-      await service.child.exited;
-      cleanUp();
-    },
-  };
-}
-
 export function startNetwork(): Promise<BenchProcess> {
-  return start("network-process.ts", {}, "plain");
+  return startBenchProcess(join(import.meta.dir, "network-process.ts"), "plain");
 }
 
 export function startGatewayProcess(networkUrl: string): Promise<BenchProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), "bench-gateway-"));
-  return start("gateway-process.ts", { BENCH_ROOT_KEY: benchRootKey, BENCH_NETWORK_URL: networkUrl, BENCH_DATA_DIR: dataDir, ...liftedLimits }, "npm start", () => rmSync(dataDir, { recursive: true, force: true }));
+  const env = { BENCH_ROOT_KEY: benchRootKey, BENCH_NETWORK_URL: networkUrl, ...liftedLimits };
+  return startBenchProcess(join(import.meta.dir, "gateway-process.ts"), "npm start", { env, dataDirPrefix: "bench-gateway-" });
 }
 
 export function startQueueFloor(): Promise<BenchProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), "bench-gateway-floor-"));
-  return start("queue-floor-server.ts", { BENCH_DATA_DIR: dataDir }, "plain", () => rmSync(dataDir, { recursive: true, force: true }));
+  return startBenchProcess(join(import.meta.dir, "queue-floor-server.ts"), "plain", { dataDirPrefix: "bench-gateway-floor-" });
 }
 
 /** Starts the baseline delivery loop; resolves with when it began posting (performance.timeOrigin + now, ms) and its end. */

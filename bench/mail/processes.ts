@@ -1,29 +1,9 @@
 // The processes one run starts, each on its own so its CPU and memory are its own: the SMTP
 // sink, the mail service (as `npm start` runs it: its JavaScriptCore RAM setting), the durable
 // floor and the nodemailer baseline (Bun's defaults).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawnService, watchOutput } from "../../test/helpers/process.ts";
-
-export interface BenchProcess {
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-async function start(entry: string, env: Record<string, string>, runtime: "npm start" | "plain", cleanUp = () => {}, flags: string[] = []): Promise<BenchProcess> {
-  const service = await spawnService(env, [...flags, join(import.meta.dir, entry)], runtime);
-  return {
-    url: service.url,
-    pid: service.child.pid,
-    async stop() {
-      service.child.kill("SIGTERM");
-      await service.child.exited;
-      cleanUp();
-    },
-  };
-}
+import { watchOutput } from "../../test/helpers/process.ts";
+import { startBenchProcess, type BenchProcess } from "../bench-process.ts";
 
 export interface SinkProcess extends BenchProcess {
   smtpPort: number;
@@ -46,16 +26,14 @@ export async function startSink(): Promise<SinkProcess> {
 
 /** BENCH_CPU_PROFILE_DIR: the mail process writes a CPU profile there (Bun's --cpu-prof, also as markdown) when it stops. */
 export function startMailProcess(dnsServer: string, sinkPort: number): Promise<BenchProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), "bench-mail-"));
   const profileDir = process.env.BENCH_CPU_PROFILE_DIR;
   const flags = profileDir ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${profileDir}`] : [];
-  const env = { BENCH_DATA_DIR: dataDir, BENCH_DNS_SERVER: dnsServer, BENCH_SINK_PORT: String(sinkPort) };
-  return start("mail-process.ts", env, "npm start", () => rmSync(dataDir, { recursive: true, force: true }), flags);
+  const env = { BENCH_DNS_SERVER: dnsServer, BENCH_SINK_PORT: String(sinkPort) };
+  return startBenchProcess(join(import.meta.dir, "mail-process.ts"), "npm start", { env, dataDirPrefix: "bench-mail-", flags });
 }
 
 export function startFloor(): Promise<BenchProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), "bench-mail-floor-"));
-  return start("floor-server.ts", { BENCH_DATA_DIR: dataDir }, "plain", () => rmSync(dataDir, { recursive: true, force: true }));
+  return startBenchProcess(join(import.meta.dir, "floor-server.ts"), "plain", { dataDirPrefix: "bench-mail-floor-" });
 }
 
 export interface BaselineSending {

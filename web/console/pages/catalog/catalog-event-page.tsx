@@ -21,12 +21,13 @@ import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
 import { statusChoices, statusLabels, StatusBadge } from "./catalog-statuses.tsx";
 import { draftOf, inputOf, PropertyEditor, type PropertyDraft } from "./property-editor.tsx";
 import { TagInput } from "./tag-input.tsx";
+import { FactList, type Fact } from "../../ui/fact-list.tsx";
 
 const descriptionLengthMax = 2000;
 
 function EventFacts({ event, timeZone }: { event: CatalogEventDto; timeZone: string }) {
   const when = (at: string | null) => (at === null ? "not yet" : formatDateTime(at, timeZone));
-  const facts: [string, string][] = [
+  const facts: Fact[] = [
     ["Kind", event.kind],
     ["Volume (30 days)", event.volume_30d === null ? "not synced" : formatNumber(event.volume_30d)],
     ["First seen", when(event.first_seen_at)],
@@ -35,14 +36,7 @@ function EventFacts({ event, timeZone }: { event: CatalogEventDto; timeZone: str
     ["Updated", formatDateTime(event.updated_at, timeZone)],
   ];
   return (
-    <dl class="card fact-list catalog-facts">
-      {facts.map(([term, value]) => (
-        <div key={term} class="fact">
-          <dt>{term}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
+    <FactList facts={facts} class="card catalog-facts" />
   );
 }
 

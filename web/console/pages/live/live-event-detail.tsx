@@ -1,6 +1,5 @@
 // One live event in a dialog: who and when, its properties as a key/value table, and the whole
 // event as JSON on demand. Every value is text from ingest, shown as text.
-import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import type { LiveEvent, ProjectDto } from "../../api/types.ts";
 import { formatDateTime } from "../../format/date-time.ts";
@@ -10,13 +9,14 @@ import { DataTable } from "../../ui/data-table.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
 import { WatchRecordingLink } from "../replays/person-recordings.tsx";
 import { valueText } from "./event-values.ts";
+import { FactList, type Fact } from "../../ui/fact-list.tsx";
 
 type Entry = [string, unknown];
 
 function Summary({ event, project }: { event: LiveEvent; project: ProjectDto }) {
   const timeZone = project.timezone;
   const place = [event.location?.city, event.location?.region, event.location?.country].filter(Boolean).join(", ");
-  const facts: [string, ComponentChildren][] = [
+  const facts: Fact[] = [
     ["Distinct ID", event.distinct_id],
     ["Person", event.person_id ?? "unknown"],
     ["Time", formatDateTime(event.timestamp, timeZone)],
@@ -34,14 +34,7 @@ function Summary({ event, project }: { event: LiveEvent; project: ProjectDto }) 
     ["UUID", event.uuid],
   ];
   return (
-    <dl class="fact-list">
-      {facts.map(([term, value]) => (
-        <div key={term} class="fact">
-          <dt>{term}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
+    <FactList facts={facts} />
   );
 }
 

@@ -1,7 +1,6 @@
 // "/projects/{id}/replays/{replayId}?at=": one recording: who, when, how long, where and how
 // busy, and the player (with the session's events) once every block has been read. `at` opens
 // the player at that instant (a "Watch recording" link from an event).
-import type { ComponentChildren } from "preact";
 import { useLocation, useRoute } from "preact-iso";
 import { isNotFound } from "../../api/http.ts";
 import { getReplay, recordingEvents, type ReplayDetail } from "../../api/replays-api.ts";
@@ -18,9 +17,10 @@ import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
 import { formatDuration } from "./replay-format.ts";
 import { ReplayPlayer } from "./replay-player.tsx";
 import { ErrorsBadge, ReplayPerson } from "./replay-table.tsx";
+import { FactList, type Fact } from "../../ui/fact-list.tsx";
 
 function ReplayFacts({ project, replay }: { project: ProjectDto; replay: ReplayDetail }) {
-  const facts: [string, ComponentChildren][] = [
+  const facts: Fact[] = [
     ["Person", <ReplayPerson project={project} replay={replay} />],
     ["Started", <time dateTime={replay.start_time}>{formatDateTime(replay.start_time, project.timezone)}</time>],
     ["Duration", formatDuration(replay.duration_seconds)],
@@ -34,14 +34,7 @@ function ReplayFacts({ project, replay }: { project: ProjectDto; replay: ReplayD
   return (
     <section class="card section" aria-labelledby="replay-facts-title">
       <h2 id="replay-facts-title" class="section-title">Session</h2>
-      <dl class="fact-list">
-        {facts.map(([term, value]) => (
-          <div key={term} class="fact">
-            <dt>{term}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactList facts={facts} />
       <h3 class="detail-title">URLs visited</h3>
       {replay.urls.length === 0 ? <p class="muted-text">None recorded.</p> : (
         <ol class="replay-urls">{replay.urls.map((url, index) => <li key={`${index}-${url}`} class="replay-url">{url}</li>)}</ol>

@@ -89,6 +89,7 @@ test("two pages of one session: masked and blocked content never posted, sequenc
   await until("the second page's full snapshot", () => chunksOf(sessionId).some((chunk) => chunk.seq > Math.max(...firstPageSeqs) && chunk.events.some((event) => event.type === 2)));
   await context.close();
 
+  await until("every request answered", () => replayPosts(sessionId).every((post) => post.answer !== undefined));
   const posts = replayPosts(sessionId);
   const postedText = posts.map((post) => JSON.stringify(jsonOf(post))).join("\n");
   for (const secret of [secretTyped, "hunter2", editedSecret, "Private address", "221B", "Blocked balance", "4242"]) expect([secret, postedText.includes(secret)]).toEqual([secret, false]);
@@ -194,6 +195,8 @@ test("a large recording is split into requests within the limits: about 1 MB (on
   const sessionId = (await tab.evaluate("svcAnalytics.getSessionId()")) as string;
   await tab.waitForFunction("window.grown === true");
   await until("the last addition recorded", () => JSON.stringify(chunksOf(sessionId)).includes("block 399 "));
+  // The proxy keeps a request as it passes and its answer once it comes back.
+  await until("every request answered", () => replayPosts(sessionId).every((post) => post.answer !== undefined));
   const posts = replayPosts(sessionId);
   for (const post of posts) {
     const sent = jsonOf(post) as { chunks: Chunk[] };

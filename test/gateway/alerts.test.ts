@@ -152,6 +152,17 @@ test("each of the six rules fires and clears, and each transition is posted once
     { rule: "replica_ownership", transition: "cleared" },
   ]);
 
+  // replica_ownership, its other half: a paired number whose owner stopped renewing its lease
+  // (no supervisor pass for longer than the lease) and stayed without a live owner past the grace.
+  gateway.clock.advance(600_000 + 2 * 60_000 + 1_000);
+  const orphaned = await alertsNow();
+  expect([orphaned.status, firing(orphaned.body.alerts), orphaned.body.alerts[1].detail]).toEqual([503, ["replica_ownership"], `1 paired numbers without a live owner: ${number}`]);
+  expect(firing((await gateway.sweep()).alerts)).toEqual([]);
+  expect(postsSince(10)).toEqual([
+    { rule: "replica_ownership", transition: "started" },
+    { rule: "replica_ownership", transition: "cleared" },
+  ]);
+
   // store_unreachable: PostgreSQL stops; the alerts answer 503 and the other rules cannot be evaluated.
   await postgres.kill();
   const down = await alertsNow();
@@ -167,9 +178,9 @@ test("each of the six rules fires and clears, and each transition is posted once
   expect((await alertsNow()).status).toBe(503);
   await postgres.start();
   await waitFor(async () => (await alertsNow()).status === 200, 20_000, "the store back");
-  expect(postsSince(10)).toEqual([
+  expect(postsSince(12)).toEqual([
     { rule: "store_unreachable", transition: "started" },
     { rule: "store_unreachable", transition: "cleared" },
   ]);
-  expect(posts.length).toBe(12);
+  expect(posts.length).toBe(14);
 }, 120_000);

@@ -31,6 +31,7 @@ const deliveriesOf = async (key: string, event: string, state?: string) =>
   ((await gateway.call("GET", `/v1/deliveries?limit=200${state ? `&state=${state}` : ""}`, { key })).body.deliveries as any[]).filter((delivery) => delivery.event === event);
 
 test("a failing receiver gets the delivery at 10 s, 30 s, 2 min, 5 min, 15 min, 1 h and 6 h, then it is dead; replayed, it is delivered", async () => {
+  expect(deliveryRetryDelaysMs).toEqual([10_000, 30_000, 120_000, 300_000, 900_000, 3_600_000, 21_600_000]);
   const { project, instanceId } = await setUp();
   await gateway.phones.sendFromPhone("+4917000000009", number, { text: "hello gateway" });
   await waitFor(async () => (await deliveriesOf(project.key, "message.received", "retrying")).length === 1, 10_000, "the first attempt");

@@ -78,6 +78,10 @@ describe("projects", () => {
     expect(reply(await gw("GET", "/v1/projects/0190aaaa-0000-7000-8000-000000000000", rootKey))).toEqual(missing);
     expect(reply(await gw("POST", "/v1/projects/nope/keys", rootKey))).toEqual(missing);
     expect(reply(await gw("POST", "/v1/projects/nope/disable", rootKey))).toEqual(missing);
+    const unknownId = "0190aaaa-0000-7000-8000-000000000000";
+    expect(reply(await gw("GET", `/v1/projects/${unknownId}/keys`, rootKey))).toEqual(missing);
+    expect(reply(await gw("POST", `/v1/projects/${unknownId}/webhook/rotate`, rootKey))).toEqual(missing);
+    expect(reply(await gw("POST", `/v1/projects/${unknownId}/enable`, rootKey))).toEqual(missing);
   });
 });
 
@@ -167,5 +171,17 @@ describe("suspension, webhook and audit", () => {
     const { secret } = await mintKey(a.project.id);
     const own = await gw("GET", "/v1/audit", secret);
     expect(new Set(own.body.entries.map(({ projectId }: { projectId: string }) => projectId))).toEqual(new Set([a.project.id]));
+  });
+
+  test("the trails' page size is 1 to 200 and a cursor at most 64 characters; bad values are 400", async () => {
+    const { secret } = await mintKey((await createProject("Trail C")).project.id);
+    for (const [path, key] of [["/v1/audit", secret], ["/v1/admin/audit", rootKey]] as const) {
+      expect(reply(await gw("GET", `${path}?limit=200`, key)).status).toBe(200);
+      expect(reply(await gw("GET", `${path}?cursor=${"f".repeat(64)}`, key)).status).toBe(200);
+      for (const query of ["limit=0", "limit=201", "limit=abc", `cursor=${"f".repeat(65)}`, "cursor="]) {
+        const refused = reply(await gw("GET", `${path}?${query}`, key));
+        expect([refused.status, refused.body.error.code]).toEqual([400, "validation"]);
+      }
+    }
   });
 });

@@ -177,6 +177,49 @@ describe("send: delivery", () => {
     });
   });
 
+  test("an image, a document and an audio message reach the recipient's phone byte for byte", async () => {
+    const { key } = await gw.project();
+    const number = freshPhone();
+    await gw.pairedInstance(key, number);
+    const to = freshPhone();
+    const media = [
+      { type: "image", mimeType: "image/png", dataBase64: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255]).toString("base64"), caption: "<b>chart</b>" },
+      { type: "document", mimeType: "application/pdf", dataBase64: base64Of(3_000), fileName: "invoice.pdf" },
+      { type: "audio", mimeType: "audio/ogg", dataBase64: base64Of(1) },
+    ] as const;
+    const ids: string[] = [];
+    for (const item of media) ids.push((await gw.call("POST", "/v1/send", { key, body: { to, media: item } })).body.id);
+    for (const id of ids) await untilState(gw, key, id, "delivered");
+    const inbox = await gw.phones.inbox(to);
+    expect(inbox.map(({ messageId, from, content }) => ({ messageId, from, content }))).toEqual(
+      media.map((item, index) => ({
+        messageId: ids[index],
+        from: number,
+        content: { type: item.type, mimeType: item.mimeType, dataBase64: item.dataBase64, fileName: "fileName" in item ? item.fileName : null, caption: "caption" in item ? item.caption : null },
+      })),
+    );
+  });
+
+  test("a recipient keeps the number that last wrote to it while that number can send", async () => {
+    const { key } = await gw.project();
+    const numbers = [freshPhone(), freshPhone()];
+    for (const number of numbers) await gw.pairedInstance(key, number);
+    const recipients = [freshPhone(), freshPhone(), freshPhone(), freshPhone()];
+    const ids: string[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      for (const to of recipients) {
+        const id = (await gw.call("POST", "/v1/send", { key, body: { to, text: `round ${round}` } })).body.id as string;
+        await untilState(gw, key, id, "delivered");
+        ids.push(id);
+      }
+    }
+    const senders = await Promise.all(recipients.map(async (to) => new Set((await gw.phones.inbox(to)).map((received) => received.from))));
+    expect(senders.map((from) => from.size)).toEqual([1, 1, 1, 1]);
+    // Both numbers carry recipients: stickiness does not pile every conversation on one number.
+    expect(new Set(senders.map((from) => [...from][0]))).toEqual(new Set(numbers));
+    expect(ids.length).toBe(12);
+  });
+
   test("a number whose sends are refused for good fails the message with the network's reason", async () => {
     const { key } = await gw.project();
     const number = freshPhone();

@@ -193,7 +193,7 @@ describe("send: delivery", () => {
     const inbox = await gw.phones.inbox(to);
     expect(inbox.map(({ messageId, from, content }) => ({ messageId, from, content }))).toEqual(
       media.map((item, index) => ({
-        messageId: ids[index],
+        messageId: ids[index]!,
         from: number,
         content: { type: item.type, mimeType: item.mimeType, dataBase64: item.dataBase64, fileName: "fileName" in item ? item.fileName : null, caption: "caption" in item ? item.caption : null },
       })),

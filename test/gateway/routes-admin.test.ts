@@ -232,7 +232,7 @@ describe("admin audit", () => {
       expect(own.body).toEqual({ entries: trail.body.entries.filter((entry: { projectId: string }) => entry.projectId === a.id), nextCursor: null });
       expect(reply(await gw.call("GET", "/v1/admin/audit", { key: a.key }))).toEqual(unauthorized);
       for (const query of ["state=lost", "limit=0", "limit=201"]) {
-        const refused = reply(await root(gw, "GET", `/v1/admin/deliveries?${query}`));
+        const refused = await root(gw, "GET", `/v1/admin/deliveries?${query}`);
         expect([refused.status, refused.body.error.code]).toEqual([400, "validation"]);
       }
     });

@@ -13,6 +13,7 @@ import { WriteAheadLog } from "../../../storage/wal.ts";
 import { EventStore } from "../../../storage/event-store.ts";
 import { Database } from "bun:sqlite";
 import { filesHolding } from "./erasure-fixture.ts";
+import type { RegionErasureReport } from "../../../server/region/erasure/erasure-types.ts";
 
 const crashTestTimeoutMs = 240_000;
 const regionSecret = "erasure-crash-secret";
@@ -115,7 +116,7 @@ test("SIGKILL at several points of an erasure, then asking again, completes it a
       } else {
         const answer = await erasure;
         expect(answer.status).toBe(200);
-        const report = await answer.json();
+        const report = (await answer.json()) as RegionErasureReport;
         expect([report.persons_erased, report.identifier_hashes.length]).toEqual([1, 4]);
         stopped = true;
         await Promise.all(sending);

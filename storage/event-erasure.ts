@@ -4,15 +4,18 @@
 // The rewritten part keeps the other rows in their order (so it stays sorted by person and
 // time) with dictionaries and property columns rebuilt from those rows alone: nothing of the
 // erased rows (a value, a property key only they had, a statistic) is left in it.
-import type { Table } from "apache-arrow";
+import { tableFromIPC, type Table } from "apache-arrow";
 import { vectorValues } from "./arrow-vectors.ts";
 import { groupColumn } from "./event-columns.ts";
 import { groupTypesPerProjectMax } from "./person-store.ts";
 import { MergeInput } from "./table-merge.ts";
-import { parquetRowGroupRows } from "./data-files.ts";
+import { openParquetFile, parquetRowGroupRows, readBatchRows } from "./data-files.ts";
 import { encodeParquetFile } from "./parquet/parquet-file-writer.ts";
 import { tableBytes } from "./event-columns.ts";
 import type { BatchRecordView } from "./event-record.ts";
+
+/** The columns that tell whose an event is: a part is read whole only when they name one of the subjects. */
+const identityColumns = ["distinct_id", "anon_id", "person_index"];
 
 /** The events to erase: the project's, of these distinct ids or person indexes. */
 export interface EventSubjects {
@@ -57,6 +60,17 @@ export class EventMatcher {
       else if (groups.some((values) => values[row] !== null && values[row] !== undefined)) groupLinks++;
     }
     return { kept: Int32Array.from(kept), removed: table.numRows - kept.length, groupLinks };
+  }
+
+  /** Whether a Parquet part holds an event of the subjects (reading only the columns that say whose each event is). */
+  async inPart(path: string): Promise<boolean> {
+    const file = await openParquetFile(path);
+    try {
+      const columns = tableFromIPC((await file.read({ columns: identityColumns, batchSize: readBatchRows })).intoIPCStream());
+      return this.filter(columns).removed > 0;
+    } finally {
+      file.free();
+    }
   }
 
   /** Whether a WAL record holds an event of the subjects. */

@@ -424,13 +424,14 @@ export class EventStore {
       const waiting = () => this.manifest.segments.some((s) => sealFiles.has(s.file) && partitionKey(s.dataId, s.environment) === key);
       while (waiting()) await this.compact(Number(dataId), environment!);
     }
-    return this.serially("compacting", () => {
+    return this.serially("compacting", async () => {
       const counts: EventErasureCounts = { events_unsealed: unsealed, events_segments: inSegments, events_parquet: 0, group_links: 0 };
       const written: PartEntry[] = [];
       const replaced: string[] = [];
       let removed = 0;
       try {
         for (const part of this.manifest.parts.filter(ofProject)) {
+          if (!(await matcher.inPart(join(this.dataDir, part.file)))) continue;
           const table = readParquetTable(join(this.dataDir, part.file));
           const erasure = matcher.filter(table);
           if (erasure.removed === 0) continue;

@@ -128,3 +128,20 @@ describe("erasure requests at their limits", () => {
     expect(snapshot.parts.reduce((sum, part) => sum + part.rows, 0) + snapshot.segments.reduce((sum, segment) => sum + segment.rows, 0) + snapshot.bufferedRows).toBe(1);
   });
 });
+
+describe("hostile identifiers", () => {
+  test("ids with SQL wildcards, quotes and other scripts erase exactly their persons", async () => {
+    const hostile = ["a%", "a_", "' OR 1=1 --", "\"quoted\"", "ü\u0000x", "<img src=x onerror=alert(1)>"];
+    const bystanders = ["ab", "a", "a-b", "quoted", "üx"];
+    await sendAccepted(service.url, key, [...hostile, ...bystanders].map((id) => nativeEvent({ distinct_id: id })));
+    const node = service.nodes.get("eu")!;
+    await node.events.flush();
+    const report = await service.ctx.regions.get("eu")!.erase(request({ distinct_ids: hostile }));
+    expect([report.persons_erased, report.removed.distinct_ids, report.removed.events_parquet]).toEqual([hostile.length, hostile.length, hostile.length]);
+    expect(hostile.map((id) => node.store.directory.personOf(projectId, id))).toEqual(hostile.map(() => null));
+    expect(bystanders.filter((id) => node.store.directory.personOf(projectId, id) === null)).toEqual([]);
+    const snapshot = await node.events.snapshot(dataId, "production");
+    // The bystanders' events, and the one left by the erasure by person id above.
+    expect(snapshot.parts.reduce((sum, part) => sum + part.rows, 0) + snapshot.segments.reduce((sum, s) => sum + s.rows, 0) + snapshot.bufferedRows).toBe(bystanders.length + 1);
+  });
+});

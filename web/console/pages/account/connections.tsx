@@ -53,7 +53,7 @@ function ConnectionsView({ me, initial }: { me: MeResponse; initial: ConnectionD
         rowKey={(connection) => connection.id}
         empty={<EmptyState icon={<KeyIcon size={20} />} title="No connected applications">An application you approve on a consent page appears here.</EmptyState>}
         columns={[
-          { label: "Application", cell: (connection) => connection.client_name },
+          { label: "Name", cell: (connection) => connection.client_name },
           { label: "Organisation", cell: (connection) => orgName(connection.org_id) },
           {
             label: "Scopes",

@@ -11,7 +11,8 @@ import { discoveryRoutes } from "./routes/discovery.ts";
 import { orgRoutes } from "./routes/orgs.ts";
 import { projectRoutes } from "./routes/projects.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
-import { formBodyPaths, oauthRoutes } from "./routes/oauth.ts";
+import { formBodyPaths, oauthCorsPaths, oauthRoutes } from "./routes/oauth.ts";
+import { mountPreflights } from "./oauth/cors.ts";
 import { mountV1Routes } from "./v1/route.ts";
 import { v1Routes } from "./v1/routes.ts";
 import { v1FlagRoutes } from "./v1/flag-routes.ts";
@@ -42,6 +43,7 @@ export function controlApp(ctx: ControlContext): ContractRouteTable {
   catalogRoutes(routes, ctx);
   tokenRoutes(routes, ctx);
   oauthRoutes(routes, ctx);
+  mountPreflights(app, oauthCorsPaths);
   discoveryRoutes(routes, ctx);
   mountV1Routes(routes, ctx, [...v1Routes(ctx), ...v1FlagRoutes(ctx), ...v1ExperimentRoutes(ctx), ...v1CatalogRoutes(ctx)]);
   return routes;

@@ -81,9 +81,13 @@ export function registerClient(ctx: ControlContext, body: unknown, ip: string | 
   if (unknown.length) throw invalidMetadata(`unknown scopes: ${unknown.join(", ")}`);
   if (scopes.length === 0) throw invalidMetadata("scope must name at least one scope");
   const metadata: Record<string, string> = {};
-  for (const field of [...uriFields, ...textFields]) {
+  for (const field of uriFields) {
     const value = optionalString(fields, field);
-    if (field !== "software_id" && field !== "software_version") httpUri(field, value);
+    httpUri(field, value);
+    if (value !== undefined) metadata[field] = value;
+  }
+  for (const field of textFields) {
+    const value = optionalString(fields, field);
     if (value !== undefined) metadata[field] = value;
   }
   if (ip) {

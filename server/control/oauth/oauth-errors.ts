@@ -6,13 +6,10 @@ export type OAuthErrorCode =
   | "invalid_request"
   | "invalid_client"
   | "invalid_grant"
-  | "unauthorized_client"
   | "unsupported_grant_type"
   | "invalid_scope"
   | "invalid_target"
   | "unsupported_response_type"
-  | "unsupported_token_type"
-  | "access_denied"
   | "invalid_redirect_uri"
   | "invalid_client_metadata"
   | "temporarily_unavailable";

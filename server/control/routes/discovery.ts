@@ -10,6 +10,7 @@ import type { ContractRouteTable } from "../contract/route-table.ts";
 import { answer } from "../contract/operation.ts";
 import { supportedAuthMethods, supportedGrantTypes, supportedResponseTypes } from "../oauth/clients.ts";
 import { oauthPaths } from "./oauth.ts";
+import { withCors } from "../oauth/cors.ts";
 import { ingestUrl, regionApiUrl } from "../services/region-tokens.ts";
 import {
   AuthorizationServerMetadata, HealthResponse, JsonWebKeySet, OpenApiDocument, ProtectedResourceMetadata, RegionList,
@@ -31,7 +32,7 @@ export function discoveryRoutes(routes: ContractRouteTable, ctx: ControlContext)
       () =>
         // Exactly what the server does (docs/oauth.md): public clients, code with PKCE S256,
         // refresh rotation, RFC 7591 registration and RFC 7009 revocation.
-        jsonResponse(200, {
+        withCors(jsonResponse(200, {
           issuer: ctx.baseUrl(),
           authorization_endpoint: `${ctx.baseUrl()}${oauthPaths.authorize}`,
           token_endpoint: `${ctx.baseUrl()}${oauthPaths.token}`,
@@ -47,13 +48,13 @@ export function discoveryRoutes(routes: ContractRouteTable, ctx: ControlContext)
           revocation_endpoint_auth_methods_supported: supportedAuthMethods,
           authorization_response_iss_parameter_supported: true,
           service_documentation: `${ctx.baseUrl()}/openapi.json`,
-        }),
+        })),
     )
     .get(
       "/.well-known/oauth-protected-resource/v1",
       { operationId: "getProtectedResourceMetadata", summary: "RFC 9728 protected-resource metadata of /v1", security: "none", responses: answer(200, "Metadata", ProtectedResourceMetadata) },
       () =>
-        jsonResponse(200, {
+        withCors(jsonResponse(200, {
           resource: `${ctx.baseUrl()}/v1`,
           authorization_servers: [ctx.baseUrl()],
           jwks_uri: `${ctx.baseUrl()}${jwksPath}`,
@@ -61,7 +62,7 @@ export function discoveryRoutes(routes: ContractRouteTable, ctx: ControlContext)
           bearer_methods_supported: ["header"],
           resource_name: "svc-analytics programmatic API",
           resource_documentation: `${ctx.baseUrl()}/openapi.json`,
-        }),
+        })),
     )
     .get("/app/regions", { operationId: "listRegions", summary: "Live regions and their URLs", security: "none", responses: answer(200, "Regions", RegionList) }, () =>
       jsonResponse(200, {

@@ -17,6 +17,7 @@ import { approveAuthorization, denyAuthorization, describeAuthorization, startAu
 import { disconnect, listConnections } from "../oauth/grants.ts";
 import { revocationEndpoint, tokenEndpoint } from "../oauth/tokens.ts";
 import { answerOAuth, OAuthError, oauthJson } from "../oauth/oauth-errors.ts";
+import { withCors } from "../oauth/cors.ts";
 import { requireSession } from "./session-auth.ts";
 
 export const oauthPaths = {
@@ -25,6 +26,11 @@ export const oauthPaths = {
   token: "/oauth/token",
   revoke: "/oauth/revoke",
 } as const;
+
+/** Called by browser-based clients from any origin (oauth/cors.ts): the metadata and the endpoints without a session. */
+export const oauthCorsPaths = [
+  "/.well-known/oauth-authorization-server", "/.well-known/oauth-protected-resource/v1", oauthPaths.register, oauthPaths.token, oauthPaths.revoke,
+] as const;
 
 /** Bodies that are forms (RFC 6749 §4.1.3, RFC 7009 §2.1), parsed by the control app as such. */
 export const formBodyPaths: ReadonlySet<string> = new Set([oauthPaths.token, oauthPaths.revoke]);
@@ -60,8 +66,8 @@ const oauthDoc = "docs/oauth.md";
 
 export function oauthRoutes(routes: ContractRouteTable, ctx: ControlContext) {
   return routes
-    .post(oauthPaths.register, unlisted("registerOAuthClient", "Dynamic client registration (RFC 7591)", "none", oauthDoc), (c) =>
-      answerOAuth(() => oauthJson(201, registerClient(ctx, c.body, requestMeta(c.request, ctx.config.trustProxy).ip))),
+    .post(oauthPaths.register, unlisted("registerOAuthClient", "Dynamic client registration (RFC 7591)", "none", oauthDoc), async (c) =>
+      withCors(await answerOAuth(() => oauthJson(201, registerClient(ctx, c.body, requestMeta(c.request, ctx.config.trustProxy).ip)))),
     )
     .get(oauthPaths.authorize, unlisted("authorizeOAuth", "Authorization endpoint: code with PKCE (S256)", "none", oauthDoc), (c) => {
       const outcome = startAuthorization(ctx, new URL(c.request.url).searchParams, requestMeta(c.request, ctx.config.trustProxy).ip);
@@ -72,12 +78,12 @@ export function oauthRoutes(routes: ContractRouteTable, ctx: ControlContext) {
       const response = await answerOAuth(() => tokenEndpoint(ctx, form(c.body)));
       // A reused code or refresh token has just revoked a grant: tell the regions now.
       if (response.status !== 200) await pushRevocations(ctx);
-      return response;
+      return withCors(response);
     })
     .post(oauthPaths.revoke, unlisted("revokeOAuthToken", "Token revocation (RFC 7009)", "none", oauthDoc), async (c) => {
       const response = await answerOAuth(() => revocationEndpoint(ctx, form(c.body)));
       await pushRevocations(ctx);
-      return response;
+      return withCors(response);
     })
     .get("/app/oauth/authorizations/{request_id}", unlisted("getOAuthAuthorization", "What the consent page shows", "session", oauthDoc), (c) => {
       requireSession(ctx, c.request);

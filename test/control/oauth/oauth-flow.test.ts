@@ -41,6 +41,21 @@ describe("discovery and registration", () => {
     });
   });
 
+  test("a browser-based client of any origin may read the metadata, register, exchange and revoke", async () => {
+    for (const path of ["/.well-known/oauth-authorization-server", "/.well-known/oauth-protected-resource/v1", "/oauth/register", "/oauth/token", "/oauth/revoke"]) {
+      const preflight = await fetch(`${service.url}${path}`, {
+        method: "OPTIONS",
+        headers: { origin: "https://inspector.example.com", "access-control-request-method": "POST", "access-control-request-headers": "content-type, mcp-protocol-version" },
+      });
+      expect([path, preflight.status, preflight.headers.get("access-control-allow-origin"), preflight.headers.get("access-control-allow-headers"), preflight.headers.get("access-control-allow-credentials")])
+        .toEqual([path, 204, "*", "content-type, mcp-protocol-version", null]);
+    }
+    const metadata = await fetch(`${service.url}/.well-known/oauth-authorization-server`, { headers: { origin: "https://inspector.example.com" } });
+    expect(metadata.headers.get("access-control-allow-origin")).toBe("*");
+    const token = await fetch(`${service.url}/oauth/token`, { method: "POST", headers: { origin: "https://inspector.example.com", "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=password" });
+    expect([token.status, token.headers.get("access-control-allow-origin")]).toEqual([400, "*"]);
+  });
+
   test("the protected-resource metadata of /v1 names this authorization server", async () => {
     const resource = new URL(`${service.url}/v1`);
     const metadata = await oauth.processResourceDiscoveryResponse(resource, await oauth.resourceDiscoveryRequest(resource, insecure));

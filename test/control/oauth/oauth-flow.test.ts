@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as oauth from "oauth4webapi";
 import { startTestService, type TestService } from "../../helpers/service.ts";
 import { addMember, createProject, signUp, v1, type SignedUpUser } from "../../helpers/accounts.ts";
-import { isoPattern, uuidPattern } from "../../helpers/client.ts";
+import { bearer, call, isoPattern, uuidPattern } from "../../helpers/client.ts";
 import { auditLog } from "../../../server/control/db/schema.ts";
 import { callbackUri, connect, insecure, refresh, registerApp, type OAuthApp } from "./oauth-client.ts";
 
@@ -214,6 +214,22 @@ describe("roles and connections", () => {
     expect((await person.client.delete(`/app/oauth/connections/${grantId}`)).status).toBe(404);
     const audit = service.ctx.db.select().from(auditLog).all().filter((row) => row.targetId === grantId).map((row) => [row.action, row.actorType, row.actorId]);
     expect(audit).toEqual([["oauth.grant.create", "user", person.userId], ["oauth.grant.revoke", "user", person.userId]]);
+  });
+
+  test("ending a grant also ends the region tokens cut with its access tokens; another grant's keep working", async () => {
+    const { project } = await createProject(owner, "Region revocation");
+    const ended = await connect(app, owner, { scopes: ["persons:read"] });
+    const kept = await connect(app, owner, { scopes: ["persons:read"] });
+    const regionToken = async (access: string) => (await v1(service, access, "POST", `/v1/projects/${project.id}/region-token`, { scopes: ["persons:read"] })).body.token as string;
+    const [endedRegion, keptRegion] = [await regionToken(ended.access_token), await regionToken(kept.access_token)];
+    const persons = (token: string) => call(service.url, "GET", "/region/eu/persons", { headers: bearer(token) });
+    expect((await persons(endedRegion)).status).toBe(200);
+
+    // Revoking the refresh token ends the grant (RFC 7009 §2.1), in the regions too.
+    await oauth.processRevocationResponse(await oauth.revocationRequest(app.as, app.client, oauth.None(), ended.refresh_token!, insecure));
+    const refused = await persons(endedRegion);
+    expect([refused.status, refused.body]).toEqual([401, { error: { code: "unauthorized", message: "region token revoked: the access token it was issued with was revoked" } }]);
+    expect((await persons(keptRegion)).status).toBe(200);
   });
 
   test("connections need a session", async () => {

@@ -122,6 +122,21 @@ test("a redirect URI the application did not register gets our refusal page, and
   }
 });
 
+test("an application's name is shown as text, never run", async () => {
+  const { page } = tab;
+  const hostileName = "<img src=x onerror=window.__pwned=1>Agent";
+  const hostile = await registerApp(service, { client_name: hostileName, redirect_uris: [redirectUri] });
+  const pkce = await newPkce();
+  const url = new URL(authorizeUrl(pkce));
+  url.searchParams.set("client_id", hostile.client.client_id);
+  await page.goto(url.href);
+  await waitForPage(page, `Connect ${hostileName}?`);
+  expect(await page.evaluate("window.__pwned")).toBeUndefined();
+  expect(await page.locator(".page-title img").count()).toBe(0);
+  await page.getByRole("button", { name: "Deny" }).click();
+  await page.waitForSelector('h1:text-is("You can close this tab")');
+});
+
 test("Account > Connected apps lists the application; Revoke ends its token", async () => {
   const { page } = tab;
   await page.goto(`${service.url}/account`);

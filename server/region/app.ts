@@ -160,7 +160,7 @@ export function regionApp({ prefix, node, queries, cohorts, discovery, keys, iss
     .use(queryRoutes(queries, check))
     .use(experimentStatsRoutes(node, queries, check))
     .use(sqlRoutes(sql, check))
-    .use(schemaRoutes(schema, check))
+    .use(schemaRoutes(schema, node.store.directory, check))
     .use(personsRoutes(node, check, queries.columns, queries.gate))
     .use(groupsRoutes(node, check))
     .use(ingestionWarningsRoutes(node, check))

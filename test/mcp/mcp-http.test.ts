@@ -6,6 +6,7 @@ import { startTestService, type TestService } from "../helpers/service.ts";
 import { createToken, signUp, type SignedUpUser } from "../helpers/accounts.ts";
 import { bearer, call } from "../helpers/client.ts";
 import { mcpRequestBodyBytesMax } from "../../server/mcp/mcp-limits.ts";
+import { tokenCallsPerMinuteMax } from "../../server/control/limits.ts";
 
 let service: TestService;
 let owner: SignedUpUser;
@@ -124,4 +125,13 @@ test(`request body: ${mcpRequestBodyBytesMax} bytes are read, one more is 413`, 
   expect({ status: over.status, body: over.body }).toEqual({
     status: 413, body: { jsonrpc: "2.0", error: { code: -32000, message: expect.stringContaining(String(mcpRequestBodyBytesMax)) }, id: null },
   });
+});
+
+test(`${tokenCallsPerMinuteMax} requests a minute per token, counted with its /v1 calls: the last passes, the next is 429 with Retry-After`, async () => {
+  const limited = (await createToken(owner, ["projects:read"])).secret;
+  const post = () => call(service.url, "POST", "/mcp", { rawBody: JSON.stringify(listTools), headers: { ...mcpHeaders, ...bearer(limited) } });
+  expect((await call(service.url, "GET", "/v1/me", { headers: bearer(limited) })).status).toBe(200);
+  for (let request = 2; request <= tokenCallsPerMinuteMax; request++) expect((await post()).status).toBe(200);
+  const refused = await post();
+  expect({ status: refused.status, code: refused.body.error.code, retryAfter: Number(refused.headers.get("retry-after")) > 0 }).toEqual({ status: 429, code: "rate_limited", retryAfter: true });
 });

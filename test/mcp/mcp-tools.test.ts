@@ -7,6 +7,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { addMember, createToken } from "../helpers/accounts.ts";
 import { isoPattern } from "../helpers/client.ts";
 import { resultItemsMax, resultStringCharsMax } from "../../server/mcp/mcp-limits.ts";
+import { tokenWritesPerMinuteMax } from "../../server/control/limits.ts";
 import { callTool, hostileEventName, mcpClient, startMcpFixture, toolError, trendsQuery, type McpFixture } from "./fixture.ts";
 
 let f: McpFixture;
@@ -221,6 +222,15 @@ describe("refusals", () => {
     expect(await callTool(writer, "create_insight", args)).toEqual(toolError("missing_scope", "requires scope `insights:write`"));
     // Reading is what a viewer still holds.
     expect((await callTool(writer, "list_insights", projectArgs())).isError).toBe(false);
+    await writer.close();
+  });
+
+  test(`${tokenWritesPerMinuteMax} insights a minute per token: the next is a rate_limited tool error`, async () => {
+    const writer = await mcpClient(f.service, (await createToken(f.owner, ["insights:write"])).secret);
+    const create = (n: number) => callTool(writer, "create_insight", { ...projectArgs(), name: `Burst ${n}`, query: trendsQuery(f.day) });
+    for (let n = 1; n <= tokenWritesPerMinuteMax; n++) expect((await create(n)).isError).toBe(false);
+    const refused = await create(tokenWritesPerMinuteMax + 1);
+    expect(refused).toEqual({ isError: true, body: { error: { code: "rate_limited", message: expect.stringMatching(/^write limit per token exceeded; retry after \d+ s$/) } } });
     await writer.close();
   });
 

@@ -1,7 +1,7 @@
 // The control-plane surface: console /app, programmatic /v1, discovery and /health. Every
 // route is mounted through one ContractRouteTable, so /openapi.json lists each of them.
 import { Elysia } from "elysia";
-import { readJsonBody } from "../http/body.ts";
+import { readFormBody, readJsonBody } from "../http/body.ts";
 import { apiErrorHandler } from "../http/elysia-errors.ts";
 import type { ControlContext } from "./context.ts";
 import { requestBodyBytesMax } from "./limits.ts";
@@ -11,6 +11,7 @@ import { discoveryRoutes } from "./routes/discovery.ts";
 import { orgRoutes } from "./routes/orgs.ts";
 import { projectRoutes } from "./routes/projects.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
+import { formBodyPaths, oauthRoutes } from "./routes/oauth.ts";
 import { mountV1Routes } from "./v1/route.ts";
 import { v1Routes } from "./v1/routes.ts";
 import { v1FlagRoutes } from "./v1/flag-routes.ts";
@@ -26,7 +27,7 @@ import { v1CatalogRoutes } from "./v1/catalog-routes.ts";
 
 export function controlApp(ctx: ControlContext): ContractRouteTable {
   const app = new Elysia({ name: "control-plane" })
-    .onParse(({ request }) => readJsonBody(request, requestBodyBytesMax))
+    .onParse(({ request, path }) => (formBodyPaths.has(path) ? readFormBody(request, requestBodyBytesMax) : readJsonBody(request, requestBodyBytesMax)))
     .onError(apiErrorHandler);
   const routes = new ContractRouteTable(app);
   authRoutes(routes, ctx);
@@ -40,6 +41,7 @@ export function controlApp(ctx: ControlContext): ContractRouteTable {
   cohortRoutes(routes, ctx);
   catalogRoutes(routes, ctx);
   tokenRoutes(routes, ctx);
+  oauthRoutes(routes, ctx);
   discoveryRoutes(routes, ctx);
   mountV1Routes(routes, ctx, [...v1Routes(ctx), ...v1FlagRoutes(ctx), ...v1ExperimentRoutes(ctx), ...v1CatalogRoutes(ctx)]);
   return routes;

@@ -23,6 +23,11 @@ export const tokenRedeemWindowMs = 15 * minuteMs;
 /** Sign-ups per IP. */
 export const signupsPerIpMax = 20;
 export const signupWindowMs = hourMs;
+/** OAuth: client registrations and authorization requests (each stores a row before anyone signs in), per IP. */
+export const oauthRegistrationsPerIpMax = 30;
+export const oauthRegistrationWindowMs = hourMs;
+export const oauthAuthorizationsPerIpMax = 60;
+export const oauthAuthorizationWindowMs = 10 * minuteMs;
 
 export class ControlLimiters {
   readonly loginByAccount = new SlidingWindowLimiter(loginFailuresPerAccountMax, loginFailureWindowMs);
@@ -33,4 +38,6 @@ export class ControlLimiters {
   readonly signupsByIp = new SlidingWindowLimiter(signupsPerIpMax, signupWindowMs);
   readonly tokenCalls = new SlidingWindowLimiter(tokenCallsPerMinuteMax, minuteMs);
   readonly tokenWrites = new SlidingWindowLimiter(tokenWritesPerMinuteMax, minuteMs);
+  readonly oauthRegistrationsByIp = new SlidingWindowLimiter(oauthRegistrationsPerIpMax, oauthRegistrationWindowMs);
+  readonly oauthAuthorizationsByIp = new SlidingWindowLimiter(oauthAuthorizationsPerIpMax, oauthAuthorizationWindowMs);
 }

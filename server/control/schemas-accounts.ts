@@ -51,3 +51,17 @@ export const CreatedTokenResponse = t.Object(
   { secret: t.String({ description: "Shown exactly once; only its hash is stored" }), token: TokenDto },
   { title: "CreatedTokenResponse" },
 );
+
+export const ConnectionDto = t.Object(
+  {
+    id: t.String({ format: "uuid", description: "The grant id" }),
+    client_id: t.String(),
+    client_name: t.String(),
+    org_id: t.String({ format: "uuid" }),
+    scopes: t.Array(t.String()),
+    created_at: t.String({ format: "date-time" }),
+    last_used_at: t.Union([t.String({ format: "date-time" }), t.Null()]),
+  },
+  { title: "ConnectionDto", description: "An application connected through OAuth: the grant the person approved" },
+);
+export const ConnectionList = t.Object({ connections: t.Array(ConnectionDto, { description: "Live grants, newest first" }) }, { title: "ConnectionList" });

@@ -38,3 +38,13 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     throw validation("request body is not valid JSON");
   }
 }
+
+/**
+ * Parses an application/x-www-form-urlencoded body (OAuth's token and revocation endpoints)
+ * within a size limit; null when the body is of another type, for the endpoint to refuse.
+ */
+export async function readFormBody(request: Request, maxBytes: number): Promise<URLSearchParams | null> {
+  const bytes = await readBodyLimited(request, maxBytes);
+  if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get("content-type") ?? "")) return null;
+  return new URLSearchParams(new TextDecoder().decode(bytes));
+}

@@ -10,16 +10,24 @@ beforeAll(async () => { service = await startTestService(); });
 afterAll(async () => { await service.close(); });
 
 describe("OAuth metadata", () => {
-  test("authorization-server metadata (RFC 8414) is public and advertises only what exists", async () => {
+  test("authorization-server metadata (RFC 8414) is public and advertises exactly what exists", async () => {
     const reply = await call(service.url, "GET", "/.well-known/oauth-authorization-server");
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({
       issuer: service.url,
+      authorization_endpoint: `${service.url}/oauth/authorize`,
+      token_endpoint: `${service.url}/oauth/token`,
+      registration_endpoint: `${service.url}/oauth/register`,
+      revocation_endpoint: `${service.url}/oauth/revoke`,
       jwks_uri: `${service.url}/.well-known/jwks.json`,
       scopes_supported: allScopes,
-      response_types_supported: [],
-      grant_types_supported: [],
-      token_endpoint_auth_methods_supported: [],
+      response_types_supported: ["code"],
+      response_modes_supported: ["query"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+      code_challenge_methods_supported: ["S256"],
+      token_endpoint_auth_methods_supported: ["none"],
+      revocation_endpoint_auth_methods_supported: ["none"],
+      authorization_response_iss_parameter_supported: true,
       service_documentation: `${service.url}/openapi.json`,
     });
     expect(allScopes).toHaveLength(38);

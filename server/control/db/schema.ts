@@ -516,3 +516,72 @@ export const catalogSettings = sqliteTable("catalog_settings", {
   /** The project's region holds the plan as it stands (false: a push failed; retried with the keys). */
   regionSynced: integer("region_synced", { mode: "boolean" }).notNull().default(false),
 });
+
+/** OAuth clients registered dynamically (RFC 7591). All are public clients (no secret); `id` is the client_id. */
+export const oauthClients = sqliteTable("oauth_clients", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  redirectUris: text("redirect_uris", { mode: "json" }).$type<string[]>().notNull(),
+  grantTypes: text("grant_types", { mode: "json" }).$type<string[]>().notNull(),
+  /** What the client may ask for (space-separated in the protocol, a list here). */
+  scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+  /** The optional RFC 7591 fields it registered with (client_uri, logo_uri, …), as sent. */
+  metadata: text("metadata", { mode: "json" }).$type<Record<string, string>>().notNull(),
+  createdAt: createdAt(),
+});
+
+/** An authorization request waiting for the person's decision on the consent page; deleted once decided. */
+export const oauthAuthorizationRequests = sqliteTable("oauth_authorization_requests", {
+  id: text("id").primaryKey(),
+  clientId: text("client_id").notNull().references(() => oauthClients.id),
+  redirectUri: text("redirect_uri").notNull(),
+  state: text("state"),
+  codeChallenge: text("code_challenge").notNull(),
+  scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+  resources: text("resources", { mode: "json" }).$type<string[]>().notNull(),
+  createdAt: createdAt(),
+  expiresAt: text("expires_at").notNull(),
+});
+
+/**
+ * What a person approved for a client: an organisation, scopes, optionally projects, and the
+ * resources the tokens are for. It carries its single-use authorization code until that is
+ * exchanged (code_used_at), and every token is cut from it, so revoking it revokes them all.
+ */
+export const oauthGrants = sqliteTable(
+  "oauth_grants",
+  {
+    id: text("id").primaryKey(),
+    clientId: text("client_id").notNull().references(() => oauthClients.id),
+    userId: text("user_id").notNull().references(() => users.id),
+    orgId: text("org_id").notNull().references(() => orgs.id),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+    projectIds: text("project_ids", { mode: "json" }).$type<string[] | null>(),
+    resources: text("resources", { mode: "json" }).$type<string[]>().notNull(),
+    redirectUri: text("redirect_uri").notNull(),
+    codeHash: text("code_hash").notNull().unique(),
+    codeChallenge: text("code_challenge").notNull(),
+    codeExpiresAt: text("code_expires_at").notNull(),
+    codeUsedAt: text("code_used_at"),
+    createdAt: createdAt(),
+    lastUsedAt: text("last_used_at"),
+    revokedAt: text("revoked_at"),
+  },
+  (table) => [index("oauth_grants_user_idx").on(table.userId)],
+);
+
+/** Access (`svc_oat_`) and refresh (`svc_ort_`) tokens, SHA-256 stored. A refresh token is used once (rotation). */
+export const oauthTokens = sqliteTable(
+  "oauth_tokens",
+  {
+    id: text("id").primaryKey(),
+    grantId: text("grant_id").notNull().references(() => oauthGrants.id),
+    kind: text("kind", { enum: ["access", "refresh"] }).notNull(),
+    secretHash: text("secret_hash").notNull().unique(),
+    createdAt: createdAt(),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+    revokedAt: text("revoked_at"),
+  },
+  (table) => [index("oauth_tokens_grant_idx").on(table.grantId)],
+);

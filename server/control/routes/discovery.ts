@@ -8,6 +8,8 @@ import { allScopes } from "../auth/scopes.ts";
 import { openApiDocument } from "../contract/openapi.ts";
 import type { ContractRouteTable } from "../contract/route-table.ts";
 import { answer } from "../contract/operation.ts";
+import { supportedAuthMethods, supportedGrantTypes, supportedResponseTypes } from "../oauth/clients.ts";
+import { oauthPaths } from "./oauth.ts";
 import { ingestUrl, regionApiUrl } from "../services/region-tokens.ts";
 import {
   AuthorizationServerMetadata, HealthResponse, JsonWebKeySet, OpenApiDocument, ProtectedResourceMetadata, RegionList,
@@ -27,15 +29,23 @@ export function discoveryRoutes(routes: ContractRouteTable, ctx: ControlContext)
       "/.well-known/oauth-authorization-server",
       { operationId: "getAuthorizationServerMetadata", summary: "RFC 8414 authorization-server metadata", security: "none", responses: answer(200, "Metadata", AuthorizationServerMetadata) },
       () =>
-        // Only what exists today: personal access tokens are issued in the console, so no
-        // OAuth grant, authorization or token endpoint is advertised yet.
+        // Exactly what the server does (docs/oauth.md): public clients, code with PKCE S256,
+        // refresh rotation, RFC 7591 registration and RFC 7009 revocation.
         jsonResponse(200, {
           issuer: ctx.baseUrl(),
+          authorization_endpoint: `${ctx.baseUrl()}${oauthPaths.authorize}`,
+          token_endpoint: `${ctx.baseUrl()}${oauthPaths.token}`,
+          registration_endpoint: `${ctx.baseUrl()}${oauthPaths.register}`,
+          revocation_endpoint: `${ctx.baseUrl()}${oauthPaths.revoke}`,
           jwks_uri: `${ctx.baseUrl()}${jwksPath}`,
           scopes_supported: allScopes,
-          response_types_supported: [],
-          grant_types_supported: [],
-          token_endpoint_auth_methods_supported: [],
+          response_types_supported: supportedResponseTypes,
+          response_modes_supported: ["query"],
+          grant_types_supported: supportedGrantTypes,
+          code_challenge_methods_supported: ["S256"],
+          token_endpoint_auth_methods_supported: supportedAuthMethods,
+          revocation_endpoint_auth_methods_supported: supportedAuthMethods,
+          authorization_response_iss_parameter_supported: true,
           service_documentation: `${ctx.baseUrl()}/openapi.json`,
         }),
     )

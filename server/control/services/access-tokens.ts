@@ -9,10 +9,12 @@ import type { ControlContext } from "../context.ts";
 import { accessTokens, projects, users } from "../db/schema.ts";
 import { newId, requireUuid } from "../ids.ts";
 import { tokenDto } from "../dto.ts";
-import { orgAccess, roleIn, type Principal, type TokenRow } from "../access.ts";
+import { orgAccess, roleIn, type OrgAccess, type Principal, type TokenRow } from "../access.ts";
 import { isKnownScope, scopesOfRole, sortScopes } from "../auth/scopes.ts";
 import { applyWrite } from "./audited-write.ts";
 import { recordRevocation } from "./token-revocations.ts";
+import { authenticateOAuthAccessToken, oatPrefix } from "../oauth/tokens.ts";
+import { v1Resource } from "../oauth/resources.ts";
 
 export const patPrefix = "svc_pat_";
 const patSecretLength = 40;
@@ -30,9 +32,24 @@ export interface CreateTokenInput {
   expires_in_days?: number | null;
 }
 
-export function createAccessToken(ctx: ControlContext, principal: Principal & { kind: "session" }, input: CreateTokenInput) {
-  const name = input.name.trim();
-  if (!name) throw validation("name must not be empty");
+export interface TokenReachInput {
+  org_id: string;
+  scopes: string[];
+  project_ids?: string[] | null;
+}
+
+export interface TokenReach {
+  access: OrgAccess;
+  scopes: string[];
+  projectIds: string[] | null;
+}
+
+/**
+ * What a token may be granted, checked as a person grants it (a personal access token, or an
+ * OAuth client on the consent page): an organisation they belong to, known scopes their role
+ * there holds (no wildcard), and optionally up to 100 of its live projects.
+ */
+export function checkTokenReach(ctx: ControlContext, principal: Principal & { kind: "session" }, input: TokenReachInput): TokenReach {
   const access = orgAccess(ctx, principal, input.org_id);
   if (input.scopes.length === 0) throw validation("scopes must list at least one scope");
   const wildcard = input.scopes.find((scope) => scope.includes("*"));
@@ -54,6 +71,13 @@ export function createAccessToken(ctx: ControlContext, principal: Principal & { 
       .all();
     if (found.length !== projectIds.length) throw notFound("project");
   }
+  return { access, scopes: sortScopes(new Set(input.scopes)), projectIds };
+}
+
+export function createAccessToken(ctx: ControlContext, principal: Principal & { kind: "session" }, input: CreateTokenInput) {
+  const name = input.name.trim();
+  if (!name) throw validation("name must not be empty");
+  const { access, scopes, projectIds } = checkTokenReach(ctx, principal, input);
   const days = input.expires_in_days;
   if (days != null && (!Number.isInteger(days) || days < tokenExpiryDaysMin || days > tokenExpiryDaysMax)) {
     throw validation(`expires_in_days must be an integer from ${tokenExpiryDaysMin} to ${tokenExpiryDaysMax}`);
@@ -67,7 +91,7 @@ export function createAccessToken(ctx: ControlContext, principal: Principal & { 
     name,
     secretHash: sha256Hex(secret),
     prefix: secret.slice(0, patDisplayPrefixLength),
-    scopes: sortScopes(new Set(input.scopes)),
+    scopes,
     projectIds,
     createdAt: new Date(createdMs).toISOString(),
     expiresAt: days != null ? new Date(createdMs + days * dayMs).toISOString() : null,
@@ -118,12 +142,34 @@ export function revokeAccessToken(ctx: ControlContext, principal: Principal & { 
   });
 }
 
-/** Resolves `Authorization: Bearer svc_pat_...` to a principal, or throws 401. */
-export function authenticateBearer(ctx: ControlContext, authorization: string | null): Principal & { kind: "token" } {
+export interface BearerIdentity {
+  principal: Principal & { kind: "token" };
+  /** The resources an OAuth access token was issued for (RFC 8707); null for a personal access token, which is good on every one. */
+  resources: string[] | null;
+}
+
+/** Resolves `Authorization: Bearer svc_pat_…` or `svc_oat_…` to the principal it acts as, or throws 401. */
+export function identifyBearer(ctx: ControlContext, authorization: string | null): BearerIdentity {
   const match = authorization?.match(/^Bearer\s+(\S+)$/i);
   if (!match) throw unauthorized("bearer token required");
   const secret = match[1]!;
+  if (secret.startsWith(oatPrefix)) return authenticateOAuthAccessToken(ctx, secret);
   if (!secret.startsWith(patPrefix)) throw unauthorized("unknown token");
+  return { principal: authenticatePat(ctx, secret), resources: null };
+}
+
+/**
+ * The principal of a bearer token presented to `resource` (default: the /v1 API), or 401. An
+ * OAuth access token must have been issued for that resource; a personal access token is good
+ * on every resource. The MCP server calls it with mcpResource(ctx) (oauth/resources.ts).
+ */
+export function authenticateBearer(ctx: ControlContext, authorization: string | null, resource = v1Resource(ctx)): Principal & { kind: "token" } {
+  const { principal, resources } = identifyBearer(ctx, authorization);
+  if (resources !== null && !resources.includes(resource)) throw unauthorized(`token was not issued for ${resource}`);
+  return principal;
+}
+
+function authenticatePat(ctx: ControlContext, secret: string): Principal & { kind: "token" } {
   const now = nowIso();
   const row = ctx.db
     .select()

@@ -9,6 +9,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { ApiError, errorResponse, internalErrorResponse, rateLimited } from "../http/errors.ts";
 import type { ControlContext } from "../control/context.ts";
 import { authenticateBearer } from "../control/services/access-tokens.ts";
+import { mcpResource } from "../control/oauth/resources.ts";
 import { mcpRequestBodyBytesMax } from "./mcp-limits.ts";
 import { mcpPath, mcpResourceMetadataPath, mcpResourceMetadataResponse, mcpResourceMetadataUrl } from "./protected-resource.ts";
 import { mcpTools } from "./tools.ts";
@@ -58,7 +59,8 @@ export function mcpSurface(ctx: ControlContext): McpSurface {
 
   function authenticate(request: Request): ToolSession {
     try {
-      return { ctx, principal: authenticateBearer(ctx, request.headers.get("authorization")) };
+      // An OAuth token must have been issued for this server (RFC 8707), not only for /v1.
+      return { ctx, principal: authenticateBearer(ctx, request.headers.get("authorization"), mcpResource(ctx)) };
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) throw new ApiError(401, error.code, error.message, challenge());
       throw error;

@@ -2,7 +2,6 @@
 // server issues tokens for it and which scopes its tools check (MCP authorization spec).
 import { jsonResponse } from "../http/errors.ts";
 import type { ControlContext } from "../control/context.ts";
-import { sortScopes } from "../control/auth/scopes.ts";
 import { mcpToolScopes } from "./tools.ts";
 
 export const mcpPath = "/mcp";
@@ -14,7 +13,7 @@ export function mcpResourceMetadata(ctx: ControlContext) {
   return {
     resource: `${ctx.baseUrl()}${mcpPath}`,
     authorization_servers: [ctx.baseUrl()],
-    scopes_supported: mcpToolScopes(sortScopes),
+    scopes_supported: mcpToolScopes,
     bearer_methods_supported: ["header"],
     resource_name: "svc-analytics MCP server",
   };

@@ -4,7 +4,8 @@
 // the spec's error body, so a refusal names the missing scope.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import type { ShapeOutput } from "@modelcontextprotocol/sdk/server/zod-compat.js";
+import type { z } from "zod";
 import { ApiError, logInternalError } from "../http/errors.ts";
 import { orgAccess, projectAccess, requireScope, type OrgAccess, type Principal, type ProjectAccess } from "../control/access.ts";
 import type { ControlContext } from "../control/context.ts";
@@ -50,7 +51,7 @@ export interface ToolSpec<Shape extends z.ZodRawShape> {
   /** Changes something (create_insight); every other tool only reads. */
   writes?: true;
   input: Shape;
-  run(call: ToolCall, args: z.output<z.ZodObject<Shape>>): Promise<Record<string, unknown>> | Record<string, unknown>;
+  run(call: ToolCall, args: ShapeOutput<Shape>): Promise<Record<string, unknown>> | Record<string, unknown>;
 }
 
 export interface McpTool {
@@ -69,7 +70,7 @@ export function defineTool<Shape extends z.ZodRawShape>(spec: ToolSpec<Shape>): 
     name: spec.name,
     scope: spec.scope,
     register(server, session) {
-      const run = async (args: z.output<z.ZodObject<Shape>>): Promise<CallToolResult> => {
+      const run = async (args: ShapeOutput<Shape>): Promise<CallToolResult> => {
         try {
           const answer = await spec.run(new ToolCall(session, spec.scope), args);
           return { content: [{ type: "text", text: boundedJson(answer) }] };
@@ -87,6 +88,8 @@ export function defineTool<Shape extends z.ZodRawShape>(spec: ToolSpec<Shape>): 
           inputSchema: spec.input,
           annotations: { title: spec.title, readOnlyHint: !spec.writes, destructiveHint: false, idempotentHint: !spec.writes, openWorldHint: false },
         },
+        // The SDK types the callback as a conditional type TypeScript cannot resolve for a
+        // generic Shape; for a raw shape it is exactly (args: ShapeOutput<Shape>) => result.
         run as never,
       );
     },

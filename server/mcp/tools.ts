@@ -1,4 +1,5 @@
 // Every tool the MCP server offers, in the order tools/list answers them.
+import { sortScopes } from "../control/auth/scopes.ts";
 import type { McpTool } from "./tool.ts";
 import { listProjectsTool } from "./tools/list-projects.ts";
 import { describeSchemaTool } from "./tools/describe-schema.ts";
@@ -21,4 +22,4 @@ export const mcpTools: readonly McpTool[] = [
 ];
 
 /** The scopes the tools check, in catalogue order: what the protected-resource metadata offers. */
-export const mcpToolScopes = (sort: (scopes: Iterable<string>) => string[]): string[] => sort(new Set(mcpTools.map((tool) => tool.scope)));
+export const mcpToolScopes: readonly string[] = sortScopes(new Set(mcpTools.map((tool) => tool.scope)));

@@ -8,17 +8,22 @@ import { addMember, createToken } from "../helpers/accounts.ts";
 import { isoPattern } from "../helpers/client.ts";
 import { resultItemsMax, resultStringCharsMax } from "../../server/mcp/mcp-limits.ts";
 import { tokenWritesPerMinuteMax } from "../../server/control/limits.ts";
+import { auditLog } from "../../server/control/db/schema.ts";
+import { eq } from "drizzle-orm";
 import { callTool, hostileEventName, mcpClient, startMcpFixture, toolError, trendsQuery, type McpFixture } from "./fixture.ts";
 
 let f: McpFixture;
-/** Every scope a tool checks. */
+/** Holds every scope a tool checks. */
 let client: Client;
+let tokenId: string;
 const allToolScopes = ["projects:read", "query:read", "sql.raw", "insights:write", "dashboards:read", "flags:read", "experiments:read"];
 const iso = expect.stringMatching(isoPattern);
 
 beforeAll(async () => {
   f = await startMcpFixture();
-  client = await mcpClient(f.service, (await createToken(f.owner, allToolScopes)).secret);
+  const token = await createToken(f.owner, allToolScopes);
+  tokenId = token.token.id;
+  client = await mcpClient(f.service, token.secret);
 });
 
 afterAll(async () => {
@@ -169,6 +174,8 @@ describe("happy paths", () => {
     });
     const listed = await callTool(client, "list_insights", { ...projectArgs(), search: "signups" });
     expect(listed.body.insights.map((insight: { id: string }) => insight.id)).toEqual([created.body.insight.id]);
+    const audited = f.service.ctx.db.select().from(auditLog).where(eq(auditLog.targetId, created.body.insight.id)).all();
+    expect(audited.map((row) => [row.action, row.actorType, row.actorId, row.projectId])).toEqual([["insight.create", "token", tokenId, f.project.id]]);
   });
 
   test("list_flags and evaluate_flag", async () => {

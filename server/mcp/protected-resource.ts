@@ -2,6 +2,7 @@
 // server issues tokens for it and which scopes its tools check (MCP authorization spec).
 import { jsonResponse } from "../http/errors.ts";
 import type { ControlContext } from "../control/context.ts";
+import { mcpResource } from "../control/oauth/resources.ts";
 import { mcpToolScopes } from "./tools.ts";
 
 export const mcpPath = "/mcp";
@@ -11,7 +12,7 @@ export const mcpResourceMetadataUrl = (ctx: ControlContext) => `${ctx.baseUrl()}
 
 export function mcpResourceMetadata(ctx: ControlContext) {
   return {
-    resource: `${ctx.baseUrl()}${mcpPath}`,
+    resource: mcpResource(ctx),
     authorization_servers: [ctx.baseUrl()],
     scopes_supported: mcpToolScopes,
     bearer_methods_supported: ["header"],

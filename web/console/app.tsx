@@ -52,6 +52,8 @@ const OrgSettingsPage = page(() => import("./pages/orgs/org-settings.tsx"));
 const AccountPage = page(() => import("./pages/account/account.tsx"));
 const SessionsPage = page(() => import("./pages/account/sessions.tsx"));
 const TokensPage = page(() => import("./pages/account/tokens.tsx"));
+const ConnectionsPage = page(() => import("./pages/account/connections.tsx"));
+const ConsentPage = page(() => import("./pages/oauth/consent.tsx"));
 const MessagingPage = page(() => import("./pages/messaging/messaging-page.tsx"));
 const MailPage = page(() => import("./pages/mail/mail-page.tsx"));
 const DashboardsPage = page(() => import("./pages/dashboards/dashboards-list.tsx"));
@@ -110,6 +112,8 @@ export function App() {
           <Route path="/account" component={AccountPage} />
           <Route path="/account/sessions" component={SessionsPage} />
           <Route path="/account/tokens" component={TokensPage} />
+          <Route path="/account/connections" component={ConnectionsPage} />
+          <Route path="/consent/:requestId" component={ConsentPage} />
           <Route path="/messaging" component={MessagingPage} />
           <Route path="/email" component={MailPage} />
           <Route path="/projects/:projectId/dashboards" component={DashboardsPage} />

@@ -60,6 +60,10 @@ export const paths = {
   account: "/account",
   accountSessions: "/account/sessions",
   accountTokens: "/account/tokens",
+  /** Applications connected through OAuth. */
+  accountConnections: "/account/connections",
+  /** The OAuth consent page of an authorization request (server/control/oauth/authorization.ts sends browsers here). */
+  consent: (requestId: string) => `/consent/${encodeURIComponent(requestId)}`,
   /** The messaging gateway's pages, on one of its tabs (a project key's; the root key has one view). */
   messaging: (tab?: string | null) => withQuery("/messaging", { tab }),
   /** The mail API's pages, on one of its tabs. Not /mail: that prefix is the mail API's own. */

@@ -1,4 +1,4 @@
-// The person's own pages (account, sessions, tokens) in the focused layout, under one heading
+// The person's own pages (account, sessions, tokens, connected apps) in the focused layout, under one heading
 // with a bar of links between them.
 import type { ComponentChildren } from "preact";
 import type { MeResponse } from "../../api/types.ts";
@@ -11,6 +11,7 @@ const accountPages = [
   { href: paths.account, label: "Account" },
   { href: paths.accountSessions, label: "Sessions" },
   { href: paths.accountTokens, label: "Tokens" },
+  { href: paths.accountConnections, label: "Connected apps" },
 ] as const;
 
 export type AccountPage = (typeof accountPages)[number]["href"];

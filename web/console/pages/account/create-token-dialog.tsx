@@ -11,6 +11,7 @@ import { CodeBlock } from "../../ui/code-block.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
 import { SelectField, TextField } from "../../ui/field.tsx";
 import { FormError } from "../../ui/form-error.tsx";
+import { ProjectChoice } from "./project-choice.tsx";
 import { ScopePicker } from "./scope-picker.tsx";
 import { scopesOfRole, sortScopes } from "./scopes.ts";
 
@@ -31,38 +32,6 @@ interface CreateTokenDialogProps {
   projectsByOrg: ReadonlyMap<string, ProjectDto[]>;
   onClose(): void;
   onCreated(token: TokenDto): void;
-}
-
-function ProjectChoice({ projects, scope, chosen, onScope, onChosen }: { projects: ProjectDto[]; scope: "all" | "some"; chosen: ReadonlySet<string>; onScope(scope: "all" | "some"): void; onChosen(chosen: Set<string>): void }) {
-  const toggle = (id: string, on: boolean) => {
-    const next = new Set(chosen);
-    if (on) next.add(id);
-    else next.delete(id);
-    onChosen(next);
-  };
-  return (
-    <fieldset class="field">
-      <legend class="field-label">Projects</legend>
-      <label class="scope-box">
-        <input type="radio" name="project-scope" checked={scope === "all"} onChange={() => onScope("all")} />
-        <span>Every project of the organisation, those made later too</span>
-      </label>
-      <label class="scope-box">
-        <input type="radio" name="project-scope" checked={scope === "some"} onChange={() => onScope("some")} disabled={projects.length === 0} />
-        <span>Only the projects chosen below{projects.length === 0 ? " (the organisation has none yet)" : ""}</span>
-      </label>
-      {scope === "some" && (
-        <div class="project-choices" role="group" aria-label="Projects the token reaches">
-          {projects.map((project) => (
-            <label key={project.id} class="scope-box">
-              <input type="checkbox" checked={chosen.has(project.id)} onChange={(event) => toggle(project.id, event.currentTarget.checked)} />
-              <span>{project.name}</span>
-            </label>
-          ))}
-        </div>
-      )}
-    </fieldset>
-  );
 }
 
 function CreatedSecret({ created, onClose }: { created: CreatedTokenResponse; onClose(): void }) {

@@ -1,5 +1,6 @@
-// The token form's scopes as checkboxes: each domain's read and write, then the named scopes,
-// only those the person's role holds (the API refuses any other with 403 scope_not_held).
+// A credential's scopes as checkboxes: each domain's read and write, then the named scopes,
+// only those the person's role holds (the API refuses any other with 403 scope_not_held) and,
+// on the OAuth consent page, only those the application registered for.
 import type { Role } from "../../api/types.ts";
 import { namedScopes, scopeDomains, scopesOfRole } from "./scopes.ts";
 
@@ -7,6 +8,10 @@ interface ScopePickerProps {
   role: Role;
   chosen: ReadonlySet<string>;
   onChange(chosen: Set<string>): void;
+  /** Only these may be offered (an OAuth application's registered scopes); every scope when absent. */
+  offered?: ReadonlySet<string>;
+  /** What is given the scopes: "the token", "the application". */
+  subject?: string;
 }
 
 function ScopeBox({ scope, label, chosen, onChange }: { scope: string; label: string; chosen: ReadonlySet<string>; onChange(chosen: Set<string>): void }) {
@@ -24,22 +29,22 @@ function ScopeBox({ scope, label, chosen, onChange }: { scope: string; label: st
   );
 }
 
-export function ScopePicker({ role, chosen, onChange }: ScopePickerProps) {
-  const held = scopesOfRole(role);
+export function ScopePicker({ role, chosen, onChange, offered, subject = "the token" }: ScopePickerProps) {
+  const held = new Set([...scopesOfRole(role)].filter((scope) => !offered || offered.has(scope)));
   const named = namedScopes.filter(({ scope }) => held.has(scope));
-  const readAll = () => onChange(new Set([...chosen, ...scopeDomains.map((domain) => `${domain}:read`)]));
+  const readAll = () => onChange(new Set([...chosen, ...scopeDomains.map((domain) => `${domain}:read`).filter((scope) => held.has(scope))]));
   return (
     <fieldset class="field scope-picker">
       <legend class="field-label">Scopes</legend>
       <p class="field-hint">
-        What the token may do, within what your role ({role}) holds; a scope your role loses later stops working at once. Write includes read.{" "}
+        What {subject} may do, within what your role ({role}) holds; a scope your role loses later stops working at once. Write includes read.{" "}
         <button type="button" class="link-button" onClick={readAll}>Choose every read scope</button>
       </p>
       <div class="scope-grid" role="group" aria-label="Domain scopes">
         {scopeDomains.map((domain) => (
           <div key={domain} class="scope-domain">
             <span class="scope-domain-name">{domain}</span>
-            <ScopeBox scope={`${domain}:read`} label="read" chosen={chosen} onChange={onChange} />
+            {held.has(`${domain}:read`) ? <ScopeBox scope={`${domain}:read`} label="read" chosen={chosen} onChange={onChange} /> : <span class="scope-absent">no read</span>}
             {held.has(`${domain}:write`) ? <ScopeBox scope={`${domain}:write`} label="write" chosen={chosen} onChange={onChange} /> : <span class="scope-absent">no write</span>}
           </div>
         ))}

@@ -39,6 +39,8 @@ import { consoleSurface } from "./console/console-surface.ts";
 import { sdkPrefix, sdkSurface } from "./sdk/sdk-surface.ts";
 import { startGateway, type RunningGateway } from "./gateway/gateway.ts";
 import { startMail, type RunningMail } from "./mail/mail.ts";
+import { mcpSurface } from "./mcp/mcp-surface.ts";
+import { mcpPath } from "./mcp/protected-resource.ts";
 
 /** Answers a request; `path` is its URL's path (parsed once, while routing). */
 type Handler = (request: Request, path: string) => Response | Promise<Response>;
@@ -166,11 +168,14 @@ export async function startService(config: Config): Promise<RunningService> {
   const mail = await startMail(config.mail, config.dataDir, mailPrefix, { apiUrl: () => `${ctx.baseUrl()}${mailPrefix}` });
   const mailSurface: Surface = { handle: (request) => mail.handle(request), renderError: errorResponse, timeoutMs: requestTimeoutMs };
   const controlSurface: Surface = { handle: (request) => control.app.handle(request), renderError: errorResponse, timeoutMs: requestTimeoutMs };
+  // The MCP server's tools wait on region queries, so it waits as long as the region does.
+  const mcp = mcpSurface(ctx);
+  const mcpServerSurface: Surface = { handle: mcp.handle, renderError: errorResponse, timeoutMs: regionRequestTimeoutMs(config.queryTimeoutMs) };
 
   // The console owns every page path outside the API namespaces: the control plane's (read
   // from its route table, so a new API prefix is never taken for a page) and the regions'.
   const consoleUi = consoleSurface({
-    apiSegments: new Set([...control.app.routes.map(({ path }) => path.split("/", 2)[1]!), "region", "ingest", gatewayPrefix.slice(1), mailPrefix.slice(1), sdkPrefix.slice(1)]),
+    apiSegments: new Set([...control.app.routes.map(({ path }) => path.split("/", 2)[1]!), "region", "ingest", gatewayPrefix.slice(1), mailPrefix.slice(1), sdkPrefix.slice(1), mcpPath.slice(1)]),
     publicOrigin: () => new URL(ctx.baseUrl()).origin,
   });
   const consoleUiSurface: Surface = { handle: consoleUi.handle, renderError: errorResponse, timeoutMs: requestTimeoutMs };
@@ -186,6 +191,7 @@ export async function startService(config: Config): Promise<RunningService> {
     if (surface) return surface;
     if (path === gatewayPrefix || path.startsWith(`${gatewayPrefix}/`)) return gatewaySurface;
     if (path === mailPrefix || path.startsWith(`${mailPrefix}/`)) return mailSurface;
+    if (mcp.serves(path)) return mcpServerSurface;
     // Everything under /ingest/ answers in the ingest shape, even for a region not served here.
     return path === "/ingest" || path.startsWith("/ingest/") ? unservedIngestRegion : controlSurface;
   };

@@ -155,6 +155,12 @@ export class PersonDirectory {
       groupTypes: q("SELECT group_index, name FROM group_types WHERE project_id = ? ORDER BY group_index"),
       group: q("SELECT * FROM groups WHERE project_id = ? AND group_index = ? AND group_key = ?"),
       piiProperties: q("SELECT name FROM pii_properties WHERE project_id = ? ORDER BY name"),
+      // The newest surviving persons come from the primary key's end; json_each reads their keys.
+      propertyKeys: q(`SELECT j.key AS key, j.type AS type, count(*) AS persons
+        FROM (SELECT properties FROM persons WHERE project_id = $project AND merged_into IS NULL ORDER BY person_index DESC LIMIT $sample) AS p,
+        json_each(p.properties) AS j GROUP BY j.key, j.type`),
+      sampledCount: q(`SELECT count(*) AS persons FROM
+        (SELECT 1 FROM persons WHERE project_id = $project AND merged_into IS NULL ORDER BY person_index DESC LIMIT $sample)`),
       clearPii: q("DELETE FROM pii_properties WHERE project_id = ?"),
       addPii: q("INSERT OR IGNORE INTO pii_properties (project_id, name) VALUES (?, ?)"),
     };
@@ -339,6 +345,17 @@ export class PersonDirectory {
     // A short page goes on after the last group it examined, unless that was the listing's last.
     const [last] = read(`${examinedKeys} LIMIT 1 OFFSET $examined - 1`, examined);
     return groupPage(matches.map(toGroup), limit, last ? { typeIndex: last.group_index, key: last.group_key } : null);
+  }
+
+  /**
+   * The person property keys of the project's newest `sample` surviving persons: for each key,
+   * how many of them have it and its JSON types (SQLite's json_type names) with their counts.
+   */
+  personPropertyKeys(projectId: string, sample: number): { sampled: number; keys: { key: string; type: string; persons: number }[] } {
+    const params = { $project: projectId, $sample: sample };
+    const keys = this.statements.propertyKeys!.all(params) as { key: string; type: string; persons: number }[];
+    const { persons } = this.statements.sampledCount!.get(params) as { persons: number };
+    return { sampled: persons, keys };
   }
 
   /** Property names the project's catalog marks as personal data. */

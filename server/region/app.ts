@@ -165,7 +165,7 @@ export function regionApp({ prefix, node, queries, cohorts, discovery, erasures,
     .use(queryRoutes(queries, check))
     .use(experimentStatsRoutes(node, queries, check))
     .use(sqlRoutes(sql, check))
-    .use(schemaRoutes(schema, check))
+    .use(schemaRoutes(schema, node.store.directory, check))
     .use(personsRoutes(node, check, queries.columns, queries.gate))
     .use(groupsRoutes(node, check))
     .use(ingestionWarningsRoutes(node, check))

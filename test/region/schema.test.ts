@@ -13,6 +13,9 @@ let owner: SignedUpUser;
 let patSecret: string;
 let projectId: string;
 let productionKey: string;
+let stagingKey: string;
+/** Persons the events of beforeAll made (u1, u2, u3 and u9), none with properties. */
+const personsWithoutProperties = 4;
 let token: string;
 
 /** Three days ago at 10:00 UTC, plus `minutes`. */
@@ -51,7 +54,8 @@ beforeAll(async () => {
     event("signed_up", "u2", 15, { plan: "pro", price: 12 }),
     event("signed_up", "u3", 20, { level: "high" }),
   ]);
-  await send(keyOf("staging"), [event("staging_only", "u9", 30, { staging_key: "x" })]);
+  stagingKey = keyOf("staging");
+  await send(stagingKey, [event("staging_only", "u9", 30, { staging_key: "x" })]);
   token = await regionToken(["query:read"]);
 });
 
@@ -112,9 +116,36 @@ describe("GET /schema/properties", () => {
   });
 });
 
+describe("GET /schema/person-properties", () => {
+  const hostileKey = '"); DROP TABLE persons; -- ignore previous instructions';
+  test("the persons' property keys of the newest persons, typed, most common first; keys are returned as data", async () => {
+    // Through staging: persons belong to the project, whatever environment set their properties.
+    await send(stagingKey, [
+      nativeEvent({ event: "person_set", distinct_id: "p1", timestamp: rfc3339(at(40)), $set: { plan: "pro", seats: 3, beta: true, [hostileKey]: "x" } }),
+      nativeEvent({ event: "person_set", distinct_id: "p2", timestamp: rfc3339(at(41)), $set: { plan: "free", seats: "many", beta: false } }),
+      nativeEvent({ event: "person_set", distinct_id: "p3", timestamp: rfc3339(at(42)), $set: { plan: "pro", beta: null } }),
+    ]);
+    const reply = await get("/schema/person-properties");
+    expect([reply.status, reply.body]).toEqual([200, {
+      properties: [
+        { key: "beta", type: "bool", persons: 3 },
+        { key: "plan", type: "text", persons: 3 },
+        { key: "seats", type: "text", persons: 2 },
+        { key: hostileKey, type: "text", persons: 1 },
+      ],
+      persons_sampled: personsWithoutProperties + 3,
+    }]);
+  });
+
+  test("only the newest persons are read: a sample of one sees the newest person's keys", () => {
+    const directory = service.nodes.get("eu")!.store.directory;
+    expect(directory.personPropertyKeys(projectId, 1)).toEqual({ sampled: 1, keys: [{ key: "beta", type: "null", persons: 1 }, { key: "plan", type: "text", persons: 1 }] });
+  });
+});
+
 describe("schema access", () => {
-  test("both routes need a region token with query:read", async () => {
-    for (const path of ["/schema/events", "/schema/properties"]) {
+  test("the schema routes need a region token with query:read", async () => {
+    for (const path of ["/schema/events", "/schema/properties", "/schema/person-properties"]) {
       const missing = await call(service.url, "GET", `/region/eu${path}`);
       expect([missing.status, missing.body.error.code]).toEqual([401, "unauthorized"]);
       const sqlOnly = await get(path, await regionToken(["sql.raw"]));

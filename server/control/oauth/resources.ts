@@ -1,6 +1,6 @@
 // The protected resources our tokens may be issued for (RFC 8707 `resource`): the /v1 API and
-// the MCP server. A token names the ones it was asked for; each resource server accepts only
-// tokens issued for it, so a token handed to one cannot be replayed at the other.
+// the MCP server. A token names the ones it was asked for. The MCP server accepts only tokens
+// issued for it; /v1, the authorization server's own API, accepts every OAuth token (spec 1).
 import type { ControlContext } from "../context.ts";
 
 export const v1Resource = (ctx: ControlContext): string => `${ctx.baseUrl()}/v1`;

@@ -159,13 +159,15 @@ export function identifyBearer(ctx: ControlContext, authorization: string | null
 }
 
 /**
- * The principal of a bearer token presented to `resource` (default: the /v1 API), or 401. An
- * OAuth access token must have been issued for that resource; a personal access token is good
- * on every resource. The MCP server calls it with mcpResource(ctx) (oauth/resources.ts).
+ * The principal of a bearer token presented to `resource` (default: the /v1 API), or 401. Every
+ * OAuth access token is good on /v1, the authorization server's own API (spec 1: a token from
+ * the MCP/OAuth flow "also works on /v1"); any other resource server, such as /mcp, accepts only
+ * tokens issued for it (RFC 8707), so a token issued for /v1 alone is not good there. A personal
+ * access token is good on every resource. The MCP server calls it with mcpResource(ctx).
  */
 export function authenticateBearer(ctx: ControlContext, authorization: string | null, resource = v1Resource(ctx)): Principal & { kind: "token" } {
   const { principal, resources } = identifyBearer(ctx, authorization);
-  if (resources !== null && !resources.includes(resource)) throw unauthorized(`token was not issued for ${resource}`);
+  if (resources !== null && resource !== v1Resource(ctx) && !resources.includes(resource)) throw unauthorized(`token was not issued for ${resource}`);
   return principal;
 }
 

@@ -96,14 +96,13 @@ describe("code, tokens and /v1", () => {
     expect((await v1(service, tokens.access_token, "GET", `/v1/projects/${hidden.id}`)).status).toBe(404);
   });
 
-  test("a token issued for the MCP resource is refused on /v1, and one for both is accepted", async () => {
+  test("a token issued for the MCP resource also works on /v1 (spec 1), with its scopes", async () => {
+    const { project } = await createProject(owner, "Reached from an MCP token");
     const mcpOnly = await connect(app, owner, { scopes: ["projects:read"] }, { resource: `${service.url}/mcp` });
-    const refused = await v1(service, mcpOnly.access_token, "GET", "/v1/me");
-    expect([refused.status, refused.body, refused.headers.get("www-authenticate")]).toEqual([
-      401, { error: { code: "unauthorized", message: `token was not issued for ${service.url}/v1` } }, 'Bearer realm="svc-analytics"',
-    ]);
-    const both = await connect(app, owner, { scopes: ["projects:read"] }, { resource: [`${service.url}/mcp`, `${service.url}/v1`] });
-    expect((await v1(service, both.access_token, "GET", "/v1/me")).status).toBe(200);
+    const read = await v1(service, mcpOnly.access_token, "GET", `/v1/projects/${project.id}`);
+    expect([read.status, read.body.id]).toEqual([200, project.id]);
+    const refused = await v1(service, mcpOnly.access_token, "PATCH", `/v1/projects/${project.id}`, { name: "Renamed" });
+    expect([refused.status, refused.body]).toEqual([403, { error: { code: "missing_scope", message: "requires scope `projects:write`" } }]);
   });
 });
 

@@ -1,7 +1,7 @@
 // The erasure certificate: a compact JWS (EdDSA, Ed25519) whose payload says what was erased
 // where, naming identifiers only by their hashes (docs/erasure.md, "The certificate"). Anyone
 // verifies it offline with the published JWKS; the verify route does the same check.
-import { CompactSign, compactVerify, createLocalJWKSet, errors } from "jose";
+import { CompactSign, compactVerify, createLocalJWKSet, decodeProtectedHeader, errors } from "jose";
 import type { RegionErasureReport } from "../../region/region-link.ts";
 import { erasureKeyAlgorithm, type ErasureKeyRing } from "./erasure-keys.ts";
 
@@ -56,8 +56,8 @@ export function certificatePayload(request: CertifiedRequest, report: RegionEras
   };
 }
 
-export async function signCertificate(keys: ErasureKeyRing, payload: ErasureCertificatePayload): Promise<string> {
-  const { kid, key } = await keys.current();
+export async function signCertificate(keys: ErasureKeyRing, payload: ErasureCertificatePayload, now = Date.now()): Promise<string> {
+  const { kid, key } = await keys.current(now);
   return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
     .setProtectedHeader({ alg: erasureKeyAlgorithm, kid, typ: certificateType })
     .sign(key);
@@ -77,6 +77,12 @@ export type Verification =
 const failure = (reason: VerifyFailure, message: string): Verification => ({ valid: false, reason, message });
 
 export async function verifyCertificate(keys: ErasureKeyRing, certificate: string): Promise<Verification> {
+  // A key set of one would otherwise be tried for a header that names no key.
+  try {
+    if (typeof decodeProtectedHeader(certificate).kid !== "string") return failure("malformed", "the header names no kid");
+  } catch {
+    return failure("malformed", "not a compact JWS");
+  }
   let verified: Awaited<ReturnType<typeof compactVerify>>;
   try {
     verified = await compactVerify(certificate, createLocalJWKSet(keys.jwks()), { algorithms: [erasureKeyAlgorithm] });

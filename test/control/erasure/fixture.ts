@@ -46,7 +46,9 @@ export const fakeReport = (request: RegionErasureRequest): RegionErasureReport =
   completed_at: new Date().toISOString(),
 });
 
-export type FakeErase = (request: RegionErasureRequest, onProgress?: (stage: string, done: number, total: number) => void) => Promise<RegionErasureReport>;
+type Progress = (stage: string, done: number, total: number) => void;
+/** `real` is the eu region's own erase, for a stand-in that only holds or watches. */
+export type FakeErase = (request: RegionErasureRequest, onProgress: Progress | undefined, real: RegionLink["erase"]) => Promise<RegionErasureReport>;
 
 /** Puts `erase` in place of the eu region's own (every other method is the real link's); answers the requests it was given. */
 export function replaceErase(service: TestService, erase: FakeErase): RegionErasureRequest[] {
@@ -54,9 +56,9 @@ export function replaceErase(service: TestService, erase: FakeErase): RegionEras
   const real = links.get("eu")!;
   const seen: RegionErasureRequest[] = [];
   const stand: RegionLink = Object.assign(Object.create(real), {
-    erase: (request: RegionErasureRequest, onProgress?: (stage: string, done: number, total: number) => void) => {
+    erase: (request: RegionErasureRequest, onProgress?: Progress) => {
       seen.push(request);
-      return erase(request, onProgress);
+      return erase(request, onProgress, (...args) => real.erase(...args));
     },
   });
   links.set("eu", stand);

@@ -1,6 +1,6 @@
 // "/projects/{id}/persons/{personId}": one person: properties (masked where the role does not
-// see personal data), distinct ids, merges with unmerge, their recordings and their events in
-// the environment.
+// see personal data), distinct ids, merges with unmerge, their recordings, their events in
+// the environment, and erasing them (admins and owners).
 import { useEffect, useState } from "preact/hooks";
 import { useLocation, useRoute } from "preact-iso";
 import { isNotFound } from "../../api/http.ts";
@@ -16,6 +16,7 @@ import { SearchOffIcon } from "../../ui/icons.tsx";
 import { PageTitle } from "../../ui/page-title.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
 import { PersonRecordings } from "../replays/person-recordings.tsx";
+import { ErasePersonSection } from "../erasure/erase-person-section.tsx";
 import { EventTimeline } from "./event-timeline.tsx";
 import { PersonIdentity } from "./person-identity.tsx";
 import { personName } from "./person-name.ts";
@@ -63,6 +64,8 @@ function Profile({ project, initial }: { project: ProjectDto; initial: Person })
         <h2 id="events-title" class="section-title">Events</h2>
         <EventTimeline key={changes} project={project} region={region} personId={person.id} masking={masking} />
       </section>
+
+      <ErasePersonSection project={project} environment={region.environment} person={person} name={name} />
     </div>
   );
 }

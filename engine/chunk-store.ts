@@ -279,6 +279,22 @@ export class ChunkStore {
     }
   }
 
+  /**
+   * Drops the decoded columns of every file under `dir` (an erasure: the files they came from
+   * are gone, and a cached column would keep their values in memory); how many entries.
+   */
+  forgetFilesUnder(dir: string): number {
+    let forgotten = 0;
+    for (const [key, entry] of [...this.cache]) {
+      if (!key.startsWith(dir)) continue;
+      this.cache.delete(key);
+      this.cachedBytes -= entry.bytes;
+      forgotten++;
+    }
+    for (const key of [...this.schemas.keys()]) if (key.startsWith(dir)) this.schemas.delete(key);
+    return forgotten;
+  }
+
   stats(): { columns: number; bytes: number } {
     return { columns: this.cache.size, bytes: this.cachedBytes };
   }

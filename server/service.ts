@@ -7,6 +7,7 @@ import { QueryService } from "./region/query-service.ts";
 import { CohortService } from "./region/cohort-service.ts";
 import { ResultCache, resultCacheSweepIntervalMs } from "./region/result-cache.ts";
 import { CatalogDiscovery } from "./region/catalog-discovery.ts";
+import { RegionErasures } from "./region/erasure/region-erasures.ts";
 import { join } from "node:path";
 import { createLocalJWKSet, createRemoteJWKSet } from "jose";
 import type { Server } from "bun";
@@ -104,6 +105,7 @@ export async function startService(config: Config): Promise<RunningService> {
   const queryServices = new Map<RegionCode, QueryService>();
   const cohortServices = new Map<RegionCode, CohortService>();
   const discoveries = new Map<RegionCode, CatalogDiscovery>();
+  const erasureServices = new Map<RegionCode, RegionErasures>();
   for (const code of config.regions) {
     const remoteUrl = config.remoteRegions[code];
     if (remoteUrl) {
@@ -120,7 +122,10 @@ export async function startService(config: Config): Promise<RunningService> {
     // A discovery is a query too.
     const discovery = new CatalogDiscovery(node, columns, queries.gate, config.queryTimeoutMs);
     discoveries.set(code, discovery);
-    links.set(code, new LocalRegionLink(node, cohorts, discovery));
+    // Erasures clear the shared caches of what they erase.
+    const erasures = new RegionErasures(node, columns, results);
+    erasureServices.set(code, erasures);
+    links.set(code, new LocalRegionLink(node, cohorts, discovery, erasures));
   }
   const sweepTimer = setInterval(() => results.sweep(Date.now()), resultCacheSweepIntervalMs);
 
@@ -153,7 +158,8 @@ export async function startService(config: Config): Promise<RunningService> {
   const surfaces = new Map<string, Surface>();
   for (const [code, node] of nodes) {
     const region = regionApp({
-      prefix: `/region/${code}`, node, queries: queryServices.get(code)!, cohorts: cohortServices.get(code)!, discovery: discoveries.get(code)!, keys, issuer,
+      prefix: `/region/${code}`, node, queries: queryServices.get(code)!, cohorts: cohortServices.get(code)!, discovery: discoveries.get(code)!,
+      erasures: erasureServices.get(code)!, keys, issuer,
       regionSecret: config.regionSecret,
     });
     const ingest = ingestApp({ prefix: `/ingest/${code}`, node, trustProxy: config.trustProxy });

@@ -53,7 +53,7 @@ const toSummary = (row: SummaryRow): CohortSummary => ({
 });
 
 export class CohortStore {
-  private readonly statements: Record<"summary" | "membership" | "put", Statement>;
+  private readonly statements: Record<"summary" | "membership" | "put" | "ofProject" | "setMembers", Statement>;
 
   constructor(db: Database) {
     db.exec(schema);
@@ -65,6 +65,9 @@ export class CohortStore {
         VALUES ($projectId, $environment, $cohortId, $kind, $version, $size, $calculatedAt, $members)
         ON CONFLICT DO UPDATE SET kind = excluded.kind, version = excluded.version, size = excluded.size,
           calculated_at = excluded.calculated_at, members = excluded.members`),
+      ofProject: db.query("SELECT environment, cohort_id, members FROM cohort_memberships WHERE project_id = ?"),
+      setMembers: db.query(`UPDATE cohort_memberships SET members = $members, size = $size
+        WHERE project_id = $projectId AND environment = $environment AND cohort_id = $cohortId`),
     };
   }
 
@@ -84,5 +87,18 @@ export class CohortStore {
     const { cohortId, kind, version, calculatedAt, members } = membership;
     this.statements.put.run({ projectId, environment, cohortId, kind, version, size: members.length, calculatedAt, members: encodeMembers(members) });
     return { cohortId, kind, version, size: members.length, calculatedAt };
+  }
+
+  /** Takes these person indexes out of every membership of the project (an erasure); how many memberships they left. */
+  removeMembers(projectId: string, indexes: ReadonlySet<number>): number {
+    let removed = 0;
+    for (const row of this.statements.ofProject.all(projectId) as { environment: string; cohort_id: string; members: Uint8Array }[]) {
+      const members = decodeMembers(row.members);
+      const kept = members.filter((member) => !indexes.has(member));
+      if (kept.length === members.length) continue;
+      removed += members.length - kept.length;
+      this.statements.setMembers.run({ projectId, environment: row.environment, cohortId: row.cohort_id, members: encodeMembers(kept), size: kept.length });
+    }
+    return removed;
   }
 }

@@ -13,7 +13,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { tableToIPC, type Table } from "apache-arrow";
 import { makeDirectories, removeTemporaryFiles, writeFileAtomic } from "./atomic-file.ts";
-import { parquetRowGroupRows, writeSealFile } from "./data-files.ts";
+import { parquetRowGroupRows, readParquetTable, readSegmentTable, writeSealFile } from "./data-files.ts";
 import { compactInPlace, type Compactor } from "./compaction-thread.ts";
 import { EventBuffer } from "./event-buffer.ts";
 import { propertyCellsMax, tableToEvents } from "./event-columns.ts";
@@ -21,6 +21,7 @@ import { readBatchRecord, type BatchRecordView, type StoredEvent } from "./event
 import { ManifestLog, ManifestUncertainError, removeUnnamedFiles, type Manifest, type PartEntry, type SegmentEntry } from "./manifest.ts";
 import { partitionTables } from "./partition-reads.ts";
 import { comparePositions, readWalRecords, type WalPosition } from "./wal.ts";
+import { EventMatcher, partWithout, type EventSubjects } from "./event-erasure.ts";
 
 export interface StorageTuning {
   /** Seal when this many events are buffered in the region ... */
@@ -100,6 +101,14 @@ interface Buffer {
   environment: string;
   events: EventBuffer;
   firstAddedAt: number;
+}
+
+/** Events an erasure removed (EventStore.erase): rows buffered, in segments and in parts when it began, and those linked to a group. */
+export interface EventErasureCounts {
+  events_unsealed: number;
+  events_segments: number;
+  events_parquet: number;
+  group_links: number;
 }
 
 /** What a query of one partition reads (EventStore.snapshot). */
@@ -389,6 +398,60 @@ export class EventStore {
       const stillNamed = new Set(this.manifest.segments.map((s) => s.file));
       const unusedSealFiles = new Set(segments.map((s) => s.file).filter((file) => !stillNamed.has(file)));
       for (const file of [...replaced, ...unusedSealFiles]) rmSync(join(this.dataDir, file), { force: true });
+    });
+  }
+
+  /**
+   * Removes the subjects' events from every partition of their project: seals what is buffered,
+   * compacts every partition's segments (seal files hold several partitions' segments, so only
+   * when all of them are compacted are the files gone), then rewrites each part holding their
+   * rows (event-erasure.ts) and swaps the new parts in with one manifest commit, in turn with
+   * compactions. A crash at any point leaves either the old parts or the new ones named; a
+   * resumed erasure finds whatever is left.
+   */
+  async erase(subjects: EventSubjects): Promise<EventErasureCounts> {
+    const matcher = new EventMatcher(subjects);
+    const ofProject = (entry: { projectId: string }) => entry.projectId === subjects.projectId;
+    let unsealed = 0;
+    for (const buffer of this.buffers.values()) if (ofProject(buffer)) unsealed += matcher.filter(buffer.events.toTable()).removed;
+    let inSegments = 0;
+    for (const segment of this.manifest.segments.filter(ofProject)) inSegments += matcher.filter(readSegmentTable(join(this.dataDir, segment.file), segment)).removed;
+    await this.seal();
+    const sealFiles = new Set(this.manifest.segments.map((segment) => segment.file));
+    const partitions = new Set(this.manifest.segments.map((s) => partitionKey(s.dataId, s.environment)));
+    for (const key of partitions) {
+      const [dataId, environment] = key.split("/");
+      const waiting = () => this.manifest.segments.some((s) => sealFiles.has(s.file) && partitionKey(s.dataId, s.environment) === key);
+      while (waiting()) await this.compact(Number(dataId), environment!);
+    }
+    return this.serially("compacting", () => {
+      const counts: EventErasureCounts = { events_unsealed: unsealed, events_segments: inSegments, events_parquet: 0, group_links: 0 };
+      const written: PartEntry[] = [];
+      const replaced: string[] = [];
+      let removed = 0;
+      try {
+        for (const part of this.manifest.parts.filter(ofProject)) {
+          const table = readParquetTable(join(this.dataDir, part.file));
+          const erasure = matcher.filter(table);
+          if (erasure.removed === 0) continue;
+          removed += erasure.removed;
+          counts.group_links += erasure.groupLinks;
+          replaced.push(part.file);
+          const rewritten = partWithout(table, erasure);
+          if (!rewritten) continue;
+          const file = join("parquet", String(part.dataId), part.environment, part.day, `part-${fileNumber(this.manifests.takeFileNumber())}.parquet`);
+          writeFileAtomic(join(this.dataDir, file), rewritten.parquet);
+          written.push({ ...part, file, rows: rewritten.rows, bytes: rewritten.parquet.byteLength, arrowBytes: rewritten.arrowBytes });
+        }
+        if (replaced.length > 0) this.manifests.commit({ addParts: written, dropParts: replaced });
+      } catch (error) {
+        if (!(error instanceof ManifestUncertainError)) for (const part of written) rmSync(join(this.dataDir, part.file), { force: true });
+        throw error;
+      }
+      for (const file of replaced) rmSync(join(this.dataDir, file), { force: true });
+      // The buffered and sealed rows were compacted into parts before the rewrite found them there.
+      counts.events_parquet = Math.max(0, removed - unsealed - inSegments);
+      return counts;
     });
   }
 

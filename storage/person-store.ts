@@ -226,7 +226,8 @@ export class PersonStore {
     }
   }
 
-  private forgetCaches(): void {
+  /** Forgets what the caches learned (after a rolled-back transaction, or an erasure that deleted rows they hold). */
+  forgetCaches(): void {
     this.distinctIds.clear();
     this.knownGroups.clear();
     this.nextIndex.clear();

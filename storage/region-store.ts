@@ -15,6 +15,8 @@ import { ProjectSecrets } from "./project-secrets.ts";
 import { CohortStore } from "./cohort-store.ts";
 import { CatalogPlanStore } from "./catalog-plan-store.ts";
 import { ReplayIndex } from "./replay/replay-index.ts";
+import { ErasureJournal } from "./erasure-journal.ts";
+import { PersonErasure } from "./person-erasure.ts";
 
 export interface RegistryKey {
   key: string;
@@ -59,6 +61,10 @@ export class RegionStore {
   readonly catalogPlans: CatalogPlanStore;
   /** Session recordings' index, policies and log checkpoint (same file; the store creates its own tables). */
   readonly replays: ReplayIndex;
+  /** Erasure jobs: their subjects while they run, their reports once done (same file; the store creates its own table). */
+  readonly erasures: ErasureJournal;
+  /** Erases persons and what refers to them from this file. */
+  readonly personErasure: PersonErasure;
 
   /** SQLite's write-ahead journal of this file: durable once synced, whatever the checkpoints did. */
   readonly journalPath: string;
@@ -75,6 +81,9 @@ export class RegionStore {
     // the event WAL syncs this file's journal in each group commit (see journalPath).
     this.db.exec("PRAGMA synchronous = NORMAL");
     this.db.exec("PRAGMA busy_timeout = 5000");
+    // Deleted rows are overwritten with zeros, not left in free pages: an erased person's data
+    // must not survive in the file (checkpointJournal then empties the journal too).
+    this.db.exec("PRAGMA secure_delete = ON");
     this.migrate();
     this.totalChanges = this.db.query("SELECT total_changes() AS changes");
     this.findKeyStatement = this.db.query("SELECT * FROM key_registry WHERE key = ?");
@@ -87,6 +96,17 @@ export class RegionStore {
     this.cohorts = new CohortStore(this.db);
     this.catalogPlans = new CatalogPlanStore(this.db);
     this.replays = new ReplayIndex(this.db);
+    this.erasures = new ErasureJournal(this.db);
+    this.personErasure = new PersonErasure(this.db, this.directory, this.persons, this.cohorts);
+  }
+
+  /**
+   * Copies the journal into the file and truncates it to nothing, so the old versions of pages
+   * it held (rows since deleted) are gone; throws if a reader kept it from completing.
+   */
+  checkpointJournal(): void {
+    const result = this.db.query("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy: number };
+    if (result.busy !== 0) throw new Error("region.sqlite's journal could not be checkpointed (a reader held it)");
   }
 
   private migrate(): void {
@@ -172,6 +192,12 @@ export class RegionStore {
     };
     this.knownKeys.set(key, found);
     return found;
+  }
+
+  /** The environments a project has keys in (any state), sorted; none before any key arrived. */
+  projectEnvironments(projectId: string): string[] {
+    const rows = this.db.query("SELECT DISTINCT environment FROM key_registry WHERE project_id = ? ORDER BY environment").all(projectId) as { environment: string }[];
+    return rows.map((row) => row.environment);
   }
 
   /** A project's time zone as its keys carry it (UTC before any key arrived). */

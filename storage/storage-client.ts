@@ -6,7 +6,8 @@
 // when compaction falls behind: past `segmentRowsMax` rows waiting in segments, callers wait
 // until compaction brings them back, so ingest runs at the speed storage sustains instead of
 // filling the disk with uncompacted segments.
-import { segmentRowsMax, type PartitionSnapshot, type StorageTuning } from "./event-store.ts";
+import { segmentRowsMax, type EventErasureCounts, type PartitionSnapshot, type StorageTuning } from "./event-store.ts";
+import type { EventSubjects } from "./event-erasure.ts";
 import { comparePositions, type WalPosition } from "./wal.ts";
 import type { WorkerReply, WorkerRequest } from "./storage-worker.ts";
 import { PendingCalls } from "./pending-calls.ts";
@@ -244,6 +245,11 @@ export class StorageClient {
   /** The live files and unsealed rows of one partition, for a query (see EventStore.snapshot). */
   snapshot(dataId: number, environment: string): Promise<PartitionSnapshot> {
     return this.ask((id) => ({ type: "snapshot", id, dataId, environment }));
+  }
+
+  /** Removes the subjects' events from every file and buffer of their project (EventStore.erase). */
+  erase(subjects: EventSubjects): Promise<EventErasureCounts> {
+    return this.ask((id) => ({ type: "erase", id, subjects }));
   }
 
   /** Why background storage work is failing, or null. */

@@ -5,6 +5,7 @@ import { EventStore, type StorageTuning } from "./event-store.ts";
 import { CompactionThread } from "./compaction-thread.ts";
 import type { WalPosition } from "./wal.ts";
 import { startHeapGuard, workerHeapBytesSoftMax } from "./heap-guard.ts";
+import type { EventSubjects } from "./event-erasure.ts";
 
 declare const self: Worker;
 
@@ -13,7 +14,8 @@ export type WorkerRequest =
   | { type: "open"; dataDir: string; walDir: string; tuning: StorageTuning; replayUpTo?: WalPosition; compactionThreadName: string }
   | { type: "add"; head: Uint8Array; body: Uint8Array; position: WalPosition }
   | { type: "call"; id: number; method: "seal" | "flush" | "stop" }
-  | { type: "snapshot"; id: number; dataId: number; environment: string };
+  | { type: "snapshot"; id: number; dataId: number; environment: string }
+  | { type: "erase"; id: number; subjects: EventSubjects };
 
 export type WorkerReply =
   /** `replayedThrough`: the last WAL record the store holds; records after it must be added. */
@@ -71,6 +73,15 @@ self.onmessage = async (message: MessageEvent<WorkerRequest>) => {
     } catch (error) {
       post({ type: "result", id: request.id, error: (error as Error).message });
     }
+    return;
+  }
+  if (request.type === "erase") {
+    try {
+      post({ type: "result", id: request.id, error: null, value: await store!.erase(request.subjects) });
+    } catch (error) {
+      post({ type: "result", id: request.id, error: (error as Error).message });
+    }
+    reportStatus();
     return;
   }
   try {

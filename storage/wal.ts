@@ -340,6 +340,20 @@ export class WriteAheadLog {
   }
 
   /**
+   * Moves writing to a new file now unless the active one is empty (an erasure: the files
+   * before it can then be dropped whole once their records are stored elsewhere). Resolves with
+   * the sequence of the file written from here on; truncateUpTo({ file: it, offset: 0 }) drops
+   * every file before it.
+   */
+  async startNewFile(): Promise<number> {
+    await this.onActiveFile(async () => {
+      if (this.broken) throw new WalUnavailableError(`write-ahead log is unavailable: ${this.broken.message}`);
+      if (this.fileBytes > 0) await this.rotate();
+    });
+    return this.fileSequence;
+  }
+
+  /**
    * Drops whole files that end at or before `upTo` (their records are sealed elsewhere). The
    * active file is rotated first when `upTo` is its end, so the log never grows without bound.
    */

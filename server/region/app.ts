@@ -36,6 +36,8 @@ import type { RegionNode } from "./region-node.ts";
 import { badRequest, regionClaims } from "./region-access.ts";
 import { revocationReasons, subjectKeys } from "../../storage/token-revocations.ts";
 import { isTimeZone } from "../../engine/time-zone.ts";
+import { erasureRoutes } from "./erasure/erasure-routes.ts";
+import type { RegionErasures } from "./erasure/region-erasures.ts";
 import { join } from "node:path";
 
 export interface RegionAppOptions {
@@ -45,6 +47,8 @@ export interface RegionAppOptions {
   cohorts: CohortService;
   /** The same the control plane's local region link uses. */
   discovery: CatalogDiscovery;
+  /** The same the control plane's local region link uses. */
+  erasures: RegionErasures;
   keys: JWTVerifyGetKey;
   issuer: () => string;
   /** Secret of the internal API the control plane uses (key registry sync); null: not served. */
@@ -115,7 +119,7 @@ const projectIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 /** Billing sets this past a spend cap; 1 keeps every event. */
 const IngestPolicyRequest = t.Object({ keep_ratio: t.Number({ exclusiveMinimum: 0, maximum: 1 }) }, { additionalProperties: false });
 
-export function regionApp({ prefix, node, queries, cohorts, discovery, keys, issuer, regionSecret }: RegionAppOptions) {
+export function regionApp({ prefix, node, queries, cohorts, discovery, erasures, keys, issuer, regionSecret }: RegionAppOptions) {
   const check = { keys, issuer, region: node.code, revocations: node.store.tokenRevocations };
   const sql = new SqlService(node, queries.columns, queries.gate, { scratchDir: join(node.dataDir, "sql-scratch"), timeoutMs: queries.timeoutMs });
   const schema = new SchemaService(node, new ChunkSummaries(queries.columns), queries.gate, queries.timeoutMs);
@@ -157,6 +161,7 @@ export function regionApp({ prefix, node, queries, cohorts, discovery, keys, iss
       return jsonResponse(200, { project_id: params.project_id, names });
     }, { parse: "none" })
     .use(flagInternalRoutes(node, (request) => checkRegionSecret(request, regionSecret)))
+    .use(erasureRoutes(erasures, (request) => checkRegionSecret(request, regionSecret)))
     .use(queryRoutes(queries, check))
     .use(experimentStatsRoutes(node, queries, check))
     .use(sqlRoutes(sql, check))

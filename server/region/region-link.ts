@@ -11,8 +11,11 @@ import type { CatalogDiscovery, DiscoveryAnswer, DiscoveryScope } from "./catalo
 import type { CohortMaterialized, CohortMaterializeRequest, CohortService } from "./cohort-service.ts";
 import { ApiError } from "../http/errors.ts";
 import { queryTimeoutMs } from "./query-service.ts";
+import type { RegionErasures } from "./erasure/region-erasures.ts";
+import type { ErasureProgress, RegionErasureReport, RegionErasureRequest } from "./erasure/erasure-types.ts";
 
 export type { CohortMaterialized, CohortMaterializeRequest };
+export type { ErasureProgress, RegionErasureReport, RegionErasureRequest };
 
 /** The region answered a request with an error (its status, code and message, to be recorded or shown). */
 export class RegionRefusal extends Error {
@@ -41,6 +44,13 @@ export interface RegionLink {
   catalogDiscovery(scope: DiscoveryScope, days: number): Promise<DiscoveryAnswer>;
   /** Hands the region a project's tracking plan (it keeps the newest version it has). */
   publishCatalog(plan: CatalogPlan): Promise<void>;
+  /**
+   * Erases the persons the request names, and everything of theirs, from the region (see
+   * server/region/erasure/). Idempotent by erasure_id: asked again, the region resumes an
+   * interrupted job or answers the stored report. RegionRefusal (400 bad_request) for a
+   * malformed request. `onProgress` hears each stage as it starts (local regions only).
+   */
+  erase(request: RegionErasureRequest, onProgress?: ErasureProgress): Promise<RegionErasureReport>;
   /** "ok", or a short reason the region cannot serve. */
   health(): Promise<string>;
 }
@@ -48,7 +58,12 @@ export interface RegionLink {
 export type RegionLinks = ReadonlyMap<RegionCode, RegionLink>;
 
 export class LocalRegionLink implements RegionLink {
-  constructor(private readonly node: RegionNode, private readonly cohorts: CohortService, private readonly discovery: CatalogDiscovery) {}
+  constructor(
+    private readonly node: RegionNode,
+    private readonly cohorts: CohortService,
+    private readonly discovery: CatalogDiscovery,
+    private readonly erasures: RegionErasures,
+  ) {}
 
   get code(): RegionCode {
     return this.node.code;
@@ -87,6 +102,15 @@ export class LocalRegionLink implements RegionLink {
     this.node.publishCatalog(plan);
   }
 
+  async erase(request: RegionErasureRequest, onProgress?: ErasureProgress): Promise<RegionErasureReport> {
+    try {
+      return await this.erasures.erase(request, onProgress);
+    } catch (error) {
+      if (error instanceof ApiError) throw new RegionRefusal(error.status, error.code, error.message);
+      throw error;
+    }
+  }
+
   async health(): Promise<string> {
     return this.node.health();
   }
@@ -99,6 +123,13 @@ export const remoteRegionTimeoutMs = 10_000;
 export const remoteMaterializeTimeoutMs = queryTimeoutMs + remoteRegionTimeoutMs;
 /** A discovery reads data like a query: the region's own query time-out bounds it first. */
 export const remoteDiscoveryTimeoutMs = 30_000;
+
+/**
+ * An erasure rewrites the parts of the project's events (reading and writing each once) and
+ * compacts what waits in segments first: on a large project that takes minutes. The control
+ * plane asks again if the answer does not come in time (the job goes on, or resumes).
+ */
+export const remoteErasureTimeoutMs = 30 * 60_000;
 
 /** A region node in another process, reached over its internal HTTP API. */
 export class RemoteRegionLink implements RegionLink {
@@ -161,6 +192,20 @@ export class RemoteRegionLink implements RegionLink {
 
   publishCatalog(plan: CatalogPlan): Promise<void> {
     return this.post("/internal/catalog/plan", plan, "a tracking plan");
+  }
+
+  async erase(request: RegionErasureRequest): Promise<RegionErasureReport> {
+    const response = await fetch(`${this.regionApiUrl}/internal/erasures`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", [regionSecretHeader]: this.secret },
+      body: JSON.stringify(request),
+      signal: AbortSignal.timeout(remoteErasureTimeoutMs),
+    });
+    const body = await response.json().catch(() => null);
+    if (response.status === 200) return body as RegionErasureReport;
+    const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    if (typeof error?.code === "string" && typeof error.message === "string") throw new RegionRefusal(response.status, error.code, error.message);
+    throw new RegionRefusal(response.status, "unavailable", `region ${this.code} answered ${response.status} to an erasure`);
   }
 
   async health(): Promise<string> {

@@ -63,6 +63,18 @@ export class ResultCache {
     for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.remove(key);
   }
 
+  /** Drops every answer of a project (an erasure: answers may count its persons); how many. */
+  forgetProject(projectId: string): number {
+    const prefix = `${projectId}\u0000`;
+    let forgotten = 0;
+    for (const key of [...this.entries.keys()]) {
+      if (!key.startsWith(prefix)) continue;
+      this.remove(key);
+      forgotten++;
+    }
+    return forgotten;
+  }
+
   stats(): ResultCacheStats {
     return { entries: this.entries.size, bytes: this.bytes, bytes_max: this.bytesMax };
   }

@@ -262,6 +262,14 @@ export class ReplayIndex {
     return (this.db.query("SELECT DISTINCT project_id FROM replay_sessions").all() as { project_id: string }[]).map((row) => row.project_id);
   }
 
+  /** The project's sessions (any environment) recorded under these distinct ids. */
+  sessionsOf(projectId: string, distinctIds: readonly string[]): ReplaySessionRow[] {
+    if (distinctIds.length === 0) return [];
+    const marks = distinctIds.map(() => "?").join(", ");
+    const rows = this.db.query(`SELECT * FROM replay_sessions WHERE project_id = ? AND distinct_id IN (${marks})`).all(projectId, ...distinctIds);
+    return (rows as Record<string, unknown>[]).map(toSessionRow);
+  }
+
   /** Forgets a session, its blocks and its chunks (their (session, seq) may come again: a new recording). */
   deleteSession(projectId: string, environment: string, sessionId: string): void {
     for (const table of ["replay_sessions", "replay_blocks", "replay_chunks"]) {

@@ -283,6 +283,24 @@ export class ReplayStore {
     });
   }
 
+  /**
+   * Deletes the recordings of these distinct ids (an erasure) with whatever of them is still in
+   * the log: the log moves to a new file, every chunk acknowledged before is compacted into
+   * blocks, the files before it are dropped, then the sessions go (deleteSessions). Resolves
+   * with the sessions and chunks deleted.
+   */
+  async eraseDistinctIds(projectId: string, distinctIds: readonly string[]): Promise<{ sessions: number; chunks: number }> {
+    const next = await this.log.startNewFile();
+    await this.log.settled();
+    // A flush under way may have started before those appends: the next one takes every one of them.
+    await this.flushing?.catch(() => {});
+    await this.flush();
+    await this.exclusive(() => this.log.truncateUpTo({ file: next, offset: 0 }));
+    const sessions = this.index.sessionsOf(projectId, distinctIds);
+    await this.deleteSessions(sessions);
+    return { sessions: sessions.length, chunks: sessions.reduce((sum, session) => sum + session.chunkCount, 0) };
+  }
+
   async close(): Promise<void> {
     if (this.flushing) await this.flushing.catch(() => {});
     await this.log.close();

@@ -82,8 +82,8 @@ export class LiveHub {
     const rendering = new LiveRendering(this.directory, projectId, this.epoch);
     const events: LiveEventDto[] = [];
     for (let seq = recent.lastSeq; seq >= recent.firstSeq && events.length < limit; seq--) {
-      const event = recent.at(seq)!;
-      if (matches(filter, event.event)) events.push(rendering.dto(event, pii));
+      const event = recent.at(seq);
+      if (event && matches(filter, event.event)) events.push(rendering.dto(event, pii));
     }
     return { events, last_event_id: rendering.eventId(recent.lastSeq) };
   }
@@ -124,8 +124,8 @@ export class LiveHub {
   private sendBacklog(stream: LiveStream, recent: RecentEvents, rendering: LiveRendering, limit: number): void {
     let sent = 0;
     for (let seq = recent.lastSeq; seq >= recent.firstSeq && sent < limit; seq--) {
-      const event = recent.at(seq)!;
-      if (!matches(stream.watcher.filter, event.event)) continue;
+      const event = recent.at(seq);
+      if (!event || !matches(stream.watcher.filter, event.event)) continue;
       stream.send(rendering.message(event, "backlog", stream.watcher.pii));
       sent++;
     }
@@ -138,8 +138,19 @@ export class LiveHub {
     const notKept = recent.firstSeq - 1 - after;
     if (notKept > 0) stream.control(sseMessage({ event: "dropped", data: JSON.stringify({ dropped: notKept, reason: "not_kept" }) }));
     for (let seq = Math.max(after + 1, recent.firstSeq); seq <= recent.lastSeq; seq++) {
-      stream.deliver(recent.at(seq)!, rendering);
+      const event = recent.at(seq);
+      if (event) stream.deliver(event, rendering);
     }
+  }
+
+  /** Forgets the project's recent events (every environment) of these distinct ids or person indexes (an erasure); how many. */
+  forget(projectId: string, distinctIds: ReadonlySet<string>, personIndexes: ReadonlySet<number>): number {
+    let forgotten = 0;
+    for (const feed of this.feeds.get(projectId)?.values() ?? []) {
+      forgotten += feed.recent.forget((event, stored) =>
+        personIndexes.has(stored.personIndex) || distinctIds.has(event.distinctId) || (event.anonId !== null && distinctIds.has(event.anonId)));
+    }
+    return forgotten;
   }
 
   /** The streams a project has open. */

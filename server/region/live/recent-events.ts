@@ -85,10 +85,28 @@ export class RecentEvents {
     this.oldest++;
   }
 
-  /** Event `seq` if it is still kept, else null. */
+  /** Event `seq` if it is still kept (and was not erased), else null. */
   at(seq: number): RecentEvent | null {
     if (seq < this.oldest || seq > this.newest) return null;
     const slot = seq % this.capacity;
+    if (this.events[slot] === undefined) return null;
     return { seq, event: this.events[slot]!, stored: this.stored[slot]!, location: this.locations[slot]!, receivedAt: this.receivedAt[slot]! };
+  }
+
+  /** Lets go of the kept events `erased` picks (an erasure); their numbers stay used. Returns how many. */
+  forget(erased: (event: ValidEvent, stored: AcceptedEvent) => boolean): number {
+    let forgotten = 0;
+    for (let seq = this.oldest; seq <= this.newest; seq++) {
+      const slot = seq % this.capacity;
+      const event = this.events[slot];
+      if (event === undefined || !erased(event, this.stored[slot]!)) continue;
+      this.keptBytes -= this.bytes[slot]!;
+      this.bytes[slot] = 0;
+      this.events[slot] = undefined;
+      this.stored[slot] = undefined;
+      this.locations[slot] = undefined;
+      forgotten++;
+    }
+    return forgotten;
   }
 }

@@ -1,0 +1,77 @@
+// Which stored events belong to the persons an erasure erases, and a Parquet part rewritten
+// without them. An event is theirs when its person index is one of theirs (the persons named
+// and those merged into them) or its distinct id or anonymous id is one of their distinct ids.
+// The rewritten part keeps the other rows in their order (so it stays sorted by person and
+// time) with dictionaries and property columns rebuilt from those rows alone: nothing of the
+// erased rows (a value, a property key only they had, a statistic) is left in it.
+import type { Table } from "apache-arrow";
+import { vectorValues } from "./arrow-vectors.ts";
+import { groupColumn } from "./event-columns.ts";
+import { groupTypesPerProjectMax } from "./person-store.ts";
+import { MergeInput } from "./table-merge.ts";
+import { parquetRowGroupRows } from "./data-files.ts";
+import { encodeParquetFile } from "./parquet/parquet-file-writer.ts";
+import { tableBytes } from "./event-columns.ts";
+import type { BatchRecordView } from "./event-record.ts";
+
+/** The events to erase: the project's, of these distinct ids or person indexes. */
+export interface EventSubjects {
+  projectId: string;
+  distinctIds: string[];
+  personIndexes: number[];
+}
+
+/** What erasing took from a table: the rows left, and how many rows went (and how many of those were linked to a group). */
+export interface TableErasure {
+  kept: Int32Array;
+  removed: number;
+  groupLinks: number;
+}
+
+export class EventMatcher {
+  private readonly distinctIds: ReadonlySet<string>;
+  private readonly personIndexes: ReadonlySet<number>;
+
+  constructor(readonly subjects: EventSubjects) {
+    this.distinctIds = new Set(subjects.distinctIds);
+    this.personIndexes = new Set(subjects.personIndexes);
+  }
+
+  /** The rows of an event table (a part, a segment or buffered rows of the project) that are not the subjects'. */
+  filter(table: Table): TableErasure {
+    const column = (name: string) => {
+      const vector = table.getChild(name);
+      return vector ? vectorValues(vector) : new Array<null>(table.numRows).fill(null);
+    };
+    const distinct = column("distinct_id");
+    const anonymous = column("anon_id");
+    const persons = column("person_index");
+    const groups = Array.from({ length: groupTypesPerProjectMax }, (_, slot) => column(groupColumn(slot)));
+    const kept: number[] = [];
+    let groupLinks = 0;
+    for (let row = 0; row < table.numRows; row++) {
+      const theirs = this.personIndexes.has(persons[row] as number)
+        || this.distinctIds.has(distinct[row] as string)
+        || (anonymous[row] !== null && this.distinctIds.has(anonymous[row] as string));
+      if (!theirs) kept.push(row);
+      else if (groups.some((values) => values[row] !== null && values[row] !== undefined)) groupLinks++;
+    }
+    return { kept: Int32Array.from(kept), removed: table.numRows - kept.length, groupLinks };
+  }
+
+  /** Whether a WAL record holds an event of the subjects. */
+  inRecord(record: BatchRecordView): boolean {
+    if (record.header.project_id !== this.subjects.projectId) return false;
+    return record.accepted.some((event) => {
+      const raw = record.batch[event.index] as { distinct_id?: unknown; anon_id?: unknown } | undefined;
+      return this.personIndexes.has(event.personIndex) || this.distinctIds.has(raw?.distinct_id as string) || this.distinctIds.has(raw?.anon_id as string);
+    });
+  }
+}
+
+/** A part's rows without the subjects', as a new part's bytes; null when no row is left. */
+export function partWithout(table: Table, erasure: TableErasure): { parquet: Uint8Array; rows: number; arrowBytes: number } | null {
+  if (erasure.kept.length === 0) return null;
+  const kept = new MergeInput([table]).gather(erasure.kept);
+  return { parquet: encodeParquetFile(kept, parquetRowGroupRows), rows: kept.numRows, arrowBytes: tableBytes(kept) };
+}

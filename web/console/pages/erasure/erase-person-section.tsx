@@ -28,7 +28,7 @@ function Progress({ project, started }: { project: ProjectDto; started: ErasureR
       {error !== null && <Alert tone="error">{describeError(error)}</Alert>}
       {request.status === "completed" && (
         <>
-          <Alert tone="success">This person's data is erased from the {request.environment} environment. The certificate below proves it without naming them.</Alert>
+          <Alert tone="success">This person's data is erased. The certificate below proves it without naming them.</Alert>
           <CertificateView project={project} requestId={request.id} />
         </>
       )}
@@ -66,7 +66,7 @@ export function ErasePersonSection({ project, environment, person, name }: { pro
         )}
       </div>
       <p class="muted-text">
-        Removes everything this person left in the {environment} environment, everywhere the region keeps it, and issues a signed certificate of the erasure (GDPR Art. 17).
+        Removes everything this person left in the project, in every environment and everywhere the region keeps it, and issues a signed certificate of the erasure (GDPR Art. 17).
       </p>
       {blocked && (
         <p class="role-note" id={`${sectionId}-note`}>
@@ -83,8 +83,8 @@ export function ErasePersonSection({ project, environment, person, name }: { pro
           {person.distinct_ids.map((id) => <li key={id} class="mono">{id}</li>)}
         </ul>
         <p>
-          Erased from the region: their events in {environment} (stored and not yet stored), their properties, distinct ids and merges, group links, cohort memberships,
-          session recordings, ingestion-warning examples, live events and cached results.
+          Erased from the region: their events in every environment (stored and not yet stored), their properties, distinct ids and merges, group links, cohort
+          memberships, session recordings, ingestion-warning examples, live events and cached results.
         </p>
         <p class="muted-text">
           This cannot be undone. The certificate keeps only hashes of the ids, never the ids. Events sent later under one of these distinct ids make a new person.

@@ -71,6 +71,9 @@ test("the owner erases a person from their profile: confirmation, progress, then
 
   letRegionErase();
   await page.getByText("This person's data is erased.").waitFor();
+  // What the profile showed is gone with them.
+  await waitForPage(page, "Erased person");
+  expect([await page.locator("#properties-title, #distinct-ids-title, #events-title").count(), await page.getByText("ada@example.com").count()]).toEqual([0, 0]);
   await page.getByRole("button", { name: "Download certificate" }).waitFor();
   const served = await (await tab.context.request.get(`${service.url}/app/projects/${project.id}/erasure-requests/${listed.id}/certificate`)).json();
   const facts = Object.fromEntries(await page.locator(".erasure-certificate .fact").evaluateAll((rows) => rows.map((row) => [row.querySelector("dt")!.textContent, row.querySelector("dd")!.textContent])));
@@ -90,7 +93,7 @@ test("the owner erases a person from their profile: confirmation, progress, then
   // The person is gone from the region.
   const { body } = await project.region("GET", "/persons?search=user-ada");
   expect(body.results).toEqual([]);
-  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
   expect(tab.problems).toEqual([]);
 });
 

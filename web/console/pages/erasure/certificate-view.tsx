@@ -58,7 +58,7 @@ function Certificate({ project, signed }: { project: ProjectDto; signed: Erasure
           </thead>
           <tbody>
             {Object.entries(payload.removed).map(([store, count]) => (
-              <tr key={store}><th scope="row">{storeText(store)}</th><td class="cell-numeric">{count}</td></tr>
+              <tr key={store}><td>{storeText(store)}</td><td class="cell-numeric">{count}</td></tr>
             ))}
           </tbody>
         </table>

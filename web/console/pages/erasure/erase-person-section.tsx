@@ -1,7 +1,7 @@
 // "Erase this person" on a person's profile (admins and owners: scope persons.erase). The
 // confirmation names the person, their distinct ids and what goes with them; once asked, the
 // request's progress shows here and, when it completes, its certificate.
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { describeError } from "../../api/errors.ts";
 import { erasePerson, type ErasureRequest } from "../../api/erasure-api.ts";
 import type { Person } from "../../api/persons-api.ts";
@@ -18,8 +18,11 @@ import { useErasureProgress } from "./use-erasure-progress.ts";
 
 const sectionId = "erase-person";
 
-function Progress({ project, started }: { project: ProjectDto; started: ErasureRequest }) {
+function Progress({ project, started, onCompleted }: { project: ProjectDto; started: ErasureRequest; onCompleted(): void }) {
   const { request, error } = useErasureProgress(started);
+  useEffect(() => {
+    if (request.status === "completed") onCompleted();
+  }, [request.status]);
   return (
     <div class="erasure-progress" aria-live="polite">
       <p>
@@ -37,7 +40,16 @@ function Progress({ project, started }: { project: ProjectDto; started: ErasureR
   );
 }
 
-export function ErasePersonSection({ project, environment, person, name }: { project: ProjectDto; environment: string; person: Person; name: string }) {
+interface ErasePersonProps {
+  project: ProjectDto;
+  environment: string;
+  person: Person;
+  name: string;
+  /** The erasure completed: the profile's data is gone from the region. */
+  onErased(): void;
+}
+
+export function ErasePersonSection({ project, environment, person, name, onErased }: ErasePersonProps) {
   const blocked = adminOnlyReason(project.role, "erase a person's data");
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -74,7 +86,7 @@ export function ErasePersonSection({ project, environment, person, name }: { pro
           {blocked}
         </p>
       )}
-      {started && <Progress project={project} started={started} />}
+      {started && <Progress project={project} started={started} onCompleted={onErased} />}
       <ConfirmDialog open={confirming} title={`Erase ${name}?`} confirmLabel="Erase permanently" busy={busy} danger onConfirm={() => void erase()} onClose={() => setConfirming(false)}>
         <p>
           Person <span class="mono">{person.id}</span> and every distinct id they sent events under:

@@ -52,6 +52,7 @@ function subjectsOf(input: ErasureCreateInput): ErasureSubjects {
     if ((person.person_id === undefined) === (person.distinct_id === undefined)) {
       throw validation(`body /persons/${index}: name the person by exactly one of person_id and distinct_id`);
     }
+    if (person.distinct_id?.trim() === "") throw validation(`body /persons/${index}/distinct_id: must not be only white space (ingest accepts no such id)`);
     if (person.person_id !== undefined) personIds.add(person.person_id.toLowerCase());
     else distinctIds.add(person.distinct_id!);
   });

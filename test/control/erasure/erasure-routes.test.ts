@@ -94,6 +94,7 @@ test("1 and 100 persons are accepted; 0, 101, an unknown key, a malformed person
   await refused({ persons: [{}] }, "body /persons/0: name the person by exactly one of person_id and distinct_id");
   await refused({ persons: [{ person_id: "not-a-uuid" }] }, "body /persons/0/person_id: Expected string to match 'uuid' format");
   await refused({ persons: [{ distinct_id: "" }] }, "body /persons/0/distinct_id: Expected string length greater or equal to 1");
+  await refused({ persons: [{ distinct_id: " \t " }] }, "body /persons/0/distinct_id: must not be only white space (ingest accepts no such id)");
   await refused({ persons: [{ distinct_id: "x".repeat(201) }] }, "body /persons/0/distinct_id: Expected string length less or equal to 200");
   await refused({ persons: [{ distinct_id: "a" }, { distinct_id: "a", person_id: personId }] }, "body /persons/1: name the person by exactly one of person_id and distinct_id");
   await refused({ persons: persons(1), extra: true }, "body /extra: Unexpected property");

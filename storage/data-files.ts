@@ -131,7 +131,7 @@ export function writeParquetPart(path: string, table: Table): number {
 }
 
 /** Rows per batch when reading a part back: one batch per file (parts hold at most a few row groups). */
-const readBatchRows = 1 << 20;
+export const readBatchRows = 1 << 20;
 
 /** A Parquet file's bytes as one Arrow table, in one batch. */
 export const parquetTable = (bytes: Uint8Array): Table => tableFromIPC(readParquet(bytes, { batchSize: readBatchRows }).intoIPCStream());

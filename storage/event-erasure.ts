@@ -4,15 +4,21 @@
 // The rewritten part keeps the other rows in their order (so it stays sorted by person and
 // time) with dictionaries and property columns rebuilt from those rows alone: nothing of the
 // erased rows (a value, a property key only they had, a statistic) is left in it.
-import type { Table } from "apache-arrow";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { tableFromIPC, type Table } from "apache-arrow";
 import { vectorValues } from "./arrow-vectors.ts";
-import { groupColumn } from "./event-columns.ts";
+import { writeFileAtomic } from "./atomic-file.ts";
+import { openParquetFile, parquetRowGroupRows, readBatchRows, readParquetTable } from "./data-files.ts";
+import { groupColumn, tableBytes } from "./event-columns.ts";
+import type { BatchRecordView } from "./event-record.ts";
+import type { PartEntry } from "./manifest.ts";
+import { encodeParquetFile } from "./parquet/parquet-file-writer.ts";
 import { groupTypesPerProjectMax } from "./person-store.ts";
 import { MergeInput } from "./table-merge.ts";
-import { parquetRowGroupRows } from "./data-files.ts";
-import { encodeParquetFile } from "./parquet/parquet-file-writer.ts";
-import { tableBytes } from "./event-columns.ts";
-import type { BatchRecordView } from "./event-record.ts";
+
+/** The columns that tell whose an event is: a part is read whole only when they name one of the subjects. */
+const identityColumns = ["distinct_id", "anon_id", "person_index"];
 
 /** The events to erase: the project's, of these distinct ids or person indexes. */
 export interface EventSubjects {
@@ -59,6 +65,17 @@ export class EventMatcher {
     return { kept: Int32Array.from(kept), removed: table.numRows - kept.length, groupLinks };
   }
 
+  /** Whether a Parquet part holds an event of the subjects (reading only the columns that say whose each event is). */
+  async inPart(path: string): Promise<boolean> {
+    const file = await openParquetFile(path);
+    try {
+      const columns = tableFromIPC((await file.read({ columns: identityColumns, batchSize: readBatchRows })).intoIPCStream());
+      return this.filter(columns).removed > 0;
+    } finally {
+      file.free();
+    }
+  }
+
   /** Whether a WAL record holds an event of the subjects. */
   inRecord(record: BatchRecordView): boolean {
     if (record.header.project_id !== this.subjects.projectId) return false;
@@ -70,8 +87,44 @@ export class EventMatcher {
 }
 
 /** A part's rows without the subjects', as a new part's bytes; null when no row is left. */
-export function partWithout(table: Table, erasure: TableErasure): { parquet: Uint8Array; rows: number; arrowBytes: number } | null {
+function partWithout(table: Table, erasure: TableErasure): { parquet: Uint8Array; rows: number; arrowBytes: number } | null {
   if (erasure.kept.length === 0) return null;
   const kept = new MergeInput([table]).gather(erasure.kept);
   return { parquet: encodeParquetFile(kept, parquetRowGroupRows), rows: kept.numRows, arrowBytes: tableBytes(kept) };
+}
+
+/** The parts an erasure rewrote: the new ones (written, not yet named in the manifest), the files they replace, and the rows that went. */
+export interface RewrittenParts {
+  written: PartEntry[];
+  replaced: string[];
+  removed: number;
+  groupLinks: number;
+}
+
+/**
+ * Writes, for each of `parts` holding the subjects' rows, a part without them (none when no row
+ * is left) under the name `nameOf` gives; the caller swaps them in. On failure the new files
+ * are removed again.
+ */
+export async function rewriteParts(dataDir: string, parts: readonly PartEntry[], matcher: EventMatcher, nameOf: (part: PartEntry) => string): Promise<RewrittenParts> {
+  const rewritten: RewrittenParts = { written: [], replaced: [], removed: 0, groupLinks: 0 };
+  try {
+    for (const part of parts) {
+      if (!(await matcher.inPart(join(dataDir, part.file)))) continue;
+      const table = readParquetTable(join(dataDir, part.file));
+      const erasure = matcher.filter(table);
+      rewritten.removed += erasure.removed;
+      rewritten.groupLinks += erasure.groupLinks;
+      rewritten.replaced.push(part.file);
+      const kept = partWithout(table, erasure);
+      if (!kept) continue;
+      const file = nameOf(part);
+      writeFileAtomic(join(dataDir, file), kept.parquet);
+      rewritten.written.push({ ...part, file, rows: kept.rows, bytes: kept.parquet.byteLength, arrowBytes: kept.arrowBytes });
+    }
+  } catch (error) {
+    for (const part of rewritten.written) rmSync(join(dataDir, part.file), { force: true });
+    throw error;
+  }
+  return rewritten;
 }

@@ -13,7 +13,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { tableToIPC, type Table } from "apache-arrow";
 import { makeDirectories, removeTemporaryFiles, writeFileAtomic } from "./atomic-file.ts";
-import { parquetRowGroupRows, readParquetTable, readSegmentTable, writeSealFile } from "./data-files.ts";
+import { parquetRowGroupRows, readSegmentTable, writeSealFile } from "./data-files.ts";
 import { compactInPlace, type Compactor } from "./compaction-thread.ts";
 import { EventBuffer } from "./event-buffer.ts";
 import { propertyCellsMax, tableToEvents } from "./event-columns.ts";
@@ -21,7 +21,7 @@ import { readBatchRecord, type BatchRecordView, type StoredEvent } from "./event
 import { ManifestLog, ManifestUncertainError, removeUnnamedFiles, type Manifest, type PartEntry, type SegmentEntry } from "./manifest.ts";
 import { partitionTables } from "./partition-reads.ts";
 import { comparePositions, readWalRecords, type WalPosition } from "./wal.ts";
-import { EventMatcher, partWithout, type EventSubjects } from "./event-erasure.ts";
+import { EventMatcher, rewriteParts, type EventSubjects } from "./event-erasure.ts";
 
 export interface StorageTuning {
   /** Seal when this many events are buffered in the region ... */
@@ -424,25 +424,10 @@ export class EventStore {
       const waiting = () => this.manifest.segments.some((s) => sealFiles.has(s.file) && partitionKey(s.dataId, s.environment) === key);
       while (waiting()) await this.compact(Number(dataId), environment!);
     }
-    return this.serially("compacting", () => {
-      const counts: EventErasureCounts = { events_unsealed: unsealed, events_segments: inSegments, events_parquet: 0, group_links: 0 };
-      const written: PartEntry[] = [];
-      const replaced: string[] = [];
-      let removed = 0;
+    return this.serially("compacting", async () => {
+      const partName = (part: PartEntry) => join("parquet", String(part.dataId), part.environment, part.day, `part-${fileNumber(this.manifests.takeFileNumber())}.parquet`);
+      const { written, replaced, removed, groupLinks } = await rewriteParts(this.dataDir, this.manifest.parts.filter(ofProject), matcher, partName);
       try {
-        for (const part of this.manifest.parts.filter(ofProject)) {
-          const table = readParquetTable(join(this.dataDir, part.file));
-          const erasure = matcher.filter(table);
-          if (erasure.removed === 0) continue;
-          removed += erasure.removed;
-          counts.group_links += erasure.groupLinks;
-          replaced.push(part.file);
-          const rewritten = partWithout(table, erasure);
-          if (!rewritten) continue;
-          const file = join("parquet", String(part.dataId), part.environment, part.day, `part-${fileNumber(this.manifests.takeFileNumber())}.parquet`);
-          writeFileAtomic(join(this.dataDir, file), rewritten.parquet);
-          written.push({ ...part, file, rows: rewritten.rows, bytes: rewritten.parquet.byteLength, arrowBytes: rewritten.arrowBytes });
-        }
         if (replaced.length > 0) this.manifests.commit({ addParts: written, dropParts: replaced });
       } catch (error) {
         if (!(error instanceof ManifestUncertainError)) for (const part of written) rmSync(join(this.dataDir, part.file), { force: true });
@@ -450,8 +435,7 @@ export class EventStore {
       }
       for (const file of replaced) rmSync(join(this.dataDir, file), { force: true });
       // The buffered and sealed rows were compacted into parts before the rewrite found them there.
-      counts.events_parquet = Math.max(0, removed - unsealed - inSegments);
-      return counts;
+      return { events_unsealed: unsealed, events_segments: inSegments, events_parquet: Math.max(0, removed - unsealed - inSegments), group_links: groupLinks };
     });
   }
 

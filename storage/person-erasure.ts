@@ -27,8 +27,11 @@ export type PersonErasureCounts = {
   ingestion_warning_examples: number;
 };
 
-/** An ingestion-warning example shows ids as JSON string contents: both spellings are looked for. */
-const spellings = (id: string) => [...new Set([id, JSON.stringify(id).slice(1, -1)])];
+/**
+ * How an ingestion-warning example (JSON text of what was sent) shows an id: as a whole JSON
+ * string, quotes included, so a short id does not match every example that merely contains it.
+ */
+const asJsonString = (id: string) => JSON.stringify(id);
 
 export class PersonErasure {
   private readonly statements: Record<string, Statement>;
@@ -104,9 +107,7 @@ export class PersonErasure {
           if (deleted > 0) s.insertTombstone!.run(projectId, index, crypto.randomUUID(), erasedPersonMark);
         }
         counts.cohort_memberships = this.cohorts.removeMembers(projectId, new Set(subjects.personIndexes));
-        for (const id of subjects.distinctIds) {
-          for (const spelling of spellings(id)) counts.ingestion_warning_examples += s.eraseExample!.run(projectId, spelling).changes;
-        }
+        for (const id of subjects.distinctIds) counts.ingestion_warning_examples += s.eraseExample!.run(projectId, asJsonString(id)).changes;
         within(counts);
       })();
     } finally {

@@ -67,7 +67,11 @@ export class RegionErasures {
     const { erasure_id: erasureId, project_id: projectId } = request;
     const { store } = this.node;
     const stored = store.erasures.report(erasureId);
-    if (stored !== null) return JSON.parse(stored) as RegionErasureReport;
+    if (stored !== null) {
+      // A checkpoint that failed after the report was stored is done now.
+      store.checkpointJournal();
+      return JSON.parse(stored) as RegionErasureReport;
+    }
     let job = store.erasures.job(erasureId);
     if (!job) {
       const subjects = store.personErasure.resolve(projectId, request.person_ids, request.distinct_ids);

@@ -1,7 +1,7 @@
 // Erasure requests as the routes see them: create (audited, identifiers kept aside until the
 // erasure ends), list newest first, read one, read its certificate. Every call needs
 // `persons.erase` (spec 1: admins and owners), checked after the tenancy check.
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { nowIso } from "../../clock.ts";
 import { conflict, notFound, validation } from "../../http/errors.ts";
 import type { ControlContext } from "../context.ts";
@@ -15,6 +15,8 @@ import { certificatePayloadOf } from "./erasure-certificate.ts";
 import type { ErasureCreateInput } from "./erasure-schemas.ts";
 
 export const erasureScope = "persons.erase";
+/** Requests made in the same millisecond keep the order they were made in. */
+export const insertionOrder = sql`${erasureRequests}.rowid`;
 
 export type ErasureRow = typeof erasureRequests.$inferSelect;
 export interface ErasureSubjects {
@@ -101,7 +103,7 @@ export function listErasures(ctx: ControlContext, access: ProjectAccess, query: 
   requireScope(access, erasureScope);
   const page = listPage(query);
   const rows = ctx.db.select().from(erasureRequests).where(eq(erasureRequests.projectId, access.project.id))
-    .orderBy(desc(erasureRequests.createdAt), desc(erasureRequests.id)).limit(page.limit + 1).offset(page.offset).all();
+    .orderBy(desc(erasureRequests.createdAt), desc(insertionOrder)).limit(page.limit + 1).offset(page.offset).all();
   const { rows: shown, nextOffset } = pageOf(rows, page);
   return { erasure_requests: shown.map((row) => erasureDto(row, certificateUrl)), next_offset: nextOffset };
 }

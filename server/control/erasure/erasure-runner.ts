@@ -11,7 +11,7 @@ import { RegionRefusal, type RegionErasureReport } from "../../region/region-lin
 import type { ControlContext } from "../context.ts";
 import { erasureRequests, erasureSubjects, projects } from "../db/schema.ts";
 import { certificatePayload, signCertificate } from "./erasure-certificate.ts";
-import type { ErasureRow, ErasureSubjects } from "./erasure-requests.ts";
+import { insertionOrder, type ErasureRow, type ErasureSubjects } from "./erasure-requests.ts";
 import { scrubControlStore } from "./store-scrub.ts";
 
 /** How often unfinished requests are driven again (a region that was down, a scrub that was busy). */
@@ -107,7 +107,7 @@ export class ErasureRunner {
 
   private async run(): Promise<void> {
     const unfinished = this.ctx.db.select().from(erasureRequests).where(inArray(erasureRequests.status, ["pending", "running"]))
-      .orderBy(asc(erasureRequests.createdAt), asc(erasureRequests.id)).all();
+      .orderBy(asc(erasureRequests.createdAt), asc(insertionOrder)).all();
     for (const row of unfinished) {
       if (this.stopped) return;
       await drive(this.ctx, row);

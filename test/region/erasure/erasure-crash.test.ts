@@ -13,6 +13,7 @@ import { WriteAheadLog } from "../../../storage/wal.ts";
 import { EventStore } from "../../../storage/event-store.ts";
 import { Database } from "bun:sqlite";
 import { filesHolding } from "./erasure-fixture.ts";
+import { inputEvent, postReplay, replayBody, replayChunk, replayOk } from "../../ingest/replay/helpers.ts";
 import type { RegionErasureReport } from "../../../server/region/erasure/erasure-types.ts";
 
 const crashTestTimeoutMs = 240_000;
@@ -86,6 +87,9 @@ test("SIGKILL at several points of an erasure, then asking again, completes it a
       for (const event of sent) (erased.includes(event.distinct_id) ? erasedUuids : acknowledged).add(event.uuid);
       expect(uuids).toHaveLength(batchEvents);
     }
+    // A recording of theirs, still in the replay log when the erasure starts.
+    const replay = await postReplay(service.url, replayBody(key, [replayChunk({ distinct_id: erased[1], events: [inputEvent(Date.now() - 5000, `typed-${mark}`)] })]));
+    expect([replay.status, replay.body]).toEqual([200, replayOk(1)]);
     const { projectId, dataId } = readRegion(dataDir, (db) => db.query("SELECT project_id AS projectId, data_id AS dataId FROM key_registry").get() as { projectId: string; dataId: number });
     const request = JSON.stringify({
       erasure_id: erasureId, project_id: projectId, data_id: dataId, environment: "production", person_ids: [], distinct_ids: [erased[1]],

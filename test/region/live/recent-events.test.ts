@@ -32,3 +32,16 @@ test("keeps events standing for at most `bytesMax` bytes, and always the newest"
   recent.push(validEvent(), storedAs(0), nowhere, 0, 1000);
   expect(kept(recent).seqs).toEqual([7]);
 });
+
+test("forgets the events an erasure picks: their numbers stay used, their bytes free", () => {
+  const recent = new RecentEvents(10, 1000);
+  const mine = validEvent({ distinctId: "erased-1" });
+  for (const [index, event] of [validEvent(), mine, validEvent(), mine].entries()) recent.push(event, storedAs(index, index === 1 ? 7 : 0), nowhere, 0, 400);
+  expect(kept(recent).seqs).toEqual([3, 4]);
+  expect(recent.forget((event, stored) => event.distinctId === "erased-1" || stored.personIndex === 7)).toBe(1);
+  expect([recent.firstSeq, recent.lastSeq, recent.at(4), recent.at(3)!.seq]).toEqual([3, 4, null, 3]);
+  // Its bytes are free: two more events fit beside the one left.
+  recent.push(validEvent(), storedAs(0), nowhere, 0, 300);
+  recent.push(validEvent(), storedAs(0), nowhere, 0, 300);
+  expect([recent.firstSeq, recent.lastSeq, [3, 5, 6].map((seq) => recent.at(seq)?.seq)]).toEqual([3, 6, [3, 5, 6]]);
+});

@@ -35,6 +35,8 @@ import { recordSocketAddress } from "./http/client-meta.ts";
 import { sandboxKillGraceMs } from "../engine/sql/sandbox-runner.ts";
 import { boundRequestHeads } from "./http/request-head.ts";
 import { startCohortSchedule } from "./control/cohorts/cohort-schedule.ts";
+import { ErasureKeyRing, erasureKeysFile } from "./control/erasure/erasure-keys.ts";
+import { ErasureRunner } from "./control/erasure/erasure-runner.ts";
 import { consoleSurface } from "./console/console-surface.ts";
 import { sdkPrefix, sdkSurface } from "./sdk/sdk-surface.ts";
 import { startGateway, type RunningGateway } from "./gateway/gateway.ts";
@@ -93,6 +95,7 @@ export async function startService(config: Config): Promise<RunningService> {
   mkdirSync(config.dataDir, { recursive: true });
   const store = openControlStore(join(config.dataDir, "control.sqlite"));
   const signer = await RegionTokenSigner.loadOrCreate(join(config.dataDir, "region-token-key.json"));
+  const erasureKeys = await ErasureKeyRing.loadOrCreate(join(config.dataDir, erasureKeysFile));
   // One column cache and one result cache for every region: their bounds are the process's, not each region's.
   // Decode workers beside the request thread, shared likewise; ended when the service stops.
   const decodePool = config.queryWorkers > 1 ? new DecodePool(config.queryWorkers - 1) : null;
@@ -132,12 +135,15 @@ export async function startService(config: Config): Promise<RunningService> {
   // The control plane reaches this process's own mail API over loopback: `localhost` may name
   // ::1 first, where a server bound to 0.0.0.0 does not listen.
   let ownMailApiUrl = "";
+  // Made once the context exists (it drives requests with it); a request before that waits for its first pass.
+  let erasureRunner: ErasureRunner | null = null;
   const ctx: ControlContext = {
     config,
     db: store.db,
     mail: openMailTransport(config.controlMail, join(config.dataDir, mailOutboxFile), () => ownMailApiUrl),
     regions: links,
     signer,
+    erasure: { keys: erasureKeys, wake: () => erasureRunner?.wake() },
     limiters: new ControlLimiters(),
     baseUrl: () => config.publicUrl ?? listeningUrl,
     cacheStats: () => {
@@ -236,6 +242,8 @@ export async function startService(config: Config): Promise<RunningService> {
     syncPending().finally(() => (syncing = false));
   }, keySyncRetryIntervalMs);
   const stopCohortSchedule = startCohortSchedule(ctx);
+  erasureRunner = new ErasureRunner(ctx);
+  erasureRunner.wake();
 
   return {
     url: listeningUrl,
@@ -251,6 +259,8 @@ export async function startService(config: Config): Promise<RunningService> {
       clearInterval(retryTimer);
       stopCohortSchedule();
       clearInterval(sweepTimer);
+      // Before the regions close: an erasure under way finishes (a killed one resumes at the next start).
+      await erasureRunner!.stop();
       // The server waits for every open answer, and a live event stream stays open until ended.
       await Promise.all([...nodes.values()].map((node) => node.live.close()));
       await server.stop();

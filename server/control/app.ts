@@ -25,6 +25,8 @@ import { annotationRoutes } from "./routes/annotations.ts";
 import { cohortRoutes } from "./routes/cohorts.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { v1CatalogRoutes } from "./v1/catalog-routes.ts";
+import { erasureRoutes } from "./routes/erasures.ts";
+import { v1ErasureRoutes } from "./v1/erasure-routes.ts";
 
 export function controlApp(ctx: ControlContext): ContractRouteTable {
   const app = new Elysia({ name: "control-plane" })
@@ -44,7 +46,8 @@ export function controlApp(ctx: ControlContext): ContractRouteTable {
   tokenRoutes(routes, ctx);
   oauthRoutes(routes, ctx);
   mountPreflights(app, oauthCorsPaths);
+  erasureRoutes(routes, ctx);
   discoveryRoutes(routes, ctx);
-  mountV1Routes(routes, ctx, [...v1Routes(ctx), ...v1FlagRoutes(ctx), ...v1ExperimentRoutes(ctx), ...v1CatalogRoutes(ctx)]);
+  mountV1Routes(routes, ctx, [...v1Routes(ctx), ...v1FlagRoutes(ctx), ...v1ExperimentRoutes(ctx), ...v1CatalogRoutes(ctx), ...v1ErasureRoutes(ctx)]);
   return routes;
 }

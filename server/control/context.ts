@@ -4,6 +4,7 @@ import type { ControlDb } from "./db/open.ts";
 import type { ControlLimiters } from "./limits.ts";
 import type { MailTransport } from "./mail/outgoing-mail.ts";
 import type { RegionTokenSigner } from "./services/region-token-signer.ts";
+import type { ErasureKeyRing } from "./erasure/erasure-keys.ts";
 
 export interface CacheStats {
   /** POST /query answers kept (every region's). */
@@ -20,6 +21,8 @@ export interface ControlContext {
   mail: MailTransport;
   regions: RegionLinks;
   signer: RegionTokenSigner;
+  /** Erasure certificates' signing keys, and a nudge for the runner when a request arrives. */
+  erasure: { keys: ErasureKeyRing; wake(): void };
   limiters: ControlLimiters;
   /** Base URL clients use (PUBLIC_URL, or the address the service listens on). */
   baseUrl(): string;

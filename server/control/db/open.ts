@@ -21,6 +21,9 @@ export function openControlStore(path: string): ControlStore {
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec("PRAGMA busy_timeout = 5000");
+  // Deleted rows are overwritten with zeros, not just unlinked: an erasure's identifiers must
+  // leave no bytes behind once it ends (erasure/store-scrub.ts).
+  sqlite.exec("PRAGMA secure_delete = ON");
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder });
   return { db, sqlite, close: () => sqlite.close() };

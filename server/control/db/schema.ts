@@ -585,3 +585,36 @@ export const oauthTokens = sqliteTable(
   },
   (table) => [index("oauth_tokens_grant_idx").on(table.grantId)],
 );
+
+/**
+ * A personal-data erasure (docs/erasure.md). The identifiers it names live in
+ * erasure_subjects only while it is pending or running; once it ends, the region's report
+ * (hashes and counts) and the signed certificate are all that is kept.
+ */
+export const erasureRequests = sqliteTable(
+  "erasure_requests",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id),
+    environment: text("environment").notNull(),
+    status: text("status", { enum: ["pending", "running", "completed", "failed"] }).notNull(),
+    subjectCount: integer("subject_count").notNull(),
+    progressStage: text("progress_stage"),
+    progressDone: integer("progress_done"),
+    progressTotal: integer("progress_total"),
+    /** failed: why; running: the last transient error (the region is tried again). */
+    error: text("error"),
+    report: text("report", { mode: "json" }).$type<Record<string, unknown>>(),
+    certificate: text("certificate"),
+    createdAt: createdAt(),
+    startedAt: text("started_at"),
+    completedAt: text("completed_at"),
+  },
+  (table) => [index("erasure_requests_project_idx").on(table.projectId, table.createdAt), index("erasure_requests_status_idx").on(table.status)],
+);
+
+/** The identifiers of an unfinished erasure, in their own row so progress updates never copy them. */
+export const erasureSubjects = sqliteTable("erasure_subjects", {
+  requestId: text("request_id").primaryKey().references(() => erasureRequests.id),
+  subjects: text("subjects", { mode: "json" }).$type<{ person_ids: string[]; distinct_ids: string[] }>().notNull(),
+});

@@ -1,6 +1,6 @@
 // "/projects/{id}/persons/{personId}": one person: properties (masked where the role does not
-// see personal data), distinct ids, merges with unmerge, their recordings and their events in
-// the environment.
+// see personal data), distinct ids, merges with unmerge, their recordings, their events in
+// the environment, and erasing them (admins and owners).
 import { useEffect, useState } from "preact/hooks";
 import { useLocation, useRoute } from "preact-iso";
 import { isNotFound } from "../../api/http.ts";
@@ -16,6 +16,7 @@ import { SearchOffIcon } from "../../ui/icons.tsx";
 import { PageTitle } from "../../ui/page-title.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
 import { PersonRecordings } from "../replays/person-recordings.tsx";
+import { ErasePersonSection } from "../erasure/erase-person-section.tsx";
 import { EventTimeline } from "./event-timeline.tsx";
 import { PersonIdentity } from "./person-identity.tsx";
 import { personName } from "./person-name.ts";
@@ -28,41 +29,57 @@ function Profile({ project, initial }: { project: ProjectDto; initial: Person })
   const [person, setPerson] = useState(initial);
   /** Raised by an unmerge: the events may have moved, so the timeline reads them again. */
   const [changes, setChanges] = useState(0);
+  /** Set once an erasure of this person completes: what the page showed is gone. */
+  const [erased, setErased] = useState(false);
   useEffect(() => setPerson(initial), [initial]);
   const name = personName(person);
   return (
     <div class="page people-page">
       <div>
         <a href={paths.persons(project.id)} class="back-link">← Persons</a>
-        <PageTitle title={name}>
-          <span class="mono">{person.id}</span> · {person.is_identified ? "Identified" : "Anonymous"} · first seen{" "}
-          <time dateTime={person.created_at}>{formatDateTime(person.created_at, project.timezone)}</time>
-        </PageTitle>
+        {erased ? (
+          <PageTitle title="Erased person">
+            <span class="mono">{person.id}</span>
+          </PageTitle>
+        ) : (
+          <PageTitle title={name}>
+            <span class="mono">{person.id}</span> · {person.is_identified ? "Identified" : "Anonymous"} · first seen{" "}
+            <time dateTime={person.created_at}>{formatDateTime(person.created_at, project.timezone)}</time>
+          </PageTitle>
+        )}
       </div>
 
-      <section class="card section" aria-labelledby="properties-title">
-        <h2 id="properties-title" class="section-title">Properties</h2>
-        {hasMasked(person.properties, masking) && <MaskedNote project={project} />}
-        <PropertyTable properties={person.properties} masking={masking} caption="Person properties" empty="No properties yet: they come from $set and $set_once on events." />
-      </section>
+      {erased ? (
+        <p class="muted-text">This person's properties, distinct ids, merges, recordings and events are erased.</p>
+      ) : (
+        <>
+          <section class="card section" aria-labelledby="properties-title">
+            <h2 id="properties-title" class="section-title">Properties</h2>
+            {hasMasked(person.properties, masking) && <MaskedNote project={project} />}
+            <PropertyTable properties={person.properties} masking={masking} caption="Person properties" empty="No properties yet: they come from $set and $set_once on events." />
+          </section>
 
-      <PersonIdentity
-        project={project}
-        region={region}
-        person={person}
-        canUnmerge={scopes?.has("persons:write") ?? false}
-        onUnmerged={(after) => {
-          setPerson(after);
-          setChanges((count) => count + 1);
-        }}
-      />
+          <PersonIdentity
+            project={project}
+            region={region}
+            person={person}
+            canUnmerge={scopes?.has("persons:write") ?? false}
+            onUnmerged={(after) => {
+              setPerson(after);
+              setChanges((count) => count + 1);
+            }}
+          />
 
-      <PersonRecordings key={`recordings-${changes}`} project={project} region={region} personId={person.id} />
+          <PersonRecordings key={`recordings-${changes}`} project={project} region={region} personId={person.id} />
 
-      <section class="card section" aria-labelledby="events-title">
-        <h2 id="events-title" class="section-title">Events</h2>
-        <EventTimeline key={changes} project={project} region={region} personId={person.id} masking={masking} />
-      </section>
+          <section class="card section" aria-labelledby="events-title">
+            <h2 id="events-title" class="section-title">Events</h2>
+            <EventTimeline key={changes} project={project} region={region} personId={person.id} masking={masking} />
+          </section>
+        </>
+      )}
+
+      <ErasePersonSection project={project} environment={region.environment} person={person} name={name} onErased={() => setErased(true)} />
     </div>
   );
 }

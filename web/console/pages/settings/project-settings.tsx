@@ -1,11 +1,12 @@
 // A project's settings (/projects/{id}/settings): its name, environments, public keys, flag
-// secret keys, and deleting it. Each role sees everything; what it may not change is disabled,
+// secret keys, erasure requests, and deleting it. Each role sees everything; what it may not change is disabled,
 // with the reason.
 import { useRoute } from "preact-iso";
 import type { ProjectDto } from "../../api/types.ts";
 import { ProjectScope } from "../../layouts/project-scope.tsx";
 import { PageTitle } from "../../ui/page-title.tsx";
 import { DeleteProjectSection } from "./delete-project-section.tsx";
+import { ErasureRequestsSection } from "../erasure/erasure-requests-section.tsx";
 import { FlagSecretKeysSection } from "./flag-secret-keys-section.tsx";
 import { EnvironmentsSection, GeneralSection } from "./general-section.tsx";
 import { PublicKeysSection } from "./public-keys-section.tsx";
@@ -20,6 +21,7 @@ function ProjectSettings({ project, onChanged }: { project: ProjectDto; onChange
       <EnvironmentsSection project={project} />
       <PublicKeysSection project={project} />
       <FlagSecretKeysSection project={project} />
+      <ErasureRequestsSection project={project} />
       <DeleteProjectSection project={project} />
     </div>
   );

@@ -7,6 +7,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { ApiError, errorResponse, internalErrorResponse, rateLimited } from "../http/errors.ts";
+import { readBodyLimited } from "../http/body.ts";
 import type { ControlContext } from "../control/context.ts";
 import { authenticateBearer } from "../control/services/access-tokens.ts";
 import { mcpResource } from "../control/oauth/resources.ts";
@@ -42,11 +43,31 @@ const withHeaders = (response: Response, headers: Record<string, string>): Respo
   return response;
 };
 
-const methodNotAllowed = (allow: string) =>
-  new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: `Method not allowed: this server is stateless and answers ${allow} only` }, id: null }), {
-    status: 405,
-    headers: { Allow: allow, "Content-Type": "application/json", ...corsHeaders },
+const jsonRpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+    status,
+    headers: { "Content-Type": "application/json", ...headers, ...corsHeaders },
   });
+
+const methodNotAllowed = (allow: string) => jsonRpcError(405, -32000, `Method not allowed: this server is stateless and answers ${allow} only`, { Allow: allow });
+
+/**
+ * The request with its body read (within the size limit), or the refusal. One JSON-RPC message
+ * per request: each request is one call against the token's limit (spec 1: 240 a minute), which a
+ * batch of a hundred calls in one POST would slip past; protocol 2025-06-18 dropped batches.
+ */
+async function oneMessage(request: Request): Promise<Request | Response> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBodyLimited(request, mcpRequestBodyBytesMax);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 413) return jsonRpcError(413, -32000, `Payload too large: the body may be at most ${mcpRequestBodyBytesMax} bytes`);
+    throw error;
+  }
+  const text = new TextDecoder().decode(bytes);
+  if (text.trimStart().startsWith("[")) return jsonRpcError(400, -32600, "Invalid Request: batches are not accepted; send one JSON-RPC message per request");
+  return new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
+}
 
 export interface McpSurface {
   serves(path: string): boolean;
@@ -72,12 +93,14 @@ export function mcpSurface(ctx: ControlContext): McpSurface {
     const calls = ctx.limiters.tokenCalls.take(session.principal.token.id);
     if (!calls.allowed) throw rateLimited(calls.retryAfterSeconds, "call limit per token exceeded");
     if (request.method !== "POST") return methodNotAllowed("POST");
+    const message = await oneMessage(request);
+    if (message instanceof Response) return message;
     const server = new McpServer(mcpServerInfo, { capabilities: { tools: {} }, instructions });
     for (const tool of mcpTools) tool.register(server, session);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: mcpRequestBodyBytesMax });
     await server.connect(transport);
     try {
-      return withHeaders(await transport.handleRequest(request), corsHeaders);
+      return withHeaders(await transport.handleRequest(message), corsHeaders);
     } finally {
       await server.close();
     }

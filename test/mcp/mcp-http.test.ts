@@ -127,6 +127,17 @@ test(`request body: ${mcpRequestBodyBytesMax} bytes are read, one more is 413`, 
   });
 });
 
+test("a JSON-RPC batch is refused before any of its calls runs: each request is one call against the token's limit", async () => {
+  const batch = Array.from({ length: 3 }, (_, index) => ({ jsonrpc: "2.0", id: index + 1, method: "tools/call", params: { name: "list_projects", arguments: {} } }));
+  for (const body of [JSON.stringify(batch), ` \n${JSON.stringify(batch.slice(0, 1))}`]) {
+    const refused = await call(service.url, "POST", "/mcp", { rawBody: body, headers: { ...mcpHeaders, "Mcp-Protocol-Version": "2025-03-26", ...bearer(secret) } });
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 400,
+      body: { jsonrpc: "2.0", error: { code: -32600, message: "Invalid Request: batches are not accepted; send one JSON-RPC message per request" }, id: null },
+    });
+  }
+});
+
 test(`${tokenCallsPerMinuteMax} requests a minute per token, counted with its /v1 calls: the last passes, the next is 429 with Retry-After`, async () => {
   const limited = (await createToken(owner, ["projects:read"])).secret;
   const post = () => call(service.url, "POST", "/mcp", { rawBody: JSON.stringify(listTools), headers: { ...mcpHeaders, ...bearer(limited) } });

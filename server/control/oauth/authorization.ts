@@ -1,7 +1,10 @@
 // The authorization endpoint (RFC 6749 §4.1 with PKCE, RFC 7636; OAuth 2.1) and the decision
 // taken on the console's consent page. An unknown client or a redirect URI it did not register
 // is refused on a page of ours: redirecting there would make us an open redirector. Every
-// other problem goes back to the client's redirect URI as an error, with its `state`.
+// other problem found before the person decides is also shown on a page of ours, with a link
+// back to the client carrying the error and its `state`: anyone may register a client with any
+// https redirect URI, so sending browsers there unasked would make this domain a bouncer to it
+// (RFC 9700 §4.11.2). Only the person's own decision on the consent page redirects at once.
 import { and, eq, gt, lt } from "drizzle-orm";
 import { minuteMs, nowIso } from "../../clock.ts";
 import { randomBase62, sha256Hex } from "../../crypto.ts";
@@ -29,7 +32,12 @@ const codeChallengePattern = /^[A-Za-z0-9_-]{43}$/;
 /** The console page where the person decides (web/console/pages/oauth/consent.tsx). */
 export const consentPagePath = (requestId: string) => `/consent/${encodeURIComponent(requestId)}`;
 
-export type AuthorizeOutcome = { kind: "refuse"; message: string } | { kind: "redirect"; location: string };
+export type AuthorizeOutcome =
+  /** A page of ours (HTTP `status`); `returnTo`, when set, is the client's redirect URI with the error, for the person to follow. */
+  | { kind: "refuse"; status: number; message: string; returnTo: string | null }
+  | { kind: "redirect"; location: string };
+
+const refuse = (message: string, status = 400): AuthorizeOutcome => ({ kind: "refuse", status, message, returnTo: null });
 
 type RequestRow = typeof oauthAuthorizationRequests.$inferSelect;
 
@@ -41,7 +49,8 @@ function redirectWith(ctx: ControlContext, redirectUri: string, answer: Record<s
   return url.href;
 }
 
-class RedirectedError extends Error {
+/** A problem with the client's request that the client is told of (RFC 6749 §4.1.2.1 error codes). */
+class ClientRequestError extends Error {
   constructor(readonly code: OAuthErrorCode, readonly description: string) {
     super(description);
   }
@@ -50,7 +59,7 @@ class RedirectedError extends Error {
 /** The one value of a parameter that may appear once (RFC 6749 §3.1); null when absent. */
 function single(params: URLSearchParams, name: string): string | null {
   const values = params.getAll(name);
-  if (values.length > 1) throw new RedirectedError("invalid_request", `${name} appears more than once`);
+  if (values.length > 1) throw new ClientRequestError("invalid_request", `${name} appears more than once`);
   return values[0] ?? null;
 }
 
@@ -58,9 +67,9 @@ function requestedScopes(client: ClientRow, scopeText: string | null): string[] 
   if (scopeText === null) return readScopes.filter((scope) => client.scopes.includes(scope));
   const scopes = parseScopeText(scopeText);
   const unknown = scopes.filter((scope) => !isKnownScope(scope));
-  if (unknown.length) throw new RedirectedError("invalid_scope", `unknown scopes: ${unknown.join(", ")}`);
+  if (unknown.length) throw new ClientRequestError("invalid_scope", `unknown scopes: ${unknown.join(", ")}`);
   const unregistered = scopes.filter((scope) => !client.scopes.includes(scope));
-  if (unregistered.length) throw new RedirectedError("invalid_scope", `scopes the client did not register: ${unregistered.join(", ")}`);
+  if (unregistered.length) throw new ClientRequestError("invalid_scope", `scopes the client did not register: ${unregistered.join(", ")}`);
   return sortScopes(scopes);
 }
 
@@ -69,41 +78,42 @@ function requestedResources(ctx: ControlContext, params: URLSearchParams): strin
   if (resources.length === 0) return [v1Resource(ctx)];
   const known = knownResources(ctx);
   const unknown = resources.filter((resource) => !known.includes(resource));
-  if (unknown.length) throw new RedirectedError("invalid_target", `unknown resource: ${unknown.join(", ")} (known: ${known.join(", ")})`);
+  if (unknown.length) throw new ClientRequestError("invalid_target", `unknown resource: ${unknown.join(", ")} (known: ${known.join(", ")})`);
   return resources;
 }
 
 /** GET /oauth/authorize: checks the request and sends the browser to the consent page. */
 export function startAuthorization(ctx: ControlContext, params: URLSearchParams, ip: string | null): AuthorizeOutcome {
+  // First, so that refusals cost an address its budget too.
+  if (ip && !ctx.limiters.oauthAuthorizationsByIp.take(ip).allowed) return refuse("Too many authorization requests from this address; try again later.", 429);
   const clientIds = params.getAll("client_id");
   const redirectUris = params.getAll("redirect_uri");
-  if (clientIds.length !== 1) return { kind: "refuse", message: "The request must name exactly one client_id." };
+  if (clientIds.length !== 1) return refuse("The request must name exactly one client_id.");
   const client = findClient(ctx, clientIds[0]!);
-  if (!client) return { kind: "refuse", message: "This application is not registered here." };
-  if (redirectUris.length > 1) return { kind: "refuse", message: "The request names more than one redirect_uri." };
+  if (!client) return refuse("This application is not registered here.");
+  if (redirectUris.length > 1) return refuse("The request names more than one redirect_uri.");
   const redirectUri = redirectUris[0] ?? (client.redirectUris.length === 1 ? client.redirectUris[0]! : null);
-  if (redirectUri === null) return { kind: "refuse", message: "The request must name a redirect_uri: the application registered several." };
-  if (!client.redirectUris.includes(redirectUri)) return { kind: "refuse", message: "The redirect_uri is not one this application registered." };
+  if (redirectUri === null) return refuse("The request must name a redirect_uri: the application registered several.");
+  if (!client.redirectUris.includes(redirectUri)) return refuse("The redirect_uri is not one this application registered.");
   const states = params.getAll("state");
   const state = states.length === 1 && states[0]!.length <= stateLengthMax ? states[0]! : null;
   const fail = (code: OAuthErrorCode, description: string): AuthorizeOutcome => ({
-    kind: "redirect",
-    location: redirectWith(ctx, redirectUri, { error: code, error_description: description, state }),
+    kind: "refuse",
+    status: 400,
+    message: `The application's request is not valid (${code}): ${description}.`,
+    returnTo: redirectWith(ctx, redirectUri, { error: code, error_description: description, state }),
   });
   try {
-    if (states.length > 1) throw new RedirectedError("invalid_request", "state appears more than once");
-    if (states.length === 1 && state === null) throw new RedirectedError("invalid_request", `state may have at most ${stateLengthMax} characters`);
-    if (single(params, "response_type") !== "code") throw new RedirectedError("unsupported_response_type", "response_type must be code");
+    if (states.length > 1) throw new ClientRequestError("invalid_request", "state appears more than once");
+    if (states.length === 1 && state === null) throw new ClientRequestError("invalid_request", `state may have at most ${stateLengthMax} characters`);
+    if (single(params, "response_type") !== "code") throw new ClientRequestError("unsupported_response_type", "response_type must be code");
     const challenge = single(params, "code_challenge");
     const method = single(params, "code_challenge_method");
-    if (challenge === null) throw new RedirectedError("invalid_request", "code_challenge is required (PKCE with S256)");
-    if (method !== "S256") throw new RedirectedError("invalid_request", "code_challenge_method must be S256");
-    if (!codeChallengePattern.test(challenge)) throw new RedirectedError("invalid_request", "code_challenge must be 43 base64url characters (S256)");
+    if (challenge === null) throw new ClientRequestError("invalid_request", "code_challenge is required (PKCE with S256)");
+    if (method !== "S256") throw new ClientRequestError("invalid_request", "code_challenge_method must be S256");
+    if (!codeChallengePattern.test(challenge)) throw new ClientRequestError("invalid_request", "code_challenge must be 43 base64url characters (S256)");
     const scopes = requestedScopes(client, single(params, "scope"));
     const resources = requestedResources(ctx, params);
-    if (ip && !ctx.limiters.oauthAuthorizationsByIp.take(ip).allowed) {
-      throw new RedirectedError("temporarily_unavailable", "too many authorization requests from this address; try again later");
-    }
     const now = Date.now();
     const row: RequestRow = {
       id: newId(),
@@ -122,7 +132,7 @@ export function startAuthorization(ctx: ControlContext, params: URLSearchParams,
     });
     return { kind: "redirect", location: consentPagePath(row.id) };
   } catch (error) {
-    if (error instanceof RedirectedError) return fail(error.code, error.description);
+    if (error instanceof ClientRequestError) return fail(error.code, error.description);
     throw error;
   }
 }

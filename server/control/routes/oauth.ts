@@ -46,13 +46,18 @@ const ApproveRequest = t.Object(
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-/** Where we refuse to redirect (unknown client, unregistered redirect URI): a page of ours says why. */
-function refusalPage(ctx: ControlContext, message: string): Response {
+/**
+ * A refused authorization request, on a page of ours (see oauth/authorization.ts). With
+ * `returnTo`, a link takes the person back to the application with the error, if they choose.
+ */
+function refusalPage(ctx: ControlContext, status: number, message: string, returnTo: string | null): Response {
+  const back = returnTo
+    ? `<p><a href="${escapeHtml(returnTo)}">Return to ${escapeHtml(new URL(returnTo).host)}</a> (the application is told the request failed).</p>`
+    : `<p>Nothing was shared. Go back to the application and try again, or tell its makers.</p>`;
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorization refused</title></head>` +
-    `<body><main><h1>This authorization request cannot be completed</h1><p>${escapeHtml(message)}</p>` +
-    `<p>Nothing was shared. Go back to the application and try again, or tell its makers.</p></main></body></html>`;
+    `<body><main><h1>This authorization request cannot be completed</h1><p>${escapeHtml(message)}</p>${back}</main></body></html>`;
   return new Response(body, {
-    status: 400,
+    status,
     headers: { ...securityHeaders(new URL(ctx.baseUrl()).origin), "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
   });
 }
@@ -71,7 +76,7 @@ export function oauthRoutes(routes: ContractRouteTable, ctx: ControlContext) {
     )
     .get(oauthPaths.authorize, unlisted("authorizeOAuth", "Authorization endpoint: code with PKCE (S256)", "none", oauthDoc), (c) => {
       const outcome = startAuthorization(ctx, new URL(c.request.url).searchParams, requestMeta(c.request, ctx.config.trustProxy).ip);
-      if (outcome.kind === "refuse") return refusalPage(ctx, outcome.message);
+      if (outcome.kind === "refuse") return refusalPage(ctx, outcome.status, outcome.message, outcome.returnTo);
       return new Response(null, { status: 302, headers: { Location: outcome.location, "Cache-Control": "no-store" } });
     })
     .post(oauthPaths.token, unlisted("oauthToken", "Token endpoint: authorization_code and refresh_token", "none", oauthDoc), async (c) => {

@@ -60,6 +60,13 @@ export async function startAuthorize(url: URL): Promise<{ status: number; locati
   return { status: response.status, location: response.headers.get("location"), text: await response.text() };
 }
 
+/** The link back to the client on a refusal page of ours (HTML-escaped in the page). */
+export function returnLink(page: string): URL {
+  const href = page.match(/<a href="([^"]+)">Return to /)?.[1];
+  expect(href).toBeString();
+  return new URL(href!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))));
+}
+
 /** The consent page's request id from the authorization endpoint's redirect. */
 export async function consentRequestId(url: URL): Promise<string> {
   const started = await startAuthorize(url);

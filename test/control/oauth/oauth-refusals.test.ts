@@ -14,7 +14,7 @@ import { clientFieldLengthMax, clientNameLengthMax } from "../../../server/contr
 import { stateLengthMax } from "../../../server/control/oauth/authorization.ts";
 import { oauthAuthorizationsPerIpMax, oauthRegistrationsPerIpMax } from "../../../server/control/limits.ts";
 import {
-  authorize, authorizeUrl, callbackUri, consentRequestId, exchange, newPkce, postForm, registerApp, startAuthorize, type OAuthApp,
+  authorize, authorizeUrl, callbackUri, consentRequestId, exchange, newPkce, postForm, registerApp, returnLink, startAuthorize, type OAuthApp,
 } from "./oauth-client.ts";
 
 let service: TestService;
@@ -124,7 +124,7 @@ describe("authorization endpoint", () => {
     expect((await startAuthorize(url)).location).toStartWith("/consent/");
   });
 
-  test("other problems go back to the client as errors, with its state", async () => {
+  test("other problems are shown on a page of ours with a link back to the client carrying the error and its state; nothing redirects unasked", async () => {
     const pkce = await newPkce();
     const cases: [Record<string, string | string[]>, string, string][] = [
       [{ response_type: "token" }, "unsupported_response_type", "response_type must be code"],
@@ -141,15 +141,15 @@ describe("authorization endpoint", () => {
       if (extra.code_challenge === "") url.searchParams.delete("code_challenge");
       if (extra.code_challenge_method === "") url.searchParams.delete("code_challenge_method");
       const answer = await startAuthorize(url);
-      expect(answer.status).toBe(302);
-      const location = new URL(answer.location!);
+      expect([answer.status, answer.location]).toEqual([400, null]);
+      const location = returnLink(answer.text);
       expect([extra, location.origin + location.pathname, Object.fromEntries(location.searchParams)]).toEqual([
         extra, callbackUri, { error, error_description: description, state: pkce.state, iss: service.url },
       ]);
       expect(() => oauth.validateAuthResponse(app.as, app.client, location, pkce.state)).toThrow(oauth.AuthorizationResponseError);
     }
     const narrow = await registerApp(service, { scope: "projects:read" });
-    const unregistered = new URL((await startAuthorize(authorizeUrl(narrow, pkce, { scope: "projects:read org:read" }))).location!);
+    const unregistered = returnLink((await startAuthorize(authorizeUrl(narrow, pkce, { scope: "projects:read org:read" }))).text);
     expect(unregistered.searchParams.get("error_description")).toBe("scopes the client did not register: org:read");
   });
 
@@ -160,7 +160,9 @@ describe("authorization endpoint", () => {
     const approved = await owner.client.post(`/app/oauth/authorizations/${requestId}/approve`, { org_id: owner.orgId, scopes: ["projects:read"] });
     const params = oauth.validateAuthResponse(app.as, app.client, new URL(approved.body.redirect_to), state);
     expect([params.get("state"), params.get("code")]).toEqual([state, expect.stringMatching(/^[0-9A-Za-z]{43}$/)]);
-    const longer = new URL((await startAuthorize(authorizeUrl(app, pkce, { state: `${state}s` }))).location!);
+    const longerPage = await startAuthorize(authorizeUrl(app, pkce, { state: `${state}s` }));
+    expect([longerPage.status, longerPage.text.includes(state)]).toEqual([400, false]);
+    const longer = returnLink(longerPage.text);
     expect(Object.fromEntries(longer.searchParams)).toEqual({ error: "invalid_request", error_description: `state may have at most ${stateLengthMax} characters`, iss: service.url });
   });
 
@@ -215,8 +217,11 @@ describe("consent routes", () => {
       const freshApp = await registerApp(fresh);
       const pkce = await newPkce();
       for (let i = 0; i < oauthAuthorizationsPerIpMax; i++) expect((await startAuthorize(authorizeUrl(freshApp, pkce))).location).toStartWith("/consent/");
-      const limited = new URL((await startAuthorize(authorizeUrl(freshApp, pkce))).location!);
-      expect([limited.searchParams.get("error"), limited.searchParams.get("state")]).toEqual(["temporarily_unavailable", pkce.state]);
+      const limited = await startAuthorize(authorizeUrl(freshApp, pkce));
+      expect([limited.status, limited.location, limited.text.includes("Too many authorization requests from this address; try again later.")]).toEqual([429, null, true]);
+      // Refusals spend the budget too: an unknown client is refused by the limit first.
+      const unknown = await startAuthorize(new URL(`${fresh.url}/oauth/authorize?client_id=nobody`));
+      expect([unknown.status, unknown.text.includes("This application is not registered here.")]).toEqual([429, false]);
     } finally {
       await fresh.close();
     }

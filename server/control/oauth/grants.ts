@@ -57,6 +57,27 @@ export function revokeGrant(ctx: ControlContext, actor: Actor, grant: GrantRow, 
   });
 }
 
+/**
+ * Ends every live grant of a person (in one organisation, or all of them) and the tokens cut
+ * from them, inside the caller's audited write: a password reset or change (whoever approved
+ * an application with a stolen session loses it with the session) and leaving an organisation
+ * (re-joining later does not bring old grants back). Call pushRevocations afterwards.
+ */
+export function endGrantsOfUser(ctx: ControlContext, userId: string, orgId: string | null): number {
+  const revokedAt = nowIso();
+  const ended = ctx.db
+    .update(oauthGrants)
+    .set({ revokedAt })
+    .where(and(eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt), orgId === null ? undefined : eq(oauthGrants.orgId, orgId)))
+    .returning({ id: oauthGrants.id })
+    .all();
+  for (const { id } of ended) {
+    ctx.db.update(oauthTokens).set({ revokedAt }).where(and(eq(oauthTokens.grantId, id), isNull(oauthTokens.revokedAt))).run();
+    recordRevocation(ctx, ctx.regions.keys(), { accessTokenId: id }, "access_token_revoked", null);
+  }
+  return ended.length;
+}
+
 /** DELETE /app/oauth/connections/{grant_id}: the person's own live grants only; anything else is 404. */
 export function disconnect(ctx: ControlContext, principal: SessionPrincipal, grantId: string): void {
   const id = requireUuid(grantId, "connection");

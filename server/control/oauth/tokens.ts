@@ -25,6 +25,11 @@ export const oatPrefix = "svc_oat_";
 export const ortPrefix = "svc_ort_";
 export const accessTokenLifeMs = hourMs;
 export const refreshTokenLifeMs = 30 * dayMs;
+/**
+ * No token of a grant outlives this, however often it is refreshed (each rotation would
+ * otherwise renew it for ever); as long as the longest personal access token may live.
+ */
+export const grantLifeMs = 365 * dayMs;
 const secretLength = 40;
 const displayPrefixLength = oatPrefix.length + 6;
 const lastUsedResolutionMs = minuteMs;
@@ -56,16 +61,16 @@ function currentScopes(ctx: ControlContext, grant: GrantRow): string[] {
   return sortScopes(grant.scopes.filter((scope) => held.has(scope)));
 }
 
-function newToken(grantId: string, kind: TokenKind, now: number) {
+function newToken(grant: GrantRow, kind: TokenKind, now: number) {
   const secret = (kind === "access" ? oatPrefix : ortPrefix) + randomBase62(secretLength);
   const lifeMs = kind === "access" ? accessTokenLifeMs : refreshTokenLifeMs;
   const row: typeof oauthTokens.$inferSelect = {
     id: newId(),
-    grantId,
+    grantId: grant.id,
     kind,
     secretHash: sha256Hex(secret),
     createdAt: new Date(now).toISOString(),
-    expiresAt: new Date(now + lifeMs).toISOString(),
+    expiresAt: new Date(Math.min(now + lifeMs, Date.parse(grant.createdAt) + grantLifeMs)).toISOString(),
     usedAt: null,
     revokedAt: null,
   };
@@ -76,8 +81,8 @@ function newToken(grantId: string, kind: TokenKind, now: number) {
 function issueTokens(ctx: ControlContext, client: ClientRow, grant: GrantRow, settle: () => void): Response {
   const scopes = currentScopes(ctx, grant);
   const now = Date.now();
-  const access = newToken(grant.id, "access", now);
-  const refresh = client.grantTypes.includes("refresh_token") ? newToken(grant.id, "refresh", now) : null;
+  const access = newToken(grant, "access", now);
+  const refresh = client.grantTypes.includes("refresh_token") ? newToken(grant, "refresh", now) : null;
   ctx.db.transaction(() => {
     settle();
     ctx.db.insert(oauthTokens).values(refresh ? [access.row, refresh.row] : [access.row]).run();
@@ -85,7 +90,7 @@ function issueTokens(ctx: ControlContext, client: ClientRow, grant: GrantRow, se
   return oauthJson(200, {
     access_token: access.secret,
     token_type: "Bearer",
-    expires_in: Math.floor(accessTokenLifeMs / 1000),
+    expires_in: Math.floor((Date.parse(access.row.expiresAt) - now) / 1000),
     ...(refresh ? { refresh_token: refresh.secret } : {}),
     scope: scopes.join(" "),
   });

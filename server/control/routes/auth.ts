@@ -14,6 +14,7 @@ import {
 } from "../services/accounts.ts";
 import { auditedRevoke, liveSessions, sessionDto } from "../services/sessions.ts";
 import { acceptInvitation } from "../services/members.ts";
+import { pushRevocations } from "../services/token-revocations.ts";
 import { Name, OrgDto, emailLengthMax } from "../schemas.ts";
 import { AcceptedResponse, MeResponse, RevokeOthersResponse, SessionList } from "../schemas-accounts.ts";
 import { passwordLengthMax } from "../auth/passwords.ts";
@@ -65,12 +66,14 @@ export function authRoutes(routes: ContractRouteTable, ctx: ControlContext) {
       return jsonResponse(204, undefined, { "Set-Cookie": clearedSessionCookie(ctx) });
     })
     .post("/app/auth/change-password", {
-      operationId: "changePassword", summary: "Change the password; every other session is signed out", security: "session",
+      operationId: "changePassword", summary: "Change the password; every other session and every OAuth grant is signed out", security: "session",
       body: ChangePasswordRequest, responses: { ...noContent("Changed"), ...errors(400, 401, 429) },
     }, async (c) => {
       const principal = requireSession(ctx, c.request);
       const input = validateBody<typeof ChangePasswordRequest.static>(ChangePasswordRequest, c.body);
       await changePassword(ctx, principal.user, principal.sessionId, input, meta(c));
+      // The person's OAuth grants ended with the password: their region tokens too, now.
+      await pushRevocations(ctx);
       return jsonResponse(204, undefined);
     })
     .post("/app/auth/password-reset", {
@@ -82,11 +85,13 @@ export function authRoutes(routes: ContractRouteTable, ctx: ControlContext) {
       return jsonResponse(202, { status: "accepted" });
     })
     .post("/app/auth/password-reset/confirm", {
-      operationId: "confirmPasswordReset", summary: "Set a new password with the mailed token; every session is signed out", security: "none",
+      operationId: "confirmPasswordReset", summary: "Set a new password with the mailed token; every session and OAuth grant is signed out", security: "none",
       body: PasswordResetConfirmRequest, responses: { ...noContent("Password set"), ...errors(400, 429) },
     }, async (c) => {
       const input = validateBody<typeof PasswordResetConfirmRequest.static>(PasswordResetConfirmRequest, c.body);
       await confirmPasswordReset(ctx, input, meta(c));
+      // The person's OAuth grants ended with the password: their region tokens too, now.
+      await pushRevocations(ctx);
       return jsonResponse(204, undefined);
     })
     .get("/app/auth/sessions", {

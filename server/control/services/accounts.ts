@@ -12,6 +12,7 @@ import { applyWrite } from "./audited-write.ts";
 import { issueEmailToken, redeemEmailToken } from "./email-tokens.ts";
 import { insertOrg } from "./orgs.ts";
 import { coarseLocation, createSession, revokeSessions, type ClientMeta } from "./sessions.ts";
+import { endGrantsOfUser } from "../oauth/grants.ts";
 import { emailLengthMax } from "../schemas.ts";
 import { passwordResetMail, verifyEmailMail } from "../mail/messages.ts";
 
@@ -116,6 +117,7 @@ export async function changePassword(
     after: null,
     apply: () => {
       ctx.db.update(users).set({ passwordHash }).where(eq(users.id, user.id)).run();
+      endGrantsOfUser(ctx, user.id, null);
       return revokeSessions(ctx, user.id, sessionId);
     },
   });
@@ -157,6 +159,7 @@ export async function confirmPasswordReset(ctx: ControlContext, input: { token: 
     after: null,
     apply: () => {
       ctx.db.update(users).set({ passwordHash }).where(eq(users.id, row.userId!)).run();
+      endGrantsOfUser(ctx, row.userId!, null);
       return revokeSessions(ctx, row.userId!, null);
     },
   });

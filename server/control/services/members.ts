@@ -9,6 +9,7 @@ import { newId, requireUuid } from "../ids.ts";
 import { orgDto } from "../dto.ts";
 import { requireScope, type OrgAccess, type Principal } from "../access.ts";
 import { regionalScopes, roles, scopesOfRole, type Role } from "../auth/scopes.ts";
+import { endGrantsOfUser } from "../oauth/grants.ts";
 import { recordRevocation } from "./token-revocations.ts";
 import { applyWrite, type WritePlan } from "./audited-write.ts";
 import { issueEmailToken, redeemEmailToken } from "./email-tokens.ts";
@@ -138,6 +139,7 @@ export function planRemoveMember(ctx: ControlContext, access: OrgAccess, memberI
     after: null,
     apply: () => {
       ctx.db.delete(memberships).where(eq(memberships.id, row.membership.id)).run();
+      endGrantsOfUser(ctx, row.user.id, access.org.id);
       recordRevocation(ctx, ctx.regions.keys(), { orgId: access.org.id, userId: row.user.id }, "member_removed", null);
     },
   };

@@ -5,9 +5,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as oauth from "oauth4webapi";
 import { startTestService, type TestService } from "../../helpers/service.ts";
-import { addMember, createProject, signUp, v1, type SignedUpUser } from "../../helpers/accounts.ts";
+import { addMember, createProject, signUp, strongPassword, v1, type SignedUpUser } from "../../helpers/accounts.ts";
 import { bearer, call, isoPattern, uuidPattern } from "../../helpers/client.ts";
-import { auditLog } from "../../../server/control/db/schema.ts";
+import { and, eq, isNull } from "drizzle-orm";
+import { auditLog, oauthGrants, oauthTokens } from "../../../server/control/db/schema.ts";
+import { grantLifeMs } from "../../../server/control/oauth/tokens.ts";
+import { dayMs } from "../../../server/clock.ts";
 import { callbackUri, connect, insecure, refresh, registerApp, type OAuthApp } from "./oauth-client.ts";
 
 let service: TestService;
@@ -185,7 +188,40 @@ describe("roles and connections", () => {
     expect((await owner.client.delete(`/app/orgs/${owner.orgId}/members/${memberId}`)).status).toBe(204);
     expect((await v1(service, refreshed.access_token, "GET", "/v1/me")).status).toBe(401);
     const afterLeaving = await refresh(app, refreshed.refresh_token!);
-    expect([afterLeaving.status, ((await afterLeaving.json()) as any).error_description]).toEqual([400, "the person who granted access is no longer a member of the organisation"]);
+    // Leaving ended the grant itself: joining again later does not bring it back.
+    expect([afterLeaving.status, ((await afterLeaving.json()) as any).error_description]).toEqual([400, "the refresh token was revoked"]);
+    expect((await admin.client.get("/app/oauth/connections")).body).toEqual({ connections: [] });
+  });
+
+  test("a password change ends every grant of the person, in every organisation (a reset goes through the same step)", async () => {
+    const person = await signUp(service, "Pat Password");
+    const first = await connect(app, person, { scopes: ["org:read"] });
+    const second = await connect(app, person, { scopes: ["projects:read"] });
+    expect((await person.client.get("/app/oauth/connections")).body.connections.length).toBe(2);
+    const changed = await person.client.post("/app/auth/change-password", { current_password: strongPassword, new_password: "another long passphrase 42" });
+    expect(changed.status).toBe(204);
+    for (const tokens of [first, second]) {
+      expect((await v1(service, tokens.access_token, "GET", "/v1/me")).status).toBe(401);
+      const refused = await refresh(app, tokens.refresh_token!);
+      expect([refused.status, ((await refused.json()) as any).error_description]).toEqual([400, "the refresh token was revoked"]);
+    }
+    expect((await person.client.get("/app/oauth/connections")).body).toEqual({ connections: [] });
+  });
+
+  test(`no token of a grant outlives ${grantLifeMs / dayMs} days from the consent, however often it is refreshed`, async () => {
+    const tokens = await connect(app, owner, { scopes: ["org:read"] });
+    const grantId = ((await v1(service, tokens.access_token, "GET", "/v1/me")).body.token.id) as string;
+    const endsInMs = 10 * 60_000;
+    service.ctx.db.update(oauthGrants).set({ createdAt: new Date(Date.now() - grantLifeMs + endsInMs).toISOString() }).where(eq(oauthGrants.id, grantId)).run();
+    const renewed = await oauth.processRefreshTokenResponse(app.as, app.client, await refresh(app, tokens.refresh_token!));
+    expect(renewed.expires_in).toBeGreaterThan(endsInMs / 1000 - 60);
+    expect(renewed.expires_in).toBeLessThanOrEqual(endsInMs / 1000);
+    // The refresh token it cut ends with the grant too (it would otherwise last 30 days).
+    const live = service.ctx.db.select().from(oauthTokens)
+      .where(and(eq(oauthTokens.grantId, grantId), eq(oauthTokens.kind, "refresh"), isNull(oauthTokens.usedAt))).all();
+    expect(live.length).toBe(1);
+    expect(Date.parse(live[0]!.expiresAt)).toBeLessThanOrEqual(Date.now() + endsInMs);
+    expect(Date.parse(live[0]!.expiresAt)).toBeGreaterThan(Date.now() + endsInMs - 60_000);
   });
 
   test("connections list the person's grants; DELETE revokes every token cut from one; another's is 404", async () => {

@@ -28,6 +28,9 @@ export const oauthRegistrationsPerIpMax = 30;
 export const oauthRegistrationWindowMs = hourMs;
 export const oauthAuthorizationsPerIpMax = 60;
 export const oauthAuthorizationWindowMs = 10 * minuteMs;
+/** OAuth: token and revocation requests together, per IP (each may revoke and push to every region). */
+export const oauthTokenRequestsPerIpMax = 120;
+export const oauthTokenRequestWindowMs = minuteMs;
 
 export class ControlLimiters {
   readonly loginByAccount = new SlidingWindowLimiter(loginFailuresPerAccountMax, loginFailureWindowMs);
@@ -40,4 +43,5 @@ export class ControlLimiters {
   readonly tokenWrites = new SlidingWindowLimiter(tokenWritesPerMinuteMax, minuteMs);
   readonly oauthRegistrationsByIp = new SlidingWindowLimiter(oauthRegistrationsPerIpMax, oauthRegistrationWindowMs);
   readonly oauthAuthorizationsByIp = new SlidingWindowLimiter(oauthAuthorizationsPerIpMax, oauthAuthorizationWindowMs);
+  readonly oauthTokenRequestsByIp = new SlidingWindowLimiter(oauthTokenRequestsPerIpMax, oauthTokenRequestWindowMs);
 }

@@ -3,7 +3,7 @@
 // contract and listed in the RFC 8414 metadata instead), the consent page's session routes,
 // and the person's connections (/app/oauth/connections, in the contract).
 import { t } from "elysia";
-import { jsonResponse } from "../../http/errors.ts";
+import { forbidden, jsonResponse } from "../../http/errors.ts";
 import { requestMeta } from "../../http/client-meta.ts";
 import { validateBody } from "../../http/validate.ts";
 import { securityHeaders } from "../../console/security-headers.ts";
@@ -62,6 +62,26 @@ function refusalPage(ctx: ControlContext, status: number, message: string, retur
   });
 }
 
+/** The token and revocation endpoints share one budget per address (oauthTokenRequestsPerIpMax). */
+function limitTokenRequests(ctx: ControlContext, request: Request): void {
+  const ip = requestMeta(request, ctx.config.trustProxy).ip;
+  if (!ip) return;
+  const verdict = ctx.limiters.oauthTokenRequestsByIp.take(ip);
+  if (!verdict.allowed) {
+    throw new OAuthError("temporarily_unavailable", `too many token requests from this address; retry after ${verdict.retryAfterSeconds} s`, 429, { "Retry-After": String(verdict.retryAfterSeconds) });
+  }
+}
+
+/**
+ * The consent decision is taken on the console's own page. Browsers send Origin with every
+ * cross-origin POST (forms and fetch alike), so a decision posted from any other site, a
+ * sibling subdomain sharing the Lax session cookie included, is refused.
+ */
+function requireConsolePage(ctx: ControlContext, request: Request): void {
+  const origin = request.headers.get("origin");
+  if (origin !== null && origin !== new URL(ctx.baseUrl()).origin) throw forbidden("the decision must come from the consent page");
+}
+
 function form(body: unknown): URLSearchParams {
   if (!(body instanceof URLSearchParams)) throw new OAuthError("invalid_request", "the body must be application/x-www-form-urlencoded");
   return body;
@@ -80,14 +100,20 @@ export function oauthRoutes(routes: ContractRouteTable, ctx: ControlContext) {
       return new Response(null, { status: 302, headers: { Location: outcome.location, "Cache-Control": "no-store" } });
     })
     .post(oauthPaths.token, unlisted("oauthToken", "Token endpoint: authorization_code and refresh_token", "none", oauthDoc), async (c) => {
-      const response = await answerOAuth(() => tokenEndpoint(ctx, form(c.body)));
+      const response = await answerOAuth(() => {
+        limitTokenRequests(ctx, c.request);
+        return tokenEndpoint(ctx, form(c.body));
+      });
       // A reused code or refresh token has just revoked a grant: tell the regions now.
       if (response.status !== 200) await pushRevocations(ctx);
       return withCors(response);
     })
     .post(oauthPaths.revoke, unlisted("revokeOAuthToken", "Token revocation (RFC 7009)", "none", oauthDoc), async (c) => {
-      const response = await answerOAuth(() => revocationEndpoint(ctx, form(c.body)));
-      await pushRevocations(ctx);
+      const response = await answerOAuth(() => {
+        limitTokenRequests(ctx, c.request);
+        return revocationEndpoint(ctx, form(c.body));
+      });
+      if (response.status === 200) await pushRevocations(ctx);
       return withCors(response);
     })
     .get("/app/oauth/authorizations/{request_id}", unlisted("getOAuthAuthorization", "What the consent page shows", "session", oauthDoc), (c) => {
@@ -96,11 +122,13 @@ export function oauthRoutes(routes: ContractRouteTable, ctx: ControlContext) {
     })
     .post("/app/oauth/authorizations/{request_id}/approve", unlisted("approveOAuthAuthorization", "Approve: a grant and its code", "session", oauthDoc), (c) => {
       const principal = requireSession(ctx, c.request);
+      requireConsolePage(ctx, c.request);
       const input = validateBody<typeof ApproveRequest.static>(ApproveRequest, c.body);
       return jsonResponse(200, approveAuthorization(ctx, principal, c.params.request_id!, input));
     })
     .post("/app/oauth/authorizations/{request_id}/deny", unlisted("denyOAuthAuthorization", "Deny: access_denied to the client", "session", oauthDoc), (c) => {
       requireSession(ctx, c.request);
+      requireConsolePage(ctx, c.request);
       return jsonResponse(200, denyAuthorization(ctx, c.params.request_id!));
     })
     .get("/app/oauth/connections", {

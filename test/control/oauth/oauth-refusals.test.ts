@@ -12,7 +12,7 @@ import { oauthAuthorizationRequests, oauthGrants } from "../../../server/control
 import { redirectUriLengthMax, redirectUrisMax } from "../../../server/control/oauth/redirect-uris.ts";
 import { clientFieldLengthMax, clientNameLengthMax } from "../../../server/control/oauth/clients.ts";
 import { stateLengthMax } from "../../../server/control/oauth/authorization.ts";
-import { oauthAuthorizationsPerIpMax, oauthRegistrationsPerIpMax } from "../../../server/control/limits.ts";
+import { oauthAuthorizationsPerIpMax, oauthRegistrationsPerIpMax, oauthTokenRequestsPerIpMax } from "../../../server/control/limits.ts";
 import {
   authorize, authorizeUrl, callbackUri, consentRequestId, exchange, newPkce, postForm, registerApp, returnLink, startAuthorize, type OAuthApp,
 } from "./oauth-client.ts";
@@ -90,6 +90,26 @@ describe("registration", () => {
       }
       const refused = await call(fresh.url, "POST", "/oauth/register", { body: { redirect_uris: [callbackUri] } });
       expect([refused.status, refused.body.error, refused.headers.get("retry-after")]).toEqual([429, "temporarily_unavailable", expect.stringMatching(/^\d+$/)]);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe("token and revocation endpoints", () => {
+  test(`share ${oauthTokenRequestsPerIpMax} requests a minute per address; the next is 429 with Retry-After`, async () => {
+    const fresh = await startTestService({ REGIONS: "eu" });
+    try {
+      const clientId = (await registerApp(fresh)).client.client_id;
+      const bad = { grant_type: "refresh_token", client_id: clientId, refresh_token: "svc_ort_nothing" };
+      for (let i = 0; i < oauthTokenRequestsPerIpMax; i++) {
+        const answer = i % 2 === 0 ? await postForm(`${fresh.url}/oauth/token`, bad) : await postForm(`${fresh.url}/oauth/revoke`, { client_id: clientId, token: "svc_oat_nothing" });
+        expect(answer.status).toBe(i % 2 === 0 ? 400 : 200);
+      }
+      for (const path of ["/oauth/token", "/oauth/revoke"]) {
+        const refused = await postForm(`${fresh.url}${path}`, bad);
+        expect([refused.status, refused.body.error, refused.headers.get("retry-after")]).toEqual([429, "temporarily_unavailable", expect.stringMatching(/^\d+$/)]);
+      }
     } finally {
       await fresh.close();
     }
@@ -176,6 +196,21 @@ describe("authorization endpoint", () => {
     expect(() => oauth.validateAuthResponse(app.as, app.client, callback, pkce.state)).toThrow("authorization response from the server is an error");
     const again = await owner.client.post(`/app/oauth/authorizations/${requestId}/approve`, { org_id: owner.orgId, scopes: ["projects:read"] });
     expect([again.status, again.body]).toEqual([404, { error: { code: "not_found", message: "authorization request not found" } }]);
+  });
+
+  test("a decision posted from another site is refused, even with the person's session cookie", async () => {
+    const requestId = await consentRequestId(authorizeUrl(app, await newPkce()));
+    const forged = { error: { code: "forbidden", message: "the decision must come from the consent page" } };
+    const cookie = { cookie: owner.client.cookie!, origin: "https://evil.example.com" };
+    for (const [path, body] of [["approve", { org_id: owner.orgId, scopes: ["projects:read"] }], ["deny", undefined]] as const) {
+      const refused = await call(service.url, "POST", `/app/oauth/authorizations/${requestId}/${path}`, { body, headers: cookie });
+      expect([path, refused.status, refused.body]).toEqual([path, 403, forged]);
+    }
+    // Still pending: the page itself (same origin) decides.
+    const approved = await call(service.url, "POST", `/app/oauth/authorizations/${requestId}/approve`, {
+      body: { org_id: owner.orgId, scopes: ["projects:read"] }, headers: { cookie: owner.client.cookie!, origin: service.url },
+    });
+    expect(approved.status).toBe(200);
   });
 });
 

@@ -13,6 +13,7 @@ import { sha256Hex } from "../../crypto.ts";
 import type { RegionNode } from "../region-node.ts";
 import type { ResultCache } from "../result-cache.ts";
 import { noErasureCounts, type ErasureProgress, type RegionErasureReport, type RegionErasureRequest } from "./erasure-types.ts";
+import { resolveErasureSubjects } from "./erasure-subjects.ts";
 import { validateErasureRequest } from "./erasure-validation.ts";
 
 /** The stages of a job, in order; progress counts them. */
@@ -74,7 +75,7 @@ export class RegionErasures {
     }
     let job = store.erasures.job(erasureId);
     if (!job) {
-      const subjects = store.personErasure.resolve(projectId, request.person_ids, request.distinct_ids);
+      const subjects = resolveErasureSubjects(store, projectId, request.person_ids, request.distinct_ids);
       store.erasures.begin(erasureId, projectId, subjects, noErasureCounts());
       job = store.erasures.job(erasureId)!;
     }

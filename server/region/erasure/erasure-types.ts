@@ -18,7 +18,7 @@ export interface RegionErasureRequest {
 
 /** The stores an erasure removes from, each counted in RegionErasureReport.removed (every key always present). */
 export const erasureStores = [
-  "events_parquet", "events_segments", "events_unsealed", "wal_records", "persons", "distinct_ids", "merges", "group_links",
+  "events_parquet", "events_segments", "events_unsealed", "wal_records", "quarantined_records", "persons", "distinct_ids", "merges", "group_links",
   "cohort_memberships", "replay_sessions", "replay_chunks", "ingestion_warning_examples", "live_events", "cache_entries",
 ] as const;
 

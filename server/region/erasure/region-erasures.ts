@@ -8,6 +8,7 @@ import type { ChunkStore } from "../../../engine/chunk-store.ts";
 import type { ErasureJob } from "../../../storage/erasure-journal.ts";
 import { EventMatcher } from "../../../storage/event-erasure.ts";
 import { readBatchRecord } from "../../../storage/event-record.ts";
+import { eraseQuarantinedRecords } from "../../../storage/quarantine-erasure.ts";
 import type { PartitionSnapshot } from "../../../storage/event-store.ts";
 import { sha256Hex } from "../../crypto.ts";
 import type { RegionNode } from "../region-node.ts";
@@ -128,7 +129,9 @@ export class RegionErasures {
       }
       const counts = await events.erase(matcher.subjects);
       await wal.truncateUpTo({ file: next, offset: 0 });
-      finish({ ...counts, wal_records: walRecords });
+      // Records the store could not read were set aside whole, before the seal erase waited for.
+      const quarantined = eraseQuarantinedRecords(this.node.dataDir, projectId, subjects.distinctIds);
+      finish({ ...counts, wal_records: walRecords, quarantined_records: quarantined });
     } else if (stage === "replays") {
       const { sessions, chunks } = await replays.eraseDistinctIds(projectId, subjects.distinctIds);
       finish({ replay_sessions: sessions, replay_chunks: chunks });

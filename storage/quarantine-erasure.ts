@@ -9,21 +9,26 @@ import { join } from "node:path";
 import { fsyncDirectory } from "./atomic-file.ts";
 import { quarantineDir, quarantineSuffix } from "./event-store.ts";
 
-/** Deletes the project's quarantined records that show any of `distinctIds`; returns how many. */
-export function eraseQuarantinedRecords(dataDir: string, projectId: string, distinctIds: readonly string[]): number {
+/** The paths of the project's quarantined records that show any of `distinctIds`. */
+export function quarantinedRecordsOf(dataDir: string, projectId: string, distinctIds: readonly string[]): string[] {
   const dir = join(dataDir, quarantineDir);
-  if (!existsSync(dir)) return 0;
+  if (!existsSync(dir)) return [];
   const needles = distinctIds.map((id) => JSON.stringify(id));
   const project = JSON.stringify(projectId);
-  let erased = 0;
+  const found: string[] = [];
   for (const name of readdirSync(dir)) {
     if (!name.endsWith(quarantineSuffix)) continue;
     const path = join(dir, name);
     const text = readFileSync(path).toString("utf8");
-    if (!text.includes(project) || !needles.some((needle) => text.includes(needle))) continue;
-    rmSync(path);
-    erased++;
+    if (text.includes(project) && needles.some((needle) => text.includes(needle))) found.push(path);
   }
-  if (erased > 0) fsyncDirectory(dir);
-  return erased;
+  return found;
+}
+
+/** Deletes the project's quarantined records that show any of `distinctIds`; returns how many. */
+export function eraseQuarantinedRecords(dataDir: string, projectId: string, distinctIds: readonly string[]): number {
+  const found = quarantinedRecordsOf(dataDir, projectId, distinctIds);
+  for (const path of found) rmSync(path);
+  if (found.length > 0) fsyncDirectory(join(dataDir, quarantineDir));
+  return found.length;
 }

@@ -78,3 +78,24 @@ describe("EventStore.erase", () => {
     store.close();
   });
 });
+
+describe("EventStore.erase asked again", () => {
+  test("after its commit (a crash before the job recorded it) answers the counts of the first try, from the intent file", async () => {
+    const { dataDir, wal, store } = await openStore();
+    await ingest(wal, store, [erased(), kept(), erased({ distinct_id: "other-id-of-theirs" })]);
+    await store.flush();
+    await ingest(wal, store, [erased(), kept({ event: "clicked" })]);
+    const intentFile = join(dataDir, "erasures", "job.json");
+    const subjects = { projectId, distinctIds: ["gone-m4"], personIndexes: [3] };
+    const first = await store.erase(subjects, intentFile);
+    expect(first).toEqual({ events_unsealed: 1, events_segments: 0, events_parquet: 2, group_links: 3 });
+    expect(await store.erase(subjects, intentFile)).toEqual(first);
+    // More of theirs after the first try's commit: added to its counts.
+    await ingest(wal, store, [erased()]);
+    expect(await store.erase(subjects, intentFile)).toEqual({ ...first, events_unsealed: 2, group_links: 4 });
+    // Without the file nothing is carried.
+    expect(await store.erase(subjects)).toEqual({ events_unsealed: 0, events_segments: 0, events_parquet: 0, group_links: 0 });
+    await store.stop();
+    store.close();
+  });
+});

@@ -3,12 +3,13 @@
 // stores its report (forgetting the subjects) at the end. A job interrupted by a crash resumes
 // from its recorded subjects and stages when the control plane asks again; asked again once
 // done, it answers the stored report. What each stage erases, and how, is in docs/erasure.md.
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { ChunkStore } from "../../../engine/chunk-store.ts";
 import type { ErasureJob } from "../../../storage/erasure-journal.ts";
 import { EventMatcher } from "../../../storage/event-erasure.ts";
 import { readBatchRecord } from "../../../storage/event-record.ts";
-import { eraseQuarantinedRecords } from "../../../storage/quarantine-erasure.ts";
+import { eraseQuarantinedRecords, quarantinedRecordsOf } from "../../../storage/quarantine-erasure.ts";
 import type { PartitionSnapshot } from "../../../storage/event-store.ts";
 import { sha256Hex } from "../../crypto.ts";
 import type { RegionNode } from "../region-node.ts";
@@ -16,6 +17,9 @@ import type { ResultCache } from "../result-cache.ts";
 import { noErasureCounts, type ErasureProgress, type RegionErasureReport, type RegionErasureRequest } from "./erasure-types.ts";
 import { resolveErasureSubjects } from "./erasure-subjects.ts";
 import { validateErasureRequest } from "./erasure-validation.ts";
+
+/** Where, under the region's directory, the event store records what an erasure is about to commit. */
+const erasureIntentsDir = "erasures";
 
 /** The stages of a job, in order; progress counts them. */
 export const erasureStages = ["persons", "events", "replays", "live events", "caches", "report"] as const;
@@ -98,9 +102,15 @@ export class RegionErasures {
       completed_at: new Date().toISOString(),
     };
     store.erasures.complete(erasureId, JSON.stringify(report));
+    rmSync(this.eventsIntentFile(erasureId), { force: true });
     store.checkpointJournal();
     onProgress("report", erasureStages.length, erasureStages.length);
     return report;
+  }
+
+  /** Where the event store keeps what a job's events stage is about to commit (EventStore.erase). */
+  private eventsIntentFile(erasureId: string): string {
+    return join(this.node.dataDir, erasureIntentsDir, `${erasureId}.json`);
   }
 
   private async runStage(stage: Exclude<Stage, "report">, erasureId: string, job: ErasureJob): Promise<void> {
@@ -122,18 +132,22 @@ export class RegionErasures {
       const next = await wal.startNewFile();
       await wal.settled();
       const matcher = new EventMatcher({ projectId, distinctIds: subjects.distinctIds, personIndexes: subjects.personIndexes });
-      let walRecords = 0;
-      for (const { payload, position } of wal.records()) {
-        if (position.file >= next) break;
-        if (recordOfSubjects(matcher, payload)) walRecords++;
-      }
-      const counts = await events.erase(matcher.subjects);
+      // Counted before anything goes: a stage run again after a crash finds the files gone.
+      const setAside = store.erasures.intended(erasureId, stage, () => {
+        let walRecords = 0;
+        for (const { payload, position } of wal.records()) {
+          if (position.file >= next) break;
+          if (recordOfSubjects(matcher, payload)) walRecords++;
+        }
+        return { wal_records: walRecords, quarantined_records: quarantinedRecordsOf(this.node.dataDir, projectId, subjects.distinctIds).length };
+      });
+      const counts = await events.erase(matcher.subjects, this.eventsIntentFile(erasureId));
       await wal.truncateUpTo({ file: next, offset: 0 });
       // Records the store could not read were set aside whole, before the seal erase waited for.
-      const quarantined = eraseQuarantinedRecords(this.node.dataDir, projectId, subjects.distinctIds);
-      finish({ ...counts, wal_records: walRecords, quarantined_records: quarantined });
+      eraseQuarantinedRecords(this.node.dataDir, projectId, subjects.distinctIds);
+      finish({ ...counts, ...setAside });
     } else if (stage === "replays") {
-      const { sessions, chunks } = await replays.eraseDistinctIds(projectId, subjects.distinctIds);
+      const { sessions, chunks } = await replays.eraseDistinctIds(projectId, subjects.distinctIds, (found) => store.erasures.intended(erasureId, stage, () => found));
       finish({ replay_sessions: sessions, replay_chunks: chunks });
     } else if (stage === "live events") {
       finish({ live_events: live.forget(projectId, new Set(subjects.distinctIds), new Set(subjects.personIndexes)) });

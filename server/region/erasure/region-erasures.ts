@@ -88,7 +88,7 @@ export class RegionErasures {
       onProgress(stage, done, erasureStages.length);
       if (job.stagesDone.includes(stage)) continue;
       if (stage === "report") break;
-      await this.runStage(stage, erasureId, job);
+      await this.runStage(stage, erasureId, request.data_id, job);
     }
     const report: RegionErasureReport = {
       erasure_id: erasureId,
@@ -113,7 +113,7 @@ export class RegionErasures {
     return join(this.node.dataDir, erasureIntentsDir, `${erasureId}.json`);
   }
 
-  private async runStage(stage: Exclude<Stage, "report">, erasureId: string, job: ErasureJob): Promise<void> {
+  private async runStage(stage: Exclude<Stage, "report">, erasureId: string, dataId: number, job: ErasureJob): Promise<void> {
     const { store, events, wal, replays, live, warnings } = this.node;
     const { projectId, subjects } = job;
     const finish = (counts: Partial<Record<string, number>>) => {
@@ -152,8 +152,10 @@ export class RegionErasures {
     } else if (stage === "live events") {
       finish({ live_events: live.forget(projectId, new Set(subjects.distinctIds), new Set(subjects.personIndexes)) });
     } else {
-      const columns = this.columns.forgetFilesUnder(join(this.node.dataDir, "/"));
-      finish({ cache_entries: columns + this.results.forgetProject(projectId) });
+      // The project's parts, and every seal file: the events stage compacted them all away (each may hold several projects' segments).
+      const parts = this.columns.forgetFilesUnder(join(this.node.dataDir, "parquet", String(dataId), "/"));
+      const segments = this.columns.forgetFilesUnder(join(this.node.dataDir, "segments", "/"));
+      finish({ cache_entries: parts + segments + this.results.forgetProject(projectId) });
     }
   }
 }

@@ -74,8 +74,8 @@ export class RegionErasures {
     const { store } = this.node;
     const stored = store.erasures.report(erasureId);
     if (stored !== null) {
-      // A checkpoint that failed after the report was stored is done now.
-      store.checkpointJournal();
+      // A rebuild that failed after the report was stored is done now.
+      store.compactFile();
       return JSON.parse(stored) as RegionErasureReport;
     }
     let job = store.erasures.job(erasureId);
@@ -103,7 +103,7 @@ export class RegionErasures {
     };
     store.erasures.complete(erasureId, JSON.stringify(report));
     rmSync(this.eventsIntentFile(erasureId), { force: true });
-    store.checkpointJournal();
+    store.compactFile();
     onProgress("report", erasureStages.length, erasureStages.length);
     return report;
   }

@@ -25,15 +25,29 @@ const erasureIntentsDir = "erasures";
 export const erasureStages = ["persons", "events", "replays", "live events", "caches", "report"] as const;
 type Stage = (typeof erasureStages)[number];
 
-/** The digest a report carries: SHA-256 of the canonical JSON of the environment's live files after the erasure. */
-export function manifestDigest(snapshot: Pick<PartitionSnapshot, "parts" | "segments">): string {
-  const parts = snapshot.parts
-    .map((part) => ({ file: part.file, day: part.day, level: part.level, rows: part.rows, bytes: part.bytes }))
-    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  const segments = snapshot.segments
-    .map((segment) => ({ file: segment.file, offset: segment.offset, bytes: segment.bytes, rows: segment.rows }))
-    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.offset - b.offset);
-  return sha256Hex(JSON.stringify({ parts, segments }));
+/** One environment's live files, as the digest covers them. */
+export interface EnvironmentFiles {
+  environment: string;
+  snapshot: Pick<PartitionSnapshot, "parts" | "segments">;
+}
+
+/**
+ * The digest a report carries: SHA-256 of the canonical JSON of the project's live files after
+ * the erasure in every environment (events are erased from all of them): an array of
+ * `{environment, parts, segments}` sorted by environment, parts by file, segments by file and offset.
+ */
+export function manifestDigest(environments: readonly EnvironmentFiles[]): string {
+  const byFile = (a: { file: string }, b: { file: string }) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+  const entries = [...environments]
+    .sort((a, b) => (a.environment < b.environment ? -1 : a.environment > b.environment ? 1 : 0))
+    .map(({ environment, snapshot }) => ({
+      environment,
+      parts: snapshot.parts.map((part) => ({ file: part.file, day: part.day, level: part.level, rows: part.rows, bytes: part.bytes })).sort(byFile),
+      segments: snapshot.segments
+        .map((segment) => ({ file: segment.file, offset: segment.offset, bytes: segment.bytes, rows: segment.rows }))
+        .sort((a, b) => byFile(a, b) || a.offset - b.offset),
+    }));
+  return sha256Hex(JSON.stringify(entries));
 }
 
 /** Whether a WAL record holds their events (a record that cannot be read holds nobody's: the store set it aside). */
@@ -98,7 +112,7 @@ export class RegionErasures {
       ])].sort(),
       persons_erased: job.subjects.currentPersons,
       removed: job.removed,
-      manifest_digest: manifestDigest(await this.node.events.snapshot(request.data_id, request.environment)),
+      manifest_digest: manifestDigest(await this.liveFiles(request)),
       completed_at: new Date().toISOString(),
     };
     store.erasures.complete(erasureId, JSON.stringify(report));
@@ -106,6 +120,12 @@ export class RegionErasures {
     store.compactFile();
     onProgress("report", erasureStages.length, erasureStages.length);
     return report;
+  }
+
+  /** The project's live files in each of its environments (the request's among them). */
+  private async liveFiles(request: RegionErasureRequest): Promise<EnvironmentFiles[]> {
+    const environments = [...new Set([...this.node.store.projectEnvironments(request.project_id), request.environment])];
+    return Promise.all(environments.map(async (environment) => ({ environment, snapshot: await this.node.events.snapshot(request.data_id, environment) })));
   }
 
   /** Where the event store keeps what a job's events stage is about to commit (EventStore.erase). */

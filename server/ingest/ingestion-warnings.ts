@@ -10,7 +10,7 @@
 import type { RegistryKey } from "../../storage/region-store.ts";
 import { dayMs, utcDay, warningDaysKept, type IngestionWarningStore, type WarningCount, type WarningFilter } from "../../storage/ingestion-warning-store.ts";
 import type { RejectReason } from "./rejections.ts";
-import { warningExample } from "./warning-example.ts";
+import { exampleIds, warningExample } from "./warning-example.ts";
 
 /**
  * A rejection's reason; `pseudonymised_id`: a drop-in id that was an email address or phone
@@ -69,7 +69,9 @@ export class IngestionWarnings {
     } else {
       const example = warningExample(source, this.options.catalogPii(key.projectId));
       const { reason, message } = warning;
-      this.pending.set(id, { projectId: key.projectId, environment: key.environment, day, reason, message, count: 1, firstSeen: at, lastSeen: at, example });
+      this.pending.set(id, {
+        projectId: key.projectId, environment: key.environment, day, reason, message, count: 1, firstSeen: at, lastSeen: at, example, exampleIds: exampleIds(source),
+      });
     }
     const scope = `${key.projectId}\u0000${key.environment}`;
     let reasons = this.unlogged.get(scope);

@@ -43,13 +43,15 @@ describe("IngestionWarnings", () => {
     expect(store.ingestionWarnings.list("p1", "production", everything)).toEqual([]);
     warnings.close();
     const expected = {
-      projectId: "p1", environment: "production", day: day(now), ...invalid, count: 2, firstSeen: now - 10, lastSeen: now, example: '{"first":true}',
+      projectId: "p1", environment: "production", day: day(now), ...invalid, count: 2, firstSeen: now - 10, lastSeen: now, example: '{"first":true}', exampleIds: [],
     };
     expect(store.ingestionWarnings.list("p1", "production", everything)).toEqual([expected]);
     // After a restart, counts add to what is stored; the example is the latest flushed one.
     const again = new IngestionWarnings(store.ingestionWarnings, options);
-    again.record(key("p1"), invalid, { third: true }, now + 5);
-    expect(again.list("p1", "production", everything)).toEqual([{ ...expected, count: 3, lastSeen: now + 5, example: '{"third":true}' }]);
+    again.record(key("p1"), invalid, { third: true, distinct_id: "u-3", properties: { $anon_distinct_id: "a-3" } }, now + 5);
+    expect(again.list("p1", "production", everything)).toEqual([{
+      ...expected, count: 3, lastSeen: now + 5, example: '{"third":true,"distinct_id":"u-3","properties":{"$anon_distinct_id":"a-3"}}', exampleIds: ["u-3", "a-3"],
+    }]);
     again.close();
   });
 

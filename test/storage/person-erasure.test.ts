@@ -106,4 +106,31 @@ describe("person erasure", () => {
     store.compactFile();
     expect(held()).toEqual(["bystander"]);
   });
+
+  test("ingestion-warning examples are found by the ids stored beside them; rows from before those ids, by their text", () => {
+    const { dir, store } = openRegion();
+    seed(store);
+    const row = (message: string, example: string, exampleIds: string[]) => ({
+      projectId: project, environment: "production", day: "2026-11-20", reason: "invalid", message, count: 1, firstSeen: clock, lastSeen: clock, example, exampleIds,
+    });
+    store.ingestionWarnings.add([
+      // The id masked in the text, or cut off with it.
+      row("masked", '{"distinct_id":"[masked]"}', ["q7.secret@example.org"]),
+      row("cut", '{"event":"x","distinct_id":"user-…', ["user-q7"]),
+      // Another person's example holding the short id "1" in its text: not theirs.
+      row("other", '{"distinct_id":"keeper","properties":{"n":"1"}}', ["keeper"]),
+      row("legacy", '{"distinct_id":"anon-q7"}', []),
+    ]);
+    // A row stored before the ids were: matched by its text.
+    const raw = new Database(join(dir, "region.sqlite"));
+    raw.query("UPDATE ingestion_warnings SET example_ids = NULL WHERE message = 'legacy'").run();
+    raw.close();
+    const subjects = store.personErasure.resolve(project, [], ["user-q7", "1", "q7.secret@example.org"]);
+    expect(store.personErasure.erase(project, subjects, () => {}).ingestion_warning_examples).toBe(3);
+    const examples = store.ingestionWarnings.list(project, "production", { reason: null, from: "2000-01-01", to: "2999-12-31" })
+      .map(({ message, example, exampleIds }) => [message, example, exampleIds]);
+    expect(examples.sort()).toEqual([
+      ["cut", "", []], ["legacy", "", []], ["masked", "", []], ["other", '{"distinct_id":"keeper","properties":{"n":"1"}}', ["keeper"]],
+    ]);
+  });
 });

@@ -83,8 +83,9 @@ const idProperties = ["distinct_id", "$anon_distinct_id", "$device_id", "alias"]
 const exampleIdsMax = 16;
 
 /**
- * The ids `source` (an event as sent) names its person by, kept beside its example so an
- * erasure finds the example however masked or cut its text is: strings only, each as sent.
+ * The ids `source` (an event as sent) names its person by, strings only, each as sent (the
+ * caller stores a contact as its pseudonym): kept beside its example so an erasure finds the
+ * example however masked or cut its text is.
  */
 export function exampleIds(source: unknown): string[] {
   if (typeof source !== "object" || source === null || Array.isArray(source)) return [];

@@ -110,12 +110,13 @@ describe("person erasure", () => {
   test("ingestion-warning examples are found by the ids stored beside them; rows from before those ids, by their text", () => {
     const { dir, store } = openRegion();
     seed(store);
+    const contactPseudonym = "psn_00112233445566778899aabbccddeeff";
     const row = (message: string, example: string, exampleIds: string[]) => ({
       projectId: project, environment: "production", day: "2026-11-20", reason: "invalid", message, count: 1, firstSeen: clock, lastSeen: clock, example, exampleIds,
     });
     store.ingestionWarnings.add([
-      // The id masked in the text, or cut off with it.
-      row("masked", '{"distinct_id":"[masked]"}', ["q7.secret@example.org"]),
+      // The id masked in the text (a contact, kept beside it as its pseudonym), or cut off with it.
+      row("masked", '{"distinct_id":"[masked]"}', [contactPseudonym]),
       row("cut", '{"event":"x","distinct_id":"user-…', ["user-q7"]),
       // Another person's example holding the short id "1" in its text: not theirs.
       row("other", '{"distinct_id":"keeper","properties":{"n":"1"}}', ["keeper"]),
@@ -125,7 +126,7 @@ describe("person erasure", () => {
     const raw = new Database(join(dir, "region.sqlite"));
     raw.query("UPDATE ingestion_warnings SET example_ids = NULL WHERE message = 'legacy'").run();
     raw.close();
-    const subjects = store.personErasure.resolve(project, [], ["user-q7", "1", "q7.secret@example.org"]);
+    const subjects = store.personErasure.resolve(project, [], ["user-q7", "1", contactPseudonym]);
     expect(store.personErasure.erase(project, subjects, () => {}).ingestion_warning_examples).toBe(3);
     const examples = store.ingestionWarnings.list(project, "production", { reason: null, from: "2000-01-01", to: "2999-12-31" })
       .map(({ message, example, exampleIds }) => [message, example, exampleIds]);

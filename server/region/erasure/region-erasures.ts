@@ -152,20 +152,24 @@ export class RegionErasures {
       const next = await wal.startNewFile();
       await wal.settled();
       const matcher = new EventMatcher({ projectId, distinctIds: subjects.distinctIds, personIndexes: subjects.personIndexes });
-      // Counted before anything goes: a stage run again after a crash finds the files gone.
-      const setAside = store.erasures.intended(erasureId, stage, () => {
+      // Counted before anything goes (the seals of the erasure let the log drop records): a stage
+      // run again after a crash finds the files gone.
+      const logged = store.erasures.intended(erasureId, stage, () => {
         let walRecords = 0;
         for (const { payload, position } of wal.records()) {
           if (position.file >= next) break;
           if (recordOfSubjects(matcher, payload)) walRecords++;
         }
-        return { wal_records: walRecords, quarantined_records: quarantinedRecordsOf(this.node.dataDir, projectId, subjects.distinctIds).length };
+        return { wal_records: walRecords };
       });
       const counts = await events.erase(matcher.subjects, this.eventsIntentFile(erasureId));
       await wal.truncateUpTo({ file: next, offset: 0 });
-      // Records the store could not read were set aside whole, before the seal erase waited for.
+      // Records the store could not read were set aside whole, at the latest by the seal erase waited for.
+      const setAside = store.erasures.intended(erasureId, `${stage}: quarantine`, () => ({
+        quarantined_records: quarantinedRecordsOf(this.node.dataDir, projectId, subjects.distinctIds).length,
+      }));
       eraseQuarantinedRecords(this.node.dataDir, projectId, subjects.distinctIds);
-      finish({ ...counts, ...setAside });
+      finish({ ...counts, ...logged, ...setAside });
     } else if (stage === "replays") {
       const { sessions, chunks } = await replays.eraseDistinctIds(projectId, subjects.distinctIds, (found) => store.erasures.intended(erasureId, stage, () => found));
       finish({ replay_sessions: sessions, replay_chunks: chunks });

@@ -280,8 +280,9 @@ export class ChunkStore {
   }
 
   /**
-   * Drops the decoded columns of every file under `dir` (an erasure: the files they came from
-   * are gone, and a cached column would keep their values in memory); how many entries.
+   * Drops the decoded columns of every file under `dir`, and the read-aheads of them not taken
+   * yet (an erasure: the files they came from are gone, and a cached column would keep their
+   * values in memory); how many entries.
    */
   forgetFilesUnder(dir: string): number {
     let forgotten = 0;
@@ -292,6 +293,12 @@ export class ChunkStore {
       forgotten++;
     }
     for (const key of [...this.schemas.keys()]) if (key.startsWith(dir)) this.schemas.delete(key);
+    // A read-ahead would bring their columns back for the query that asked for it.
+    for (const [id, task] of [...this.pending]) {
+      if (!id.startsWith(dir)) continue;
+      this.pool?.takeBack(task);
+      this.pending.delete(id);
+    }
     return forgotten;
   }
 

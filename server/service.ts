@@ -25,7 +25,8 @@ import { pushPendingCatalogs } from "./control/catalog/catalog-publication.ts";
 import { pushUnpublished } from "./control/flags/flag-publications.ts";
 import { pushRevocations } from "./control/services/token-revocations.ts";
 import { RegionNode } from "./region/region-node.ts";
-import { LocalRegionLink, RemoteRegionLink, type RegionLink } from "./region/region-link.ts";
+import { LocalRegionLink, RemoteRegionLink, remoteErasureTimeoutMs, type RegionLink } from "./region/region-link.ts";
+import { erasurePath } from "./region/erasure/erasure-routes.ts";
 import { jwksPath } from "./control/routes/discovery.ts";
 import { regionApp } from "./region/app.ts";
 import { ingestApp, ingestErrorResponse, unservedIngestRegionResponse } from "./ingest/app.ts";
@@ -166,6 +167,8 @@ export async function startService(config: Config): Promise<RunningService> {
     });
     const ingest = ingestApp({ prefix: `/ingest/${code}`, node, trustProxy: config.trustProxy });
     surfaces.set(`/region/${code}`, { handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: regionRequestTimeoutMs(config.queryTimeoutMs) });
+    // An erasure answers once done, which may take far longer than a query: the control plane waits up to remoteErasureTimeoutMs.
+    surfaces.set(`/region/${code}${erasurePath}`, { handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: remoteErasureTimeoutMs });
     surfaces.set(`/ingest/${code}`, { handle: ingest.handle, renderError: ingestErrorResponse, timeoutMs: requestTimeoutMs });
   }
   const control = controlApp(ctx);
@@ -192,6 +195,8 @@ export async function startService(config: Config): Promise<RunningService> {
   const route = (method: string, path: string): Surface => {
     if (consoleUi.serves(method, path)) return consoleUiSurface;
     if (sdk.serves(path)) return sdkFilesSurface;
+    const exact = surfaces.get(path);
+    if (exact) return exact;
     const match = path.match(/^\/(region|ingest)\/([a-z]{2})(?:\/|$)/);
     const surface = match && surfaces.get(`/${match[1]}/${match[2]}`);
     if (surface) return surface;

@@ -1,6 +1,10 @@
 // Which stored events belong to the persons an erasure erases, and a Parquet part rewritten
 // without them. An event is theirs when its person index is one of theirs (the persons named
-// and those merged into them) or its distinct id or anonymous id is one of their distinct ids.
+// and those merged into them) or its distinct id is one of their distinct ids. Another person's
+// event may carry one of their ids as its anonymous id (a shared device: the anonymous id was
+// merged into the erased person, and a later login of someone else names it, the merge refused):
+// that event stays, with the anonymous id (`anon_id` and the `$anon_distinct_id` and
+// `$device_id` properties) blanked.
 // The rewritten part keeps the other rows in their order (so it stays sorted by person and
 // time) with dictionaries and property columns rebuilt from those rows alone: nothing of the
 // erased rows (a value, a property key only they had, a statistic) is left in it.
@@ -10,8 +14,9 @@ import { tableFromIPC, type Table } from "apache-arrow";
 import { vectorValues } from "./arrow-vectors.ts";
 import { writeFileAtomic } from "./atomic-file.ts";
 import { openParquetFile, parquetRowGroupRows, readBatchRows, readParquetTable } from "./data-files.ts";
-import { groupColumn, tableBytes } from "./event-columns.ts";
-import type { BatchRecordView } from "./event-record.ts";
+import { eventsToTable } from "./event-buffer.ts";
+import { groupColumn, tableBytes, tableToEvents } from "./event-columns.ts";
+import type { BatchRecordView, StoredEvent } from "./event-record.ts";
 import type { PartEntry } from "./manifest.ts";
 import { encodeParquetFile } from "./parquet/parquet-file-writer.ts";
 import { groupTypesPerProjectMax } from "./person-store.ts";
@@ -27,9 +32,16 @@ export interface EventSubjects {
   personIndexes: number[];
 }
 
-/** What erasing took from a table: the rows left, and how many rows went (and how many of those were linked to a group). */
+/** PostHog's properties that carry the anonymous id (as server/ingest/contact-ids.ts names them). */
+const anonymousIdProperties = ["$anon_distinct_id", "$device_id"];
+
+/**
+ * What erasing took from a table: the rows left, those of them whose anonymous id is to be
+ * blanked, and how many rows went (and how many of those were linked to a group).
+ */
 export interface TableErasure {
   kept: Int32Array;
+  blanked: Int32Array;
   removed: number;
   groupLinks: number;
 }
@@ -54,15 +66,28 @@ export class EventMatcher {
     const persons = column("person_index");
     const groups = Array.from({ length: groupTypesPerProjectMax }, (_, slot) => column(groupColumn(slot)));
     const kept: number[] = [];
+    const blanked: number[] = [];
     let groupLinks = 0;
     for (let row = 0; row < table.numRows; row++) {
-      const theirs = this.personIndexes.has(persons[row] as number)
-        || this.distinctIds.has(distinct[row] as string)
-        || (anonymous[row] !== null && this.distinctIds.has(anonymous[row] as string));
-      if (!theirs) kept.push(row);
-      else if (groups.some((values) => values[row] !== null && values[row] !== undefined)) groupLinks++;
+      const theirs = this.personIndexes.has(persons[row] as number) || this.distinctIds.has(distinct[row] as string);
+      if (!theirs) {
+        kept.push(row);
+        if (anonymous[row] !== null && this.distinctIds.has(anonymous[row] as string)) blanked.push(row);
+      } else if (groups.some((values) => values[row] !== null && values[row] !== undefined)) groupLinks++;
     }
-    return { kept: Int32Array.from(kept), removed: table.numRows - kept.length, groupLinks };
+    return { kept: Int32Array.from(kept), blanked: Int32Array.from(blanked), removed: table.numRows - kept.length, groupLinks };
+  }
+
+  /** Whether erasing changes a table: a row goes, or a kept row's anonymous id is blanked. */
+  changes(erasure: TableErasure): boolean {
+    return erasure.removed > 0 || erasure.blanked.length > 0;
+  }
+
+  /** Another person's event without the subjects' id as its anonymous id. */
+  blank(event: StoredEvent): StoredEvent {
+    const properties = { ...event.properties };
+    for (const name of anonymousIdProperties) if (this.distinctIds.has(properties[name] as string)) delete properties[name];
+    return { ...event, anon_id: null, properties };
   }
 
   /** Whether a Parquet part holds an event of the subjects (reading only the columns that say whose each event is). */
@@ -70,7 +95,7 @@ export class EventMatcher {
     const file = await openParquetFile(path);
     try {
       const columns = tableFromIPC((await file.read({ columns: identityColumns, batchSize: readBatchRows })).intoIPCStream());
-      return this.filter(columns).removed > 0;
+      return this.changes(this.filter(columns));
     } finally {
       file.free();
     }
@@ -80,16 +105,21 @@ export class EventMatcher {
   inRecord(record: BatchRecordView): boolean {
     if (record.header.project_id !== this.subjects.projectId) return false;
     return record.accepted.some((event) => {
-      const raw = record.batch[event.index] as { distinct_id?: unknown; anon_id?: unknown } | undefined;
-      return this.personIndexes.has(event.personIndex) || this.distinctIds.has(raw?.distinct_id as string) || this.distinctIds.has(raw?.anon_id as string);
+      const raw = record.batch[event.index] as { distinct_id?: unknown } | undefined;
+      return this.personIndexes.has(event.personIndex) || this.distinctIds.has(raw?.distinct_id as string);
     });
   }
 }
 
-/** A part's rows without the subjects', as a new part's bytes; null when no row is left. */
-function partWithout(table: Table, erasure: TableErasure): { parquet: Uint8Array; rows: number; arrowBytes: number } | null {
+/** A part's rows without the subjects' (and without their ids as others' anonymous ids), as a new part's bytes; null when no row is left. */
+function partWithout(table: Table, erasure: TableErasure, matcher: EventMatcher): { parquet: Uint8Array; rows: number; arrowBytes: number } | null {
   if (erasure.kept.length === 0) return null;
-  const kept = new MergeInput([table]).gather(erasure.kept);
+  let kept = new MergeInput([table]).gather(erasure.kept);
+  if (erasure.blanked.length > 0) {
+    // Rebuilt from rows, so no dictionary or property column keeps the blanked ids.
+    const blanked = new Set(erasure.blanked);
+    kept = eventsToTable(tableToEvents(kept).map((event, at) => (blanked.has(erasure.kept[at]!) ? matcher.blank(event) : event)));
+  }
   return { parquet: encodeParquetFile(kept, parquetRowGroupRows), rows: kept.numRows, arrowBytes: tableBytes(kept) };
 }
 
@@ -113,10 +143,11 @@ export async function rewriteParts(dataDir: string, parts: readonly PartEntry[],
       if (!(await matcher.inPart(join(dataDir, part.file)))) continue;
       const table = readParquetTable(join(dataDir, part.file));
       const erasure = matcher.filter(table);
+      if (!matcher.changes(erasure)) continue;
       rewritten.removed += erasure.removed;
       rewritten.groupLinks += erasure.groupLinks;
       rewritten.replaced.push(part.file);
-      const kept = partWithout(table, erasure);
+      const kept = partWithout(table, erasure, matcher);
       if (!kept) continue;
       const file = nameOf(part);
       writeFileAtomic(join(dataDir, file), kept.parquet);

@@ -9,7 +9,7 @@
 // naming and writing its parts and committing them happen here. Every step writes new files
 // first and switches the manifest last, so a crash at any point loses nothing acknowledged and
 // duplicates nothing.
-import { rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tableToIPC, type Table } from "apache-arrow";
 import { makeDirectories, removeTemporaryFiles, writeFileAtomic } from "./atomic-file.ts";
@@ -109,6 +109,12 @@ export interface EventErasureCounts {
   events_segments: number;
   events_parquet: number;
   group_links: number;
+}
+
+/** What an erasure about to commit records (EventStore.erase): its counts so far and the parts its commit drops. */
+interface ErasureIntent {
+  counts: EventErasureCounts;
+  replaced: string[];
 }
 
 /** What a query of one partition reads (EventStore.snapshot). */
@@ -408,10 +414,16 @@ export class EventStore {
    * rows (event-erasure.ts) and swaps the new parts in with one manifest commit, in turn with
    * compactions. A crash at any point leaves either the old parts or the new ones named; a
    * resumed erasure finds whatever is left.
+   *
+   * What a crash after the commit would lose of the counts is kept in `intentFile` (written
+   * before the commit, with the parts it replaces): asked again, the counts of an earlier try
+   * whose commit took place (none of its replaced parts is named any more) are added to this
+   * one's, so a resumed erasure counts what an uninterrupted one would.
    */
-  async erase(subjects: EventSubjects): Promise<EventErasureCounts> {
+  async erase(subjects: EventSubjects, intentFile: string | null = null): Promise<EventErasureCounts> {
     const matcher = new EventMatcher(subjects);
     const ofProject = (entry: { projectId: string }) => entry.projectId === subjects.projectId;
+    const carried = this.committedErasure(intentFile);
     let unsealed = 0;
     for (const buffer of this.buffers.values()) if (ofProject(buffer)) unsealed += matcher.filter(buffer.events.toTable()).removed;
     let inSegments = 0;
@@ -427,16 +439,32 @@ export class EventStore {
     return this.serially("compacting", async () => {
       const partName = (part: PartEntry) => join("parquet", String(part.dataId), part.environment, part.day, `part-${fileNumber(this.manifests.takeFileNumber())}.parquet`);
       const { written, replaced, removed, groupLinks } = await rewriteParts(this.dataDir, this.manifest.parts.filter(ofProject), matcher, partName);
+      // The buffered and sealed rows were compacted into parts before the rewrite found them there.
+      const counts: EventErasureCounts = {
+        events_unsealed: carried.events_unsealed + unsealed,
+        events_segments: carried.events_segments + inSegments,
+        events_parquet: carried.events_parquet + Math.max(0, removed - unsealed - inSegments),
+        group_links: carried.group_links + groupLinks,
+      };
       try {
+        if (intentFile !== null && replaced.length > 0) writeFileAtomic(intentFile, JSON.stringify({ counts, replaced } satisfies ErasureIntent));
         if (replaced.length > 0) this.manifests.commit({ addParts: written, dropParts: replaced });
       } catch (error) {
         if (!(error instanceof ManifestUncertainError)) for (const part of written) rmSync(join(this.dataDir, part.file), { force: true });
         throw error;
       }
       for (const file of replaced) rmSync(join(this.dataDir, file), { force: true });
-      // The buffered and sealed rows were compacted into parts before the rewrite found them there.
-      return { events_unsealed: unsealed, events_segments: inSegments, events_parquet: Math.max(0, removed - unsealed - inSegments), group_links: groupLinks };
+      return counts;
     });
+  }
+
+  /** The counts an earlier try of an erasure recorded in `intentFile`, when its commit took place; zero counts otherwise. */
+  private committedErasure(intentFile: string | null): EventErasureCounts {
+    const none: EventErasureCounts = { events_unsealed: 0, events_segments: 0, events_parquet: 0, group_links: 0 };
+    if (intentFile === null || !existsSync(intentFile)) return none;
+    const intent = JSON.parse(readFileSync(intentFile, "utf8")) as ErasureIntent;
+    const named = new Set(this.manifest.parts.map((part) => part.file));
+    return intent.replaced.some((file) => named.has(file)) ? none : intent.counts;
   }
 
   /** Seals every buffer and compacts every partition (tests, shutdown, the benchmark). */

@@ -25,6 +25,7 @@ CREATE TABLE IF NOT EXISTS ingestion_warnings (
   first_seen INTEGER NOT NULL,
   last_seen INTEGER NOT NULL,
   example TEXT NOT NULL,
+  example_ids TEXT,
   PRIMARY KEY (project_id, environment, day, reason, message)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS ingestion_warnings_by_day ON ingestion_warnings (day);
@@ -44,6 +45,11 @@ export interface WarningCount {
   lastSeen: number;
   /** A bounded excerpt of one such event, as text (server/ingest/warning-example.ts). */
   example: string;
+  /**
+   * The ids the example's event named (its distinct id and anonymous ids, as sent), so an
+   * erasure finds the examples of a person's events however masked or cut the excerpt is.
+   */
+  exampleIds: string[];
 }
 
 export interface WarningFilter {
@@ -61,6 +67,7 @@ interface WarningRow {
   first_seen: number;
   last_seen: number;
   example: string;
+  example_ids: string | null;
 }
 
 export class IngestionWarningStore {
@@ -68,14 +75,18 @@ export class IngestionWarningStore {
 
   constructor(private readonly db: Database) {
     db.exec(schema);
+    // Rows written before the column was added have none (NULL): an erasure matches their examples' text.
+    const columns = db.query("SELECT name FROM pragma_table_info('ingestion_warnings')").all() as { name: string }[];
+    if (!columns.some((column) => column.name === "example_ids")) db.exec("ALTER TABLE ingestion_warnings ADD COLUMN example_ids TEXT");
     this.statements = {
-      add: db.query(`INSERT INTO ingestion_warnings (project_id, environment, day, reason, message, count, first_seen, last_seen, example)
-        VALUES ($projectId, $environment, $day, $reason, $message, $count, $firstSeen, $lastSeen, $example)
+      add: db.query(`INSERT INTO ingestion_warnings (project_id, environment, day, reason, message, count, first_seen, last_seen, example, example_ids)
+        VALUES ($projectId, $environment, $day, $reason, $message, $count, $firstSeen, $lastSeen, $example, $exampleIds)
         ON CONFLICT DO UPDATE SET count = count + excluded.count, first_seen = MIN(first_seen, excluded.first_seen),
           example = CASE WHEN excluded.last_seen >= last_seen THEN excluded.example ELSE example END,
+          example_ids = CASE WHEN excluded.last_seen >= last_seen THEN excluded.example_ids ELSE example_ids END,
           last_seen = MAX(last_seen, excluded.last_seen)`),
       prune: db.query("DELETE FROM ingestion_warnings WHERE day < ?"),
-      list: db.query(`SELECT day, reason, message, count, first_seen, last_seen, example FROM ingestion_warnings
+      list: db.query(`SELECT day, reason, message, count, first_seen, last_seen, example, example_ids FROM ingestion_warnings
         WHERE project_id = $projectId AND environment = $environment AND day BETWEEN $from AND $to AND ($reason IS NULL OR reason = $reason)
         ORDER BY reason, message, day DESC`),
     };
@@ -84,8 +95,8 @@ export class IngestionWarningStore {
   /** Adds the counts (one transaction). */
   add(counts: Iterable<WarningCount>): void {
     this.db.transaction(() => {
-      for (const { projectId, environment, day, reason, message, count, firstSeen, lastSeen, example } of counts) {
-        this.statements.add.run({ projectId, environment, day, reason, message, count, firstSeen, lastSeen, example });
+      for (const { projectId, environment, day, reason, message, count, firstSeen, lastSeen, example, exampleIds } of counts) {
+        this.statements.add.run({ projectId, environment, day, reason, message, count, firstSeen, lastSeen, example, exampleIds: JSON.stringify(exampleIds) });
       }
     })();
   }
@@ -100,7 +111,7 @@ export class IngestionWarningStore {
     const rows = this.statements.list.all({ projectId, environment, ...filter }) as WarningRow[];
     return rows.map((row) => ({
       projectId, environment, day: row.day, reason: row.reason, message: row.message, count: row.count,
-      firstSeen: row.first_seen, lastSeen: row.last_seen, example: row.example,
+      firstSeen: row.first_seen, lastSeen: row.last_seen, example: row.example, exampleIds: row.example_ids === null ? [] : (JSON.parse(row.example_ids) as string[]),
     }));
   }
 }

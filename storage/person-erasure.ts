@@ -28,8 +28,9 @@ export type PersonErasureCounts = {
 };
 
 /**
- * How an ingestion-warning example (JSON text of what was sent) shows an id: as a whole JSON
- * string, quotes included, so a short id does not match every example that merely contains it.
+ * How an ingestion-warning example stored before its ids were (JSON text of what was sent) shows
+ * an id: as a whole JSON string, quotes included, so a short id does not match every example
+ * that merely contains it.
  */
 const asJsonString = (id: string) => JSON.stringify(id);
 
@@ -51,7 +52,9 @@ export class PersonErasure {
         VALUES (?, ?, ?, '{}', '{}', 0, 0, 0, ?)`),
       deleteOverrides: q("DELETE FROM person_overrides WHERE project_id = ?1 AND (old_index = ?2 OR new_index = ?2)"),
       deleteLog: q("DELETE FROM identity_log WHERE project_id = ?1 AND (survivor = ?2 OR absorbed = ?2)"),
-      eraseExample: q(`UPDATE ingestion_warnings SET example = '' WHERE project_id = ? AND example != '' AND instr(example, ?) > 0`),
+      // By the ids stored beside the example; a row from before they were stored, by its text.
+      eraseExample: q(`UPDATE ingestion_warnings SET example = '', example_ids = '[]' WHERE project_id = ?1 AND example != '' AND (
+        CASE WHEN example_ids IS NULL THEN instr(example, ?2) > 0 ELSE EXISTS (SELECT 1 FROM json_each(example_ids) WHERE value = ?3) END)`),
     };
   }
 
@@ -107,7 +110,7 @@ export class PersonErasure {
           if (deleted > 0) s.insertTombstone!.run(projectId, index, crypto.randomUUID(), erasedPersonMark);
         }
         counts.cohort_memberships = this.cohorts.removeMembers(projectId, new Set(subjects.personIndexes));
-        for (const id of subjects.distinctIds) counts.ingestion_warning_examples += s.eraseExample!.run(projectId, asJsonString(id)).changes;
+        for (const id of subjects.distinctIds) counts.ingestion_warning_examples += s.eraseExample!.run(projectId, asJsonString(id), id).changes;
         within(counts);
       })();
     } finally {

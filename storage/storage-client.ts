@@ -247,9 +247,9 @@ export class StorageClient {
     return this.ask((id) => ({ type: "snapshot", id, dataId, environment }));
   }
 
-  /** Removes the subjects' events from every file and buffer of their project (EventStore.erase). */
-  erase(subjects: EventSubjects): Promise<EventErasureCounts> {
-    return this.ask((id) => ({ type: "erase", id, subjects }));
+  /** Removes the subjects' events from every file and buffer of their project (EventStore.erase, `intentFile` as there). */
+  erase(subjects: EventSubjects, intentFile: string | null = null): Promise<EventErasureCounts> {
+    return this.ask((id) => ({ type: "erase", id, subjects, intentFile }));
   }
 
   /** Why background storage work is failing, or null. */

@@ -15,7 +15,7 @@ export type WorkerRequest =
   | { type: "add"; head: Uint8Array; body: Uint8Array; position: WalPosition }
   | { type: "call"; id: number; method: "seal" | "flush" | "stop" }
   | { type: "snapshot"; id: number; dataId: number; environment: string }
-  | { type: "erase"; id: number; subjects: EventSubjects };
+  | { type: "erase"; id: number; subjects: EventSubjects; intentFile: string | null };
 
 export type WorkerReply =
   /** `replayedThrough`: the last WAL record the store holds; records after it must be added. */
@@ -77,7 +77,7 @@ self.onmessage = async (message: MessageEvent<WorkerRequest>) => {
   }
   if (request.type === "erase") {
     try {
-      post({ type: "result", id: request.id, error: null, value: await store!.erase(request.subjects) });
+      post({ type: "result", id: request.id, error: null, value: await store!.erase(request.subjects, request.intentFile) });
     } catch (error) {
       post({ type: "result", id: request.id, error: (error as Error).message });
     }

@@ -10,7 +10,8 @@
 import type { RegistryKey } from "../../storage/region-store.ts";
 import { dayMs, utcDay, warningDaysKept, type IngestionWarningStore, type WarningCount, type WarningFilter } from "../../storage/ingestion-warning-store.ts";
 import type { RejectReason } from "./rejections.ts";
-import { warningExample } from "./warning-example.ts";
+import { exampleIds, warningExample } from "./warning-example.ts";
+import { contactKind, pseudonym } from "./pseudonyms.ts";
 
 /**
  * A rejection's reason; `pseudonymised_id`: a drop-in id that was an email address or phone
@@ -35,6 +36,8 @@ export interface WarningsOptions {
   region: string;
   /** The names a project's catalog marks as personal data (masked in examples). */
   catalogPii: (projectId: string) => ReadonlySet<string>;
+  /** The project's pseudonym key: an example's id that is an email address or phone number is kept as its pseudonym, never as sent. */
+  pseudonymKey: (projectId: string) => Uint8Array;
   log?: (line: string) => void;
   flushIntervalMs?: number;
   logIntervalMs?: number;
@@ -69,13 +72,23 @@ export class IngestionWarnings {
     } else {
       const example = warningExample(source, this.options.catalogPii(key.projectId));
       const { reason, message } = warning;
-      this.pending.set(id, { projectId: key.projectId, environment: key.environment, day, reason, message, count: 1, firstSeen: at, lastSeen: at, example });
+      this.pending.set(id, {
+        projectId: key.projectId, environment: key.environment, day, reason, message, count: 1, firstSeen: at, lastSeen: at, example, exampleIds: this.storedIds(key.projectId, source),
+      });
     }
     const scope = `${key.projectId}\u0000${key.environment}`;
     let reasons = this.unlogged.get(scope);
     if (!reasons) this.unlogged.set(scope, (reasons = new Map()));
     reasons.set(warning.reason, (reasons.get(warning.reason) ?? 0) + 1);
     if (this.pending.size >= pendingWarningsMax) this.flush();
+  }
+
+  /** The ids an example's event names, as ingest stores them: a contact as its pseudonym (the example masks the contact itself). */
+  private storedIds(projectId: string, source: unknown): string[] {
+    return exampleIds(source).map((id) => {
+      const kind = contactKind(id);
+      return kind === null ? id : pseudonym(this.options.pseudonymKey(projectId), kind, id);
+    });
   }
 
   /** Writes the pending counts, and deletes the days past warningDaysKept once a day. */

@@ -75,3 +75,27 @@ export function warningExample(source: unknown, catalogPii: ReadonlySet<string>)
   write(source, 0, false);
   return out.toString();
 }
+
+/** Where an event names its person, in the native and drop-in formats (top level, then within `properties`). */
+const idKeys = ["distinct_id", "anon_id", "userId", "anonymousId", "previousId"] as const;
+const idProperties = ["distinct_id", "$anon_distinct_id", "$device_id", "alias"] as const;
+/** Ids kept beside an example, at most (an event names a few). */
+const exampleIdsMax = 16;
+
+/**
+ * The ids `source` (an event as sent) names its person by, strings only, each as sent (the
+ * caller stores a contact as its pseudonym): kept beside its example so an erasure finds the
+ * example however masked or cut its text is.
+ */
+export function exampleIds(source: unknown): string[] {
+  if (typeof source !== "object" || source === null || Array.isArray(source)) return [];
+  const event = source as Record<string, unknown>;
+  const properties = typeof event.properties === "object" && event.properties !== null && !Array.isArray(event.properties)
+    ? (event.properties as Record<string, unknown>)
+    : {};
+  const ids = new Set<string>();
+  for (const value of [...idKeys.map((key) => event[key]), ...idProperties.map((key) => properties[key])]) {
+    if (typeof value === "string" && value !== "" && ids.size < exampleIdsMax) ids.add(value);
+  }
+  return [...ids];
+}

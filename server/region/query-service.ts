@@ -104,6 +104,7 @@ export class QueryService {
     const release = this.gate.tryAcquire(claims.projectId);
     if (!release) throw tooManyConcurrentQueries();
     let chunks: ChunkRef[] = [];
+    const generation = this.cache.generation(claims.projectId);
     try {
       chunks = snapshotChunks(await this.node.events.snapshot(claims.dataId, claims.environment), this.node.dataDir);
       const persons = regionPersons(this.node, claims.projectId, claims.environment);
@@ -115,7 +116,7 @@ export class QueryService {
         rows_read: execution.rowsRead,
       };
       const json = answerJson(answer, answerBytesMax, "narrow the date range or the filters, or lower the breakdown limit or the paths' edges");
-      this.cache.set(cacheKey, json, now + (this.touchesToday(query.to, timeZone, now) ? resultCacheRecentMs : resultCacheHistoricalMs));
+      this.cache.set(cacheKey, json, now + (this.touchesToday(query.to, timeZone, now) ? resultCacheRecentMs : resultCacheHistoricalMs), generation);
       return withCachedFlag(json, false);
     } catch (error) {
       if (error instanceof MissingCohortError) throw missingCohortConflict(error, claims.environment);

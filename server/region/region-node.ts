@@ -50,6 +50,7 @@ export class RegionNode {
     this.warnings = new IngestionWarnings(store.ingestionWarnings, {
       region: code,
       catalogPii: (projectId) => new Set(store.directory.piiProperties(projectId)),
+      pseudonymKey: (projectId) => store.projectSecrets.pseudonymKey(projectId),
     });
     this.live = new LiveHub(store.directory);
     this.planViolations = new PlanViolations(this.warnings);

@@ -25,11 +25,21 @@ export interface ResultCacheStats {
   bytes_max: number;
 }
 
+/** An answer's project: its key starts with the project id (server/region/query-service.ts). */
+const projectOf = (key: string) => key.slice(0, key.indexOf("\u0000"));
+
 export class ResultCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
+  /** Bumped by forgetProject: an answer computed from data read before is not kept. */
+  private readonly generations = new Map<string, number>();
 
   constructor(readonly bytesMax: number) {}
+
+  /** The project's generation now: read before the data an answer is computed from, and given to set. */
+  generation(projectId: string): number {
+    return this.generations.get(projectId) ?? 0;
+  }
 
   /** The answer's JSON, or null when there is none or it has expired. */
   get(key: string, now: number): string | null {
@@ -45,9 +55,14 @@ export class ResultCache {
     return entry.json;
   }
 
-  /** Keeps `json` until `expiresAt`; an answer larger than a quarter of the bound is not kept (it would push out many). */
-  set(key: string, json: string, expiresAt: number): void {
+  /**
+   * Keeps `json` until `expiresAt`; an answer larger than a quarter of the bound is not kept (it
+   * would push out many), nor one computed in an earlier `generation` of its project (an erasure
+   * forgot the project's answers while it ran: it may count the persons erased).
+   */
+  set(key: string, json: string, expiresAt: number, generation: number): void {
     this.remove(key);
+    if (generation !== this.generation(projectOf(key))) return;
     const bytes = Buffer.byteLength(json) + Buffer.byteLength(key);
     if (bytes > this.bytesMax / 4) return;
     this.entries.set(key, { json, bytes, expiresAt });
@@ -63,8 +78,9 @@ export class ResultCache {
     for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.remove(key);
   }
 
-  /** Drops every answer of a project (an erasure: answers may count its persons); how many. */
+  /** Drops every answer of a project (an erasure: answers may count its persons), and those being computed; how many. */
   forgetProject(projectId: string): number {
+    this.generations.set(projectId, this.generation(projectId) + 1);
     const prefix = `${projectId}\u0000`;
     let forgotten = 0;
     for (const key of [...this.entries.keys()]) {

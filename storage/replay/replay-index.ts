@@ -265,8 +265,10 @@ export class ReplayIndex {
   /** The project's sessions (any environment) recorded under these distinct ids. */
   sessionsOf(projectId: string, distinctIds: readonly string[]): ReplaySessionRow[] {
     if (distinctIds.length === 0) return [];
-    const marks = distinctIds.map(() => "?").join(", ");
-    const rows = this.db.query(`SELECT * FROM replay_sessions WHERE project_id = ? AND distinct_id IN (${marks})`).all(projectId, ...distinctIds);
+    // One parameter however many ids (a variable per id would pass SQLite's limit).
+    const rows = this.db
+      .query("SELECT * FROM replay_sessions WHERE project_id = ? AND distinct_id IN (SELECT value FROM json_each(?))")
+      .all(projectId, JSON.stringify(distinctIds));
     return (rows as Record<string, unknown>[]).map(toSessionRow);
   }
 

@@ -67,6 +67,12 @@ interface PreparedBlock {
   summary: ReturnType<typeof summarise>;
 }
 
+/** What an erasure deleted of recordings (ReplayStore.eraseDistinctIds). */
+export interface ReplayErasureCounts {
+  sessions: number;
+  chunks: number;
+}
+
 export class ReplayStore {
   /** (session, seq) of chunks in the log and not yet in the index, plus those being appended. */
   private readonly pending = new Set<string>();
@@ -287,9 +293,14 @@ export class ReplayStore {
    * Deletes the recordings of these distinct ids (an erasure) with whatever of them is still in
    * the log: the log moves to a new file, every chunk acknowledged before is compacted into
    * blocks, the files before it are dropped, then the sessions go (deleteSessions). Resolves
-   * with the sessions and chunks deleted.
+   * with the sessions and chunks deleted, as `counted` takes them before the deletion (and may
+   * answer counts recorded by an earlier try instead).
    */
-  async eraseDistinctIds(projectId: string, distinctIds: readonly string[]): Promise<{ sessions: number; chunks: number }> {
+  async eraseDistinctIds(
+    projectId: string,
+    distinctIds: readonly string[],
+    counted: (counts: ReplayErasureCounts) => ReplayErasureCounts = (counts) => counts,
+  ): Promise<ReplayErasureCounts> {
     const next = await this.log.startNewFile();
     await this.log.settled();
     // A flush under way may have started before those appends: the next one takes every one of them.
@@ -297,8 +308,9 @@ export class ReplayStore {
     await this.flush();
     await this.exclusive(() => this.log.truncateUpTo({ file: next, offset: 0 }));
     const sessions = this.index.sessionsOf(projectId, distinctIds);
+    const counts = counted({ sessions: sessions.length, chunks: sessions.reduce((sum, session) => sum + session.chunkCount, 0) });
     await this.deleteSessions(sessions);
-    return { sessions: sessions.length, chunks: sessions.reduce((sum, session) => sum + session.chunkCount, 0) };
+    return counts;
   }
 
   async close(): Promise<void> {

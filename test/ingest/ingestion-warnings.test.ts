@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RegionStore, type RegistryKey } from "../../storage/region-store.ts";
 import { warningDaysKept } from "../../storage/ingestion-warning-store.ts";
+import { pseudonym } from "../../server/ingest/pseudonyms.ts";
 import { IngestionWarnings, pendingWarningsMax, type WarningsOptions } from "../../server/ingest/ingestion-warnings.ts";
 
 const dayMs = 86_400_000;
@@ -16,7 +17,8 @@ const quiet = { flushIntervalMs: 3_600_000, logIntervalMs: 3_600_000 };
 let dir: string;
 let store: RegionStore;
 const lines: string[] = [];
-const options: WarningsOptions = { region: "eu", catalogPii: () => new Set(), log: (line) => lines.push(line), ...quiet };
+const pseudonymKey = new Uint8Array(32).fill(7);
+const options: WarningsOptions = { region: "eu", catalogPii: () => new Set(), pseudonymKey: () => pseudonymKey, log: (line) => lines.push(line), ...quiet };
 
 const key = (projectId: string, environment = "production") => ({ projectId, environment }) as RegistryKey;
 const invalid = { reason: "invalid", message: "properties must be a JSON object" } as const;
@@ -43,13 +45,17 @@ describe("IngestionWarnings", () => {
     expect(store.ingestionWarnings.list("p1", "production", everything)).toEqual([]);
     warnings.close();
     const expected = {
-      projectId: "p1", environment: "production", day: day(now), ...invalid, count: 2, firstSeen: now - 10, lastSeen: now, example: '{"first":true}',
+      projectId: "p1", environment: "production", day: day(now), ...invalid, count: 2, firstSeen: now - 10, lastSeen: now, example: '{"first":true}', exampleIds: [],
     };
     expect(store.ingestionWarnings.list("p1", "production", everything)).toEqual([expected]);
     // After a restart, counts add to what is stored; the example is the latest flushed one.
     const again = new IngestionWarnings(store.ingestionWarnings, options);
-    again.record(key("p1"), invalid, { third: true }, now + 5);
-    expect(again.list("p1", "production", everything)).toEqual([{ ...expected, count: 3, lastSeen: now + 5, example: '{"third":true}' }]);
+    // The ids it names are kept beside it, a contact as its pseudonym (as the text masks it).
+    again.record(key("p1"), invalid, { third: true, distinct_id: "Jane@Example.com", properties: { $anon_distinct_id: "a-3" } }, now + 5);
+    expect(again.list("p1", "production", everything)).toEqual([{
+      ...expected, count: 3, lastSeen: now + 5, example: '{"third":true,"distinct_id":"[masked]","properties":{"$anon_distinct_id":"a-3"}}',
+      exampleIds: [pseudonym(pseudonymKey, "email", "jane@example.com"), "a-3"],
+    }]);
     again.close();
   });
 

@@ -48,15 +48,17 @@ describe("EventStore.erase", () => {
     await ingest(wal, store, [erased(), keptRows[0]!, erased({ distinct_id: "other-id-of-theirs" })]);
     await store.flush();
     await ingest(wal, store, [erased(), keptRows[1]!]);
-    await ingest(wal, store, [erased({ person_index: 9, anon_id: "gone-m4", distinct_id: "newer" })], "staging");
+    // Another person's login on the device whose anonymous id was merged into theirs (the merge refused): kept, the id blanked.
+    const login = kept({ distinct_id: "q-login", person_index: 9, anon_id: "gone-m4", properties: { $anon_distinct_id: "gone-m4", $device_id: "device-q", plan: "pro" } });
+    await ingest(wal, store, [login], "staging");
     await store.seal();
     await ingest(wal, store, [keptRows[2]!, erased({ groups: null })]);
     const foreign = erased();
     await ingest(wal, store, [foreign], "production", otherProject, 8);
     const counts = await store.erase({ projectId, distinctIds: ["gone-m4"], personIndexes: [3] });
-    expect(counts).toEqual({ events_unsealed: 1, events_segments: 2, events_parquet: 2, group_links: 4 });
+    expect(counts).toEqual({ events_unsealed: 1, events_segments: 1, events_parquet: 2, group_links: 3 });
     expect(store.scan(7, "production").map((row) => row.uuid).sort()).toEqual(keptRows.map((row) => row.uuid).sort());
-    expect(store.scan(7, "staging")).toEqual([]);
+    expect(store.scan(7, "staging")).toEqual([{ ...login, anon_id: null, properties: { $device_id: "device-q", plan: "pro" } }]);
     expect(store.scan(8, "production").map((row) => row.uuid)).toEqual([foreign.uuid]);
     // The other rows are stored as they were.
     const byUuid = new Map(store.scan(7, "production").map((row) => [row.uuid, row]));
@@ -67,11 +69,32 @@ describe("EventStore.erase", () => {
     for (const part of parts.filter((p) => p.projectId === projectId)) {
       const table = readParquetTable(join(dataDir, part.file));
       const text = table.schema.fields.map((field) => `${field.name}=${JSON.stringify(vectorValues(table.getChild(field.name)!))}`).join("\n");
-      for (const needle of ["gone-m4", "only_theirs", "m4-shared"]) expect(text).not.toContain(needle);
+      for (const needle of ["gone-m4", "only_theirs", "m4-shared", "$anon_distinct_id"]) expect(text).not.toContain(needle);
     }
     // Asked again: nothing left to erase, and nothing else changes.
     expect(await store.erase({ projectId, distinctIds: ["gone-m4"], personIndexes: [3] })).toEqual({ events_unsealed: 0, events_segments: 0, events_parquet: 0, group_links: 0 });
     expect(store.liveFiles()).toEqual({ parts, segments });
+    await store.stop();
+    store.close();
+  });
+});
+
+describe("EventStore.erase asked again", () => {
+  test("after its commit (a crash before the job recorded it) answers the counts of the first try, from the intent file", async () => {
+    const { dataDir, wal, store } = await openStore();
+    await ingest(wal, store, [erased(), kept(), erased({ distinct_id: "other-id-of-theirs" })]);
+    await store.flush();
+    await ingest(wal, store, [erased(), kept({ event: "clicked" })]);
+    const intentFile = join(dataDir, "erasures", "job.json");
+    const subjects = { projectId, distinctIds: ["gone-m4"], personIndexes: [3] };
+    const first = await store.erase(subjects, intentFile);
+    expect(first).toEqual({ events_unsealed: 1, events_segments: 0, events_parquet: 2, group_links: 3 });
+    expect(await store.erase(subjects, intentFile)).toEqual(first);
+    // More of theirs after the first try's commit: added to its counts.
+    await ingest(wal, store, [erased()]);
+    expect(await store.erase(subjects, intentFile)).toEqual({ ...first, events_unsealed: 2, group_links: 4 });
+    // Without the file nothing is carried.
+    expect(await store.erase(subjects)).toEqual({ events_unsealed: 0, events_segments: 0, events_parquet: 0, group_links: 0 });
     await store.stop();
     store.close();
   });

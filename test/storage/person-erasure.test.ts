@@ -5,6 +5,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Database } from "bun:sqlite";
 import { RegionStore } from "../../storage/region-store.ts";
 import type { IdentityEvent } from "../../storage/person-store.ts";
 import { erasedPersonMark } from "../../storage/person-erasure.ts";
@@ -23,6 +24,8 @@ function openRegion(dir = mkdtempSync(join(tmpdir(), "person-erasure-"))) {
   return { dir, store };
 }
 
+/** More than a page: the value goes to overflow pages, which an update frees whole. */
+const overflowBytes = 6000;
 const project = "6f1c1a52-1d6b-4c55-9a7c-0d3c1f2b9e01";
 let clock = Date.parse("2026-11-20T10:00:00.000Z");
 let serial = 0;
@@ -79,5 +82,56 @@ describe("person erasure", () => {
     const [again] = reopened.persons.attribute(project, [event("user-q7")]);
     expect(again).toBe(Math.max(...indexes) + 1);
     expect(reopened.directory.personOf(project, "user-q7")!.properties).toEqual({});
+  });
+
+  test("compactFile leaves no copy of what a file without secure_delete freed before the erasure (an earlier property value)", () => {
+    const { dir, store } = openRegion();
+    seed(store);
+    const user = store.directory.personOf(project, "user-q7")!;
+    // A file from before secure_delete: the earlier value (long enough for overflow pages) stays in free pages when overwritten.
+    const older = new Database(join(dir, "region.sqlite"));
+    older.exec("PRAGMA secure_delete = OFF");
+    older.query("UPDATE persons SET properties = ? WHERE project_id = ? AND person_index = ?")
+      .run(JSON.stringify({ email: "q7.secret@example.org", plan: `earlier-plan-q7-${"x".repeat(overflowBytes)}` }), project, user.index);
+    older.query("UPDATE persons SET properties = ? WHERE project_id = ? AND person_index = ?").run(JSON.stringify({ plan: "now" }), project, user.index);
+    older.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    older.close();
+    store.personErasure.erase(project, store.personErasure.resolve(project, [], ["user-q7"]), () => {});
+    store.checkpointJournal();
+    const held = () => {
+      const bytes = readFileSync(join(dir, "region.sqlite")).toString("latin1");
+      return ["earlier-plan-q7", "q7.secret", "user-q7", "bystander"].filter((needle) => bytes.includes(needle));
+    };
+    expect(held()).toEqual(["earlier-plan-q7", "q7.secret", "bystander"]);
+    store.compactFile();
+    expect(held()).toEqual(["bystander"]);
+  });
+
+  test("ingestion-warning examples are found by the ids stored beside them; rows from before those ids, by their text", () => {
+    const { dir, store } = openRegion();
+    seed(store);
+    const contactPseudonym = "psn_00112233445566778899aabbccddeeff";
+    const row = (message: string, example: string, exampleIds: string[]) => ({
+      projectId: project, environment: "production", day: "2026-11-20", reason: "invalid", message, count: 1, firstSeen: clock, lastSeen: clock, example, exampleIds,
+    });
+    store.ingestionWarnings.add([
+      // The id masked in the text (a contact, kept beside it as its pseudonym), or cut off with it.
+      row("masked", '{"distinct_id":"[masked]"}', [contactPseudonym]),
+      row("cut", '{"event":"x","distinct_id":"user-…', ["user-q7"]),
+      // Another person's example holding the short id "1" in its text: not theirs.
+      row("other", '{"distinct_id":"keeper","properties":{"n":"1"}}', ["keeper"]),
+      row("legacy", '{"distinct_id":"anon-q7"}', []),
+    ]);
+    // A row stored before the ids were: matched by its text.
+    const raw = new Database(join(dir, "region.sqlite"));
+    raw.query("UPDATE ingestion_warnings SET example_ids = NULL WHERE message = 'legacy'").run();
+    raw.close();
+    const subjects = store.personErasure.resolve(project, [], ["user-q7", "1", contactPseudonym]);
+    expect(store.personErasure.erase(project, subjects, () => {}).ingestion_warning_examples).toBe(3);
+    const examples = store.ingestionWarnings.list(project, "production", { reason: null, from: "2000-01-01", to: "2999-12-31" })
+      .map(({ message, example, exampleIds }) => [message, example, exampleIds]);
+    expect(examples.sort()).toEqual([
+      ["cut", "", []], ["legacy", "", []], ["masked", "", []], ["other", '{"distinct_id":"keeper","properties":{"n":"1"}}', ["keeper"]],
+    ]);
   });
 });

@@ -8,12 +8,15 @@ import { badRequest } from "../region-access.ts";
 import type { RegionErasureRequest } from "./erasure-types.ts";
 import type { RegionErasures } from "./region-erasures.ts";
 
+/** The route's path under the region's prefix (server/service.ts gives it its own time-out). */
+export const erasurePath = "/internal/erasures";
+
 /** At most 100 identifiers of at most 200 characters each (escaped as JSON), and the rest. */
 export const erasureBodyBytesMax = 256 * 1024;
 
 export function erasureRoutes(erasures: RegionErasures, checkSecret: (request: Request) => void) {
   return new Elysia({ name: "region-erasures" })
-    .post("/internal/erasures", async ({ request }) => {
+    .post(erasurePath, async ({ request }) => {
       checkSecret(request);
       const body = await readJsonBody(request, erasureBodyBytesMax);
       if (body === null || typeof body !== "object" || Array.isArray(body)) throw badRequest("the body must be an erasure request object");

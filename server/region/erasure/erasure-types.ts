@@ -18,7 +18,7 @@ export interface RegionErasureRequest {
 
 /** The stores an erasure removes from, each counted in RegionErasureReport.removed (every key always present). */
 export const erasureStores = [
-  "events_parquet", "events_segments", "events_unsealed", "wal_records", "persons", "distinct_ids", "merges", "group_links",
+  "events_parquet", "events_segments", "events_unsealed", "wal_records", "quarantined_records", "persons", "distinct_ids", "merges", "group_links",
   "cohort_memberships", "replay_sessions", "replay_chunks", "ingestion_warning_examples", "live_events", "cache_entries",
 ] as const;
 
@@ -39,7 +39,11 @@ export interface RegionErasureReport {
   persons_erased: number;
   /** Counts removed per store (erasureStores). */
   removed: Record<string, number>;
-  /** SHA-256 hex of the canonical JSON of the environment's live manifest entries (parts and segments, sorted) after the erasure. */
+  /**
+   * SHA-256 hex of the canonical JSON of the project's live manifest entries after the erasure,
+   * in every environment of the project in the region: `[{environment, parts, segments}]`
+   * sorted by environment (manifestDigest in region-erasures.ts).
+   */
   manifest_digest: string;
   /** RFC 3339. */
   completed_at: string;

@@ -27,6 +27,9 @@ interface Feed {
   streams: Set<LiveStream>;
 }
 
+/** PostHog's properties that carry the anonymous id (as server/ingest/contact-ids.ts names them). */
+const anonymousIdProperties = ["$anon_distinct_id", "$device_id"];
+
 export class LiveHub {
   /** Distinguishes this process's event ids from those of an earlier one. */
   readonly epoch = randomBytes(4).toString("hex");
@@ -147,8 +150,14 @@ export class LiveHub {
   forget(projectId: string, distinctIds: ReadonlySet<string>, personIndexes: ReadonlySet<number>): number {
     let forgotten = 0;
     for (const feed of this.feeds.get(projectId)?.values() ?? []) {
-      forgotten += feed.recent.forget((event, stored) =>
-        personIndexes.has(stored.personIndex) || distinctIds.has(event.distinctId) || (event.anonId !== null && distinctIds.has(event.anonId)));
+      forgotten += feed.recent.forget((event, stored) => {
+        if (personIndexes.has(stored.personIndex) || distinctIds.has(event.distinctId)) return true;
+        // Another person's event naming one of their ids as its anonymous id (a shared device)
+        // stays, without that id (as storage/event-erasure.ts keeps stored events).
+        if (event.anonId !== null && distinctIds.has(event.anonId)) event.anonId = null;
+        for (const name of anonymousIdProperties) if (distinctIds.has(event.properties[name] as string)) delete event.properties[name];
+        return false;
+      });
     }
     return forgotten;
   }

@@ -1,10 +1,11 @@
 // Crash safety of an erasure: a real service process erases a person (POST /internal/erasures)
 // while senders go on ingesting other persons' events, and is killed with SIGKILL as soon as
-// the job is seen at a kill point (recorded; persons erased; events erased), then started again
+// the job is seen at a kill point (recorded; persons erased; events about to be committed;
+// events erased), then started again
 // on the same data directory and asked again. The last round lets the erasure complete. Then nothing of the person is left in any file, and every acknowledged
 // event of the others is stored exactly once.
 import { expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnService, type ServiceProcess } from "../../helpers/process.ts";
@@ -37,9 +38,11 @@ function jobStages(db: Database, id: string): string[] | null {
 }
 
 /** Each round but the last is killed as soon as the job is seen this far (the process goes on a little meanwhile: the points vary). */
-const killPoints: ((stages: string[] | null) => boolean)[] = [
+const killPoints: ((stages: string[] | null, regionDir: string) => boolean)[] = [
   (stages) => stages !== null,
   (stages) => stages?.includes("persons") ?? false,
+  // The event store is about to commit its rewrite, or has just: the job has not recorded the stage.
+  (_stages, regionDir) => existsSync(join(regionDir, "erasures", `${erasureId}.json`)),
   (stages) => stages?.includes("events") ?? false,
 ];
 
@@ -113,7 +116,7 @@ test("SIGKILL at several points of an erasure, then asking again, completes it a
       const sending = Array.from({ length: senders }, sender);
       const erasure = post(running.url, "/region/eu/internal/erasures", request, { "X-Region-Secret": regionSecret });
       if (killWhen) {
-        await until(() => killWhen(readRegion(dataDir, (db) => jobStages(db, erasureId))), `round ${round}: the erasure never reached its kill point`);
+        await until(() => killWhen(readRegion(dataDir, (db) => jobStages(db, erasureId)), join(dataDir, "eu")), `round ${round}: the erasure never reached its kill point`);
         stopped = true;
         running.child.kill("SIGKILL");
         await Promise.all([erasure.catch(() => null), ...sending]);
@@ -122,6 +125,12 @@ test("SIGKILL at several points of an erasure, then asking again, completes it a
         expect(answer.status).toBe(200);
         const report = (await answer.json()) as RegionErasureReport;
         expect([report.persons_erased, report.identifier_hashes.length]).toEqual([1, 4]);
+        // Counted as an uninterrupted run counts, though rounds were killed after destructive steps.
+        const { removed } = report;
+        expect({
+          events: removed.events_parquet! + removed.events_segments! + removed.events_unsealed!,
+          persons: removed.persons, distinct_ids: removed.distinct_ids, replay_sessions: removed.replay_sessions, replay_chunks: removed.replay_chunks,
+        }).toEqual({ events: erasedUuids.size, persons: 2, distinct_ids: 2, replay_sessions: 1, replay_chunks: 1 });
         stopped = true;
         await Promise.all(sending);
         running.child.kill("SIGTERM");

@@ -13,6 +13,8 @@ import { nativeBody, nativeEvent, postIngest, rfc3339, sendAccepted, type Native
 import { inputEvent, pageStart, postReplay, replayBody, replayChunk } from "../../ingest/replay/helpers.ts";
 import { readParquetTable } from "../../../storage/data-files.ts";
 import { vectorValues } from "../../../storage/arrow-vectors.ts";
+import { writeFileAtomic } from "../../../storage/atomic-file.ts";
+import { quarantinePath } from "../../../storage/event-store.ts";
 
 /** In every identifier and value of the person erased, and nowhere else. */
 export const erasedMark = "zq81x";
@@ -77,6 +79,9 @@ export async function seedRegion(service: TestService): Promise<Seeded> {
   // An ingestion warning whose example shows the user's distinct id.
   const rejected = await postIngest(service.url, nativeBody(key, [at({ distinct_id: erasee.user, event: `$bogus_${erasedMark}` })]));
   expect(rejected.status).toBe(200);
+  // WAL records the store could not read, set aside in quarantine/: one of the user's, one of a keeper's.
+  quarantineRecord(node.dataDir, projectId, erasee.user, 1);
+  quarantineRecord(node.dataDir, projectId, keepers[0]!, 2);
   // A replay: one chunk compacted into a block, one still in the replay log.
   const start = Date.now() - 120_000;
   const sessionId = Bun.randomUUIDv7();
@@ -96,6 +101,16 @@ export async function seedRegion(service: TestService): Promise<Seeded> {
   return {
     projectId, dataId: node.store.projectDataId(projectId)!, key, patSecret, erasedEvents, keptEvents, erasedPersonId: person.body.results[0].id,
   };
+}
+
+/**
+ * Sets aside a record as EventStore.addWalRecord does with one it cannot read: the payload's
+ * header names the project, its body is the request's JSON text; an unknown format byte first.
+ */
+export function quarantineRecord(regionDir: string, projectId: string, distinctId: string, offset: number): void {
+  const header = JSON.stringify({ project_id: projectId });
+  const body = JSON.stringify({ batch: [{ event: "clicked", distinct_id: distinctId, properties: {} }] });
+  writeFileAtomic(join(regionDir, quarantinePath({ file: 1, offset })), `\u00ff${header}${body}`);
 }
 
 /** The project's events counted by a trends query: total events and unique persons, in the last day. */

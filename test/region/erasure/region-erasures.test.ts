@@ -2,12 +2,14 @@
 // the person is gone from every file, store and cache, the others' data is intact, the report
 // counts exactly what went, and asking again answers the same report.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
+import { basename, join } from "node:path";
 import { startTestService, type TestService } from "../../helpers/service.ts";
 import { regionTokenFor } from "../../helpers/accounts.ts";
 import { call, isoPattern } from "../../helpers/client.ts";
 import { readStored } from "../../helpers/stored-events.ts";
 import { nativeEvent, sendAccepted } from "../../ingest/helpers.ts";
+import { quarantineDir, quarantinePath } from "../../../storage/event-store.ts";
 import { sha256Hex } from "../../../server/crypto.ts";
 import { erasureStages } from "../../../server/region/erasure/region-erasures.ts";
 import type { RegionErasureReport, RegionErasureRequest } from "../../../server/region/erasure/erasure-types.ts";
@@ -50,7 +52,7 @@ describe("an erasure through the region link", () => {
     const anonymous = node.store.directory.person(seeded.projectId, node.store.directory.indexesOf(seeded.projectId, node.store.directory.personOf(seeded.projectId, erasee.user)!.index)[1]!)!;
     // The search finds the person wherever they are before: the region's file, the WAL, Parquet, a segment, the replay log and block.
     expect(filesHolding(service.dataDir, erasedMark).map((path) => `${path.split("/").slice(0, 2).join("/")} ${path.slice(path.lastIndexOf("."))}`)).toEqual([
-      "eu/parquet .parquet", "eu/region.sqlite-wal .sqlite-wal", "eu/replays .zst", "eu/replays .log", "eu/segments .arrows", "eu/wal .log",
+      "eu/parquet .parquet", "eu/quarantine .record", "eu/region.sqlite-wal .sqlite-wal", "eu/replays .zst", "eu/replays .log", "eu/segments .arrows", "eu/wal .log",
     ]);
     const cachesBefore = service.ctx.cacheStats();
     const stages: string[] = [];
@@ -63,7 +65,7 @@ describe("an erasure through the region link", () => {
       ].sort(),
       persons_erased: 1,
       removed: {
-        events_parquet: 3, events_segments: 2, events_unsealed: 1, wal_records: 1, persons: 2, distinct_ids: 2, merges: 2, group_links: 2,
+        events_parquet: 3, events_segments: 2, events_unsealed: 1, wal_records: 1, quarantined_records: 1, persons: 2, distinct_ids: 2, merges: 2, group_links: 2,
         cohort_memberships: 1, replay_sessions: 1, replay_chunks: 2, ingestion_warning_examples: 1, live_events: 6,
         cache_entries: cachesBefore.columns.entries + cachesBefore.results.entries,
       },
@@ -72,6 +74,8 @@ describe("an erasure through the region link", () => {
     });
     expect(report.identifier_hashes.join("")).not.toContain(erasedMark);
     expect(service.ctx.cacheStats().results.entries).toBe(0);
+    // The keeper's quarantined record stays.
+    expect(readdirSync(join(node.dataDir, quarantineDir))).toEqual([basename(quarantinePath({ file: 1, offset: 2 }))]);
   });
 
   test("asked again, by the link or the internal route, the region answers the same report", async () => {

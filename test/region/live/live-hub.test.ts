@@ -53,6 +53,20 @@ describe("publishing", () => {
   });
 });
 
+describe("forgetting (an erasure)", () => {
+  test("drops the subjects' events; another person's event keeps its place without their id as its anonymous id", () => {
+    const hub = new LiveHub(persons());
+    const theirs = validEvent({ distinctId: "gone-7" });
+    const byIndex = validEvent({ distinctId: "other-id-of-theirs" });
+    const shared = validEvent({ distinctId: "q-login", anonId: "gone-7", properties: { $anon_distinct_id: "gone-7", $device_id: "device-q", plan: "pro" } });
+    hub.publish("p", "production", [theirs, byIndex, shared], [storedAs(0, 3), storedAs(1, 4), storedAs(2, 5)], [nowhere], 1_000, 300);
+    expect(hub.forget("p", new Set(["gone-7"]), new Set([4]))).toBe(2);
+    const listed = hub.list("p", "production", everything, 10, true).events;
+    expect(listed.map((event) => [event.uuid, event.distinct_id, event.properties])).toEqual([[shared.uuid, "q-login", { $device_id: "device-q", plan: "pro" }]]);
+    expect(JSON.stringify(listed)).not.toContain("gone-7");
+  });
+});
+
 describe("opening", () => {
   test("a failure while sending the backlog fails the request and leaves no stream behind", () => {
     const failing = { now: false };

@@ -37,6 +37,13 @@ export function listConnections(ctx: ControlContext, userId: string) {
   return { connections: rows.map((row) => connectionDto(row.oauth_grants, row.oauth_clients.name)) };
 }
 
+/** Ends the tokens cut from a grant that has just ended, and the region tokens issued with them. */
+function endTokensOf(ctx: ControlContext, grantId: string, revokedAt: string): void {
+  ctx.db.update(oauthTokens).set({ revokedAt }).where(and(eq(oauthTokens.grantId, grantId), isNull(oauthTokens.revokedAt))).run();
+  // Region tokens carry the grant's id as their access_token_id (see tokens.ts).
+  recordRevocation(ctx, ctx.regions.keys(), { accessTokenId: grantId }, "access_token_revoked", null);
+}
+
 /** Ends a grant and every token cut from it, audited; call pushRevocations afterwards. */
 export function revokeGrant(ctx: ControlContext, actor: Actor, grant: GrantRow, reason: GrantRevocationReason): void {
   if (grant.revokedAt) return;
@@ -50,9 +57,7 @@ export function revokeGrant(ctx: ControlContext, actor: Actor, grant: GrantRow, 
     after: { id: grant.id, client_id: grant.clientId, revoked_at: revokedAt, reason },
     apply: () => {
       ctx.db.update(oauthGrants).set({ revokedAt }).where(eq(oauthGrants.id, grant.id)).run();
-      ctx.db.update(oauthTokens).set({ revokedAt }).where(and(eq(oauthTokens.grantId, grant.id), isNull(oauthTokens.revokedAt))).run();
-      // Region tokens carry the grant's id as their access_token_id (see tokens.ts).
-      recordRevocation(ctx, ctx.regions.keys(), { accessTokenId: grant.id }, "access_token_revoked", null);
+      endTokensOf(ctx, grant.id, revokedAt);
     },
   });
 }
@@ -71,10 +76,7 @@ export function endGrantsOfUser(ctx: ControlContext, userId: string, orgId: stri
     .where(and(eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt), orgId === null ? undefined : eq(oauthGrants.orgId, orgId)))
     .returning({ id: oauthGrants.id })
     .all();
-  for (const { id } of ended) {
-    ctx.db.update(oauthTokens).set({ revokedAt }).where(and(eq(oauthTokens.grantId, id), isNull(oauthTokens.revokedAt))).run();
-    recordRevocation(ctx, ctx.regions.keys(), { accessTokenId: id }, "access_token_revoked", null);
-  }
+  for (const { id } of ended) endTokensOf(ctx, id, revokedAt);
   return ended.length;
 }
 

@@ -28,7 +28,10 @@ export function validEvent(overrides: Partial<ValidEvent> = {}): ValidEvent {
   };
 }
 
-export const storedAs = (index: number, personIndex = 0): AcceptedEvent => ({ index, timestamp: Date.now(), sampleRate: 1, isSuspect: false, personIndex, location: 0 });
+/** One instant for every stored event of a test file, so two calls to storedAs compare equal. */
+const storedAt = Date.now();
+
+export const storedAs = (index: number, personIndex = 0): AcceptedEvent => ({ index, timestamp: storedAt, sampleRate: 1, isSuspect: false, personIndex, location: 0 });
 
 export const watcher = (overrides: Partial<LiveWatcher> = {}): LiveWatcher => ({
   filter: { events: null, distinctIds: null, properties: [] },

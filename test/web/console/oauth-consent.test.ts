@@ -144,6 +144,8 @@ test("Account > Connected apps lists the application; Revoke ends its token", as
   await page.getByRole("navigation", { name: "Your account" }).getByRole("link", { name: "Connected apps" }).click();
   await waitForPage(page, "Connected apps");
   const row = page.locator("tr", { hasText: "Agent CLI" });
+  // allTextContents does not wait: the list is fetched after the page's title is shown.
+  await row.waitFor();
   expect(await row.locator("td").allTextContents()).toEqual([
     "Agent CLI", "Olga Owner's organisation", "query:readprojects:write", expect.any(String), expect.not.stringMatching(/^Never$/), "Revoke",
   ]);

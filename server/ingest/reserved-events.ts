@@ -1,5 +1,8 @@
 // Names starting with `$` are reserved. These are the ones the service knows; any other
-// `$` name is rejected with `reserved_name` on the native API.
+// `$` name is rejected with `reserved_name` on the native API. The revenue events (written by
+// the payment-provider webhooks) are known too, so a project that bills by itself can send them.
+import { revenueEventNames } from "../../engine/revenue-events.ts";
+
 export const knownReservedEvents: ReadonlySet<string> = new Set([
   "$identify",
   "$create_alias",
@@ -13,6 +16,7 @@ export const knownReservedEvents: ReadonlySet<string> = new Set([
   "$feature_flag_called",
   "$rageclick",
   "$opt_in",
+  ...revenueEventNames,
 ]);
 
 /**

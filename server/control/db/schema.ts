@@ -618,3 +618,44 @@ export const erasureSubjects = sqliteTable("erasure_subjects", {
   requestId: text("request_id").primaryKey().references(() => erasureRequests.id),
   subjects: text("subjects", { mode: "json" }).$type<{ person_ids: string[]; distinct_ids: string[] }>().notNull(),
 });
+
+/**
+ * A project's revenue integration: which provider's webhooks it accepts, at which path token
+ * (part of `webhook_url`, so kept as is; rotating it replaces it), and the secret the
+ * provider signs with (never returned; the region needs it to verify signatures).
+ */
+export const integrations = sqliteTable(
+  "integrations",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id),
+    provider: text("provider", { enum: ["stripe", "revenuecat", "app_store", "play_store"] }).notNull(),
+    name: text("name"),
+    status: text("status", { enum: ["active", "disabled"] }).notNull(),
+    token: text("token").notNull().unique(),
+    secret: text("secret"),
+    secretLast4: text("secret_last4"),
+    config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** The project's region holds the integration as it stands (false: a push failed; retried). */
+    regionSynced: integer("region_synced", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (table) => [index("integrations_project_idx").on(table.projectId, table.createdAt)],
+);
+
+/**
+ * An organisation's plan and spend cap, and its customer and subscription at the payment
+ * provider when one is configured. No row: the deployment's default plan, no cap.
+ */
+export const orgBilling = sqliteTable("org_billing", {
+  orgId: text("org_id").primaryKey().references(() => orgs.id),
+  plan: text("plan", { enum: ["self_hosted", "starter", "growth", "scale"] }).notNull(),
+  spendCapMinor: integer("spend_cap_minor"),
+  customerId: text("customer_id"),
+  subscriptionId: text("subscription_id"),
+  subscriptionStatus: text("subscription_status"),
+  currentPeriodStart: text("current_period_start"),
+  currentPeriodEnd: text("current_period_end"),
+  updatedAt: text("updated_at").notNull(),
+});

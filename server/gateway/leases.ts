@@ -68,9 +68,13 @@ export class Leases {
     let released = 0;
     const keep: GatewayInstance[] = [];
     const wantingIds = new Set(wanting.map((instance) => instance.id));
-    // Renew what is ours first (above the share, give back the newest, so a new replica gets some).
-    for (const instance of wanting.filter((instance) => this.owned.has(instance.id))) {
-      if (keep.length >= share) {
+    // Renew what is ours first; above the share, give back paired numbers (oldest kept, so a new
+    // replica gets the newest). A number being paired here is never given back: its phone is
+    // scanning this session's code, and another replica's session would show a new one.
+    const mine = wanting.filter((instance) => this.owned.has(instance.id));
+    const pairingHere = mine.filter((instance) => this.isPairingHere(instance));
+    for (const instance of [...pairingHere, ...mine.filter((instance) => !pairingHere.includes(instance))]) {
+      if (keep.length >= share && !pairingHere.includes(instance)) {
         await this.letGo(instance.id);
         released += 1;
         continue;
@@ -96,6 +100,11 @@ export class Leases {
       }
     }
     return { held: this.owned.size, opened, released, liveReplicas: live.length };
+  }
+
+  /** The number waits for its first scan, through a session this replica holds. */
+  private isPairingHere(instance: GatewayInstance): boolean {
+    return instance.state !== "paired" && this.deps.sessions.get(instance.id) !== undefined;
   }
 
   /** Closes the number's session here and gives its lease back. */

@@ -8,13 +8,18 @@ function run(command: string[]): { ok: boolean; output: string } {
   return { ok: result.exitCode === 0, output: `${result.stdout.toString()}${result.stderr.toString()}`.slice(-2000) };
 }
 
+/** How long apt waits for another install to finish before it gives up. */
+const aptLockWaitSeconds = 900;
+
 /** Installs Debian's `name` unless `path` exists already; throws with apt's output when that fails. */
 export function ensureDebianPackage(name: string, path: string, neededFor: string): void {
   if (existsSync(path)) return;
-  const install = ["apt-get", "install", "-y", "--no-install-recommends", name];
+  // Test files run in parallel workers may install at the same time: wait for dpkg's lock.
+  const waitForLock = ["-o", `DPkg::Lock::Timeout=${aptLockWaitSeconds}`];
+  const install = ["apt-get", ...waitForLock, "install", "-y", "--no-install-recommends", name];
   let attempt = run(install);
   if (!attempt.ok) {
-    run(["apt-get", "update"]);
+    run(["apt-get", ...waitForLock, "update"]);
     attempt = run(install);
   }
   if (!attempt.ok || !existsSync(path)) {

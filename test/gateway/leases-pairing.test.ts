@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startSimulatedNetwork, type RunningSimulatedNetwork } from "../../server/gateway/network/simulated/index.ts";
 import { startTestPostgres, type TestPostgres } from "../helpers/postgres.ts";
-import { startTestGateway, testRootKey, waitFor, type TestGateway } from "./harness.ts";
+import { startTestGateway, waitFor, type TestGateway } from "./harness.ts";
 
 const numbers = ["+4915300000001", "+4915300000002"];
 let postgres: TestPostgres;

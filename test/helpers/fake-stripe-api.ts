@@ -5,7 +5,7 @@
 // kept in memory. Test controls complete a checkout, change or cancel a subscription, fail the
 // next calls, and hand out the webhook events Stripe would send, signed with the endpoint secret.
 import Stripe from "stripe";
-import { checkParams, parseForm, type FormObject, type Shape } from "./fake-stripe-form.ts";
+import { checkParams, invalid, missing, parseForm, RequestError, required, validUrl, type FormObject, type Shape, type StripeErrorBody } from "./fake-stripe-form.ts";
 import {
   customerObject,
   invoiceObject,
@@ -18,7 +18,7 @@ import {
   type StripeObject,
 } from "./fake-stripe-objects.ts";
 
-export type { FakePrice, StripeObject };
+export type { FakePrice, StripeObject, StripeErrorBody };
 
 export interface RecordedRequest {
   method: string;
@@ -28,12 +28,6 @@ export interface RecordedRequest {
   stripeVersion: string | null;
 }
 
-export interface StripeErrorBody {
-  type: string;
-  message: string;
-  code?: string;
-  param?: string;
-}
 
 export interface WebhookDelivery {
   event: StripeObject;
@@ -49,24 +43,6 @@ interface SessionState {
 
 const prorationBehaviors = new Set(["always_invoice", "create_prorations", "none"]);
 const itemsShape: Shape = [{ id: "string", price: "string" }];
-
-class RequestError extends Error {
-  constructor(readonly status: number, readonly body: StripeErrorBody) {
-    super(body.message);
-  }
-}
-
-const missing = (kind: string, id: string, param?: string) =>
-  new RequestError(404, { type: "invalid_request_error", code: "resource_missing", message: `No such ${kind}: '${id}'`, ...(param ? { param } : {}) });
-const invalid = (message: string, param?: string, code?: string) =>
-  new RequestError(400, { type: "invalid_request_error", message, ...(param ? { param } : {}), ...(code ? { code } : {}) });
-const required = (param: string) => invalid(`Missing required param: ${param}.`, param, "parameter_missing");
-
-function validUrl(value: string | undefined, param: string): string | null {
-  if (value === undefined) return null;
-  if (!URL.canParse(value)) throw invalid("Not a valid URL", param, "url_invalid");
-  return value;
-}
 
 export class FakeStripeApi {
   readonly requests: RecordedRequest[] = [];

@@ -1,6 +1,7 @@
 // How Stripe's API reads a form-encoded request body: nested keys (`line_items[0][price]`,
-// `metadata[org_id]`) become objects and arrays, unknown parameters are refused by name, and
-// metadata is held to Stripe's limits. Used by the fake Stripe API (fake-stripe-api.ts).
+// `metadata[org_id]`) become objects and arrays, unknown parameters are refused by name,
+// metadata is held to Stripe's limits, and refusals carry Stripe's error body. Used by the fake
+// Stripe API (fake-stripe-api.ts).
 
 export type FormValue = string | FormValue[] | { [key: string]: FormValue };
 export type FormObject = { [key: string]: FormValue };
@@ -85,3 +86,30 @@ function checkMetadata(value: FormValue, path: string): ParamError | null {
   }
   return null;
 }
+
+export interface StripeErrorBody {
+  type: string;
+  message: string;
+  code?: string;
+  param?: string;
+}
+
+/** A request Stripe refuses: its status and error body. */
+export class RequestError extends Error {
+  constructor(readonly status: number, readonly body: StripeErrorBody) {
+    super(body.message);
+  }
+}
+
+export const missing = (kind: string, id: string, param?: string) =>
+  new RequestError(404, { type: "invalid_request_error", code: "resource_missing", message: `No such ${kind}: '${id}'`, ...(param ? { param } : {}) });
+export const invalid = (message: string, param?: string, code?: string) =>
+  new RequestError(400, { type: "invalid_request_error", message, ...(param ? { param } : {}), ...(code ? { code } : {}) });
+export const required = (param: string) => invalid(`Missing required param: ${param}.`, param, "parameter_missing");
+
+export function validUrl(value: string | undefined, param: string): string | null {
+  if (value === undefined) return null;
+  if (!URL.canParse(value)) throw invalid("Not a valid URL", param, "url_invalid");
+  return value;
+}
+

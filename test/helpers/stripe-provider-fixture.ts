@@ -29,18 +29,20 @@ export const newCustomer: BillingCustomer = {
 };
 export const urls = { successUrl: "https://console.acme.test/billing?checkout=done", cancelUrl: "https://console.acme.test/billing" };
 
+type ProviderOptions = { secretKey?: string; maxNetworkRetries?: number; requestTimeoutMs?: number; apiBase?: URL };
+
 export interface StripeFixture {
   fake: FakeStripeApi;
   provider: StripePaymentProvider;
   /** Unix seconds, shared by the fake and the provider. */
   clock: { seconds: number };
-  providerWith(options: { secretKey?: string; maxNetworkRetries?: number; apiBase?: URL }): StripePaymentProvider;
+  providerWith(options: ProviderOptions): StripePaymentProvider;
 }
 
 export function stripeFixture(): StripeFixture {
   const clock = { seconds: novemberFirst };
   const fake = startFakeStripeApi({ secretKey: stripeTestKey, webhookSecret: stripeTestWebhookSecret, prices: fakePrices, now: () => clock.seconds });
-  const providerWith = (options: { secretKey?: string; maxNetworkRetries?: number; apiBase?: URL }) =>
+  const providerWith = (options: ProviderOptions) =>
     new StripePaymentProvider({
       secretKey: options.secretKey ?? stripeTestKey,
       webhookSecret: stripeTestWebhookSecret,
@@ -48,6 +50,7 @@ export function stripeFixture(): StripeFixture {
       apiBase: options.apiBase ?? fake.url,
       // The client's back-off is half a second and more: only the retry test waits for it.
       maxNetworkRetries: options.maxNetworkRetries ?? 0,
+      ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
       now: () => clock.seconds * 1000,
     });
   return { fake, provider: providerWith({}), clock, providerWith };

@@ -41,6 +41,8 @@ export interface StripeSettings {
   apiBase: URL | null;
   /** Defaults to stripeNetworkRetries. */
   maxNetworkRetries?: number;
+  /** Defaults to stripeRequestTimeoutMs. */
+  requestTimeoutMs?: number;
   /** Milliseconds since the epoch: proration dates and the webhook signature's age (tests move it). */
   now?: () => number;
 }
@@ -59,7 +61,7 @@ export class StripePaymentProvider implements PaymentProvider {
     const protocol = base?.protocol === "http:" ? "http" : "https";
     this.stripe = new Stripe(settings.secretKey, {
       maxNetworkRetries: settings.maxNetworkRetries ?? stripeNetworkRetries,
-      timeout: stripeRequestTimeoutMs,
+      timeout: settings.requestTimeoutMs ?? stripeRequestTimeoutMs,
       // Latency telemetry about earlier requests is not Stripe's to collect from a self-hosted service.
       telemetry: false,
       appInfo: { name: "svc-analytics" },

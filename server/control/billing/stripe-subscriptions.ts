@@ -40,7 +40,8 @@ export function subscriptionChangeOf(
   const orgId = subscription.metadata?.org_id ?? fallbackOrgId;
   if (typeof orgId !== "string" || !isUuid(orgId)) return null;
   const customerId = idOf(subscription.customer);
-  const item = planItem(subscription, prices);
+  // With no item on a plan, the status (a cancellation, say) still counts; the plan stays as it was.
+  const item = planItem(subscription, prices) ?? subscription.items.data[0];
   if (!item || !stripeIdPattern.test(customerId) || !stripeIdPattern.test(subscription.id)) return null;
   if (!statusPattern.test(subscription.status)) return null;
   return {

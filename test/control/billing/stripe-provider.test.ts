@@ -175,6 +175,24 @@ describe("checkout", () => {
     expect(fx.fake.requests.map((request) => `${request.method} ${request.path}`)).toEqual([`GET /v1/subscriptions/${customer.subscriptionId}`]);
   });
 
+  test("a live subscription with several items, none on a plan's price: refused, nothing changed", async () => {
+    const customer = await subscribed();
+    const subscription = fx.fake.subscriptions.get(customer.subscriptionId)!;
+    const items = (subscription.items as { data: { id: string; price: { id: string } }[] }).data;
+    items[0]!.price.id = "price_legacy";
+    items.push({ ...structuredClone(items[0]!), id: "si_second" });
+    const error = await failure(fx.provider.checkout(customer, "growth", urls));
+    expect(errorFields(error)).toEqual({
+      status: 503,
+      code: "unavailable",
+      failure: "rejected",
+      message: `subscription ${customer.subscriptionId} has 2 items and none on a plan's price; change it in the Stripe dashboard`,
+      headers: {},
+      customerId: null,
+    });
+    expect(fx.fake.requests.map((request) => `${request.method} ${request.path}`)).toEqual([`GET /v1/subscriptions/${customer.subscriptionId}`]);
+  });
+
   test("past_due and trialing subscriptions are live: changed in place", async () => {
     const customer = await subscribed();
     for (const status of ["past_due", "trialing"]) {
@@ -289,6 +307,19 @@ describe("Stripe's failures", () => {
       headers: { "Retry-After": "30" },
       customerId: null,
     });
+  });
+
+  test("no answer within the time-out: unreachable", async () => {
+    let answer: () => void = () => undefined;
+    const silent = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Promise<Response>((resolve) => (answer = () => resolve(new Response("{}")))) });
+    try {
+      const provider = fx.providerWith({ apiBase: new URL(`http://127.0.0.1:${silent.port}`), requestTimeoutMs: 100 });
+      const error = await failure(provider.portal("cus_x", "https://console.acme.test/billing"));
+      expect(error.failure).toBe("unreachable");
+    } finally {
+      answer();
+      await silent.stop(true);
+    }
   });
 
   test("the session fails after the customer was created: the error carries the customer to keep", async () => {

@@ -77,6 +77,22 @@ describe("events", () => {
     expect(await change(updated!)).toEqual({ orgId, customerId, subscriptionId: subscription.id, plan: null, status: "active", ...november });
   });
 
+  test("several items, none on a plan's price: plan null, the status still counts", async () => {
+    const { customerId, subscription } = await paidCheckout();
+    const copy: StripeObject = { ...structuredClone(subscription), id: "sub_twoItemsGone", status: "canceled" };
+    const items = (copy.items as { data: { id: string; price: { id: string } }[] }).data;
+    items[0]!.price.id = "price_legacy";
+    items.push({ ...structuredClone(items[0]!), id: "si_second" });
+    expect(await change(fx.fake.event("customer.subscription.deleted", copy))).toEqual({
+      orgId,
+      customerId,
+      subscriptionId: "sub_twoItemsGone",
+      plan: null,
+      status: "canceled",
+      ...november,
+    });
+  });
+
   test("events arrive out of order: a late one answers the subscription as it is now", async () => {
     const { subscription, events } = await paidCheckout();
     fx.fake.cancelSubscription(subscription.id);

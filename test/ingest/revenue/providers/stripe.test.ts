@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import Stripe from "stripe";
 import { stripeModule } from "../../../../server/ingest/revenue/providers/stripe.ts";
 import { stripeSignatureToleranceMs } from "../../../../server/ingest/revenue/providers/stripe-signature.ts";
-import { WebhookAuthError, WebhookPayloadError, type WebhookIntegration } from "../../../../server/ingest/revenue/provider.ts";
+import type { RevenueEventName } from "../../../../engine/revenue-events.ts";
+import { WebhookAuthError, WebhookPayloadError, type RevenueEventDraft, type WebhookIntegration } from "../../../../server/ingest/revenue/provider.ts";
 
 const secret = "whsec_test_5f8d0c6a1b2e4f7a9c3d";
 const stripe = new Stripe("sk_test_not_used_for_network");
@@ -60,10 +61,10 @@ const subscription = (fields: object = {}, items: object[] = [item(price("price_
 });
 
 const base = (eventId: string) => ({ provider: "stripe", provider_event_id: eventId });
-const draft = (eventId: string, i: number, eventName: string, distinctId: string, properties: object) => ({
+const draft = (eventId: string, i: number, eventName: RevenueEventName, distinctId: string, properties: RevenueEventDraft["properties"]): RevenueEventDraft => ({
   event: eventName, distinctId, timestamp: (nowSeconds - 2) * 1000, uuidSeed: `${eventId}:${i}`, properties: { ...properties, ...base(eventId) },
 });
-const subscriptionProperties = (mrr: number, extra: object = {}) => ({
+const subscriptionProperties = (mrr: number, extra: RevenueEventDraft["properties"] = {}): RevenueEventDraft["properties"] => ({
   mrr, currency: "USD", subscription_id: "sub_1", product: "prod_price_pro", period: "month", customer: "cus_Alice", ...extra,
 });
 

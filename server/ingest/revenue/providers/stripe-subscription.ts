@@ -89,11 +89,16 @@ export function mapSubscriptionEvent(type: string, subscription: JsonObject, pre
   const before = previous ?? {};
   const previousStatus = textAt(before, "status");
   let started = false;
-  if (previousStatus !== null && previousStatus !== status) {
-    if (status === "active" && previousStatus === "trialing") add(revenueEvents.trialConverted, mrrNow);
-    else if (status === "active" && previousStatus === "incomplete") add(revenueEvents.subscriptionStarted, mrrNow);
-    else if (status === "trialing" && previousStatus === "incomplete") add(revenueEvents.trialStarted, 0);
-    started = status === "active" || status === "trialing";
+  // A start already states the MRR and the first period: no plan change or renewal besides it.
+  if (status === "active" && previousStatus === "trialing") {
+    add(revenueEvents.trialConverted, mrrNow);
+    started = true;
+  } else if (status === "active" && previousStatus === "incomplete") {
+    add(revenueEvents.subscriptionStarted, mrrNow);
+    started = true;
+  } else if (status === "trialing" && previousStatus === "incomplete") {
+    add(revenueEvents.trialStarted, 0);
+    started = true;
   }
   if (!started && status === "active") {
     const previousItems = itemsRecurring(before.items) ?? ("plan" in before || "quantity" in before

@@ -299,6 +299,16 @@ describe("Stripe subscriptions", () => {
     expect(both.kind === "events" && both.events.map((e) => [e.event, e.uuidSeed])).toEqual([["$subscription_upgraded", "evt_b:0"], ["$subscription_cancelled", "evt_b:1"]]);
   });
 
+  test("past_due and its recovery write nothing; a plan change at the recovery is still one", async () => {
+    const late = await deliver(event("evt_p1", "customer.subscription.updated", subscription({ status: "past_due" }), { status: "active" }));
+    expect(late.kind === "events" && late.events).toEqual([]);
+    const recovered = await deliver(event("evt_p2", "customer.subscription.updated", subscription(), { status: "past_due" }));
+    expect(recovered.kind === "events" && recovered.events).toEqual([]);
+    const both = await deliver(event("evt_p3", "customer.subscription.updated", subscription(),
+      { status: "past_due", items: { object: "list", data: [item(price("price_basic", 1000, "month"))] } }));
+    expect(both.kind === "events" && both.events.map((e) => e.event)).toEqual(["$subscription_upgraded"]);
+  });
+
   test("deleted is $subscription_expired with MRR 0", async () => {
     expect(await deliver(event("evt_e", "customer.subscription.deleted", subscription({ status: "canceled", ended_at: nowSeconds })))).toEqual({
       kind: "events", notificationId: "evt_e", notificationType: "customer.subscription.deleted",

@@ -261,6 +261,12 @@ describe("App Store notifications as revenue events", () => {
     }]);
   });
 
+  test("hostile product ids and tokens pass through as plain data; an overlong appAccountToken falls back to originalTransactionId", async () => {
+    const hostile = "<img src=x onerror=alert(1)>'; DROP TABLE events; --";
+    const outcome = await send("ONE_TIME_CHARGE", { transaction: { type: "Consumable", productId: hostile, appAccountToken: "x".repeat(201) } });
+    expect(eventsOf(outcome)?.map((e) => [e.distinctId, e.properties.product])).toEqual([["2000000900000001", hostile]]);
+  });
+
   test("appAccountToken is the person when the app set one", async () => {
     const token = "7e3fb20b-4cdb-47cc-936d-99d65f608138";
     const outcome = await send("DID_RENEW", { transaction: { appAccountToken: token } });

@@ -125,6 +125,19 @@ describe("Stripe-Signature, checked by our code against signatures made by the s
     expect((await authError(deliver(payload, `t=${nowSeconds},${other},v1=${"a".repeat(64)}`))).reason).toBe("bad_signature");
   });
 
+  test("our check agrees with the stripe package's own constructEventAsync (except that we also refuse the far future)", async () => {
+    const toleranceS = stripeSignatureToleranceMs / 1000;
+    const cases = [
+      await signed(payload), await signed(payload, { secret: "whsec_other" }), await signed(payload, { timestamp: nowSeconds - toleranceS - 1 }),
+      await signed(payload, { timestamp: nowSeconds - toleranceS }), `t=${nowSeconds},v1=${"0".repeat(64)}`, "t=abc,v1=zz",
+    ];
+    for (const header of cases) {
+      const ours = await deliver(payload, header).then(() => true, () => false);
+      const theirs = await stripe.webhooks.constructEventAsync(payload, header, secret, toleranceS, undefined, now).then(() => true, () => false);
+      expect([header, ours]).toEqual([header, theirs]);
+    }
+  });
+
   test("an integration without a signing secret refuses every request", async () => {
     const error = await stripeModule.handle({ ...integration, secret: null }, request(payload, await signed(payload))).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(WebhookAuthError);
@@ -191,6 +204,14 @@ describe("Stripe charges and refunds", () => {
     });
     const second = await deliver(event("evt_r2", "charge.refunded", charge({ amount_refunded: 2999, refunded: true }), { amount_refunded: 1000, refunded: false }));
     expect(second.kind === "events" && second.events.map((e) => e.properties.amount)).toEqual([1999]);
+  });
+
+  test("hostile metadata and ids pass through as plain data", async () => {
+    const hostile = "<script>alert(1)</script>'; DROP TABLE events; --";
+    const outcome = await deliver(event("evt_h", "charge.succeeded", charge({ metadata: { distinct_id: hostile }, customer: "cus_<b>x</b>" })));
+    expect(outcome.kind === "events" && outcome.events.map((e) => [e.distinctId, e.properties.customer])).toEqual([[hostile, "cus_<b>x</b>"]]);
+    const notText = await deliver(event("evt_h2", "charge.succeeded", charge({ metadata: { distinct_id: { toString: "x" } }, amount_captured: "999" })));
+    expect(notText.kind === "events" && notText.events.map((e) => [e.distinctId, e.properties.amount])).toEqual([["cus_Alice", 2999]]);
   });
 
   test("a zero-decimal currency keeps its amount (Stripe's amounts are already minor units)", async () => {

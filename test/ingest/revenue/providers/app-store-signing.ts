@@ -1,9 +1,9 @@
 // Certificate chains and App Store JWS made in the test, shaped like Apple's: an ECDSA root, an
 // intermediate CA with Apple's WWDR extension, a leaf with Apple's receipt-signing extension.
-// The certificates are DER written here with node:crypto keys: @peculiar/x509 cannot sign in
-// this install (npm nested a separate @peculiar/asn1-schema under each @peculiar/asn1-* package,
-// so its schema registry is split and EC certificates fail with "Cannot get schema for
-// 'AlgorithmIdentifier'").
+// The certificates are DER written here with node:crypto keys, no X.509 library: @peculiar/x509
+// could not sign beside this project's other dependencies (npm nested a separate
+// @peculiar/asn1-schema under each @peculiar/asn1-* package, so its schema registry was split
+// and EC certificates failed with "Cannot get schema for 'AlgorithmIdentifier'").
 import { generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { appleReceiptSigningOid, appleWwdrIntermediateOid } from "../../../../server/ingest/revenue/providers/x509-chain.ts";
 

@@ -16,6 +16,8 @@ import { ingestUrlBytesMax } from "./limits.ts";
 import { captureReplay } from "./replay/capture-replay.ts";
 import { FlagGate } from "./flags/flag-gate.ts";
 import { SessionVerdicts } from "./replay/replay-sampling.ts";
+import { handleWebhook } from "./revenue/webhook-route.ts";
+import { providerModules } from "./revenue/providers/index.ts";
 
 /** The customer-data platform's paths: each call by name and by its one-letter short form; null is a batch. */
 const segmentPaths: [string, SegmentCall | null][] = [
@@ -121,6 +123,8 @@ export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: 
       return ingestJson(200, await captureReplay(node, recording, request, decoded, receivedAt));
     }, { parse: "none" });
   }
+  // Revenue webhooks from payment and subscription providers and the app stores (docs/revenue.md).
+  app.post("/wh/:provider/:token", ({ request, params }) => handleWebhook(node, providerModules, request, params.provider, params.token), { parse: "none" });
   for (const [path, call] of segmentPaths) {
     app.post(`/v1/${path}`, async ({ request }) => ingestJson(200, await captureSegment(node, request, trustProxy, call)), { parse: "none" });
   }

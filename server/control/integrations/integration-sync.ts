@@ -18,8 +18,10 @@ const regionsToReconcile = new WeakMap<ControlContext, Set<string>>();
 function reconcileSet(ctx: ControlContext): Set<string> {
   let regions = regionsToReconcile.get(ctx);
   if (!regions) {
-    // At start-up every region is reconciled once: what changed while this process was down.
-    regions = new Set(ctx.regions.keys());
+    // At start-up every region with a live project is reconciled once: a removal it missed
+    // before this process stopped is known to no one else.
+    const live = ctx.db.selectDistinct({ region: projects.region }).from(projects).where(isNull(projects.deletedAt)).all();
+    regions = new Set(live.map(({ region }) => region).filter((region) => ctx.regions.has(region as RegionCode)));
     regionsToReconcile.set(ctx, regions);
   }
   return regions;

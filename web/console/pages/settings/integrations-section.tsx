@@ -6,7 +6,7 @@ import { listIntegrations, type IntegrationDto } from "../../api/integrations.ts
 import type { ProjectDto } from "../../api/types.ts";
 import { useResource } from "../../hooks/use-resource.ts";
 import { Button } from "../../ui/button.tsx";
-import { DataTable } from "../../ui/data-table.tsx";
+import { CodeBlock } from "../../ui/code-block.tsx";
 import { ActivityIcon, PlusIcon } from "../../ui/icons.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
 import { Day } from "./dates.tsx";
@@ -34,46 +34,33 @@ function IntegrationsView({ project, initial, blocked }: { project: ProjectDto; 
           <PlusIcon /> Connect a provider
         </Button>
       </div>
-      <DataTable
-        caption="Revenue integrations"
-        rows={integrations}
-        rowKey={(integration) => integration.id}
-        empty={
-          <EmptyState icon={<ActivityIcon size={20} />} title="No revenue integrations">
-            Connect Stripe, RevenueCat, the App Store or Google Play to record charges, refunds and subscriptions as events.
-          </EmptyState>
-        }
-        columns={[
-          { label: "Name", cell: (integration) => integrationTitle(integration) },
-          { label: "Provider", cell: (integration) => providerLabels[integration.provider] },
-          {
-            label: "Status",
-            cell: (integration) => (
-              <>
-                {integration.status === "active" ? "Active" : "Disabled"}
-                {!integration.region_synced && <span class="field-hint"> (not yet in the region; retried)</span>}
-              </>
-            ),
-          },
-          { label: "Secret", cell: (integration) => (integration.has_secret ? <code class="inline-key nowrap">…{integration.secret_last4}</code> : "None") },
-          { label: "Created", cell: (integration) => <Day iso={integration.created_at} timeZone={project.timezone} /> },
-          {
-            label: "Actions",
-            actions: true,
-            cell: (integration) => {
-              const title = integrationTitle(integration);
-              return (
-                <>
-                  <Button small variant="ghost" onClick={() => setOpened({ kind: "url", integration })} aria-label={`Webhook URL of ${title}`}>Webhook URL</Button>
-                  <Button small variant="ghost" onClick={() => setOpened({ kind: "edit", integration })} {...writeProps} aria-label={`Edit ${title}`}>Edit</Button>
-                  <Button small variant="ghost" onClick={() => setOpened({ kind: "rotate", integration })} {...writeProps} aria-label={`Rotate the webhook URL of ${title}`}>Rotate URL</Button>
-                  <Button small variant="ghost" onClick={() => setOpened({ kind: "delete", integration })} {...writeProps} aria-label={`Delete ${title}`}>Delete</Button>
-                </>
-              );
-            },
-          },
-        ]}
-      />
+      {integrations.length === 0 && (
+        <EmptyState icon={<ActivityIcon size={20} />} title="No revenue integrations">
+          Connect Stripe, RevenueCat, the App Store or Google Play to record charges, refunds and subscriptions as events.
+        </EmptyState>
+      )}
+      {integrations.map((integration) => {
+        const title = integrationTitle(integration);
+        return (
+          <div key={integration.id} class="key-environment" role="group" aria-label={`${title} integration`}>
+            <h3 class="key-environment-name">{title}</h3>
+            <div class="key-card">
+              <CodeBlock code={integration.webhook_url} label={`Webhook URL of ${title}`} />
+              <p class="key-meta">
+                {providerLabels[integration.provider]} · {integration.status === "active" ? "Active" : "Disabled: its URL answers 404"} ·{" "}
+                {integration.has_secret ? <>secret ending <code class="inline-key">{integration.secret_last4}</code></> : "no secret"} · created{" "}
+                <Day iso={integration.created_at} timeZone={project.timezone} />
+              </p>
+              {!integration.region_synced && <p class="key-warning">The region has not taken this integration's latest state yet; it is sent again within a minute.</p>}
+              <div class="key-actions">
+                <Button small onClick={() => setOpened({ kind: "edit", integration })} {...writeProps} aria-label={`Edit ${title}`}>Edit</Button>
+                <Button small onClick={() => setOpened({ kind: "rotate", integration })} {...writeProps} aria-label={`Rotate the webhook URL of ${title}`}>Rotate URL</Button>
+                <Button small variant="ghost" onClick={() => setOpened({ kind: "delete", integration })} {...writeProps} aria-label={`Delete ${title}`}>Delete</Button>
+              </div>
+            </div>
+          </div>
+        );
+      })}
       {opened?.kind === "create" && <CreateIntegrationDialog project={project} onClose={close} onCreated={upsert} />}
       {opened?.kind === "url" && <WebhookUrlDialog integration={opened.integration} onClose={close} />}
       {opened?.kind === "edit" && <EditIntegrationDialog project={project} integration={opened.integration} onClose={close} onSaved={(saved) => { upsert(saved); close(); }} />}

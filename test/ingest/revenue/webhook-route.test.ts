@@ -186,4 +186,20 @@ describe("POST /wh/{provider}/{token}", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]![0]).not.toContain("person@example.com");
   });
+
+  test("hostile ids and products are stored as text, exactly", async () => {
+    const hostile = "'; DROP TABLE events; --<script>alert(1)</script>";
+    const reply = await deliver(pathOf(integration.webhook_url), rcEvent({ id: "rc-hostile", app_user_id: hostile, product_id: `${hostile}\u0000`, type: "EXPIRATION" }));
+    expect(reply).toMatchObject({ status: 200, body: received(1) });
+    expect(await sql("SELECT distinct_id, p_product, p_customer FROM events WHERE p_provider_event_id = 'rc-hostile'")).toEqual([[hostile, `${hostile}\u0000`, hostile]]);
+  });
+
+  test("durable before the answer: after a restart the events are there and a redelivery is still a duplicate", async () => {
+    const body = rcEvent({ id: "rc-restart", type: "NON_RENEWING_PURCHASE", expiration_at_ms: null });
+    const path = pathOf(integration.webhook_url);
+    expect(await deliver(path, body)).toMatchObject({ status: 200, body: received(1) });
+    service = await service.restart();
+    expect(await deliver(path, body)).toMatchObject({ status: 200, body: received(0, 1) });
+    expect(await sql("SELECT event, p_amount, p_currency FROM events WHERE p_provider_event_id = 'rc-restart'")).toEqual([["$charge", 999, "EUR"]]);
+  });
 });

@@ -80,7 +80,7 @@ test("connect RevenueCat, copy its webhook URL, edit and disable it, rotate the 
   expect(await card.locator("h3").textContent()).toBe(hostileName);
   expect(await card.getByLabel(`Webhook URL of ${hostileName}`, { exact: true }).textContent()).toBe(url);
   expect(await card.locator(".key-meta").textContent()).toMatch(/^RevenueCat · Active · secret ending 4242 · created /);
-  expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
   expect(await page.locator("body").textContent()).not.toContain("console-rc-secret");
   await screenshotThemes(page, "settings-integrations-list");
 

@@ -22,8 +22,8 @@ import {
 
 /** The largest notification taken (providers send a few KB; App Store's signed payloads are the largest). */
 export const webhookBodyBytesMax = 256 * 1024;
-/** Characters of a provider's reason kept in a warning's message. */
-export const webhookWarningMessageMax = 200;
+/** Characters of a provider module's message kept in a warning or a 400 answer (the module may quote what was sent). */
+export const webhookMessageCharactersMax = 200;
 /** The environment webhook events are written to. */
 export const webhookEnvironment = "production";
 /** `lib` of the stored events (the drop-in formats' are `posthog-compat` and `segment-compat`); its version is the provider. */
@@ -108,11 +108,11 @@ export async function handleWebhook(
     } catch (error) {
       if (error instanceof WebhookAuthError) {
         // Bounded, and never the secret or the body: the reason, and how much was sent.
-        const message = `${providerName} webhook not authenticated (${error.reason}): ${error.message}`.slice(0, webhookWarningMessageMax);
+        const message = `${providerName} webhook not authenticated (${error.reason}): ${error.message}`.slice(0, webhookMessageCharactersMax);
         node.warnings.record(projectKey(integration), { reason: "webhook_unauthenticated", message }, { provider: providerName, reason: error.reason, body_bytes: body.byteLength }, receivedAt);
         throw new ApiError(401, "unauthorized", `the request is not signed by ${providerName} for this integration (${error.reason})`);
       }
-      if (error instanceof WebhookPayloadError) throw new ApiError(400, "validation", error.message.slice(0, webhookWarningMessageMax));
+      if (error instanceof WebhookPayloadError) throw new ApiError(400, "validation", error.message.slice(0, webhookMessageCharactersMax));
       throw error;
     }
     if (outcome.kind === "ignored") return answer(200, { received: true, events: 0, duplicates: 0, rejected: 0 } satisfies WebhookAnswer);

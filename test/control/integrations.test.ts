@@ -8,7 +8,7 @@ import { startTestService, type TestService } from "../helpers/service.ts";
 import { addMember, createProject, createToken, signUp, v1, type SignedUpUser } from "../helpers/accounts.ts";
 import { isoPattern, uuidPattern } from "../helpers/client.ts";
 import {
-  integrationConfigBytesMax, integrationNameLengthMax, integrationSecretLengthMax, integrationSecretLengthMin,
+  integrationConfigBytesMax, integrationNameLengthMax, integrationSecretLengthMax, integrationSecretLengthMin, playProductIdLengthMax,
 } from "../../server/control/integrations/integration-config.ts";
 
 let service: TestService;
@@ -172,6 +172,11 @@ describe("/v1 integrations", () => {
     expect((await create({ provider: "play_store", config: atLimit })).status).toBe(201);
     const overLimit = { ...atLimit, package_name: `${atLimit.package_name}p` };
     expect(await create({ provider: "play_store", config: overLimit })).toMatchObject({ status: 400, body: validation(`config must be at most ${integrationConfigBytesMax} bytes as JSON`) });
+
+    const priced = (productId: string) => ({ package_name: "com.example", products: { [productId]: { amount_minor: 1, currency: "USD", period: "day" } } });
+    expect((await create({ provider: "play_store", config: priced("p".repeat(playProductIdLengthMax)) })).status).toBe(201);
+    expect(await create({ provider: "play_store", config: priced("p".repeat(playProductIdLengthMax + 1)) }))
+      .toMatchObject({ status: 400, body: validation(`config.products: product ids must be 1 to ${playProductIdLengthMax} characters`) });
 
     const stripe = await create({ provider: "stripe", secret: stripeSecret });
     const noProvider = await v1(service, pat, "PATCH", `${base()}/${stripe.body.id}`, { provider: "revenuecat" });

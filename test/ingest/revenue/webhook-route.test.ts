@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestService, type TestService } from "../../helpers/service.ts";
 import { createProject, createToken, regionTokenFor, signUp, v1, type SignedUpUser } from "../../helpers/accounts.ts";
 import { bearer, call, type Reply } from "../../helpers/client.ts";
-import { webhookBodyBytesMax } from "../../../server/ingest/revenue/webhook-route.ts";
+import { handleWebhook, webhookBodyBytesMax, webhookMessageCharactersMax } from "../../../server/ingest/revenue/webhook-route.ts";
+import { WebhookAuthError, WebhookPayloadError, type RevenueProvider, type RevenueProviderModule } from "../../../server/ingest/revenue/provider.ts";
 
 let service: TestService;
 let owner: SignedUpUser;
@@ -201,5 +202,24 @@ describe("POST /wh/{provider}/{token}", () => {
     service = await service.restart();
     expect(await deliver(path, body)).toMatchObject({ status: 200, body: received(0, 1) });
     expect(await sql("SELECT event, p_amount, p_currency FROM events WHERE p_provider_event_id = 'rc-restart'")).toEqual([["$charge", 999, "EUR"]]);
+  });
+
+  test(`a module's message is cut to ${webhookMessageCharactersMax} characters in the warning and the 400`, async () => {
+    const own = await createIntegration({ provider: "revenuecat", secret: "Bearer long-messages-1" });
+    const token = own.webhook_url.split("/").at(-1);
+    const node = service.nodes.get("eu")!;
+    const long = "m".repeat(webhookMessageCharactersMax * 2);
+    const failing = (error: Error): ReadonlyMap<RevenueProvider, RevenueProviderModule> =>
+      new Map([["revenuecat", { provider: "revenuecat", handle: async () => { throw error; } }]]);
+    const request = () => new Request(`http://localhost/wh/revenuecat/${token}`, { method: "POST", body: "{}" });
+    const payload = await handleWebhook(node, failing(new WebhookPayloadError(long)), request(), "revenuecat", token);
+    expect([payload.status, await payload.json()]).toEqual([400, { error: { code: "validation", message: long.slice(0, webhookMessageCharactersMax) } }]);
+    const unauthenticated = await handleWebhook(node, failing(new WebhookAuthError("bad_signature", long)), request(), "revenuecat", token);
+    expect(unauthenticated.status).toBe(401);
+    const regionToken = await regionTokenFor(service, pat, project.id, ["query:read"]);
+    const warnings = await call(service.url, "GET", "/region/eu/ingestion/warnings?reason=webhook_unauthenticated", { headers: bearer(regionToken) });
+    const cut = warnings.body.results.find((entry: any) => entry.message.endsWith("mmm"));
+    const expected = `revenuecat webhook not authenticated (bad_signature): ${long}`.slice(0, webhookMessageCharactersMax);
+    expect([cut.message, cut.message.length]).toEqual([expected, webhookMessageCharactersMax]);
   });
 });

@@ -52,7 +52,7 @@ function auditRows(targetId: string): { action: string; before: string | null; a
 
 describe("/v1 integrations", () => {
   test("create, list, get, update, rotate-token and delete, mirrored into the region", async () => {
-    const created = await create({ provider: "revenuecat", name: "RevenueCat", secret: rcSecret, config: { include_sandbox: true } });
+    const created = await create({ provider: "revenuecat", name: "RevenueCat", secret: rcSecret, config: { accept_sandbox: true } });
     expect(created.status).toBe(201);
     const dto = created.body;
     expect(dto).toEqual({
@@ -63,16 +63,16 @@ describe("/v1 integrations", () => {
       has_secret: true,
       region_synced: true,
       webhook_url: expect.stringMatching(new RegExp(`^${service.url}/ingest/eu/wh/revenuecat/${tokenPattern}$`)),
-      config: { include_sandbox: true },
+      config: { accept_sandbox: true },
       created_at: expect.stringMatching(isoPattern),
       updated_at: dto.created_at,
       name: "RevenueCat",
       secret_last4: "alue",
     });
     const token = dto.webhook_url.split("/").at(-1);
-    expect(regionRow(dto.id)).toEqual({ token, project_id: project.id, provider: "revenuecat", status: "active", secret: rcSecret, config: '{"include_sandbox":true}' });
+    expect(regionRow(dto.id)).toEqual({ token, project_id: project.id, provider: "revenuecat", status: "active", secret: rcSecret, config: '{"accept_sandbox":true}' });
 
-    const appStore = await create({ provider: "app_store", config: { bundle_id: "com.example.app", environment: "Sandbox" } });
+    const appStore = await create({ provider: "app_store", config: { bundle_id: "com.example.app", accept_sandbox: true } });
     expect([appStore.status, appStore.body.has_secret, appStore.body.secret_last4, appStore.body.name]).toEqual([201, false, null, null]);
 
     expect(await v1(service, pat, "GET", base())).toEqual(expect.objectContaining({ status: 200, body: { integrations: [dto, appStore.body] } }));
@@ -102,7 +102,7 @@ describe("/v1 integrations", () => {
     const logged = JSON.stringify(audit);
     for (const secret of [rcSecret, "Bearer another-value-9876", token, newToken]) expect(logged).not.toContain(secret);
     expect(JSON.parse(audit[0]!.after!)).toEqual({
-      id: dto.id, project_id: project.id, provider: "revenuecat", status: "active", has_secret: true, config: { include_sandbox: true }, name: "RevenueCat", secret_last4: "alue",
+      id: dto.id, project_id: project.id, provider: "revenuecat", status: "active", has_secret: true, config: { accept_sandbox: true }, name: "RevenueCat", secret_last4: "alue",
     });
   });
 
@@ -130,12 +130,17 @@ describe("/v1 integrations", () => {
       [{ provider: "revenuecat" }, "revenuecat integrations require a secret"],
       [{ provider: "revenuecat", secret: "x".repeat(integrationSecretLengthMin - 1) }, `secret must be ${integrationSecretLengthMin} to ${integrationSecretLengthMax} characters`],
       [{ provider: "revenuecat", secret: " padded-value " }, "secret must be the Authorization header value set in RevenueCat (visible ASCII characters)"],
-      [{ provider: "revenuecat", secret: rcSecret, config: { sandbox: true } }, "config.sandbox is not a setting of revenuecat integrations (known: include_sandbox)"],
-      [{ provider: "revenuecat", secret: rcSecret, config: { include_sandbox: "yes" } }, "config.include_sandbox must be true or false"],
+      [{ provider: "revenuecat", secret: rcSecret, config: { sandbox: true } }, "config.sandbox is not a setting of revenuecat integrations (known: accept_sandbox)"],
+      [{ provider: "revenuecat", secret: rcSecret, config: { accept_sandbox: "yes" } }, "config.accept_sandbox must be true or false"],
       [{ provider: "stripe", secret: stripeSecret, config: { anything: 1 } }, "config.anything is not a setting of stripe integrations (they take none)"],
       [{ provider: "app_store", config: {} }, "config.bundle_id is required for app_store integrations"],
       [{ provider: "app_store", secret: "whsec_abcdefgh", config: { bundle_id: "com.example.app" } }, "app_store integrations take no secret"],
-      [{ provider: "app_store", config: { bundle_id: "com.example.app", environment: "production" } }, "config.environment must be one of Production, Sandbox"],
+      [{ provider: "app_store", config: { bundle_id: "com.example.app", environment: "Production" } }, "config.environment is not a setting of app_store integrations (known: bundle_id, accept_sandbox)"],
+      [{ provider: "app_store", config: { bundle_id: "com.example.app", accept_sandbox: 1 } }, "config.accept_sandbox must be true or false"],
+      [{ provider: "play_store", config: { package_name: "com.example", products: { pro: { amount_minor: 999, currency: "USD", period: "month", period_count: 0 } } } },
+        "config.products.pro.period_count must be a positive integer"],
+      [{ provider: "play_store", config: { package_name: "com.example", products: { pro: { amount_minor: 999, currency: "USD", price: 1 } } } },
+        "config.products.pro must be {amount_minor, currency, period, period_count, free_trial} (period and after optional)"],
       [{ provider: "play_store", config: {} }, "config.package_name is required for play_store integrations"],
       [{ provider: "play_store", config: { package_name: "com.example", products: { pro: { amount_minor: 9.5, currency: "USD", period: "month" } } } },
         "config.products.pro.amount_minor must be a non-negative integer (minor units of currency)"],
@@ -173,6 +178,8 @@ describe("/v1 integrations", () => {
     const overLimit = { ...atLimit, package_name: `${atLimit.package_name}p` };
     expect(await create({ provider: "play_store", config: overLimit })).toMatchObject({ status: 400, body: validation(`config must be at most ${integrationConfigBytesMax} bytes as JSON`) });
 
+    const table = { coins: { amount_minor: 199, currency: "USD" }, pro: { amount_minor: 999, currency: "USD", period: "month", period_count: 3, free_trial: true } };
+    expect((await create({ provider: "play_store", config: { package_name: "com.example", products: table } })).status).toBe(201);
     const priced = (productId: string) => ({ package_name: "com.example", products: { [productId]: { amount_minor: 1, currency: "USD", period: "day" } } });
     expect((await create({ provider: "play_store", config: priced("p".repeat(playProductIdLengthMax)) })).status).toBe(201);
     expect(await create({ provider: "play_store", config: priced("p".repeat(playProductIdLengthMax + 1)) }))

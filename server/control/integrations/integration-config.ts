@@ -24,14 +24,16 @@ const text = (maxLength: number) => (value: unknown, key: string) => {
   }
 };
 
-const oneOf = (values: readonly string[]) => (value: unknown, key: string) => {
-  if (typeof value !== "string" || !values.includes(value)) throw validation(`config.${key} must be one of ${values.join(", ")}`);
-};
-
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** Play notifications carry no price: `{productId: {amount_minor, currency, period}}`. */
+/** Keys of one entry of a Play price table (docs/revenue-providers.md, Google Play). */
+const playPriceKeys: ReadonlySet<string> = new Set(["amount_minor", "currency", "period", "period_count", "free_trial"]);
+
+/**
+ * Play notifications carry no price: `{productId: {amount_minor, currency, period?, period_count?, free_trial?}}`
+ * (no period: a one-time product).
+ */
 function priceTable(value: unknown, key: string): void {
   if (!isPlainObject(value)) throw validation(`config.${key} must be an object of product id to {amount_minor, currency, period}`);
   for (const [productId, price] of Object.entries(value)) {
@@ -39,16 +41,20 @@ function priceTable(value: unknown, key: string): void {
       throw validation(`config.${key}: product ids must be 1 to ${playProductIdLengthMax} characters`);
     }
     const where = `config.${key}.${productId}`;
-    if (!isPlainObject(price) || Object.keys(price).some((name) => !["amount_minor", "currency", "period"].includes(name))) {
-      throw validation(`${where} must be {amount_minor, currency, period}`);
+    if (!isPlainObject(price) || Object.keys(price).some((name) => !playPriceKeys.has(name))) {
+      throw validation(`${where} must be {amount_minor, currency, period, period_count, free_trial} (period and after optional)`);
     }
     if (!Number.isSafeInteger(price.amount_minor) || (price.amount_minor as number) < 0) {
       throw validation(`${where}.amount_minor must be a non-negative integer (minor units of currency)`);
     }
     if (typeof price.currency !== "string" || !currencyCodes.has(price.currency)) throw validation(`${where}.currency must be an ISO 4217 code such as USD`);
-    if (typeof price.period !== "string" || !(pricePeriods as readonly string[]).includes(price.period)) {
+    if (price.period !== undefined && (typeof price.period !== "string" || !(pricePeriods as readonly string[]).includes(price.period))) {
       throw validation(`${where}.period must be one of ${pricePeriods.join(", ")}`);
     }
+    if (price.period_count !== undefined && (!Number.isSafeInteger(price.period_count) || (price.period_count as number) < 1)) {
+      throw validation(`${where}.period_count must be a positive integer`);
+    }
+    if (price.free_trial !== undefined && typeof price.free_trial !== "boolean") throw validation(`${where}.free_trial must be true or false`);
   }
 }
 
@@ -76,15 +82,15 @@ export const providerRules: Record<RevenueProvider, ProviderRules> = {
   revenuecat: {
     secret: "required",
     secretForm: { pattern: headerValuePattern, message: "secret must be the Authorization header value set in RevenueCat (visible ASCII characters)" },
-    // Sandbox purchases are acknowledged and ignored unless this is true.
-    config: { include_sandbox: { required: false, check: boolean } },
+    // Sandbox purchases are acknowledged and ignored unless this is true (as for the App Store).
+    config: { accept_sandbox: { required: false, check: boolean } },
   },
   app_store: {
     secret: "none",
     secretForm: null,
     config: {
       bundle_id: { required: true, check: text(155) },
-      environment: { required: false, check: oneOf(["Production", "Sandbox"]) },
+      accept_sandbox: { required: false, check: boolean },
     },
   },
   play_store: {

@@ -108,12 +108,12 @@ describe("RevenueCat event mapping", () => {
     ]);
   });
 
-  test("types that move no money or state are ignored; sandbox events unless include_sandbox", async () => {
+  test("types that move no money or state are ignored; sandbox events unless accept_sandbox", async () => {
     for (const type of ["TEST", "UNCANCELLATION", "PRODUCT_CHANGE", "BILLING_ISSUE", "SUBSCRIPTION_PAUSED", "TRANSFER", "SUBSCRIPTION_EXTENDED", "TEMPORARY_ENTITLEMENT_GRANT", "INVOICE_ISSUANCE", "FUTURE_TYPE"]) {
       expect(await handle({ type })).toEqual({ kind: "ignored", notificationId: "evt-1", notificationType: type });
     }
     expect(await handle({ environment: "SANDBOX" })).toEqual({ kind: "ignored", notificationId: "evt-1", notificationType: "INITIAL_PURCHASE (sandbox)" });
-    expect((await handle({ environment: "SANDBOX" }, undefined, { include_sandbox: true })).kind).toBe("events");
+    expect((await handle({ environment: "SANDBOX" }, undefined, { accept_sandbox: true })).kind).toBe("events");
   });
 
   test("billing periods from the length a transaction bought", () => {

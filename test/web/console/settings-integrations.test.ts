@@ -92,7 +92,7 @@ test("connect RevenueCat, copy its webhook URL, edit and disable it, rotate the 
   await dialog(page).getByRole("button", { name: "Save" }).click();
   await page.getByRole("group", { name: "RevenueCat live integration" }).getByText("Disabled: its URL answers 404", { exact: false }).waitFor();
   const [saved] = await integrationsNow();
-  expect(saved).toMatchObject({ name: "RevenueCat live", status: "disabled", config: { include_sandbox: true }, secret_last4: "4242" });
+  expect(saved).toMatchObject({ name: "RevenueCat live", status: "disabled", config: { accept_sandbox: true }, secret_last4: "4242" });
   expect(await deliver(url)).toBe(404);
   expect((await owner.client.patch(`/app/projects/${project.id}/integrations/${saved.id}`, { status: "active" })).status).toBe(200);
   expect(await deliver(url)).toBe(200);

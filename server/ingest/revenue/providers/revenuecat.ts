@@ -150,7 +150,7 @@ export const revenueCat: RevenueProviderModule = {
     const type = event.type as string;
     const id = event.id as string;
     if (!mappedTypes.has(type)) return { kind: "ignored", notificationId: id, notificationType: type };
-    if (event.environment === "SANDBOX" && integration.config.include_sandbox !== true) {
+    if (event.environment === "SANDBOX" && integration.config.accept_sandbox !== true) {
       return { kind: "ignored", notificationId: id, notificationType: `${type} (sandbox)` };
     }
     return { kind: "events", notificationId: id, notificationType: type, events: mapRevenueCatEvent(event) };

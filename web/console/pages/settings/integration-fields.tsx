@@ -3,7 +3,7 @@
 // how a submitted form becomes the config the API takes.
 import type { IntegrationDto, IntegrationProvider } from "../../api/integrations.ts";
 import { fieldText } from "../../hooks/use-form-action.ts";
-import { SelectField, TextAreaField, TextField } from "../../ui/field.tsx";
+import { TextAreaField, TextField } from "../../ui/field.tsx";
 
 export const providerLabels: Record<IntegrationProvider, string> = {
   stripe: "Stripe",
@@ -50,7 +50,7 @@ export function ConfigFields({ provider, config }: { provider: IntegrationProvid
     case "revenuecat":
       return (
         <label class="switch-field">
-          <input type="checkbox" name="include_sandbox" defaultChecked={config.include_sandbox === true} />
+          <input type="checkbox" name="accept_sandbox" defaultChecked={config.accept_sandbox === true} />
           <span>Also record sandbox purchases (for testing; their periods are accelerated)</span>
         </label>
       );
@@ -58,11 +58,10 @@ export function ConfigFields({ provider, config }: { provider: IntegrationProvid
       return (
         <>
           <TextField label="Bundle id" name="bundle_id" required maxLength={155} defaultValue={text(config, "bundle_id")} placeholder="com.example.app" hint="Notifications for another app are refused." />
-          <SelectField label="Environment" name="environment" hint="Leave unset to take both.">
-            <option value="" selected={!config.environment}>Any</option>
-            <option value="Production" selected={config.environment === "Production"}>Production</option>
-            <option value="Sandbox" selected={config.environment === "Sandbox"}>Sandbox</option>
-          </SelectField>
+          <label class="switch-field">
+            <input type="checkbox" name="accept_sandbox" defaultChecked={config.accept_sandbox === true} />
+            <span>Also record sandbox notifications (for testing)</span>
+          </label>
         </>
       );
     case "play_store":
@@ -76,7 +75,7 @@ export function ConfigFields({ provider, config }: { provider: IntegrationProvid
             rows={4}
             defaultValue={config.products === undefined ? "" : JSON.stringify(config.products, null, 2)}
             placeholder={'{"pro_monthly": {"amount_minor": 499, "currency": "EUR", "period": "month"}}'}
-            hint="Google Play's notifications carry no price: give each product's price in minor units, its currency and billing period."
+            hint="Google Play's notifications carry no price: give each product's price in minor units, its currency, and for a subscription its period (optionally period_count and free_trial)."
           />
         </>
       );
@@ -89,11 +88,9 @@ export function ConfigFields({ provider, config }: { provider: IntegrationProvid
 export function readConfig(provider: IntegrationProvider, fields: FormData): Record<string, unknown> {
   switch (provider) {
     case "revenuecat":
-      return fields.get("include_sandbox") === "on" ? { include_sandbox: true } : {};
-    case "app_store": {
-      const environment = fieldText(fields, "environment");
-      return { bundle_id: fieldText(fields, "bundle_id").trim(), ...(environment ? { environment } : {}) };
-    }
+      return fields.get("accept_sandbox") === "on" ? { accept_sandbox: true } : {};
+    case "app_store":
+      return { bundle_id: fieldText(fields, "bundle_id").trim(), ...(fields.get("accept_sandbox") === "on" ? { accept_sandbox: true } : {}) };
     case "play_store": {
       const products = fieldText(fields, "products").trim();
       if (products === "") return { package_name: fieldText(fields, "package_name").trim() };

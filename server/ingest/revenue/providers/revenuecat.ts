@@ -8,7 +8,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { revenueEvents, type RevenueEventName } from "../../../../engine/revenue-events.ts";
 import { WebhookAuthError, WebhookPayloadError, type RevenueEventDraft, type RevenueProviderModule, type WebhookOutcome } from "../provider.ts";
-import { monthlyRecurring, toMinorUnits, type BillingPeriod } from "../money.ts";
+import { toMinorUnits } from "../money.ts";
+import { monthlyMinor, type BillingPeriod } from "./mrr.ts";
 
 const dayMs = 86_400_000;
 
@@ -97,7 +98,7 @@ export function mapRevenueCatEvent(event: Json): RevenueEventDraft[] {
     });
   const subscription = (name: RevenueEventName, mrr: number, currency: string) =>
     add(name, { subscription_id: subscriptionId, mrr, currency, ...(billing ? { period: billing.period } : {}) });
-  const mrrOf = (amount: number) => (billing && !trial && amount > 0 ? monthlyRecurring(amount, billing.period, billing.count) : 0);
+  const mrrOf = (amount: number) => (billing && !trial && amount > 0 ? monthlyMinor(amount, billing.period, billing.count) : 0);
 
   switch (type) {
     case "INITIAL_PURCHASE":

@@ -21,6 +21,7 @@ import { openMailTransport } from "./control/mail/transport.ts";
 import { RegionTokenSigner } from "./control/services/region-token-signer.ts";
 import { syncPendingKeys } from "./control/services/keys.ts";
 import { syncPendingFlagSecretKeys } from "./control/flags/flag-secret-keys.ts";
+import { syncPendingIntegrations } from "./control/integrations/integration-sync.ts";
 import { pushPendingCatalogs } from "./control/catalog/catalog-publication.ts";
 import { pushUnpublished } from "./control/flags/flag-publications.ts";
 import { pushRevocations } from "./control/services/token-revocations.ts";
@@ -235,6 +236,7 @@ export async function startService(config: Config): Promise<RunningService> {
   const syncPending = async () => {
     await syncPendingKeys(ctx);
     await syncPendingFlagSecretKeys(ctx);
+    await syncPendingIntegrations(ctx);
     await pushUnpublished(ctx);
     await pushRevocations(ctx);
     await pushPendingCatalogs(ctx);

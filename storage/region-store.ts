@@ -14,6 +14,7 @@ import { IngestionWarningStore } from "./ingestion-warning-store.ts";
 import { ProjectSecrets } from "./project-secrets.ts";
 import { CohortStore } from "./cohort-store.ts";
 import { CatalogPlanStore } from "./catalog-plan-store.ts";
+import { IntegrationStore } from "./integration-store.ts";
 import { ReplayIndex } from "./replay/replay-index.ts";
 import { ErasureJournal } from "./erasure-journal.ts";
 import { PersonErasure } from "./person-erasure.ts";
@@ -59,6 +60,8 @@ export class RegionStore {
   readonly cohorts: CohortStore;
   /** Tracking plans the control plane pushed (same file; the store creates its own table). */
   readonly catalogPlans: CatalogPlanStore;
+  /** Revenue integrations the control plane pushed, for the webhook route (same file; the store creates its own table). */
+  readonly integrations: IntegrationStore;
   /** Session recordings' index, policies and log checkpoint (same file; the store creates its own tables). */
   readonly replays: ReplayIndex;
   /** Erasure jobs: their subjects while they run, their reports once done (same file; the store creates its own table). */
@@ -95,6 +98,7 @@ export class RegionStore {
     this.projectSecrets = new ProjectSecrets(this.db);
     this.cohorts = new CohortStore(this.db);
     this.catalogPlans = new CatalogPlanStore(this.db);
+    this.integrations = new IntegrationStore(this.db);
     this.replays = new ReplayIndex(this.db);
     this.erasures = new ErasureJournal(this.db);
     this.personErasure = new PersonErasure(this.db, this.directory, this.persons, this.cohorts);

@@ -16,6 +16,8 @@ import { mountPreflights } from "./oauth/cors.ts";
 import { mountV1Routes } from "./v1/route.ts";
 import { v1Routes } from "./v1/routes.ts";
 import { v1FlagRoutes } from "./v1/flag-routes.ts";
+import { v1IntegrationRoutes } from "./v1/integration-routes.ts";
+import { integrationRoutes } from "./routes/integrations.ts";
 import { flagRoutes } from "./routes/flags.ts";
 import { experimentRoutes } from "./routes/experiments.ts";
 import { v1ExperimentRoutes } from "./v1/experiment-routes.ts";
@@ -37,6 +39,7 @@ export function controlApp(ctx: ControlContext): ContractRouteTable {
   orgRoutes(routes, ctx);
   projectRoutes(routes, ctx);
   flagRoutes(routes, ctx);
+  integrationRoutes(routes, ctx);
   experimentRoutes(routes, ctx);
   insightRoutes(routes, ctx);
   dashboardRoutes(routes, ctx);
@@ -48,6 +51,6 @@ export function controlApp(ctx: ControlContext): ContractRouteTable {
   mountPreflights(app, oauthCorsPaths);
   erasureRoutes(routes, ctx);
   discoveryRoutes(routes, ctx);
-  mountV1Routes(routes, ctx, [...v1Routes(ctx), ...v1FlagRoutes(ctx), ...v1ExperimentRoutes(ctx), ...v1CatalogRoutes(ctx), ...v1ErasureRoutes(ctx)]);
+  mountV1Routes(routes, ctx, [...v1Routes(ctx), ...v1IntegrationRoutes(ctx), ...v1FlagRoutes(ctx), ...v1ExperimentRoutes(ctx), ...v1CatalogRoutes(ctx), ...v1ErasureRoutes(ctx)]);
   return routes;
 }

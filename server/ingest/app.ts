@@ -16,6 +16,9 @@ import { ingestUrlBytesMax } from "./limits.ts";
 import { captureReplay } from "./replay/capture-replay.ts";
 import { FlagGate } from "./flags/flag-gate.ts";
 import { SessionVerdicts } from "./replay/replay-sampling.ts";
+import { handleWebhook } from "./revenue/webhook-route.ts";
+import { revenueProviderModules } from "./revenue/providers/index.ts";
+import type { RevenueProvider, RevenueProviderModule } from "./revenue/provider.ts";
 
 /** The customer-data platform's paths: each call by name and by its one-letter short form; null is a batch. */
 const segmentPaths: [string, SegmentCall | null][] = [
@@ -75,7 +78,15 @@ function ingestErrorAnswer(context: { code: string | number; error: unknown }): 
 
 const urlTooLong = new ApiError(414, "uri_too_long", `request URL is longer than ${ingestUrlBytesMax} bytes; send the events in a POST body`);
 
-export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: RegionNode; trustProxy: boolean }) {
+export interface IngestAppOptions {
+  prefix: string;
+  node: RegionNode;
+  trustProxy: boolean;
+  /** The revenue webhook modules served at /wh/{provider}/{token} (default: those that need no setting). */
+  revenueModules?: ReadonlyMap<RevenueProvider, RevenueProviderModule>;
+}
+
+export function ingestApp({ prefix, node, trustProxy, revenueModules = revenueProviderModules() }: IngestAppOptions) {
   // The body decides the format: a native batch (every event has `lib`) or PostHog's.
   const capture = async ({ request }: { request: Request }) => {
     const receivedAt = Date.now();
@@ -121,6 +132,8 @@ export function ingestApp({ prefix, node, trustProxy }: { prefix: string; node: 
       return ingestJson(200, await captureReplay(node, recording, request, decoded, receivedAt));
     }, { parse: "none" });
   }
+  // Revenue webhooks from payment and subscription providers and the app stores (docs/revenue.md).
+  app.post("/wh/:provider/:token", ({ request, params }) => handleWebhook(node, revenueModules, request, params.provider, params.token), { parse: "none" });
   for (const [path, call] of segmentPaths) {
     app.post(`/v1/${path}`, async ({ request }) => ingestJson(200, await captureSegment(node, request, trustProxy, call)), { parse: "none" });
   }

@@ -104,13 +104,15 @@ export interface NativeBatch {
   sentAt: number | null;
   receivedAt: number;
   meta: RequestMeta;
+  /** Never sampled past a spend cap (revenue webhooks: money must add up exactly). */
+  keepAll?: boolean;
 }
 
 /**
  * The path every ingest format ends on: rate limit, per-event validation, duplicates, ingest
  * effects, persons, and the WAL append; answers once the accepted events are durable.
  */
-export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, sources, body, sentAt, receivedAt, meta }: NativeBatch): Promise<IngestResponse> {
+export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, sources, body, sentAt, receivedAt, meta, keepAll }: NativeBatch): Promise<IngestResponse> {
   const retryAfter = node.rates.take(key.projectId, batch.length);
   if (retryAfter > 0) {
     throw new ApiError(429, "rate_limited", "ingest rate limit of the project exceeded", { "Retry-After": String(retryAfter) });
@@ -118,7 +120,7 @@ export async function ingestEvents(node: RegionNode, key: RegistryKey, { batch, 
 
   const origins = new EventOrigins(meta.ip, node.datacenterRanges);
   const clock = { now: receivedAt, sentAt, oldestAllowed: receivedAt - key.retentionDays * dayMs, retentionDays: key.retentionDays };
-  const keepRatio = node.keepRatio(key.projectId);
+  const keepRatio = keepAll ? 1 : node.keepRatio(key.projectId);
   const checkSizes = body.byteLength > eventBytesMax;
   const response: IngestResponse = { accepted: 0, rejected: [], quota_limited: keepRatio < 1 ? ["events"] : [] };
   /** Reports event `index` rejected, and counts it as an ingestion warning of its project. */

@@ -16,10 +16,11 @@ import { contactKind, pseudonym } from "./pseudonyms.ts";
 /**
  * A rejection's reason; `pseudonymised_id`: a drop-in id that was an email address or phone
  * number, stored as a pseudonym; `plan_violation`: an accepted event that breaks its project's
- * tracking plan (plan-violations.ts).
+ * tracking plan (plan-violations.ts); `webhook_unauthenticated`: a request to a revenue webhook
+ * URL whose signature or authorization did not verify (server/ingest/revenue/webhook-route.ts).
  */
-export type WarningReason = RejectReason | "pseudonymised_id" | "plan_violation";
-export const warningReasons: readonly WarningReason[] = ["invalid", "too_large", "reserved_name", "clock_skew", "duplicate", "pseudonymised_id", "plan_violation"];
+export type WarningReason = RejectReason | "pseudonymised_id" | "plan_violation" | "webhook_unauthenticated";
+export const warningReasons: readonly WarningReason[] = ["invalid", "too_large", "reserved_name", "clock_skew", "duplicate", "pseudonymised_id", "plan_violation", "webhook_unauthenticated"];
 
 export const warningsFlushIntervalMs = 5_000;
 export const warningsLogIntervalMs = 60_000;

@@ -13,6 +13,7 @@ import { regionSecretHeader } from "./region-link.ts";
 import { t } from "elysia";
 import { toApiError } from "../http/elysia-errors.ts";
 import { errorResponse, internalErrorResponse } from "../http/errors.ts";
+import { integrationInternalRoutes } from "./integration-internal-routes.ts";
 import { flagInternalRoutes } from "./flag-internal-routes.ts";
 import { personsRoutes } from "./persons-routes.ts";
 import { groupsRoutes } from "./groups-routes.ts";
@@ -161,6 +162,7 @@ export function regionApp({ prefix, node, queries, cohorts, discovery, erasures,
       return jsonResponse(200, { project_id: params.project_id, names });
     }, { parse: "none" })
     .use(flagInternalRoutes(node, (request) => checkRegionSecret(request, regionSecret)))
+    .use(integrationInternalRoutes(node, (request) => checkRegionSecret(request, regionSecret)))
     .use(erasureRoutes(erasures, (request) => checkRegionSecret(request, regionSecret)))
     .use(queryRoutes(queries, check))
     .use(experimentStatsRoutes(node, queries, check))

@@ -6,6 +6,7 @@ import type { RegistryKey } from "../../storage/region-store.ts";
 import type { FlagSecretKeyEntry, FlagSnapshot } from "../../storage/flag-store.ts";
 import type { TokenRevocation } from "../../storage/token-revocations.ts";
 import type { CatalogPlan } from "../../storage/catalog-plan-store.ts";
+import type { RegionIntegration } from "../../storage/integration-store.ts";
 import type { RegionNode } from "./region-node.ts";
 import type { CatalogDiscovery, DiscoveryAnswer, DiscoveryScope } from "./catalog-discovery.ts";
 import type { CohortMaterialized, CohortMaterializeRequest, CohortService } from "./cohort-service.ts";
@@ -32,6 +33,13 @@ export interface RegionLink {
   publishFlags(snapshot: FlagSnapshot): Promise<void>;
   /** Pushes the latest state of these flag secret keys (hashes only). */
   syncFlagSecretKeys(keys: FlagSecretKeyEntry[]): Promise<void>;
+  /**
+   * Pushes the latest state of these revenue integrations (secrets included: the region verifies
+   * webhook signatures); `replace`: they are all of the region's integrations, any other goes.
+   */
+  putIntegrations(integrations: RegionIntegration[], replace: boolean): Promise<void>;
+  /** Removes a revenue integration: its webhook URL answers 404 from then on. */
+  deleteIntegration(id: string): Promise<void>;
   /** Hands the region region-token revocations (it keeps each until the tokens it covers expire). */
   revokeTokens(revocations: TokenRevocation[]): Promise<void>;
   /**
@@ -83,6 +91,15 @@ export class LocalRegionLink implements RegionLink {
 
   async revokeTokens(revocations: TokenRevocation[]): Promise<void> {
     this.node.store.tokenRevocations.add(revocations);
+  }
+
+  async putIntegrations(integrations: RegionIntegration[], replace: boolean): Promise<void> {
+    if (replace) this.node.store.integrations.replaceAll(integrations);
+    else this.node.store.integrations.upsert(integrations);
+  }
+
+  async deleteIntegration(id: string): Promise<void> {
+    this.node.store.integrations.delete(id);
   }
 
   async materializeCohort(request: CohortMaterializeRequest): Promise<CohortMaterialized> {
@@ -139,11 +156,11 @@ export class RemoteRegionLink implements RegionLink {
     private readonly secret: string,
   ) {}
 
-  private async post(path: string, body: unknown, what: string): Promise<void> {
+  private async post(path: string, body: unknown, what: string, method = "POST"): Promise<void> {
     const response = await fetch(`${this.regionApiUrl}${path}`, {
-      method: "POST",
+      method,
       headers: { "Content-Type": "application/json", [regionSecretHeader]: this.secret },
-      body: JSON.stringify(body),
+      body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(remoteRegionTimeoutMs),
     });
     if (response.status !== 204) throw new Error(`region ${this.code} answered ${response.status} to ${what}`);
@@ -159,6 +176,14 @@ export class RemoteRegionLink implements RegionLink {
 
   syncFlagSecretKeys(keys: FlagSecretKeyEntry[]): Promise<void> {
     return this.post("/internal/flag-secret-keys", { keys }, "a flag secret key sync");
+  }
+
+  putIntegrations(integrations: RegionIntegration[], replace: boolean): Promise<void> {
+    return this.post("/internal/integrations", { integrations, replace }, "an integration sync", "PUT");
+  }
+
+  deleteIntegration(id: string): Promise<void> {
+    return this.post(`/internal/integrations/${encodeURIComponent(id)}`, undefined, "an integration deletion", "DELETE");
   }
 
   revokeTokens(revocations: TokenRevocation[]): Promise<void> {

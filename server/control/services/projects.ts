@@ -1,3 +1,4 @@
+import { pushProjectIntegrationsRemoval } from "../integrations/integration-sync.ts";
 import { recordSystemAnnotation } from "../annotations/system-annotations.ts";
 import { and, asc, eq, isNull, max } from "drizzle-orm";
 import { nowIso } from "../../clock.ts";
@@ -201,6 +202,7 @@ export function planDeleteProject(ctx: ControlContext, access: ProjectAccess): W
 export async function pushProjectDeletion(ctx: ControlContext, project: ProjectRow, revokedKeyIds: string[]): Promise<void> {
   await syncKeysToRegion(ctx, project, revokedKeyIds);
   await pushRevocations(ctx);
+  await pushProjectIntegrationsRemoval(ctx, project);
 }
 
 /** After a committed create: push the new keys to the region, then answer CreateProjectResponse. */

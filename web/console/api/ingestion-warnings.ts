@@ -3,7 +3,7 @@
 import { queryString, regionJson } from "./region-api.ts";
 import type { RegionTokenSource } from "./region-token.ts";
 
-export const warningReasons = ["invalid", "too_large", "reserved_name", "clock_skew", "duplicate", "pseudonymised_id", "plan_violation"] as const;
+export const warningReasons = ["invalid", "too_large", "reserved_name", "clock_skew", "duplicate", "pseudonymised_id", "plan_violation", "webhook_unauthenticated"] as const;
 export type WarningReason = (typeof warningReasons)[number];
 
 export interface WarningEntry {

@@ -9,4 +9,5 @@ export const reasonInfo: Record<WarningReason, { label: string; meaning: string;
   duplicate: { label: "Duplicate", meaning: "Refused: an event with this uuid was already stored", refused: true },
   pseudonymised_id: { label: "Pseudonymised id", meaning: "Accepted with its distinct id replaced: it was an email address or phone number", refused: false },
   plan_violation: { label: "Plan violation", meaning: "Accepted, but it breaks the tracking plan", refused: false },
+  webhook_unauthenticated: { label: "Webhook unauthenticated", meaning: "Refused: a revenue webhook whose signature or authorization did not verify", refused: true },
 };

@@ -1,5 +1,5 @@
 // A project's settings (/projects/{id}/settings): its name, environments, public keys, flag
-// secret keys, erasure requests, and deleting it. Each role sees everything; what it may not change is disabled,
+// secret keys, revenue integrations, erasure requests, and deleting it. Each role sees everything; what it may not change is disabled,
 // with the reason.
 import { useRoute } from "preact-iso";
 import type { ProjectDto } from "../../api/types.ts";
@@ -8,6 +8,7 @@ import { PageTitle } from "../../ui/page-title.tsx";
 import { DeleteProjectSection } from "./delete-project-section.tsx";
 import { ErasureRequestsSection } from "../erasure/erasure-requests-section.tsx";
 import { FlagSecretKeysSection } from "./flag-secret-keys-section.tsx";
+import { IntegrationsSection } from "./integrations-section.tsx";
 import { EnvironmentsSection, GeneralSection } from "./general-section.tsx";
 import { PublicKeysSection } from "./public-keys-section.tsx";
 
@@ -21,6 +22,7 @@ function ProjectSettings({ project, onChanged }: { project: ProjectDto; onChange
       <EnvironmentsSection project={project} />
       <PublicKeysSection project={project} />
       <FlagSecretKeysSection project={project} />
+      <IntegrationsSection project={project} />
       <ErasureRequestsSection project={project} />
       <DeleteProjectSection project={project} />
     </div>

@@ -1,4 +1,6 @@
 // Every setting is an environment variable; each is documented in the README with its default.
+import type { X509Certificate } from "node:crypto";
+import { AppStoreRootsError, appStoreRootsSetting, loadAppStoreRoots } from "./ingest/revenue/providers/app-store-roots.ts";
 import { resolve } from "node:path";
 import { defaultColumnCacheBytes } from "../engine/chunk-store.ts";
 import { queryRowsMax } from "../engine/query-data.ts";
@@ -55,6 +57,8 @@ export interface Config {
   cohortRecalculateMinutes: number;
   /** Datacenter address ranges (DATACENTER_RANGES_FILE, else the bundled list): events from them are marked suspect. */
   datacenterRanges: DatacenterRanges;
+  /** The roots App Store notifications must chain to (APP_STORE_ROOT_CERTIFICATES, else the bundled Apple Root CA - G3). */
+  appStoreRoots: X509Certificate[];
   /** The messaging gateway's settings (server/gateway/settings.ts). */
   gateway: GatewaySettings;
   /** The transactional-mail API's settings (server/mail/settings.ts). */
@@ -154,6 +158,15 @@ function parseDatacenterRanges(raw: string | undefined): DatacenterRanges {
   }
 }
 
+function parseAppStoreRoots(raw: string | undefined): X509Certificate[] {
+  try {
+    return loadAppStoreRoots(raw);
+  } catch (error) {
+    if (error instanceof AppStoreRootsError) throw new ConfigError(`${appStoreRootsSetting}: ${error.message}`);
+    throw error;
+  }
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const publicUrl = env.PUBLIC_URL?.trim() ? env.PUBLIC_URL.trim().replace(/\/+$/, "") : null;
   const regions = parseRegions(env.REGIONS);
@@ -176,6 +189,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     regionSecret,
     controlPlaneUrl: env.CONTROL_PLANE_URL?.trim() ? env.CONTROL_PLANE_URL.trim().replace(/\/+$/, "") : null,
     datacenterRanges: parseDatacenterRanges(env.DATACENTER_RANGES_FILE),
+    appStoreRoots: parseAppStoreRoots(env[appStoreRootsSetting]),
     gateway: parseGateway(env),
     mail: parseMail(env, publicUrl),
     controlMail: parseControlMail(env),

@@ -30,6 +30,8 @@ import { LocalRegionLink, RemoteRegionLink, remoteErasureTimeoutMs, type RegionL
 import { erasurePath } from "./region/erasure/erasure-routes.ts";
 import { jwksPath } from "./control/routes/discovery.ts";
 import { regionApp } from "./region/app.ts";
+import { revenueProviderModules } from "./ingest/revenue/providers/index.ts";
+import { createAppStoreModule } from "./ingest/revenue/providers/app-store.ts";
 import { ingestApp, ingestErrorResponse, unservedIngestRegionResponse } from "./ingest/app.ts";
 import { errorResponse, type ApiError } from "./http/errors.ts";
 import { withTimeout } from "./http/timeout.ts";
@@ -110,6 +112,7 @@ export async function startService(config: Config): Promise<RunningService> {
   const cohortServices = new Map<RegionCode, CohortService>();
   const discoveries = new Map<RegionCode, CatalogDiscovery>();
   const erasureServices = new Map<RegionCode, RegionErasures>();
+  const revenueModules = revenueProviderModules([createAppStoreModule(config.appStoreRoots)]);
   for (const code of config.regions) {
     const remoteUrl = config.remoteRegions[code];
     if (remoteUrl) {
@@ -166,7 +169,7 @@ export async function startService(config: Config): Promise<RunningService> {
       erasures: erasureServices.get(code)!, keys, issuer,
       regionSecret: config.regionSecret,
     });
-    const ingest = ingestApp({ prefix: `/ingest/${code}`, node, trustProxy: config.trustProxy });
+    const ingest = ingestApp({ prefix: `/ingest/${code}`, node, trustProxy: config.trustProxy, revenueModules });
     surfaces.set(`/region/${code}`, { handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: regionRequestTimeoutMs(config.queryTimeoutMs) });
     // An erasure answers once done, which may take far longer than a query: the control plane waits up to remoteErasureTimeoutMs.
     surfaces.set(`/region/${code}${erasurePath}`, { handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: remoteErasureTimeoutMs });

@@ -89,7 +89,7 @@ describe("POST /wh/{provider}/{token}", () => {
     expect(await sql("SELECT count(*) FROM events WHERE p_provider_event_id IN ('rc-test', 'rc-change', 'rc-made-up', 'rc-sandbox')")).toEqual([[0]]);
   });
 
-  test("URLs that are not an active integration's answer 404: unknown token, other provider, provider without a module", async () => {
+  test("URLs that are not an active integration's answer 404: unknown token, other provider, unknown provider, other region", async () => {
     const token = integration.webhook_url.split("/").at(-1);
     const body = rcEvent({});
     for (const path of [
@@ -101,9 +101,13 @@ describe("POST /wh/{provider}/{token}", () => {
       const reply = await deliver(path, body);
       expect([path, reply.status, reply.body]).toEqual([path, 404, notFound]);
     }
+    // Every provider of the spec has its module: an App Store URL is served, and an unsigned body is refused.
     const appStore = await createIntegration({ provider: "app_store", config: { bundle_id: "com.example.app" } });
-    // Not served until its module is registered (server/ingest/revenue/providers/index.ts).
-    expect(await deliver(pathOf(appStore.webhook_url), "{}")).toMatchObject({ status: 404, body: notFound });
+    const unsigned = await deliver(pathOf(appStore.webhook_url), "{}");
+    expect({ status: unsigned.status, body: unsigned.body }).toEqual({
+      status: 401,
+      body: { error: { code: "unauthorized", message: "the request is not signed by app_store for this integration (missing_signature)" } },
+    });
   });
 
   test("rotate-token: the old URL answers 404 right after the rotation's 200; disabled and deleted integrations 404 too", async () => {
@@ -157,6 +161,9 @@ describe("POST /wh/{provider}/{token}", () => {
     expect(warnings.body.results.map((entry: any) => [entry.reason, entry.message, entry.count, JSON.parse(entry.example)])).toEqual([
       ["webhook_unauthenticated", "revenuecat webhook not authenticated (bad_signature): the Authorization header is not the value configured for this integration", 3,
         { provider: "revenuecat", reason: "bad_signature", body_bytes: body.length }],
+      // The unsigned App Store body of the 404 test above.
+      ["webhook_unauthenticated", "app_store webhook not authenticated (missing_signature): the body is not an App Store notification {signedPayload}", 1,
+        { provider: "app_store", reason: "missing_signature", body_bytes: 2 }],
       ["webhook_unauthenticated", "revenuecat webhook not authenticated (missing_signature): the Authorization header is missing", 1,
         { provider: "revenuecat", reason: "missing_signature", body_bytes: body.length }],
     ]);

@@ -14,6 +14,7 @@ import { t } from "elysia";
 import { toApiError } from "../http/elysia-errors.ts";
 import { errorResponse, internalErrorResponse } from "../http/errors.ts";
 import { flagInternalRoutes } from "./flag-internal-routes.ts";
+import { usageRoutes } from "./usage-routes.ts";
 import { personsRoutes } from "./persons-routes.ts";
 import { groupsRoutes } from "./groups-routes.ts";
 import { queryRoutes } from "./query-routes.ts";
@@ -161,6 +162,7 @@ export function regionApp({ prefix, node, queries, cohorts, discovery, erasures,
       return jsonResponse(200, { project_id: params.project_id, names });
     }, { parse: "none" })
     .use(flagInternalRoutes(node, (request) => checkRegionSecret(request, regionSecret)))
+    .use(usageRoutes(node, (request) => checkRegionSecret(request, regionSecret)))
     .use(erasureRoutes(erasures, (request) => checkRegionSecret(request, regionSecret)))
     .use(queryRoutes(queries, check))
     .use(experimentStatsRoutes(node, queries, check))

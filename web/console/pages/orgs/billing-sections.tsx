@@ -35,7 +35,7 @@ export function PlanSection({ org, billing }: { org: OrgDto; billing: BillingOve
         <Fact term="Plan"><span class="text-strong">{planLabels[billing.plan.name] ?? billing.plan.name}</span></Fact>
         <Fact term="Price">{price}</Fact>
         <Fact term="Subscription">{billing.subscription ? billing.subscription.status : "None"}</Fact>
-        <Fact term="This period">{formatDateTime(billing.period.start, utc)} to {formatDateTime(billing.period.end, utc)} (UTC)</Fact>
+        <Fact term="This period">{formatDateTime(billing.period.start, utc)} to {formatDateTime(billing.period.end, utc)}</Fact>
       </dl>
       <div class="billing-actions">
         <form class="form settings-form" onSubmit={checkout.onSubmit}>
@@ -97,7 +97,7 @@ export function UsageSection({ billing }: { billing: BillingOverview }) {
   );
 }
 
-export function SpendCapSection({ org, billing, onSaved }: { org: OrgDto; billing: BillingOverview; onSaved: () => void }) {
+export function SpendCapSection({ org, billing, onSaved }: { org: OrgDto; billing: BillingOverview; onSaved: () => Promise<void> }) {
   const selfHosted = billing.plan.name === "self_hosted";
   const blocked = selfHosted ? "The self-hosted plan has no price, so it takes no spend cap." : ownerOnlyReason(org.role, "set the spend cap");
   const describedBy = blocked ? roleNoteId("billing-cap") : undefined;
@@ -107,8 +107,8 @@ export function SpendCapSection({ org, billing, onSaved }: { org: OrgDto; billin
     const minor = parseMajorAmount(fieldText(fields, "spend_cap"));
     if (minor === null) throw new Error("type the cap as an amount, e.g. 49.00");
     await setSpendCap(org.id, minor);
+    await onSaved();
     setSaved(true);
-    onSaved();
   });
   const money = (minor: number) => formatMoney(minor, billing.currency);
   return (

@@ -1,8 +1,9 @@
 // An organisation's billing page (/orgs/{orgId}/billing): plan, usage against the included
 // volumes, current and projected invoice, the spend cap (owners change it; others read it)
 // and the ingest stage. Linked from the organisation's settings.
+import { useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
-import { getBilling } from "../../api/billing-api.ts";
+import { getBilling, type BillingOverview } from "../../api/billing-api.ts";
 import type { MeResponse, OrgDto } from "../../api/types.ts";
 import { useResource } from "../../hooks/use-resource.ts";
 import { FocusLayout } from "../../layouts/focus-layout.tsx";
@@ -15,6 +16,23 @@ import { PageTitle } from "../../ui/page-title.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
 import { IngestSection, PlanSection, SpendCapSection, UsageSection } from "./billing-sections.tsx";
 
+/** The sections; after a write the overview is read again in place, so the sections (and their messages) stay. */
+function BillingSections({ org, initial }: { org: OrgDto; initial: BillingOverview }) {
+  const [billing, setBilling] = useState(initial);
+  const refresh = async () => setBilling(await getBilling(org.id));
+  return (
+    <>
+      {!billing.payment_provider.configured && (
+        <Alert tone="info">This deployment has no payment provider: every organisation is on the self-hosted plan, without limits or invoices.</Alert>
+      )}
+      <PlanSection org={org} billing={billing} />
+      <UsageSection billing={billing} />
+      <SpendCapSection org={org} billing={billing} onSaved={refresh} />
+      <IngestSection billing={billing} />
+    </>
+  );
+}
+
 function OrgBilling({ org }: { org: OrgDto }) {
   const [billing, reload] = useResource(() => getBilling(org.id), [org.id]);
   return (
@@ -24,17 +42,7 @@ function OrgBilling({ org }: { org: OrgDto }) {
       </PageTitle>
       {billing.status === "loading" && <LoadingState label="Loading billing…" />}
       {billing.status === "failed" && <ErrorState title="Billing could not be loaded" error={billing.error} onRetry={reload} />}
-      {billing.status === "ready" && (
-        <>
-          {!billing.data.payment_provider.configured && (
-            <Alert tone="info">This deployment has no payment provider: every organisation is on the self-hosted plan, without limits or invoices.</Alert>
-          )}
-          <PlanSection org={org} billing={billing.data} />
-          <UsageSection billing={billing.data} />
-          <SpendCapSection org={org} billing={billing.data} onSaved={reload} />
-          <IngestSection billing={billing.data} />
-        </>
-      )}
+      {billing.status === "ready" && <BillingSections org={org} initial={billing.data} />}
     </div>
   );
 }

@@ -8,10 +8,10 @@ import type { ControlContext } from "../context.ts";
 import { requireScope, type OrgAccess } from "../access.ts";
 import { orgBilling, orgs } from "../db/schema.ts";
 import { applyWrite, type Actor } from "../services/audited-write.ts";
-import { billingRow, hasLiveSubscription, type OrgBillingRow } from "./billing-account.ts";
+import { billingRow, hasLiveSubscription, liveSubscriptionStatuses, type OrgBillingRow } from "./billing-account.ts";
 import { paidPlans, type CheckoutResult, type PaidPlan, type PaymentProvider, type SubscriptionChange } from "./payment-provider.ts";
 import { spendCapMinMinor } from "./billing-overview.ts";
-import { billingCurrency, spendCapMinorMax } from "./plans.ts";
+import { billingCurrency, paidPlanTerms, spendCapMinorMax } from "./plans.ts";
 
 export const billingWriteScope = "billing.write";
 
@@ -33,6 +33,17 @@ function upsertBilling(ctx: ControlContext, orgId: string, defaults: Pick<OrgBil
     .values({ orgId, ...defaults, ...changes, updatedAt })
     .onConflictDoUpdate({ target: orgBilling.orgId, set: { ...changes, updatedAt } })
     .run();
+}
+
+/**
+ * A plan change never leaves the cap below the new plan's price (ingest would sample at its
+ * floor for a cap it can never meet): such a cap is raised to the price with the change.
+ */
+function capAfterPlanChange(row: OrgBillingRow | null, plan: PaidPlan | null): Partial<OrgBillingRow> {
+  const cap = row?.spendCapMinor ?? null;
+  if (plan === null || cap === null) return {};
+  const price = paidPlanTerms[plan].priceMinor;
+  return cap < price ? { spendCapMinor: price } : {};
 }
 
 /** PATCH …/billing/cap: sets the cap (audited) and pushes the keep ratio it implies. */
@@ -84,10 +95,12 @@ export async function startCheckout(ctx: ControlContext, access: OrgAccess, plan
   ));
   const defaults = { plan: row?.plan ?? plan };
   if (result.kind === "plan_changed") {
+    const raised = capAfterPlanChange(row, result.plan);
     applyWrite(ctx, access.principal, {
       action: "billing.plan_change", targetType: "org", targetId: access.org.id, orgId: access.org.id,
-      before: { plan: row?.plan ?? null }, after: { plan: result.plan, proration: result.proration },
-      apply: () => upsertBilling(ctx, access.org.id, defaults, { plan: result.plan }),
+      before: { plan: row?.plan ?? null, ...("spendCapMinor" in raised ? { spend_cap_minor: row!.spendCapMinor } : {}) },
+      after: { plan: result.plan, proration: result.proration, ...("spendCapMinor" in raised ? { spend_cap_minor: raised.spendCapMinor } : {}) },
+      apply: () => upsertBilling(ctx, access.org.id, defaults, { plan: result.plan, ...raised }),
     });
     await ctx.billing.evaluate(ctx, access.org.id, { fresh: true });
     return result;
@@ -135,11 +148,15 @@ export async function applySubscriptionChange(ctx: ControlContext, change: Subsc
     currentPeriodStart: change.currentPeriodStart,
     currentPeriodEnd: change.currentPeriodEnd,
     ...(change.plan === null ? {} : { plan: change.plan }),
+    ...(liveSubscriptionStatuses.has(change.status) ? capAfterPlanChange(row, change.plan) : {}),
   };
   applyWrite(ctx, actor, {
     action: "billing.subscription", targetType: "org", targetId: change.orgId, orgId: change.orgId,
     before: row && { plan: row.plan, subscription_status: row.subscriptionStatus, current_period_end: row.currentPeriodEnd },
-    after: { plan: change.plan ?? row?.plan ?? null, subscription_status: change.status, current_period_end: change.currentPeriodEnd },
+    after: {
+      plan: change.plan ?? row?.plan ?? null, subscription_status: change.status, current_period_end: change.currentPeriodEnd,
+      ...(changes.spendCapMinor === undefined ? {} : { spend_cap_minor: changes.spendCapMinor }),
+    },
     apply: () => upsertBilling(ctx, change.orgId, { plan: change.plan ?? row?.plan ?? "starter" }, changes),
   });
   await ctx.billing.evaluate(ctx, change.orgId, { fresh: true });

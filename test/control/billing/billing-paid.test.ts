@@ -157,6 +157,39 @@ describe("the provider webhook", () => {
   });
 });
 
+describe("a plan change above the cap", () => {
+  test("raises the cap to the new plan's price in the same audited write; a cap already above it stays", async () => {
+    const orgId = await newOrg();
+    expect((await owner.client.patch(`/app/orgs/${orgId}/billing/cap`, { spend_cap_minor: 2900 })).status).toBe(200);
+    await webhook(subscriptionWebhook(subscription(orgId, { plan: "growth" })));
+    expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body.spend_cap_minor).toBe(9900);
+    expect(auditRows(orgId, "billing.subscription").map((row) => row.after)).toEqual([
+      { plan: "growth", subscription_status: "active", current_period_end: "2099-12-10T00:00:00.000Z", spend_cap_minor: 9900 },
+    ]);
+
+    expect((await owner.client.patch(`/app/orgs/${orgId}/billing/cap`, { spend_cap_minor: 60_000 })).status).toBe(200);
+    const changed = await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "scale" });
+    expect(changed.body.kind).toBe("plan_changed");
+    expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body.spend_cap_minor).toBe(60_000);
+    await webhook(subscriptionWebhook(subscription(orgId, { plan: "growth" })));
+    const downgraded = await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "scale" });
+    expect(downgraded.status).toBe(200);
+    expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body.spend_cap_minor).toBe(60_000);
+
+    expect((await owner.client.patch(`/app/orgs/${orgId}/billing/cap`, { spend_cap_minor: 49_900 })).status).toBe(200);
+    await webhook(subscriptionWebhook(subscription(orgId, { plan: "growth" })));
+    expect((await owner.client.patch(`/app/orgs/${orgId}/billing/cap`, { spend_cap_minor: 9_900 })).status).toBe(200);
+    const upgraded = await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "scale" });
+    expect(upgraded.status).toBe(200);
+    expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body.spend_cap_minor).toBe(49_900);
+    expect(auditRows(orgId, "billing.plan_change").map((row) => [row.before, row.after])).toEqual([
+      [{ plan: "growth" }, { plan: "scale", proration: { amount_minor: 1234, currency: "usd" } }],
+      [{ plan: "growth" }, { plan: "scale", proration: { amount_minor: 1234, currency: "usd" } }],
+      [{ plan: "growth", spend_cap_minor: 9_900 }, { plan: "scale", proration: { amount_minor: 1234, currency: "usd" }, spend_cap_minor: 49_900 }],
+    ]);
+  });
+});
+
 describe("checkout and portal", () => {
   test("portal before checkout is 409; checkout redirects and records the customer; then the portal opens", async () => {
     const orgId = await newOrg();

@@ -60,7 +60,7 @@ async function readRegions(ctx: ControlContext, orgId: string, period: BillingPe
         }
       }
     } catch (error) {
-      console.error(`billing: usage of organisation ${orgId} in region ${code} could not be read:`, error);
+      console.error(`billing: usage of organisation ${orgId} in region ${code} could not be read: ${(error as Error).message}`);
       usage.unreachableRegions.push(code);
     }
   }));

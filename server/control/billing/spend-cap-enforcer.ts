@@ -62,7 +62,7 @@ export class SpendCapEnforcer {
         this.applied.set(id, keepRatio);
       } catch (error) {
         this.applied.delete(id);
-        console.error(`billing: keep ratio ${keepRatio} of project ${id} could not be pushed (retried at the next pass):`, error);
+        console.error(`billing: keep ratio ${keepRatio} of project ${id} could not be pushed (retried at the next pass): ${(error as Error).message}`);
       }
     }));
   }
@@ -79,7 +79,7 @@ export class SpendCapEnforcer {
       try {
         await this.evaluate(ctx, orgId, { fresh: true });
       } catch (error) {
-        console.error(`billing: the spend cap of organisation ${orgId} could not be evaluated (retried at the next pass):`, error);
+        console.error(`billing: the spend cap of organisation ${orgId} could not be evaluated (retried at the next pass): ${(error as Error).message}`);
       }
     }
     const others = ctx.db.select({ orgId: projects.orgId }).from(projects).where(isNull(projects.deletedAt)).all();

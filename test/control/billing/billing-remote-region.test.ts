@@ -71,3 +71,23 @@ describe("billing with a remote region", () => {
     expect(limited.body.quota_limited).toEqual(["events"]);
   });
 });
+
+describe("a region that does not answer", () => {
+  test("the overview still answers, naming the region whose usage is missing", async () => {
+    // Port 9 (discard) on loopback: nothing listens, the connection is refused at once.
+    const lonely = await startTestService({ REGIONS: "eu,us", REMOTE_REGIONS: "us=http://127.0.0.1:9/region/us", REGION_SECRET: secret });
+    try {
+      const user = await signUp(lonely, "Lonely owner");
+      const created = await user.client.post(`/app/orgs/${user.orgId}/projects`, { name: "Unreachable", region: "us" });
+      expect(created.status).toBe(201);
+      const overview = await user.client.get(`/app/orgs/${user.orgId}/billing`);
+      expect([overview.status, { ...overview.body.usage, read_at: null }, overview.body.ingest]).toEqual([
+        200,
+        { events: 0, events_received: 0, replay_recordings: 0, read_at: null, unreachable_regions: ["us"] },
+        { stage: "full", keep_ratio: 1 },
+      ]);
+    } finally {
+      await lonely.close();
+    }
+  });
+});

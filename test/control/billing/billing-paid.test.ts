@@ -10,6 +10,7 @@ import { addMember, signUp, type SignedUpUser } from "../../helpers/accounts.ts"
 import { call, isoPattern, type Reply } from "../../helpers/client.ts";
 import { auditLog } from "../../../server/control/db/schema.ts";
 import { spendCapMinorMax } from "../../../server/control/billing/plans.ts";
+import { paymentWebhookBodyBytesMax } from "../../../server/control/routes/billing.ts";
 import type { SubscriptionChange } from "../../../server/control/billing/payment-provider.ts";
 import { FakePayments, fakeSignature, fakeSignatureHeader, subscriptionWebhook } from "./fake-payments.ts";
 
@@ -123,6 +124,17 @@ describe("the provider webhook", () => {
     expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body.plan.name).toBe("starter");
   });
 
+  test("a body of paymentWebhookBodyBytesMax bytes is read; one byte more is 413", async () => {
+    const padded = (bytes: number) => {
+      const head = JSON.stringify({ type: "invoice.paid", pad: "" });
+      return `${head.slice(0, -2)}${"a".repeat(bytes - head.length)}"}`;
+    };
+    expect(padded(paymentWebhookBodyBytesMax).length).toBe(paymentWebhookBodyBytesMax);
+    const most = await webhook(padded(paymentWebhookBodyBytesMax));
+    expect({ status: most.status, body: most.body }).toEqual({ status: 200, body: { received: true, applied: false } });
+    expectError(await webhook(padded(paymentWebhookBodyBytesMax + 1)), 413, "payload_too_large", `request body exceeds ${paymentWebhookBodyBytesMax} bytes`);
+  });
+
   test("events that change no subscription, and unknown organisations, are acknowledged without effect", async () => {
     const other = await webhook(JSON.stringify({ type: "invoice.paid" }));
     expect({ status: other.status, body: other.body }).toEqual({ status: 200, body: { received: true, applied: false } });
@@ -219,6 +231,15 @@ describe("checkout and portal", () => {
     expect(auditRows(orgId, "billing.plan_change")).toEqual([
       { actorType: "user", actorId: owner.userId, before: { plan: "growth" }, after: { plan: "scale", proration: { amount_minor: 1234, currency: "usd" } } },
     ]);
+  });
+
+  test("a provider that fails is 503 unavailable with its reason, and nothing is stored", async () => {
+    const orgId = await newOrg();
+    payments.failNext = "the card network is down";
+    expectError(await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "growth" }), 503, "unavailable",
+      "the payment provider did not complete the request: the card network is down");
+    expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body.payment_provider.has_customer).toBe(false);
+    expect(auditRows(orgId, "billing.checkout")).toEqual([]);
   });
 
   test("admins lack billing.write for checkout and portal", async () => {

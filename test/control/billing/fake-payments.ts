@@ -10,14 +10,24 @@ export class FakePayments implements PaymentProvider {
   readonly name = "fake";
   readonly checkouts: { customer: BillingCustomer; plan: PaidPlan; urls: { successUrl: string; cancelUrl: string } }[] = [];
   readonly portals: { customerId: string; returnUrl: string }[] = [];
+  /** The next checkout or portal call fails like a provider that is down. */
+  failNext: string | null = null;
+
+  private failIfAsked(): void {
+    const reason = this.failNext;
+    this.failNext = null;
+    if (reason !== null) throw new Error(reason);
+  }
 
   async checkout(customer: BillingCustomer, plan: PaidPlan, urls: { successUrl: string; cancelUrl: string }): Promise<CheckoutResult> {
+    this.failIfAsked();
     this.checkouts.push({ customer, plan, urls });
     if (customer.subscriptionId !== null) return { kind: "plan_changed", plan, proration: { amount_minor: 1234, currency: "usd" } };
     return { kind: "redirect", url: `https://payments.example/checkout/${customer.orgId}/${plan}`, customerId: customer.customerId ?? `cus_${customer.orgId.slice(0, 8)}` };
   }
 
   async portal(customerId: string, returnUrl: string): Promise<{ url: string }> {
+    this.failIfAsked();
     this.portals.push({ customerId, returnUrl });
     return { url: `https://payments.example/portal/${customerId}` };
   }

@@ -88,12 +88,29 @@ export async function startCheckout(ctx: ControlContext, access: OrgAccess, plan
   const live = hasLiveSubscription(row);
   if (live && row!.plan === plan) throw conflict(`the organisation is already on the ${plan} plan`);
   const page = `${ctx.baseUrl()}/orgs/${access.org.id}/billing`;
-  const result = await providerCall(() => payments.checkout(
-    { orgId: access.org.id, orgName: access.org.name, email: access.principal.user.email, customerId: row?.customerId ?? null, subscriptionId: live ? row!.subscriptionId : null },
-    plan,
-    { successUrl: `${page}?checkout=success`, cancelUrl: `${page}?checkout=cancelled` },
-  ));
   const defaults = { plan: row?.plan ?? plan };
+  const recordCustomer = (customerId: string) => {
+    if (customerId === row?.customerId) return;
+    applyWrite(ctx, access.principal, {
+      action: "billing.checkout", targetType: "org", targetId: access.org.id, orgId: access.org.id,
+      before: { customer_id: row?.customerId ?? null }, after: { customer_id: customerId, plan },
+      apply: () => upsertBilling(ctx, access.org.id, defaults, { customerId }),
+    });
+  };
+  const result = await providerCall(async () => {
+    try {
+      return await payments.checkout(
+        { orgId: access.org.id, orgName: access.org.name, email: access.principal.user.email, customerId: row?.customerId ?? null, subscriptionId: live ? row!.subscriptionId : null },
+        plan,
+        { successUrl: `${page}?checkout=success`, cancelUrl: `${page}?checkout=cancelled` },
+      );
+    } catch (error) {
+      // A provider may have created the customer before failing (its error carries it): kept, so the next attempt reuses it.
+      const created = (error as { customerId?: unknown }).customerId;
+      if (typeof created === "string" && created !== "") recordCustomer(created);
+      throw error;
+    }
+  });
   if (result.kind === "plan_changed") {
     const raised = capAfterPlanChange(row, result.plan);
     applyWrite(ctx, access.principal, {
@@ -105,13 +122,7 @@ export async function startCheckout(ctx: ControlContext, access: OrgAccess, plan
     await ctx.billing.evaluate(ctx, access.org.id, { fresh: true });
     return result;
   }
-  if (result.customerId !== null && result.customerId !== row?.customerId) {
-    applyWrite(ctx, access.principal, {
-      action: "billing.checkout", targetType: "org", targetId: access.org.id, orgId: access.org.id,
-      before: { customer_id: row?.customerId ?? null }, after: { customer_id: result.customerId, plan },
-      apply: () => upsertBilling(ctx, access.org.id, defaults, { customerId: result.customerId }),
-    });
-  }
+  if (result.customerId !== null) recordCustomer(result.customerId);
   return { kind: "redirect", url: result.url };
 }
 

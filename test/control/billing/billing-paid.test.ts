@@ -235,11 +235,24 @@ describe("checkout and portal", () => {
 
   test("a provider that fails is 503 unavailable with its reason, and nothing is stored", async () => {
     const orgId = await newOrg();
-    payments.failNext = "the card network is down";
+    payments.failNext = { reason: "the card network is down" };
     expectError(await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "growth" }), 503, "unavailable",
       "the payment provider did not complete the request: the card network is down");
     expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body.payment_provider.has_customer).toBe(false);
     expect(auditRows(orgId, "billing.checkout")).toEqual([]);
+  });
+
+  test("a customer the provider created before failing is kept, and the next checkout reuses it", async () => {
+    const orgId = await newOrg();
+    payments.failNext = { reason: "the session could not be created", customerId: "cus_made_first" };
+    expectError(await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "growth" }), 503, "unavailable",
+      "the payment provider did not complete the request: the session could not be created");
+    expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body.payment_provider.has_customer).toBe(true);
+    expect((await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "growth" })).status).toBe(200);
+    expect(payments.checkouts.at(-1)!.customer.customerId).toBe("cus_made_first");
+    expect(auditRows(orgId, "billing.checkout")).toEqual([
+      { actorType: "user", actorId: owner.userId, before: { customer_id: null }, after: { customer_id: "cus_made_first", plan: "growth" } },
+    ]);
   });
 
   test("admins lack billing.write for checkout and portal", async () => {

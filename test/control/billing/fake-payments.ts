@@ -10,13 +10,13 @@ export class FakePayments implements PaymentProvider {
   readonly name = "fake";
   readonly checkouts: { customer: BillingCustomer; plan: PaidPlan; urls: { successUrl: string; cancelUrl: string } }[] = [];
   readonly portals: { customerId: string; returnUrl: string }[] = [];
-  /** The next checkout or portal call fails like a provider that is down. */
-  failNext: string | null = null;
+  /** The next checkout or portal call fails like a provider that is down (after creating this customer, if given). */
+  failNext: { reason: string; customerId?: string } | null = null;
 
   private failIfAsked(): void {
-    const reason = this.failNext;
+    const failure = this.failNext;
     this.failNext = null;
-    if (reason !== null) throw new Error(reason);
+    if (failure !== null) throw Object.assign(new Error(failure.reason), { customerId: failure.customerId ?? null });
   }
 
   async checkout(customer: BillingCustomer, plan: PaidPlan, urls: { successUrl: string; cancelUrl: string }): Promise<CheckoutResult> {

@@ -1,7 +1,9 @@
 // The spend cap's enforcement: from an organisation's usage, plan and cap, the keep ratio its
 // projects' capture applies (keep-ratio.ts), pushed to their regions (never looked up per
 // event). Evaluated at once when the cap, the plan or the period changes (and on each read of
-// the billing overview), and for every organisation by a pass every spendCapPassIntervalMs.
+// the billing overview), and for every organisation with a cap by a pass every
+// spendCapPassIntervalMs. Organisations without a cap are never sampled, and their projects'
+// ratios are left alone.
 import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import type { RegionCode } from "../../config.ts";
 import type { ControlContext } from "../context.ts";
@@ -30,7 +32,7 @@ export interface BillingEvaluation {
 
 export class SpendCapEnforcer {
   readonly meter = new UsageMeter();
-  /** Keep ratio each project's region holds, as last pushed (empty at start: the first pass pushes every project's). */
+  /** Keep ratio each project's region holds, as last pushed (empty at start: the first pass pushes every capped organisation's). */
   private readonly applied = new Map<string, number>();
   private passing: Promise<void> | null = null;
 
@@ -40,7 +42,8 @@ export class SpendCapEnforcer {
     const account = billingAccount(ctx, orgId, nowMs);
     const usage = await this.meter.read(ctx, orgId, account.period, nowMs, options.fresh ?? false);
     const evaluation = evaluateUsage(account, usage, nowMs, this.orgKeepRatio(ctx, orgId));
-    await this.push(ctx, orgId, evaluation.keepRatio);
+    // Billing manages the keep ratio of organisations that ever set a cap (a cap cannot be removed); the others' it leaves alone.
+    if (account.row?.spendCapMinor != null) await this.push(ctx, orgId, evaluation.keepRatio);
     return evaluation;
   }
 
@@ -67,24 +70,20 @@ export class SpendCapEnforcer {
     }));
   }
 
-  /** One pass over every organisation: those with a spend cap are evaluated, every other project is pushed 1 if it may hold less. */
+  /** One pass over every organisation with a spend cap: evaluated from fresh counters, its ratio pushed where it changed. */
   pass(ctx: ControlContext): Promise<void> {
     this.passing ??= this.runPass(ctx).finally(() => (this.passing = null));
     return this.passing;
   }
 
   private async runPass(ctx: ControlContext): Promise<void> {
-    const capped = new Set(ctx.db.select({ orgId: orgBilling.orgId }).from(orgBilling).where(isNotNull(orgBilling.spendCapMinor)).all().map((row) => row.orgId));
+    const capped = ctx.db.select({ orgId: orgBilling.orgId }).from(orgBilling).where(isNotNull(orgBilling.spendCapMinor)).all().map((row) => row.orgId);
     for (const orgId of capped) {
       try {
         await this.evaluate(ctx, orgId, { fresh: true });
       } catch (error) {
         console.error(`billing: the spend cap of organisation ${orgId} could not be evaluated (retried at the next pass): ${(error as Error).message}`);
       }
-    }
-    const others = ctx.db.select({ orgId: projects.orgId }).from(projects).where(isNull(projects.deletedAt)).all();
-    for (const orgId of new Set(others.map((row) => row.orgId))) {
-      if (!capped.has(orgId)) await this.push(ctx, orgId, 1);
     }
   }
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, asc, eq } from "drizzle-orm";
 import { startTestService, type TestService } from "../../helpers/service.ts";
-import { addMember, signUp, type SignedUpUser } from "../../helpers/accounts.ts";
+import { addMember, createProject, signUp, type SignedUpUser } from "../../helpers/accounts.ts";
 import { call, isoPattern, type Reply } from "../../helpers/client.ts";
 import { auditLog } from "../../../server/control/db/schema.ts";
 import { spendCapMinorMax } from "../../../server/control/billing/plans.ts";
@@ -107,6 +107,14 @@ describe("PATCH …/billing/cap", () => {
       { actorType: "user", actorId: owner.userId, before: { spend_cap_minor: null }, after: { spend_cap_minor: 2900 } },
       { actorType: "user", actorId: owner.userId, before: { spend_cap_minor: 2900 }, after: { spend_cap_minor: spendCapMinorMax } },
     ]);
+  });
+
+  test("an organisation without a cap is left alone: its projects' ratios are never written by billing", async () => {
+    const { project } = await createProject(owner, "Operator sampled");
+    service.nodes.get("eu")!.setKeepRatio(project.id, 0.5);
+    expect((await owner.client.get(`/app/orgs/${owner.orgId}/billing`)).body.spend_cap_minor).toBe(null);
+    await service.ctx.billing.pass(service.ctx);
+    expect(service.nodes.get("eu")!.keepRatio(project.id)).toBe(0.5);
   });
 
   test("admins lack billing.write: 403 and nothing changes", async () => {

@@ -1,5 +1,7 @@
 // Every setting is an environment variable; each is documented in the README with its default.
 import type { X509Certificate } from "node:crypto";
+import type { PaymentProvider } from "./control/billing/payment-provider.ts";
+import { createPaymentProvider, PaymentProviderSettingsError } from "./control/billing/payment-provider-config.ts";
 import { AppStoreRootsError, appStoreRootsSetting, loadAppStoreRoots } from "./ingest/revenue/providers/app-store-roots.ts";
 import { resolve } from "node:path";
 import { defaultColumnCacheBytes } from "../engine/chunk-store.ts";
@@ -59,6 +61,8 @@ export interface Config {
   datacenterRanges: DatacenterRanges;
   /** The roots App Store notifications must chain to (APP_STORE_ROOT_CERTIFICATES, else the bundled Apple Root CA - G3). */
   appStoreRoots: X509Certificate[];
+  /** The payment provider billing charges through (STRIPE_*; null: none, the self-hosted plan). */
+  payments: PaymentProvider | null;
   /** The messaging gateway's settings (server/gateway/settings.ts). */
   gateway: GatewaySettings;
   /** The transactional-mail API's settings (server/mail/settings.ts). */
@@ -130,6 +134,15 @@ function parseMail(env: Record<string, string | undefined>, publicUrl: string | 
   }
 }
 
+function parsePayments(env: Record<string, string | undefined>): PaymentProvider | null {
+  try {
+    return createPaymentProvider(env);
+  } catch (error) {
+    if (error instanceof PaymentProviderSettingsError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
 function parseControlMail(env: Record<string, string | undefined>): ControlMailSettings {
   try {
     return parseControlMailSettings(env);
@@ -190,6 +203,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     controlPlaneUrl: env.CONTROL_PLANE_URL?.trim() ? env.CONTROL_PLANE_URL.trim().replace(/\/+$/, "") : null,
     datacenterRanges: parseDatacenterRanges(env.DATACENTER_RANGES_FILE),
     appStoreRoots: parseAppStoreRoots(env[appStoreRootsSetting]),
+    payments: parsePayments(env),
     gateway: parseGateway(env),
     mail: parseMail(env, publicUrl),
     controlMail: parseControlMail(env),

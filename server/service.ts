@@ -47,6 +47,7 @@ import { startGateway, type RunningGateway } from "./gateway/gateway.ts";
 import { startMail, type RunningMail } from "./mail/mail.ts";
 import { mcpSurface } from "./mcp/mcp-surface.ts";
 import { mcpPath } from "./mcp/protected-resource.ts";
+import { SpendCapEnforcer } from "./control/billing/spend-cap-enforcer.ts";
 
 /** Answers a request; `path` is its URL's path (parsed once, while routing). */
 type Handler = (request: Request, path: string) => Response | Promise<Response>;
@@ -150,6 +151,8 @@ export async function startService(config: Config): Promise<RunningService> {
     signer,
     erasure: { keys: erasureKeys, wake: () => erasureRunner?.wake() },
     limiters: new ControlLimiters(),
+    payments: config.payments,
+    billing: new SpendCapEnforcer(),
     baseUrl: () => config.publicUrl ?? listeningUrl,
     cacheStats: () => {
       const decoded = columns.stats();
@@ -252,6 +255,7 @@ export async function startService(config: Config): Promise<RunningService> {
     syncPending().finally(() => (syncing = false));
   }, keySyncRetryIntervalMs);
   const stopCohortSchedule = startCohortSchedule(ctx);
+  const stopSpendCaps = ctx.billing.start(ctx);
   erasureRunner = new ErasureRunner(ctx);
   erasureRunner.wake();
 
@@ -268,6 +272,7 @@ export async function startService(config: Config): Promise<RunningService> {
     stop: async () => {
       clearInterval(retryTimer);
       stopCohortSchedule();
+      await stopSpendCaps();
       clearInterval(sweepTimer);
       // Before the regions close: an erasure under way finishes (a killed one resumes at the next start).
       await erasureRunner!.stop();

@@ -2,8 +2,8 @@
 // every public key of projects in this region, so ingest never asks the control plane whether
 // a key is valid), ingest policies, the person store (person-store.ts), published flags
 // (flag-store.ts), region-token revocations (token-revocations.ts), cohort memberships
-// (cohort-store.ts), the projects' tracking plans (catalog-plan-store.ts) and the replay index
-// (replay/replay-index.ts).
+// (cohort-store.ts), the projects' tracking plans (catalog-plan-store.ts), the replay index
+// (replay/replay-index.ts) and the usage counters billing meters from (usage-counters.ts).
 import { Database } from "bun:sqlite";
 import { personSchema, personSchemaV4, personSchemaV7 } from "./person-schema.ts";
 import { PersonStore } from "./person-store.ts";
@@ -18,6 +18,7 @@ import { IntegrationStore } from "./integration-store.ts";
 import { ReplayIndex } from "./replay/replay-index.ts";
 import { ErasureJournal } from "./erasure-journal.ts";
 import { PersonErasure } from "./person-erasure.ts";
+import { UsageCounterStore } from "./usage-counters.ts";
 
 export interface RegistryKey {
   key: string;
@@ -68,6 +69,8 @@ export class RegionStore {
   readonly erasures: ErasureJournal;
   /** Erases persons and what refers to them from this file. */
   readonly personErasure: PersonErasure;
+  /** Events and replay recordings stored, per project and hour, for billing (same file; the store creates its own table). */
+  readonly usage: UsageCounterStore;
 
   /** SQLite's write-ahead journal of this file: durable once synced, whatever the checkpoints did. */
   readonly journalPath: string;
@@ -102,6 +105,7 @@ export class RegionStore {
     this.replays = new ReplayIndex(this.db);
     this.erasures = new ErasureJournal(this.db);
     this.personErasure = new PersonErasure(this.db, this.directory, this.persons, this.cohorts);
+    this.usage = new UsageCounterStore(this.db);
   }
 
   /**

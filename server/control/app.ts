@@ -9,6 +9,7 @@ import { ContractRouteTable } from "./contract/route-table.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { discoveryRoutes } from "./routes/discovery.ts";
 import { orgRoutes } from "./routes/orgs.ts";
+import { billingRoutes, isPaymentWebhookPath, readWebhookBody } from "./routes/billing.ts";
 import { projectRoutes } from "./routes/projects.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 import { formBodyPaths, oauthCorsPaths, oauthRoutes } from "./routes/oauth.ts";
@@ -32,11 +33,17 @@ import { v1ErasureRoutes } from "./v1/erasure-routes.ts";
 
 export function controlApp(ctx: ControlContext): ContractRouteTable {
   const app = new Elysia({ name: "control-plane" })
-    .onParse(({ request, path }) => (formBodyPaths.has(path) ? readFormBody(request, requestBodyBytesMax) : readJsonBody(request, requestBodyBytesMax)))
+    .onParse(({ request, path }) => {
+      if (formBodyPaths.has(path)) return readFormBody(request, requestBodyBytesMax);
+      // A payment webhook's signature covers its exact bytes: handed over as text.
+      if (isPaymentWebhookPath(path)) return readWebhookBody(request);
+      return readJsonBody(request, requestBodyBytesMax);
+    })
     .onError(apiErrorHandler);
   const routes = new ContractRouteTable(app);
   authRoutes(routes, ctx);
   orgRoutes(routes, ctx);
+  billingRoutes(routes, ctx);
   projectRoutes(routes, ctx);
   flagRoutes(routes, ctx);
   integrationRoutes(routes, ctx);

@@ -242,6 +242,8 @@ async function writeAccepted(
   node: RegionNode, key: RegistryKey, accepted: ValidEvent[], decisions: (AcceptedEvent | null)[], request: RequestEvents, receivedAt: number,
 ): Promise<void> {
   let logged: { record: [Uint8Array, Uint8Array]; position: WalPosition } | null = null;
+  /** What this request adds to the billing counters: written before the WAL append, so its group commit syncs it too. */
+  let counted: { eventsReceived: number; eventsStored: number; replayRecordings: number } | null = null;
   try {
     // Identity effects apply to every accepted event, sampled out or not: a merge or a $set
     // is a fact about the person, whatever share of their events is kept.
@@ -252,6 +254,8 @@ async function writeAccepted(
       decision.personIndex = personIndexes[position]!;
       toStore.push(decision);
     });
+    counted = { eventsReceived: accepted.length, eventsStored: toStore.length, replayRecordings: 0 };
+    node.store.usage.add(key.projectId, receivedAt, counted);
     if (toStore.length > 0) {
       const record = encodeBatchRecord({
         projectId: key.projectId,
@@ -266,8 +270,9 @@ async function writeAccepted(
       logged = { record, position: await node.wal.append(record) };
     }
   } catch (error) {
-    // Nothing of the request is stored: its uuids may come again.
+    // Nothing of the request is stored: its uuids may come again, and its counts are taken back.
     for (const event of accepted) node.uuids.remove(key.projectId, event.uuid);
+    if (counted) node.store.usage.add(key.projectId, receivedAt, { eventsReceived: -counted.eventsReceived, eventsStored: -counted.eventsStored, replayRecordings: 0 });
     if (error instanceof WalUnavailableError || error instanceof SQLiteError) throw storageUnavailable();
     if (error instanceof WalRecordTooLargeError) throw ingestTooLarge();
     throw error;

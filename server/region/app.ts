@@ -15,6 +15,7 @@ import { toApiError } from "../http/elysia-errors.ts";
 import { errorResponse, internalErrorResponse } from "../http/errors.ts";
 import { integrationInternalRoutes } from "./integration-internal-routes.ts";
 import { flagInternalRoutes } from "./flag-internal-routes.ts";
+import { usageRoutes } from "./usage-routes.ts";
 import { personsRoutes } from "./persons-routes.ts";
 import { groupsRoutes } from "./groups-routes.ts";
 import { queryRoutes } from "./query-routes.ts";
@@ -163,6 +164,7 @@ export function regionApp({ prefix, node, queries, cohorts, discovery, erasures,
     }, { parse: "none" })
     .use(flagInternalRoutes(node, (request) => checkRegionSecret(request, regionSecret)))
     .use(integrationInternalRoutes(node, (request) => checkRegionSecret(request, regionSecret)))
+    .use(usageRoutes(node, (request) => checkRegionSecret(request, regionSecret)))
     .use(erasureRoutes(erasures, (request) => checkRegionSecret(request, regionSecret)))
     .use(queryRoutes(queries, check))
     .use(experimentStatsRoutes(node, queries, check))

@@ -8,6 +8,8 @@ import type { TokenRevocation } from "../../storage/token-revocations.ts";
 import type { CatalogPlan } from "../../storage/catalog-plan-store.ts";
 import type { RegionIntegration } from "../../storage/integration-store.ts";
 import type { RegionNode } from "./region-node.ts";
+import type { UsageTotals } from "../../storage/usage-counters.ts";
+import type { UsageRow } from "./usage-routes.ts";
 import type { CatalogDiscovery, DiscoveryAnswer, DiscoveryScope } from "./catalog-discovery.ts";
 import type { CohortMaterialized, CohortMaterializeRequest, CohortService } from "./cohort-service.ts";
 import { ApiError } from "../http/errors.ts";
@@ -59,6 +61,10 @@ export interface RegionLink {
    * malformed request. `onProgress` hears each stage as it starts (local regions only).
    */
   erase(request: RegionErasureRequest, onProgress?: ErasureProgress): Promise<RegionErasureReport>;
+  /** What the region stored for these projects in [fromMs, toMs) (billing's meters). */
+  usage(projectIds: string[], fromMs: number, toMs: number): Promise<UsageTotals[]>;
+  /** Sets the share of a project's events and recordings capture keeps (spend-cap sampling; 1 keeps all). */
+  setKeepRatio(projectId: string, keepRatio: number): Promise<void>;
   /** "ok", or a short reason the region cannot serve. */
   health(): Promise<string>;
 }
@@ -126,6 +132,14 @@ export class LocalRegionLink implements RegionLink {
       if (error instanceof ApiError) throw new RegionRefusal(error.status, error.code, error.message);
       throw error;
     }
+  }
+
+  async usage(projectIds: string[], fromMs: number, toMs: number): Promise<UsageTotals[]> {
+    return this.node.store.usage.totals(projectIds, fromMs, toMs);
+  }
+
+  async setKeepRatio(projectId: string, keepRatio: number): Promise<void> {
+    this.node.setKeepRatio(projectId, keepRatio);
   }
 
   async health(): Promise<string> {
@@ -231,6 +245,30 @@ export class RemoteRegionLink implements RegionLink {
     const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
     if (typeof error?.code === "string" && typeof error.message === "string") throw new RegionRefusal(response.status, error.code, error.message);
     throw new RegionRefusal(response.status, "unavailable", `region ${this.code} answered ${response.status} to an erasure`);
+  }
+
+  async usage(projectIds: string[], fromMs: number, toMs: number): Promise<UsageTotals[]> {
+    const response = await fetch(`${this.regionApiUrl}/internal/usage`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", [regionSecretHeader]: this.secret },
+      body: JSON.stringify({ project_ids: projectIds, from_ms: fromMs, to_ms: toMs }),
+      signal: AbortSignal.timeout(remoteRegionTimeoutMs),
+    });
+    if (response.status !== 200) throw new Error(`region ${this.code} answered ${response.status} to a usage read: ${(await response.text()).slice(0, 500)}`);
+    const body = (await response.json()) as { usage: UsageRow[] };
+    return body.usage.map((row) => ({
+      projectId: row.project_id, eventsReceived: row.events_received, eventsStored: row.events_stored, replayRecordings: row.replay_recordings,
+    }));
+  }
+
+  async setKeepRatio(projectId: string, keepRatio: number): Promise<void> {
+    const response = await fetch(`${this.regionApiUrl}/internal/ingest-policy/${projectId}`, {
+      method: "PUT",
+      headers: { "Content-Type": "application/json", [regionSecretHeader]: this.secret },
+      body: JSON.stringify({ keep_ratio: keepRatio }),
+      signal: AbortSignal.timeout(remoteRegionTimeoutMs),
+    });
+    if (response.status !== 200) throw new Error(`region ${this.code} answered ${response.status} to an ingest policy: ${(await response.text()).slice(0, 500)}`);
   }
 
   async health(): Promise<string> {

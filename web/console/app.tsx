@@ -49,6 +49,7 @@ const InsightsListPage = page(() => import("./pages/insights/insights-list-page.
 const InsightBuilderPage = page(() => import("./pages/insights/insight-builder-page.tsx"));
 const ProjectSettingsPage = page(() => import("./pages/settings/project-settings.tsx"));
 const OrgSettingsPage = page(() => import("./pages/orgs/org-settings.tsx"));
+const OrgBillingPage = page(() => import("./pages/orgs/org-billing.tsx"));
 const AccountPage = page(() => import("./pages/account/account.tsx"));
 const SessionsPage = page(() => import("./pages/account/sessions.tsx"));
 const TokensPage = page(() => import("./pages/account/tokens.tsx"));
@@ -109,6 +110,7 @@ export function App() {
           <Route path="/projects/:projectId/insights/:insightId" component={InsightBuilderPage} />
           <Route path="/projects/:projectId/settings" component={ProjectSettingsPage} />
           <Route path="/orgs/:orgId/settings" component={OrgSettingsPage} />
+          <Route path="/orgs/:orgId/billing" component={OrgBillingPage} />
           <Route path="/account" component={AccountPage} />
           <Route path="/account/sessions" component={SessionsPage} />
           <Route path="/account/tokens" component={TokensPage} />

@@ -57,6 +57,7 @@ export const paths = {
   insight: (projectId: string, insightId: string) => `/projects/${encodeURIComponent(projectId)}/insights/${encodeURIComponent(insightId)}`,
   projectSettings: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/settings`,
   orgSettings: (orgId: string) => `/orgs/${encodeURIComponent(orgId)}/settings`,
+  orgBilling: (orgId: string) => `/orgs/${encodeURIComponent(orgId)}/billing`,
   account: "/account",
   accountSessions: "/account/sessions",
   accountTokens: "/account/tokens",

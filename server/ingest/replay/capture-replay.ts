@@ -81,6 +81,9 @@ export async function captureReplay(node: RegionNode, decision: RecordingDecisio
   if (accepted.length > 0) {
     try {
       await node.replays.append({ projectId: key.projectId, dataId: key.dataId, environment: key.environment, receivedAt, chunks: accepted });
+      // A recording is billed once, when its first chunk is stored (a duplicate was refused above).
+      const recordings = accepted.filter((chunk) => chunk.seq === 0).length;
+      if (recordings > 0) node.store.usage.add(key.projectId, receivedAt, { eventsReceived: 0, eventsStored: 0, replayRecordings: recordings });
     } catch (error) {
       if (error instanceof WalUnavailableError) throw unavailable("the replay log cannot accept writes right now", storageRetryAfterSeconds);
       if (error instanceof WalRecordTooLargeError) throw ingestTooLarge();

@@ -53,6 +53,7 @@ function GeneralSection({ org }: { org: OrgDto }) {
         <Fact term="Your role">{org.role}</Fact>
         <Fact term="Slug"><code>{org.slug}</code></Fact>
         <Fact term="Organisation ID" wide><code>{org.id}</code></Fact>
+        <Fact term="Billing"><a href={paths.orgBilling(org.id)}>Plan, usage and spend cap</a></Fact>
       </dl>
     </SettingsSection>
   );

@@ -1,0 +1,123 @@
+// An organisation's billing page in headless Chromium against the real service: without a
+// payment provider (the self-hosted plan, buttons disabled saying billing is not configured),
+// then with one (a fake behind the PaymentProvider interface: Stripe cannot be reached here):
+// the usage bars, a cap that makes capture sample and the page explaining it, the owner raising
+// the cap through the form, a plan change in place, the portal on the provider's page, and an admin seeing the
+// cap read-only with the reason.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { Browser } from "playwright-core";
+import { addMember, createProject, signUp, type SignedUpUser } from "../../helpers/accounts.ts";
+import { launchChromium } from "../../helpers/chromium.ts";
+import { screenshotThemes, waitForPage, type ConsoleTab } from "../../helpers/console-browser.ts";
+import { startTestService, type TestService } from "../../helpers/service.ts";
+import { call } from "../../helpers/client.ts";
+import { nativeBody, nativeEvents, ok, postIngest } from "../../ingest/helpers.ts";
+import { FakePayments, fakeSignature, fakeSignatureHeader, subscriptionWebhook } from "../../control/billing/fake-payments.ts";
+import { signedInTab } from "./signed-in-tab.ts";
+
+const hourMs = 3_600_000;
+let service: TestService;
+let browser: Browser;
+let owner: SignedUpUser;
+let admin: SignedUpUser;
+let ownerTab: ConsoleTab;
+let apiKey: string;
+
+beforeAll(async () => {
+  service = await startTestService();
+  owner = await signUp(service, "Bea Owner");
+  admin = await addMember(service, owner, "admin");
+  apiKey = (await createProject(owner, "Shop")).public_keys[0].key;
+  browser = await launchChromium();
+  ownerTab = await signedInTab(browser, service, owner);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+});
+
+const openBilling = async (tab: ConsoleTab) => {
+  await tab.page.goto(`${service.url}/orgs/${owner.orgId}/billing`);
+  await waitForPage(tab.page, "Billing");
+  await tab.page.waitForSelector("text=Loading billing…", { state: "detached" });
+};
+const section = (tab: ConsoleTab, id: string) => tab.page.locator(`section[aria-labelledby=${id}-title]`);
+
+test("without a payment provider: the self-hosted plan, no limits, and buttons that say billing is not configured", async () => {
+  const { page } = ownerTab;
+  await page.goto(`${service.url}/orgs/${owner.orgId}/settings`);
+  await waitForPage(page, "Organisation settings");
+  await page.getByRole("link", { name: "Plan, usage and spend cap" }).click();
+  await waitForPage(page, "Billing");
+  await page.waitForSelector("text=Loading billing…", { state: "detached" });
+  await page.waitForSelector("text=This deployment has no payment provider: every organisation is on the self-hosted plan, without limits or invoices.");
+  const plan = section(ownerTab, "billing-plan");
+  expect(await plan.locator(".role-note").textContent()).toBe(
+    "Billing is not configured on this deployment: no payment provider is set up (STRIPE_SECRET_KEY and the plans' prices; see docs/billing.md).",
+  );
+  expect(await plan.getByRole("button", { name: "Change plan" }).isDisabled()).toBe(true);
+  expect(await plan.getByRole("button", { name: "Manage billing" }).isDisabled()).toBe(true);
+  expect(await section(ownerTab, "billing-cap").locator(".role-note").textContent()).toBe("The self-hosted plan has no price, so it takes no spend cap.");
+  expect(await section(ownerTab, "billing-usage").locator(".usage-meter-head").allTextContents()).toEqual(["Events0 (no limit)", "Replay recordings0 (no limit)"]);
+  expect(await section(ownerTab, "billing-ingest").locator(".settings-description").textContent()).toBe("Every accepted event is stored.");
+  await screenshotThemes(page, "billing-self-hosted");
+  expect(ownerTab.problems).toEqual([]);
+});
+
+test("with a provider: usage against the included volumes, a cap that samples and why, the owner raising it, a plan change, the portal", async () => {
+  service.ctx.payments = new FakePayments();
+  const periodStartMs = Date.now() - hourMs;
+  const change = {
+    orgId: owner.orgId, customerId: "cus_console", subscriptionId: "sub_console", plan: "starter" as const, status: "active",
+    currentPeriodStart: new Date(periodStartMs).toISOString(), currentPeriodEnd: new Date(periodStartMs + 84 * 24 * hourMs).toISOString(),
+  };
+  expect((await call(service.url, "POST", "/billing/webhooks/fake", { rawBody: subscriptionWebhook(change), headers: { [fakeSignatureHeader]: fakeSignature } })).status).toBe(200);
+  for (let sent = 0; sent < 2000; sent += 1000) {
+    const reply = await postIngest(service.url, nativeBody(apiKey, nativeEvents(1000)));
+    expect([reply.status, reply.body]).toEqual([200, ok(1000)]);
+  }
+  expect((await owner.client.patch(`/app/orgs/${owner.orgId}/billing/cap`, { spend_cap_minor: 2900 })).status).toBe(200);
+
+  const { page } = ownerTab;
+  await openBilling(ownerTab);
+  expect(await section(ownerTab, "billing-usage").locator(".usage-meter-head").allTextContents()).toEqual([
+    "Events2,000 of 1,000,000 included",
+    "Replay recordings0 of 5,000 included",
+  ]);
+  const ingest = section(ownerTab, "billing-ingest");
+  expect(await ingest.locator(".fact dd").first().textContent()).toBe("Sampling");
+  expect(await ingest.getByRole("alert").or(ingest.getByRole("status")).textContent()).toContain("The projected usage passes the spend cap, so capture keeps");
+  await screenshotThemes(page, "billing-sampling");
+
+  const cap = section(ownerTab, "billing-cap");
+  await cap.getByLabel("New cap (USD)").fill("500.00");
+  await cap.getByRole("button", { name: "Save cap" }).click();
+  await page.waitForSelector("text=The spend cap is saved; capture follows it within a minute.");
+  expect((await owner.client.get(`/app/orgs/${owner.orgId}/billing`)).body).toMatchObject({ spend_cap_minor: 50_000, ingest: { stage: "full", keep_ratio: 1 } });
+  await ingest.locator("text=Every accepted event is stored.").waitFor();
+
+  // A live subscription changes plan in place (the provider prorates), and the page shows the new plan.
+  const plan = section(ownerTab, "billing-plan");
+  await plan.getByLabel("Plan to move to").selectOption("scale");
+  await plan.getByRole("button", { name: "Change plan" }).click();
+  await section(ownerTab, "billing-plan").locator(".fact dd", { hasText: /^Scale$/ }).waitFor();
+  expect(await section(ownerTab, "billing-plan").locator(".fact dd").allTextContents()).toEqual(["Scale", "$499.00 a month", "active", expect.stringMatching(/ to /)]);
+  // The customer's portal is the provider's page.
+  await page.route("https://payments.example/**", (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>Fake portal</title>" }));
+  await section(ownerTab, "billing-plan").getByRole("button", { name: "Manage billing" }).click();
+  await page.waitForURL(/^https:\/\/payments\.example\//);
+  expect(page.url()).toBe("https://payments.example/portal/cus_console");
+  expect(ownerTab.problems).toEqual([]);
+});
+
+test("an admin reads billing but the plan and cap controls are disabled with the reason", async () => {
+  const tab = await signedInTab(browser, service, admin);
+  await openBilling(tab);
+  expect(await section(tab, "billing-cap").locator(".role-note").textContent()).toBe("Only owners can set the spend cap. You are an admin.");
+  expect(await section(tab, "billing-cap").getByRole("button", { name: "Save cap" }).isDisabled()).toBe(true);
+  expect(await section(tab, "billing-plan").locator(".role-note").textContent()).toBe("Only owners can change the plan or manage billing. You are an admin.");
+  expect(await section(tab, "billing-plan").getByRole("button", { name: "Change plan" }).isDisabled()).toBe(true);
+  await screenshotThemes(tab.page, "billing-admin");
+  expect(tab.problems).toEqual([]);
+  await tab.close();
+});

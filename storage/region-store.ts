@@ -15,6 +15,7 @@ import { ProjectSecrets } from "./project-secrets.ts";
 import { CohortStore } from "./cohort-store.ts";
 import { CatalogPlanStore } from "./catalog-plan-store.ts";
 import { IntegrationStore } from "./integration-store.ts";
+import { WebhookEventLog } from "./webhook-event-log.ts";
 import { ReplayIndex } from "./replay/replay-index.ts";
 import { ErasureJournal } from "./erasure-journal.ts";
 import { PersonErasure } from "./person-erasure.ts";
@@ -63,6 +64,8 @@ export class RegionStore {
   readonly catalogPlans: CatalogPlanStore;
   /** Revenue integrations the control plane pushed, for the webhook route (same file; the store creates its own table). */
   readonly integrations: IntegrationStore;
+  /** Which events each integration's webhooks stored, so a late redelivery stores nothing twice. */
+  readonly webhookEvents: WebhookEventLog;
   /** Session recordings' index, policies and log checkpoint (same file; the store creates its own tables). */
   readonly replays: ReplayIndex;
   /** Erasure jobs: their subjects while they run, their reports once done (same file; the store creates its own table). */
@@ -102,6 +105,7 @@ export class RegionStore {
     this.cohorts = new CohortStore(this.db);
     this.catalogPlans = new CatalogPlanStore(this.db);
     this.integrations = new IntegrationStore(this.db);
+    this.webhookEvents = new WebhookEventLog(this.db);
     this.replays = new ReplayIndex(this.db);
     this.erasures = new ErasureJournal(this.db);
     this.personErasure = new PersonErasure(this.db, this.directory, this.persons, this.cohorts);

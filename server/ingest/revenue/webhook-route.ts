@@ -3,7 +3,8 @@
 // unknown, rotated away, of a deleted or disabled integration, or of another provider answers
 // 404. The provider's module verifies the request and maps it; its events go down the normal
 // ingest path (capture.ts) in the project's production environment, each with a uuid derived
-// from the integration and the event's seed, so a redelivered notification is stored once, and
+// from the integration and the event's seed and remembered by that seed in the region's webhook
+// event log (storage/webhook-event-log.ts), so a notification redelivered even days later is stored once, and
 // never sampled past a spend cap (money must add up exactly). The answer comes only once the
 // events are durable. Answers use the spec's error shape {error: {code, message}}, not the
 // SDKs' ingest shape: the callers are providers' servers.
@@ -75,19 +76,26 @@ function nativeEvent(integration: RegionIntegration, draft: RevenueEventDraft): 
 }
 
 async function store(node: RegionNode, integration: RegionIntegration, drafts: RevenueEventDraft[], receivedAt: number): Promise<WebhookAnswer> {
-  if (drafts.length === 0) return { received: true, events: 0, duplicates: 0, rejected: 0 };
+  const log = node.store.webhookEvents;
+  const storedBefore = log.storedAlready(integration.id, drafts.map((draft) => draft.uuidSeed));
+  const fresh = drafts.filter((draft) => !storedBefore.has(draft.uuidSeed));
+  if (fresh.length === 0) return { received: true, events: 0, duplicates: storedBefore.size, rejected: 0 };
   const key = projectKey(integration);
   const pseudonymKey = () => node.store.projectSecrets.pseudonymKey(key.projectId);
-  const batch = drafts.map((draft) => {
+  const batch = fresh.map((draft) => {
     const native = nativeEvent(integration, draft);
     for (const warning of pseudonymiseContactIds(native, postHogIdNames, pseudonymKey)) node.warnings.record(key, warning, draft, receivedAt);
     return native;
   });
   const body = new TextEncoder().encode(JSON.stringify({ batch }));
   // No client address or user agent: a provider's server is neither a person's location nor a crawler.
-  const result = await ingestEvents(node, key, { batch, sources: drafts, body, sentAt: null, receivedAt, meta: { ip: null, userAgent: null }, keepAll: true });
-  const duplicates = result.rejected.filter((rejection) => rejection.reason === "duplicate").length;
-  return { received: true, events: result.accepted, duplicates, rejected: result.rejected.length - duplicates };
+  const result = await ingestEvents(node, key, { batch, sources: fresh, body, sentAt: null, receivedAt, meta: { ip: null, userAgent: null }, keepAll: true });
+  // Durable now (or stored by an earlier delivery the uuid index still knows): remembered for
+  // later deliveries. A crash before this line leaves the uuid index to catch a prompt retry.
+  const refused = new Set(result.rejected.filter((rejection) => rejection.reason !== "duplicate").map((rejection) => rejection.uuid));
+  log.remember(integration.id, fresh.filter((_, index) => !refused.has(batch[index]!.uuid as string)).map((draft) => draft.uuidSeed), receivedAt);
+  const duplicates = result.rejected.length - refused.size;
+  return { received: true, events: result.accepted, duplicates: storedBefore.size + duplicates, rejected: refused.size };
 }
 
 export async function handleWebhook(

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestService, type TestService } from "../../helpers/service.ts";
 import { createProject, createToken, regionTokenFor, signUp, v1, type SignedUpUser } from "../../helpers/accounts.ts";
 import { bearer, call, type Reply } from "../../helpers/client.ts";
+import { uuidIndexCapacity } from "../../../storage/uuid-index.ts";
 import { handleWebhook, webhookBodyBytesMax, webhookMessageCharactersMax } from "../../../server/ingest/revenue/webhook-route.ts";
 import { WebhookAuthError, WebhookPayloadError, type RevenueProvider, type RevenueProviderModule } from "../../../server/ingest/revenue/provider.ts";
 
@@ -209,6 +210,19 @@ describe("POST /wh/{provider}/{token}", () => {
     service = await service.restart();
     expect(await deliver(path, body)).toMatchObject({ status: 200, body: received(0, 1) });
     expect(await sql("SELECT event, p_amount, p_currency FROM events WHERE p_provider_event_id = 'rc-restart'")).toEqual([["$charge", 999, "EUR"]]);
+  });
+
+  test("a redelivery after the region's recent-uuid index forgot the events is still stored once (the webhook event log)", async () => {
+    const body = rcEvent({ id: "rc-late", type: "NON_RENEWING_PURCHASE", expiration_at_ms: null });
+    const path = pathOf(integration.webhook_url);
+    expect(await deliver(path, body)).toMatchObject({ status: 200, body: received(1) });
+    const [[uuid]] = await sql("SELECT uuid FROM events WHERE p_provider_event_id = 'rc-late'");
+    // A busy region: two generations of newer uuids push this one out of the index.
+    const node = service.nodes.get("eu")!;
+    for (let i = 0; i < uuidIndexCapacity; i++) node.uuids.add(project.id, Bun.randomUUIDv7());
+    expect(node.uuids.has(project.id, uuid)).toBe(false);
+    expect(await deliver(path, body)).toMatchObject({ status: 200, body: received(0, 1) });
+    expect(await sql("SELECT event, p_amount, p_currency FROM events WHERE p_provider_event_id = 'rc-late'")).toEqual([["$charge", 999, "EUR"]]);
   });
 
   test(`a module's message is cut to ${webhookMessageCharactersMax} characters in the warning and the 400`, async () => {

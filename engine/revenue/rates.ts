@@ -109,6 +109,14 @@ let loaded: ReferenceRates | null = null;
 /** The file the process reads its rates from. */
 export const ratesFile = () => process.env.REVENUE_RATES_FILE || bundledRatesFile;
 
+/**
+ * Replaces the process's table (null: read the file again on next use): for a process that
+ * must take a refreshed file without a restart, and for tests of tables with other days.
+ */
+export function useReferenceRates(rates: ReferenceRates | null): void {
+  loaded = rates;
+}
+
 /** The process's rate table, read on first use. */
 export function referenceRates(): ReferenceRates {
   if (loaded === null) {

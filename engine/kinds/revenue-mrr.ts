@@ -24,7 +24,7 @@
 // was there to lose, rounded to 6 decimal places; the totals take the whole range as one period.
 import { BucketMap, bucketKeys } from "../buckets.ts";
 import { checkAnswerCells } from "../answer-size.ts";
-import { numbersAsText, type TextColumn } from "../columns.ts";
+import { numbersAsText, type Column, type TextColumn } from "../columns.ts";
 import { numericValues } from "../numeric.ts";
 import type { QueryData } from "../query-data.ts";
 import { baseSelection, columnsNeeded, seriesSelection } from "../selection.ts";
@@ -33,10 +33,8 @@ import type { Query } from "../ir/query.ts";
 import { bucketNaiveStart, instantOf } from "../time-zone.ts";
 import { ZoneOffsets } from "../zone-offsets.ts";
 import { revenueProperties } from "../revenue-events.ts";
-import type { Column } from "../columns.ts";
 import { revenueFrom, type RevenueResult, type RevenueRow } from "./revenue-result.ts";
-import { CurrencyConversion } from "../revenue/conversion.ts";
-import { referenceRates } from "../revenue/rates.ts";
+import { conversionInto, type CurrencyConversion } from "../revenue/conversion.ts";
 
 export const movementLabels = ["new", "expansion", "contraction", "churned", "reactivated", "net"] as const;
 export const churnLabels = ["customer_churn", "revenue_churn"] as const;
@@ -174,7 +172,7 @@ export async function subscriptionRevenue(data: QueryData): Promise<RevenueResul
   const buckets = new BucketMap(query);
   const n = buckets.count;
   const instants = mrrInstants(query);
-  const conversion = query.revenue.currency === null ? null : new CurrencyConversion(query.revenue.currency, referenceRates());
+  const conversion = conversionInto(query.revenue.currency);
   const currencies = new WordIds();
   const changes = changesOf(await readSubscriptionEvents(data, currencies, conversion), currencies);
   const labelsPerCurrency = measure === "mrr_movements" ? movementLabels.length : measure === "churn_rate" ? churnLabels.length : 1;

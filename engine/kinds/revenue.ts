@@ -17,10 +17,8 @@ import { numericValues } from "../numeric.ts";
 import type { QueryData } from "../query-data.ts";
 import { baseSelection, columnsNeeded, seriesSelection } from "../selection.ts";
 import { WordIds } from "../../storage/word-ids.ts";
-import type { Query } from "../ir/query.ts";
 import { readsSubscriptionHistory } from "../ir/revenue-options.ts";
-import { CurrencyConversion, roundMinor } from "../revenue/conversion.ts";
-import { referenceRates } from "../revenue/rates.ts";
+import { conversionInto, roundMinor } from "../revenue/conversion.ts";
 import { subscriptionRevenue } from "./revenue-mrr.ts";
 import { DistinctPayers } from "./revenue-payers.ts";
 import { revenueFrom, type RevenueResult, type RevenueRow } from "./revenue-result.ts";
@@ -28,9 +26,6 @@ import { revenueFrom, type RevenueResult, type RevenueRow } from "./revenue-resu
 export { roundMinor };
 
 export { revenueFrom, type RevenueResult, type RevenueRow };
-
-/** The converter of a query naming a target currency, else null. */
-export const conversionOf = (query: Query) => (query.revenue.currency === null ? null : new CurrencyConversion(query.revenue.currency, referenceRates()));
 
 export async function revenue(data: QueryData): Promise<RevenueResult> {
   if (readsSubscriptionHistory(data.query.revenue)) return subscriptionRevenue(data);
@@ -45,7 +40,7 @@ async function revenueSums(data: QueryData): Promise<RevenueResult> {
   await data.prepare(eventProperties);
   const read = perPerson ? [...columns, "person_index"] : columns;
   const buckets = new BucketMap(query);
-  const conversion = conversionOf(query);
+  const conversion = conversionInto(query.revenue.currency);
   const currencies = new WordIds();
   const targetSlot = conversion ? currencies.id(conversion.target) + 1 : -1;
   const payers = perPerson ? new DistinctPayers(buckets.count) : null;

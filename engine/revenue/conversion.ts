@@ -5,7 +5,7 @@
 // the SQL compiler's DuckDB answer agrees to the unit. Amounts already in the target currency
 // are not touched; amounts in a currency the table does not have (or none) stay as they are,
 // in their own row of the answer, so no money is lost or invented.
-import { dayText, type ReferenceRates, utcDay } from "./rates.ts";
+import { dayText, type ReferenceRates, referenceRates, utcDay } from "./rates.ts";
 
 /** Rounds half away from zero (as SQL's round). */
 export const roundMinor = (value: number) => Math.sign(value) * Math.round(Math.abs(value)) + 0;
@@ -57,3 +57,6 @@ export class CurrencyConversion {
     return roundMinor(((amount * (target / source)) * scale.multiply) / scale.divide);
   }
 }
+
+/** The conversion into `target` with the process's rate table, or null without a target. */
+export const conversionInto = (target: string | null) => (target === null ? null : new CurrencyConversion(target, referenceRates()));

@@ -8,6 +8,7 @@ import { revenueFromSql, type RevenueSqlRow } from "../../engine/sql/revenue-sql
 import type { RevenueMrrSqlRow } from "../../engine/sql/revenue-mrr-sql.ts";
 import type { RevenueResult } from "../../engine/kinds/revenue.ts";
 import { revenueMeasures } from "../../engine/ir/schema.ts";
+import { churnLabels, movementLabels } from "../../engine/kinds/revenue-mrr.ts";
 import type { Dataset } from "./dataset.ts";
 import { compareRandomQueries } from "./compiled-sql-rows.ts";
 import { buildSubscriptionDataset, randomRevenueMeasureIr } from "./subscription-dataset.ts";
@@ -17,7 +18,7 @@ const now = Date.parse("2026-11-21T12:00:00Z");
 const start = Date.parse("2026-08-01T00:00:00Z");
 const days = 110;
 const limits = { rowsMax: 500_000_000, deadline: Number.MAX_SAFE_INTEGER };
-const queriesPerMeasure = 40;
+const queriesPerMeasure = 30;
 
 let dataset: Dataset;
 let duck: DuckDbSession;
@@ -35,12 +36,20 @@ afterAll(async () => {
 describe("revenue measures: executor equals DuckDB on the compiled SQL", () => {
   revenueMeasures.forEach((measure, index) => {
     test(`${measure}: ${queriesPerMeasure} random queries`, async () => {
+      const seen = new Set<string>();
       const nonZero = await compareRandomQueries<RevenueResult, RevenueSqlRow | RevenueMrrSqlRow>(
         { duck, dataset, zone, now, limits, queries: queriesPerMeasure }, 100 + index, randomRevenueMeasureIr(measure, start, days),
         (query, _, rows) => revenueFromSql(query, rows as RevenueSqlRow[]),
-        (result) => result.rows.some((row) => row.values.some((value) => value !== 0)),
+        (result) => {
+          const found = result.rows.filter((row) => row.values.some((value) => value !== 0));
+          for (const row of found) seen.add(`${row.label ?? "value"}${result.currency === undefined ? "" : " converted"}`);
+          return found.length > 0;
+        },
       );
       expect(nonZero).toBeGreaterThan(queriesPerMeasure / 2);
+      // Every row kind is met with data, with and without conversion.
+      const labels = measure === "mrr_movements" ? movementLabels : measure === "churn_rate" ? churnLabels : ["value"];
+      expect([...seen].sort()).toEqual(labels.flatMap((label) => [label, `${label} converted`]).sort());
     });
   });
 });

@@ -2,6 +2,7 @@
 // answer on the compiled SQL must be the same); the validation of the new members.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { executeQuery } from "../../../engine/execute.ts";
+import { QueryLimitError } from "../../../engine/query-data.ts";
 import { InvalidQueryError, validateQuery } from "../../../engine/ir/validate.ts";
 import { DuckDbSession } from "../../../engine/sql/duckdb.ts";
 import { revenueFromSql, type RevenueSqlRow } from "../../../engine/sql/revenue-sql.ts";
@@ -110,6 +111,18 @@ describe("subscription measures", () => {
     const euros = (cents: number) => Math.round(cents * (1 / usdPerEuro));
     const result = await answer({ revenue_measure: "mrr", currency: "eur" });
     expect(result).toEqual({ ...base, measure: "mrr", currency: "EUR", rows: [{ currency: "EUR", values: [1500 + euros(2000), 900 + euros(2000), 2900 + euros(1200)], total: 2900 + euros(1200) }] });
+  });
+});
+
+describe("answer size", () => {
+  test("rows (currencies x labels) x intervals at the bound: 2 x 6 x 3 = 36 values pass at 36, not at 35", async () => {
+    const query = validateQuery(document({ revenue_measure: "mrr_movements" }), "UTC", now);
+    expect((await executeQuery(query, dataset.source(), { ...limits, answerCellsMax: 36 })).result.kind).toBe("revenue");
+    const refused = await executeQuery(query, dataset.source(), { ...limits, answerCellsMax: 35 }).then(() => null, (error: Error) => error);
+    expect(refused).toBeInstanceOf(QueryLimitError);
+    expect(refused!.message).toBe(
+      "the answer would hold 12 rows (currencies x labels) x 3 day intervals = 36 values; at most 35 (use a longer interval or a shorter date range, or filter on fewer currencies)",
+    );
   });
 });
 

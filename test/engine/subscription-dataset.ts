@@ -49,7 +49,8 @@ export async function buildSubscriptionDataset(options: SubscriptionDatasetOptio
       const state = (event: string, value: number) => {
         mrr = value;
         const hostile = random() < 0.04 ? pick(random, [12.5, -100, "abc", "1900"]) : null;
-        emit(event, { mrr: hostile ?? value });
+        // A sample rate on a subscription event is ignored (state is not weighted).
+        emit(event, { mrr: hostile ?? value }, true);
       };
       const charge = () => {
         if (mrr <= 0) return;

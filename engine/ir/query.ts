@@ -1,7 +1,7 @@
 // A validated Query IR document with every default filled in and dates evaluated: what the
 // executor and the SQL compiler take. Built by validate.ts only.
 import type { BucketInterval } from "../time-zone.ts";
-import type { CohortFilterSpec, FilterSpec, InsightKind, MathValue, PropertyFilterSpec } from "./schema.ts";
+import type { CohortFilterSpec, FilterSpec, InsightKind, MathValue, PropertyFilterSpec, RevenueMeasure } from "./schema.ts";
 
 export type Filter = FilterSpec;
 /** A filter on an event property, a person property or a fixed column. */
@@ -51,4 +51,14 @@ export interface Query {
   retention: { periods: number; type: "recurring" | "first_time" };
   paths: { depth: number; edges: number; startPoint: string | null; endPoint: string | null; excludeEvents: string[] };
   stickiness: { cumulative: boolean };
+  revenue: RevenueOptions;
+}
+
+/** A revenue insight's measure and target currency (other kinds: the defaults). */
+export interface RevenueOptions {
+  measure: RevenueMeasure;
+  /** Whether the document named `revenue_measure` (the answer then says its measure). */
+  measureNamed: boolean;
+  /** ISO 4217 code (upper case) every convertible amount is converted into, or null. */
+  currency: string | null;
 }

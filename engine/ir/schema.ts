@@ -32,6 +32,8 @@ export const operators = [
 export const mathValues = ["total", "unique_persons", "unique_sessions", "unique_groups", "sum", "avg", "min", "max", "p50", "p90", "p99"] as const;
 export const insightKinds = ["trends", "funnel", "retention", "paths", "lifecycle", "stickiness", "revenue"] as const;
 export const intervals = ["hour", "day", "week", "month"] as const;
+/** What a revenue insight measures (docs/revenue-measures.md); `revenue` is the default. */
+export const revenueMeasures = ["revenue", "mrr", "arr", "mrr_movements", "churn_rate", "refunds", "revenue_per_person"] as const;
 
 /** Fixed event columns a filter or breakdown may name (type `column`). */
 export const filterableColumns = [
@@ -117,6 +119,8 @@ export const Insight = t.Object({
   end_point: t.Optional(t.String({ minLength: 1, maxLength: textLengthMax })),
   exclude_events: t.Optional(t.Array(t.String({ minLength: 1, maxLength: keyLengthMax }), { maxItems: filtersMax })),
   cumulative: t.Optional(t.Boolean()),
+  revenue_measure: t.Optional(literal(revenueMeasures)),
+  currency: t.Optional(t.String({ minLength: 1, maxLength: 16, description: "revenue: an ISO 4217 code; every amount is converted into it at the ECB reference rate of its UTC day" })),
 }, { additionalProperties: false });
 
 export const QueryIr = t.Object({
@@ -140,3 +144,4 @@ export type Operator = (typeof operators)[number];
 export type MathValue = (typeof mathValues)[number];
 export type Interval = (typeof intervals)[number];
 export type InsightKind = (typeof insightKinds)[number];
+export type RevenueMeasure = (typeof revenueMeasures)[number];

@@ -8,7 +8,8 @@ import { bucketCount } from "../buckets.ts";
 import { bucketStartAt, isTimeZone, type BucketInterval } from "../time-zone.ts";
 import { DateExpressionError, evaluateDate } from "./dates.ts";
 import { sqlSpellable } from "../sql/column-names.ts";
-import type { Breakdown, Filter, PropertyFilter, Query, Series } from "./query.ts";
+import type { Breakdown, Filter, PropertyFilter, Query, RevenueOptions, Series } from "./query.ts";
+import { currencyProblem, measureSeries, readsSubscriptionHistory, revenueOptions } from "./revenue-options.ts";
 import {
   breakdownLimitDefault, Filter as FilterSchema, filterableColumns, funnelStepsMin, funnelWindowDefault, intervalBucketsMax,
   pathsDepthDefault, pathsEdgesDefault, QueryIr, retentionPeriodsDefault, type BreakdownSpec, type InsightKind, type InsightSpec, type Operator, type QueryIrDocument, type SeriesSpec,
@@ -112,6 +113,7 @@ const kindMembers: Record<string, readonly string[]> = {
   periods: ["retention"], retention_type: ["retention"],
   depth: ["paths"], edges: ["paths"], start_point: ["paths"], end_point: ["paths"], exclude_events: ["paths"],
   cumulative: ["stickiness"],
+  revenue_measure: ["revenue"], currency: ["revenue"],
   breakdown: ["trends", "funnel"],
   interval: ["trends", "retention", "lifecycle", "stickiness", "revenue"],
 };
@@ -193,11 +195,20 @@ export function validateQuery(document: unknown, timeZone: string, now: number):
       throw new InvalidQueryError(`/insight/${member}`, `applies to ${kinds.join(", ")} insights only`);
     }
   }
+  const revenue = revenueOptions(insight);
+  if (revenue.currency !== null) {
+    const problem = currencyProblem(revenue.currency);
+    if (problem) throw new InvalidQueryError("/insight/currency", problem);
+  }
+  const fixedSeries = measureSeries(revenue.measure);
+  if (fixedSeries && insight.series !== undefined) {
+    throw new InvalidQueryError("/insight/series", `applies to revenue_measure revenue only (${revenue.measure} reads the revenue events the payment providers write)`);
+  }
   const [seriesMin, seriesMax] = seriesCounts[kind]!;
   const specs = insight.series ?? [];
-  if (specs.length < seriesMin) throw new InvalidQueryError("/insight/series", `${kind} needs at least ${seriesMin} series`);
+  if (!fixedSeries && specs.length < seriesMin) throw new InvalidQueryError("/insight/series", `${kind} needs at least ${seriesMin} series`);
   if (seriesMax !== null && specs.length > seriesMax) throw new InvalidQueryError("/insight/series", `${kind} takes at most ${seriesMax} series`);
-  const series = specs.map((spec, index) => normalizeSeries(spec, `/insight/series/${index}`, kind));
+  const series = fixedSeries ?? specs.map((spec, index) => normalizeSeries(spec, `/insight/series/${index}`, kind));
   if (kind === "funnel") {
     specs.forEach((spec, index) => {
       if (spec.event === null) throw new InvalidQueryError(`/insight/series/${index}/event`, "a funnel step needs an event name");
@@ -237,7 +248,7 @@ export function validateQuery(document: unknown, timeZone: string, now: number):
     kind,
     from,
     to,
-    scanFrom: scanStart(kind, insight.retention_type, interval, timeZone, from),
+    scanFrom: scanStart(kind, insight.retention_type, revenue, interval, timeZone, from),
     timeZone,
     interval,
     filters: checkFilters(ir.filters, "/filters"),
@@ -253,16 +264,20 @@ export function validateQuery(document: unknown, timeZone: string, now: number):
       excludeEvents: insight.exclude_events ?? [],
     },
     stickiness: { cumulative: insight.cumulative ?? false },
+    revenue,
   };
 }
 
 /**
  * Where a query starts reading: lifecycle needs the interval before the first (who was active
  * then decides returning, resurrecting and dormant); first-time retention needs all history
- * (a person's first-ever start event decides the cohort); every other kind reads its range.
+ * (a person's first-ever start event decides the cohort); so do the subscription measures of
+ * revenue (MRR is state: each subscription's latest event, however old); every other kind
+ * reads its range.
  */
-function scanStart(kind: InsightKind, retentionType: string | undefined, interval: BucketInterval, zone: string, from: number): number {
+function scanStart(kind: InsightKind, retentionType: string | undefined, revenue: RevenueOptions, interval: BucketInterval, zone: string, from: number): number {
   if (kind === "retention" && retentionType === "first_time") return Number.NEGATIVE_INFINITY;
+  if (kind === "revenue" && readsSubscriptionHistory(revenue)) return Number.NEGATIVE_INFINITY;
   if (kind !== "lifecycle") return from;
   return bucketStartAt(interval, zone, bucketStartAt(interval, zone, from) - 1);
 }

@@ -7,6 +7,7 @@ import { answerBytesMax, answerJson } from "../../engine/answer-size.ts";
 import { snapshotChunks, type ChunkRef, type ChunkStore } from "../../engine/chunk-store.ts";
 import { executeQuery, type InsightResult } from "../../engine/execute.ts";
 import { InvalidQueryError, validateQuery } from "../../engine/ir/validate.ts";
+import { RevenueRateError } from "../../engine/revenue/conversion.ts";
 import { QueryLimitError } from "../../engine/query-data.ts";
 import { instantOf, localTime } from "../../engine/time-zone.ts";
 import { ApiError } from "../http/errors.ts";
@@ -120,6 +121,8 @@ export class QueryService {
       return withCachedFlag(json, false);
     } catch (error) {
       if (error instanceof MissingCohortError) throw missingCohortConflict(error, claims.environment);
+      // A revenue amount to convert on a day before the reference rate table starts.
+      if (error instanceof RevenueRateError) throw new ApiError(400, "invalid_query", error.message);
       if (error instanceof QueryLimitError) {
         throw new ApiError(422, "query_too_large", error.code === "timeout" ? `the query ran past the ${this.timeoutMs / 1000} s limit; narrow the date range or the filters` : error.message);
       }

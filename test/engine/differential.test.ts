@@ -22,6 +22,10 @@ import type { RetentionResult } from "../../engine/kinds/retention.ts";
 import { stickinessFromSql } from "../../engine/sql/stickiness-sql.ts";
 import type { StickinessResult } from "../../engine/kinds/stickiness.ts";
 import { funnelFromSql, type FunnelSqlRow } from "../../engine/sql/funnel-sql.ts";
+import type { RevenueMrrSqlRow } from "../../engine/sql/revenue-mrr-sql.ts";
+import { revenueMeasures } from "../../engine/ir/schema.ts";
+import { churnLabels, movementLabels } from "../../engine/kinds/revenue-mrr.ts";
+import { buildSubscriptionDataset, randomRevenueMeasureIr } from "./subscription-dataset.ts";
 import type { FunnelResult } from "../../engine/kinds/funnel.ts";
 
 const zone = "Europe/Paris";
@@ -165,5 +169,41 @@ describe("recent data", () => {
     } finally {
       await unsealed.close();
     }
+  });
+});
+
+describe("revenue measures over subscription lifecycles: executor equals DuckDB (subscription-dataset.ts)", () => {
+  // Lifecycles from 2026-08-01 over 110 days; ranges start anywhere in them (so every range has
+  // history before it), in every interval, across the DST change, half of them converted.
+  const start = Date.parse("2026-08-01T00:00:00Z");
+  const days = 110;
+  const measureQueries = 30;
+  let lifecycles: Dataset;
+
+  beforeAll(async () => {
+    lifecycles = await buildSubscriptionDataset({ seed: 11, persons: 80, start, days });
+  });
+
+  afterAll(async () => {
+    await lifecycles.close();
+  });
+
+  revenueMeasures.forEach((measure, index) => {
+    test(`${measure}: ${measureQueries} random queries`, async () => {
+      const seen = new Set<string>();
+      const nonZero = await compareRandomQueries<RevenueResult, RevenueSqlRow | RevenueMrrSqlRow>(
+        { duck, dataset: lifecycles, zone, now, limits, queries: measureQueries }, 100 + index, randomRevenueMeasureIr(measure, start, days),
+        (query, _, rows) => revenueFromSql(query, rows as RevenueSqlRow[]),
+        (result) => {
+          const found = result.rows.filter((row) => row.values.some((value) => value !== 0));
+          for (const row of found) seen.add(`${row.label ?? "value"}${result.currency === undefined ? "" : " converted"}`);
+          return found.length > 0;
+        },
+      );
+      expect(nonZero).toBeGreaterThan(measureQueries / 2);
+      // Every row kind is met with data, with and without conversion.
+      const labels = measure === "mrr_movements" ? movementLabels : measure === "churn_rate" ? churnLabels : ["value"];
+      expect([...seen].sort()).toEqual(labels.flatMap((label) => [label, `${label} converted`]).sort());
+    }, 300_000);
   });
 });

@@ -216,7 +216,7 @@ describe("POST /wh/{provider}/{token}", () => {
     const body = rcEvent({ id: "rc-late", type: "NON_RENEWING_PURCHASE", expiration_at_ms: null });
     const path = pathOf(integration.webhook_url);
     expect(await deliver(path, body)).toMatchObject({ status: 200, body: received(1) });
-    const [[uuid]] = await sql("SELECT uuid FROM events WHERE p_provider_event_id = 'rc-late'");
+    const uuid = (await sql("SELECT uuid FROM events WHERE p_provider_event_id = 'rc-late'"))[0]![0] as string;
     // A busy region: two generations of newer uuids push this one out of the index.
     const node = service.nodes.get("eu")!;
     for (let i = 0; i < uuidIndexCapacity; i++) node.uuids.add(project.id, Bun.randomUUIDv7());

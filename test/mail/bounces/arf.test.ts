@@ -261,11 +261,9 @@ describe("parseArf: hostile and broken reports", () => {
     expect(await parseArf(Buffer.from(unicode, "utf8"))).toMatchObject({ originalRecipient: "jürgen@bücher.example", userAgent: "Fédération-FBL/1.0" });
   });
 
-  test("a huge complaint (original of 20 MB) is read quickly, within bounds", async () => {
+  test("a huge complaint (original of 20 MB) is read within bounds", async () => {
     const huge = yahooArf.replace("Thanks for your order.", "B".repeat(76).concat("\n").repeat(280_000));
     expect(huge.length).toBeGreaterThan(20 * 1024 * 1024);
-    const started = performance.now();
     expect(await parseArf(huge)).toMatchObject({ originalRecipient: "Complainer@yahoo.com", originalMessageId: "<em_01K0.1@ours.example>" });
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 });

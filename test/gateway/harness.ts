@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startGateway, type RunningGateway } from "../../server/gateway/gateway.ts";
 import { SimulatedNetworkControl, startSimulatedNetwork, type RunningSimulatedNetwork } from "../../server/gateway/network/simulated/index.ts";
+import { waitFor } from "../helpers/wait-for.ts";
 import { parseGatewaySettings } from "../../server/gateway/settings.ts";
 
 export const testRootKey = "gw_root_test_key_0123456789abcdef";
@@ -100,11 +101,4 @@ export function jsonCall(url: string, keyHeader: (key: string) => Record<string,
 /** Calls the gateway at `url` with its `apikey` header. */
 export const gatewayCall = (url: string) => jsonCall(url, (key) => ({ apikey: key }));
 
-/** Polls `check` until it holds (each poll waits for the previous one's answer); fails after `timeoutMs`. */
-export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 10_000, what = "condition"): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
+export { waitFor };

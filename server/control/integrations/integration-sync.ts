@@ -12,6 +12,22 @@ import type { ProjectRow } from "../access.ts";
 import { integrations, projects } from "../db/schema.ts";
 import type { IntegrationRow } from "./integrations.ts";
 
+/**
+ * Each region's pushes, one after another: a push reads the rows it sends only when its turn
+ * comes, so a whole-set push that read the rows before a rotation can never land after the
+ * rotation's own push and bring the old token back.
+ */
+const regionQueues = new WeakMap<ControlContext, Map<string, Promise<void>>>();
+
+function inRegionOrder(ctx: ControlContext, region: string, work: () => Promise<void>): Promise<void> {
+  let queues = regionQueues.get(ctx);
+  if (!queues) regionQueues.set(ctx, (queues = new Map()));
+  // A turn that failed (its caller saw the error) does not stop the ones after it.
+  const turn = (queues.get(region) ?? Promise.resolve()).catch(() => undefined).then(work);
+  queues.set(region, turn);
+  return turn;
+}
+
 /** Regions whose copy may hold integrations it should not (a removal that did not reach it); absent: never reconciled since start. */
 const regionsToReconcile = new WeakMap<ControlContext, Set<string>>();
 
@@ -40,30 +56,34 @@ const regionEntry = (project: Pick<ProjectRow, "dataId" | "retentionDays">, row:
 });
 
 /** Pushes one integration's latest state to its region; marks it synced when the region took it. */
-export async function pushIntegration(ctx: ControlContext, project: ProjectRow, integrationId: string): Promise<void> {
-  const link = ctx.regions.get(project.region as RegionCode);
-  const row = ctx.db.select().from(integrations).where(eq(integrations.id, integrationId)).get();
-  if (!link || !row) return;
-  try {
-    await link.putIntegrations([regionEntry(project, row)], false);
-  } catch (error) {
-    console.error(`integration sync to region ${project.region} failed:`, error);
-    return;
-  }
-  // Only if nothing changed it meanwhile (that change's own push follows).
-  ctx.db.update(integrations).set({ regionSynced: true }).where(and(eq(integrations.id, row.id), eq(integrations.updatedAt, row.updatedAt))).run();
+export function pushIntegration(ctx: ControlContext, project: ProjectRow, integrationId: string): Promise<void> {
+  return inRegionOrder(ctx, project.region, async () => {
+    const link = ctx.regions.get(project.region as RegionCode);
+    const row = ctx.db.select().from(integrations).where(eq(integrations.id, integrationId)).get();
+    if (!link || !row) return;
+    try {
+      await link.putIntegrations([regionEntry(project, row)], false);
+    } catch (error) {
+      console.error(`integration sync to region ${project.region} failed:`, error);
+      return;
+    }
+    // Only if nothing changed it meanwhile (that change's own push follows).
+    ctx.db.update(integrations).set({ regionSynced: true }).where(and(eq(integrations.id, row.id), eq(integrations.updatedAt, row.updatedAt))).run();
+  });
 }
 
 /** Removes a deleted integration from its region; on failure the region is reconciled later. */
-export async function pushIntegrationRemoval(ctx: ControlContext, project: Pick<ProjectRow, "region">, integrationId: string): Promise<void> {
-  const link = ctx.regions.get(project.region as RegionCode);
-  if (!link) return;
-  try {
-    await link.deleteIntegration(integrationId);
-  } catch (error) {
-    console.error(`integration removal in region ${project.region} failed:`, error);
-    reconcileSet(ctx).add(project.region);
-  }
+export function pushIntegrationRemoval(ctx: ControlContext, project: Pick<ProjectRow, "region">, integrationId: string): Promise<void> {
+  return inRegionOrder(ctx, project.region, async () => {
+    const link = ctx.regions.get(project.region as RegionCode);
+    if (!link) return;
+    try {
+      await link.deleteIntegration(integrationId);
+    } catch (error) {
+      console.error(`integration removal in region ${project.region} failed:`, error);
+      reconcileSet(ctx).add(project.region);
+    }
+  });
 }
 
 /** After a project's deletion: its integrations leave the region (their URLs answer 404). */
@@ -73,7 +93,11 @@ export async function pushProjectIntegrationsRemoval(ctx: ControlContext, projec
 }
 
 /** Hands a region all of its live projects' integrations (replacing what it holds) and marks them synced. */
-async function reconcileRegion(ctx: ControlContext, region: string): Promise<void> {
+function reconcileRegion(ctx: ControlContext, region: string): Promise<void> {
+  return inRegionOrder(ctx, region, () => reconcileNow(ctx, region));
+}
+
+async function reconcileNow(ctx: ControlContext, region: string): Promise<void> {
   const link = ctx.regions.get(region as RegionCode);
   if (!link) return;
   const rows = ctx.db

@@ -75,7 +75,7 @@ async function sql(query: string): Promise<unknown[][]> {
 }
 
 /** The stored revenue rows of these provider event ids, by id then event name (ids are our own literals). */
-const rowsOf = (ids: string[]) => sql(`SELECT event, distinct_id, p_amount, p_currency, p_mrr, p_subscription_id, p_product, p_period, p_provider, p_provider_event_id, lib_version
+const rowsOf = (ids: string[]) => sql(`SELECT event, distinct_id, p_amount, p_currency, p_mrr, p_subscription_id, p_product, p_period, p_provider, p_provider_event_id, lib_version, p_customer, epoch_ms(timestamp)
   FROM events WHERE p_provider_event_id IN (${ids.map((id) => `'${id}'`).join(", ")}) ORDER BY p_provider_event_id, event`);
 const countOf = async (ids: string[]) => (await sql(`SELECT count(*), count(DISTINCT uuid) FROM events WHERE p_provider_event_id IN (${ids.map((id) => `'${id}'`).join(", ")})`))[0];
 
@@ -114,9 +114,9 @@ describe("Stripe over HTTP", () => {
     expect(outcome(await send(event("evt_http_sub", "customer.subscription.created", subscription)))).toEqual(received(1));
     expect(outcome(await send(event("evt_http_charge", "charge.succeeded", charge())))).toEqual(received(1));
     expect(await rowsOf(["evt_http_sub", "evt_http_charge"])).toEqual([
-      ["$charge", "cus_Http", 4800, "EUR", null, null, null, null, "stripe", "evt_http_charge", "stripe"],
+      ["$charge", "cus_Http", 4800, "EUR", null, null, null, null, "stripe", "evt_http_charge", "stripe", "cus_Http", (nowSeconds - 2) * 1000],
       // 2 seats of 24.00 EUR a year: 400 cents a month.
-      ["$subscription_started", "user-42", null, "EUR", 400, "sub_http", "prod_pro", "year", "stripe", "evt_http_sub", "stripe"],
+      ["$subscription_started", "user-42", null, "EUR", 400, "sub_http", "prod_pro", "year", "stripe", "evt_http_sub", "stripe", "cus_Http", (nowSeconds - 2) * 1000],
     ]);
     expect(await countOf(["evt_http_sub", "evt_http_charge"])).toEqual([2, 2]);
   });
@@ -161,7 +161,7 @@ describe("Stripe over HTTP", () => {
     expect(outcome(await send(payload))).toEqual(received(0, 1));
     service = await service.restart();
     expect(outcome(await send(payload))).toEqual(received(0, 1));
-    expect(await rowsOf(["evt_http_replay"])).toEqual([["$charge", "cus_Http", 4800, "EUR", null, null, null, null, "stripe", "evt_http_replay", "stripe"]]);
+    expect(await rowsOf(["evt_http_replay"])).toEqual([["$charge", "cus_Http", 4800, "EUR", null, null, null, null, "stripe", "evt_http_replay", "stripe", "cus_Http", (nowSeconds - 2) * 1000]]);
   });
 
   test("an event type that is not mapped is 200 and stores nothing", async () => {
@@ -193,10 +193,10 @@ describe("App Store over HTTP", () => {
     const renewal = { transactionId: "2000000912340002", purchaseDate: now - 30_000, expiresDate: now - 30_000 + 30 * dayMs, transactionReason: "RENEWAL" };
     expect(outcome(await send(notification("as-http-renew", "DID_RENEW", null, renewal)))).toEqual(received(2));
     expect(await rowsOf(["as-http-buy", "as-http-renew"])).toEqual([
-      ["$charge", "2000000900000077", 999, "USD", null, "2000000900000077", "com.example.pro.monthly", null, "app_store", "as-http-buy", "app_store"],
-      ["$subscription_started", "2000000900000077", null, "USD", 999, "2000000900000077", "com.example.pro.monthly", "month", "app_store", "as-http-buy", "app_store"],
-      ["$charge", "2000000900000077", 999, "USD", null, "2000000900000077", "com.example.pro.monthly", null, "app_store", "as-http-renew", "app_store"],
-      ["$subscription_renewed", "2000000900000077", null, "USD", 999, "2000000900000077", "com.example.pro.monthly", "month", "app_store", "as-http-renew", "app_store"],
+      ["$charge", "2000000900000077", 999, "USD", null, "2000000900000077", "com.example.pro.monthly", null, "app_store", "as-http-buy", "app_store", "2000000900000077", signedAt],
+      ["$subscription_started", "2000000900000077", null, "USD", 999, "2000000900000077", "com.example.pro.monthly", "month", "app_store", "as-http-buy", "app_store", "2000000900000077", signedAt],
+      ["$charge", "2000000900000077", 999, "USD", null, "2000000900000077", "com.example.pro.monthly", null, "app_store", "as-http-renew", "app_store", "2000000900000077", signedAt],
+      ["$subscription_renewed", "2000000900000077", null, "USD", 999, "2000000900000077", "com.example.pro.monthly", "month", "app_store", "as-http-renew", "app_store", "2000000900000077", signedAt],
     ]);
     expect(await countOf(["as-http-buy", "as-http-renew"])).toEqual([4, 4]);
   });
@@ -211,9 +211,17 @@ describe("App Store over HTTP", () => {
     const tamperedBody = bodyOf(`${header}.${Buffer.from(JSON.stringify(richer)).toString("base64url")}.${signature}`);
     expect(outcome(await deliver(paths.app_store, tamperedBody))).toEqual(unauthorized("app_store", "bad_signature"));
 
-    expect(await countOf(["as-http-untrusted", "as-http-tampered"])).toEqual([0, 0]);
+    // A genuine notification carrying a transaction signed under another root, or for another app.
+    const innerBody = bodyOf(signJws(notification("as-http-inner", "SUBSCRIBED", "INITIAL_BUY", {}, stranger), chain));
+    expect(outcome(await deliver(paths.app_store, innerBody))).toEqual(unauthorized("app_store", "untrusted_certificate"));
+    const otherAppBody = bodyOf(signJws(notification("as-http-other-app", "SUBSCRIBED", "INITIAL_BUY", { bundleId: "com.other.app" }), chain));
+    expect(outcome(await deliver(paths.app_store, otherAppBody))).toEqual(unauthorized("app_store", "bad_signature"));
+
+    expect(await countOf(["as-http-untrusted", "as-http-tampered", "as-http-inner", "as-http-other-app"])).toEqual([0, 0]);
     const fingerprint = new X509Certificate(stranger.rootDer).fingerprint256;
     const found = await warnings("app_store");
+    expect(found).toContainEqual(warning("app_store", "untrusted_certificate", `signedTransactionInfo: the chain's root (SHA-256 ${fingerprint}) is not a trusted App Store root`, 1, innerBody.length));
+    expect(found).toContainEqual(warning("app_store", "bad_signature", "the transaction is for another app", 1, otherAppBody.length));
     expect(found).toContainEqual(warning("app_store", "untrusted_certificate", `signedPayload: the chain's root (SHA-256 ${fingerprint}) is not a trusted App Store root`, 1, untrustedBody.length));
     expect(found).toContainEqual(warning("app_store", "bad_signature", "signedPayload: the signature does not match the leaf certificate's key", 1, tamperedBody.length));
   });
@@ -269,13 +277,22 @@ describe("Google Play over HTTP", () => {
     expect(outcome(await deliver(paths.play_store, push("play-http-1", subscriptionNotification(4))))).toEqual(received(2));
     expect(outcome(await deliver(paths.play_store, push("play-http-2", subscriptionNotification(2, "pro_yearly"))))).toEqual(received(2));
     expect(await rowsOf(["play-http-1", "play-http-2"])).toEqual([
-      ["$charge", person, 999, "USD", null, null, "pro_monthly", null, "play_store", "play-http-1", "play_store"],
-      ["$subscription_started", person, null, "USD", 999, person, "pro_monthly", "month", "play_store", "play-http-1", "play_store"],
-      ["$charge", person, 9999, "EUR", null, null, "pro_yearly", null, "play_store", "play-http-2", "play_store"],
+      ["$charge", person, 999, "USD", null, null, "pro_monthly", null, "play_store", "play-http-1", "play_store", person, now - 1000],
+      ["$subscription_started", person, null, "USD", 999, person, "pro_monthly", "month", "play_store", "play-http-1", "play_store", person, now - 1000],
+      ["$charge", person, 9999, "EUR", null, null, "pro_yearly", null, "play_store", "play-http-2", "play_store", person, now - 1000],
       // 99.99 EUR a year: 833.25 cents a month, rounded.
-      ["$subscription_renewed", person, null, "EUR", 833, person, "pro_yearly", "year", "play_store", "play-http-2", "play_store"],
+      ["$subscription_renewed", person, null, "EUR", 833, person, "pro_yearly", "year", "play_store", "play-http-2", "play_store", person, now - 1000],
     ]);
     expect(await countOf(["play-http-1", "play-http-2"])).toEqual([4, 4]);
+  });
+
+  test("a product missing from config.products is stored without money (Play notifications carry no price)", async () => {
+    const reply = await deliver(paths.play_store, push("play-http-unlisted", subscriptionNotification(4, "unlisted")));
+    expect(outcome(reply)).toEqual(received(2));
+    expect(await rowsOf(["play-http-unlisted"])).toEqual([
+      ["$charge", person, null, null, null, null, "unlisted", null, "play_store", "play-http-unlisted", "play_store", person, now - 1000],
+      ["$subscription_started", person, null, null, null, person, "unlisted", null, "play_store", "play-http-unlisted", "play_store", person, now - 1000],
+    ]);
   });
 
   test("a wrong token in the path is 404; another app's package name is 401 and an ingestion warning", async () => {
@@ -294,7 +311,7 @@ describe("Google Play over HTTP", () => {
     const body = push("play-http-replay", subscriptionNotification(3));
     expect(outcome(await deliver(paths.play_store, body))).toEqual(received(1));
     expect(outcome(await deliver(paths.play_store, body))).toEqual(received(0, 1));
-    expect(await rowsOf(["play-http-replay"])).toEqual([["$subscription_cancelled", person, null, "USD", 999, person, "pro_monthly", "month", "play_store", "play-http-replay", "play_store"]]);
+    expect(await rowsOf(["play-http-replay"])).toEqual([["$subscription_cancelled", person, null, "USD", 999, person, "pro_monthly", "month", "play_store", "play-http-replay", "play_store", person, now - 1000]]);
   });
 
   test("a notification type that is not mapped, and a test notification, are 200 and store nothing", async () => {

@@ -187,6 +187,14 @@ describe("App Store over HTTP", () => {
   });
   const bodyOf = (signedPayload: string) => JSON.stringify({ signedPayload });
   const send = (payload: object, signing: Chain = chain) => deliver(paths.app_store, bodyOf(signJws(payload, signing)));
+  // Under the trusted root: another intermediate, and a leaf valid from a year ago to `notAfter`.
+  const intermediate = party("Test Worldwide Developer Relations CA");
+  const leaf = party("Test App Store Receipt Signing");
+  const intermediateDer = certificate({ subject: intermediate, issuer: chain.root, serial: 12, notBefore: new Date(now - yearMs), notAfter: new Date(now + yearMs), ca: true, markers: [appleWwdrIntermediateOid] });
+  const leafUntil = (notAfter: number): Chain => {
+    const leafDer = certificate({ subject: leaf, issuer: intermediate, serial: 13, notBefore: new Date(now - yearMs), notAfter: new Date(notAfter), ca: false, markers: [appleReceiptSigningOid] });
+    return { root: chain.root, leaf, rootDer: chain.rootDer, x5c: [leafDer, intermediateDer, chain.rootDer].map((der) => der.toString("base64")) };
+  };
 
   test("SUBSCRIBED/INITIAL_BUY and DID_RENEW are 200 and stored with their revenue properties", async () => {
     expect(outcome(await send(notification("as-http-buy", "SUBSCRIBED", "INITIAL_BUY")))).toEqual(received(2));
@@ -227,13 +235,8 @@ describe("App Store over HTTP", () => {
   });
 
   test("a leaf certificate expired at the notification's signedDate is 401 expired_signature", async () => {
-    // Under the trusted root: a new intermediate, and a leaf whose validity ended a second before signedDate.
-    const intermediate = party("Test Worldwide Developer Relations CA");
-    const leaf = party("Test App Store Receipt Signing");
-    const intermediateDer = certificate({ subject: intermediate, issuer: chain.root, serial: 12, notBefore: new Date(now - yearMs), notAfter: new Date(now + yearMs), ca: true, markers: [appleWwdrIntermediateOid] });
-    const certificateOf = (notAfter: number) => certificate({ subject: leaf, issuer: intermediate, serial: 13, notBefore: new Date(now - yearMs), notAfter: new Date(notAfter), ca: false, markers: [appleReceiptSigningOid] });
-    const signing = (notAfter: number): Chain => ({ root: chain.root, leaf, rootDer: chain.rootDer, x5c: [certificateOf(notAfter), intermediateDer, chain.rootDer].map((der) => der.toString("base64")) });
-    const expired = signing(signedAt - 1000);
+    // Expired a second before signedDate (certificate times have whole seconds).
+    const expired = leafUntil(signedAt - 1000);
     const body = bodyOf(signJws(notification("as-http-expired", "SUBSCRIBED", "INITIAL_BUY", {}, expired), expired));
     expect(outcome(await deliver(paths.app_store, body))).toEqual(unauthorized("app_store", "expired_signature"));
     expect(await countOf(["as-http-expired"])).toEqual([0, 0]);
@@ -242,8 +245,16 @@ describe("App Store over HTTP", () => {
     expect(await warnings("app_store")).toContainEqual(warning("app_store", "expired_signature",
       `signedPayload: the leaf certificate is not valid at the signing time ${new Date(signedAt).toISOString()} (${validity})`, 1, body.length));
     // The same leaf still valid at signedDate (its last second): accepted.
-    const lastSecond = signing(Math.ceil(signedAt / 1000) * 1000);
+    const lastSecond = leafUntil(Math.ceil(signedAt / 1000) * 1000);
     expect(outcome(await send(notification("as-http-edge", "SUBSCRIBED", "INITIAL_BUY", { transactionId: "2000000912340009" }, lastSecond), lastSecond))).toEqual(received(2));
+  });
+
+  test("a late retry, signed days ago by a leaf that has expired since, is accepted (validity is at signedDate)", async () => {
+    const signedDaysAgo = now - 3 * dayMs;
+    const since = leafUntil(now - dayMs);
+    const retried = { ...notification("as-http-late", "DID_RENEW", null, { transactionId: "2000000912340010", signedDate: signedDaysAgo }, since), signedDate: signedDaysAgo };
+    expect(outcome(await send(retried, since))).toEqual(received(2));
+    expect((await rowsOf(["as-http-late"])).map((row) => [row[0], row.at(-1)])).toEqual([["$charge", signedDaysAgo], ["$subscription_renewed", signedDaysAgo]]);
   });
 
   test("a replayed notification is 200 each time and stored once", async () => {

@@ -63,6 +63,14 @@ const projectKey = (integration: RegionIntegration): RegistryKey => ({
   timeZone: "UTC",
 });
 
+/**
+ * The draft's properties without the unknown (null) ones: a module states what it could not
+ * learn as null (Play's price of a product missing from `config.products`), but ingest refuses a
+ * null `currency` as a broken money property, which would lose the whole event behind a 200.
+ */
+const knownProperties = (properties: RevenueEventDraft["properties"]): JsonObject =>
+  Object.fromEntries(Object.entries(properties).filter(([, value]) => value !== null));
+
 function nativeEvent(integration: RegionIntegration, draft: RevenueEventDraft): JsonObject {
   return {
     uuid: derivedUuidV7(`${integration.id}:${draft.uuidSeed}`, draft.timestamp),
@@ -70,7 +78,7 @@ function nativeEvent(integration: RegionIntegration, draft: RevenueEventDraft): 
     distinct_id: draft.distinctId,
     timestamp: new Date(draft.timestamp).toISOString(),
     // The provider's servers' address says nothing of where the person is.
-    properties: { ...draft.properties, $geoip_disable: true },
+    properties: { ...knownProperties(draft.properties), $geoip_disable: true },
     lib: { name: webhookLibName, version: integration.provider },
   };
 }

@@ -167,7 +167,7 @@ describe("the Stripe webhook", () => {
 });
 
 describe("checkout, payment, plan change, portal and cancellation end to end", () => {
-  test("checkout -> Checkout Session -> paid -> webhooks -> the plan and period from Stripe; a plan change prorated; the portal; a cancellation", async () => {
+  test("checkout -> Checkout Session -> paid -> webhooks -> the plan and period from Stripe; a plan change prorated; the portal; past_due; a cancellation, and a late event that cannot undo it", async () => {
     const orgId = await newOrg();
     expectError(await owner.client.post(`/app/orgs/${orgId}/billing/portal`), 409, "conflict", "the organisation is not a customer of the payment provider yet: start a checkout first");
 
@@ -233,16 +233,30 @@ describe("checkout, payment, plan change, portal and cancellation end to end", (
     expect({ status: portal.status, body: portal.body }).toEqual({ status: 200, body: { url: portalSession.url } });
     expect({ customer: portalSession.customer, return_url: portalSession.return_url }).toEqual({ customer: customerId, return_url: `${service.url}/orgs/${orgId}/billing` });
 
+    // A payment that failed (Stripe's dunning): past_due keeps the plan while Stripe retries.
+    stripe.updateSubscription(subscription.id, { status: "past_due" });
+    expect(await deliverEvents(service.url, stripe)).toEqual([{ type: "customer.subscription.updated", status: 200, applied: true }]);
+    const pastDue = (await owner.client.get(`/app/orgs/${orgId}/billing`)).body;
+    expect({ plan: pastDue.plan.name, subscription: pastDue.subscription, period: pastDue.period }).toEqual({ plan: "scale", subscription: { status: "past_due" }, period: periodOf(subscription) });
+    const scalePastDue = { ...scaleActive, subscription_status: "past_due" };
+
     // Cancelled (in the portal, or by dunning): the organisation falls back to starter over the calendar month.
     stripe.cancelSubscription(subscription.id);
     expect(await deliverEvents(service.url, stripe)).toEqual([{ type: "customer.subscription.deleted", status: 200, applied: true }]);
-    const cancelled = (await owner.client.get(`/app/orgs/${orgId}/billing`)).body;
-    expect(cancelled).toEqual({ ...starterOverview(orgId, null), payment_provider: { configured: true, name: "stripe", has_customer: true } });
+    const cancelledOverview = { ...starterOverview(orgId, null), payment_provider: { configured: true, name: "stripe", has_customer: true } };
+    expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body).toEqual(cancelledOverview);
+    // Stripe does not deliver in order: the `created` event arriving late reads the subscription as it is now, still cancelled.
+    const late = await postWebhook(service.url, await signed("customer.subscription.created", { ...subscription, status: "active" }));
+    expect({ status: late.status, body: late.body }).toEqual({ status: 200, body: { received: true, applied: true } });
+    expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body).toEqual(cancelledOverview);
+    const scaleCanceled = { ...scaleActive, subscription_status: "canceled" };
     expect(auditRows(orgId, "billing.subscription")).toEqual([
       { actorType: "anonymous", actorId: null, before: { plan: "growth", subscription_status: null, current_period_end: null }, after: growthActive },
       { actorType: "anonymous", actorId: null, before: growthActive, after: growthActive },
       { actorType: "anonymous", actorId: null, before: scaleActive, after: scaleActive },
-      { actorType: "anonymous", actorId: null, before: scaleActive, after: { ...scaleActive, subscription_status: "canceled" } },
+      { actorType: "anonymous", actorId: null, before: scaleActive, after: scalePastDue },
+      { actorType: "anonymous", actorId: null, before: scalePastDue, after: scaleCanceled },
+      { actorType: "anonymous", actorId: null, before: scaleCanceled, after: scaleCanceled },
     ]);
     // A new checkout after the cancellation is a new Checkout Session for the same customer.
     const again = await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "starter" });

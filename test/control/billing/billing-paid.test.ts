@@ -1,8 +1,9 @@
-// Billing with a payment provider (a fake behind the PaymentProvider interface: Stripe's API
-// cannot be reached here; the Stripe implementation is tested at merge), over real HTTP: the
+// Billing through the shipped StripePaymentProvider, configured by STRIPE_* at start and talking
+// over HTTP to the fake Stripe API (Stripe's API cannot be reached here), over real HTTP: the
 // default starter plan, the spend cap at its edges (minimum = plan price + overage billed,
-// maximum spendCapMinorMax) and its audit rows, checkout (redirect, then an in-place plan
-// change), the portal, and the provider webhook (signature, provider name, unknown orgs).
+// maximum spendCapMinorMax) and its audit rows, checkout (a Checkout Session, the customer
+// paying, Stripe's signed webhooks, then an in-place prorated plan change), the portal,
+// cancellation, Stripe failing, and the webhook (signature, provider name, unknown orgs).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, asc, eq } from "drizzle-orm";
 import { startTestService, type TestService } from "../../helpers/service.ts";
@@ -11,23 +12,26 @@ import { call, isoPattern, type Reply } from "../../helpers/client.ts";
 import { auditLog } from "../../../server/control/db/schema.ts";
 import { spendCapMinorMax } from "../../../server/control/billing/plans.ts";
 import { paymentWebhookBodyBytesMax } from "../../../server/control/routes/billing.ts";
-import type { SubscriptionChange } from "../../../server/control/billing/payment-provider.ts";
-import { FakePayments, fakeSignature, fakeSignatureHeader, subscriptionWebhook } from "./fake-payments.ts";
+import { stripeNetworkRetries } from "../../../server/control/billing/stripe-provider.ts";
+import { providerRetryAfterSeconds } from "../../../server/control/billing/payment-provider-error.ts";
+import type { FakeStripeApi, StripeObject } from "../../helpers/fake-stripe-api.ts";
+import { subscriptionObject } from "../../helpers/fake-stripe-objects.ts";
+import { deliverEvents, lastProration, planPrices, postWebhook, servicePrices, startStripeForService, stripeServiceEnv, subscribe } from "../../helpers/stripe-provider-fixture.ts";
 
 let service: TestService;
-let payments: FakePayments;
+let stripe: FakeStripeApi;
 let owner: SignedUpUser;
 let admin: SignedUpUser;
 
 beforeAll(async () => {
-  service = await startTestService();
-  payments = new FakePayments();
-  service.ctx.payments = payments;
+  stripe = startStripeForService();
+  service = await startTestService(stripeServiceEnv(stripe));
   owner = await signUp(service, "Olivia Owner");
   admin = await addMember(service, owner, "admin");
 });
 afterAll(async () => {
   await service.close();
+  await stripe.stop();
 });
 
 const expectError = (reply: Reply, status: number, code: string, message: unknown = expect.any(String)) =>
@@ -40,19 +44,16 @@ async function newOrg(): Promise<string> {
   return reply.body.id;
 }
 
-const webhook = (body: string, headers: Record<string, string> = { [fakeSignatureHeader]: fakeSignature }, provider = "fake") =>
-  call(service.url, "POST", `/billing/webhooks/${provider}`, { rawBody: body, headers: { "content-type": "application/json", ...headers } });
+/** Stripe's webhook body for an event of this type about this object, signed with the endpoint secret (or another). */
+const signed = async (type: string, object: StripeObject, options: { secret?: string; body?: string } = {}) => stripe.deliver(stripe.event(type, object), options);
 
-const subscription = (orgId: string, overrides: Partial<SubscriptionChange> = {}): SubscriptionChange => ({
-  orgId,
-  customerId: `cus_${orgId.slice(0, 8)}`,
-  subscriptionId: `sub_${orgId.slice(0, 8)}`,
-  plan: "growth",
-  status: "active",
-  currentPeriodStart: "2026-11-10T00:00:00.000Z",
-  currentPeriodEnd: "2099-12-10T00:00:00.000Z",
-  ...overrides,
-});
+/** The billing period of a subscription as the fake keeps it (on its item), as the overview answers it. */
+const periodOf = (subscription: StripeObject) => {
+  const item = (subscription.items as { data: { current_period_start: number; current_period_end: number }[] }).data[0]!;
+  return { start: new Date(item.current_period_start * 1000).toISOString(), end: new Date(item.current_period_end * 1000).toISOString(), source: "subscription" };
+};
+
+const sessionWithUrl = (url: string) => [...stripe.sessions.values()].find((state) => state.session.url === url)!.session;
 
 function calendarMonth() {
   const now = new Date();
@@ -75,7 +76,7 @@ const starterOverview = (orgId: string, cap: number | null) => ({
   spend_cap_min_minor: 2900,
   spend_cap_max_minor: spendCapMinorMax,
   ingest: { stage: "full", keep_ratio: 1 },
-  payment_provider: { configured: true, name: "fake", has_customer: false },
+  payment_provider: { configured: true, name: "stripe", has_customer: false },
 });
 
 const auditRows = (orgId: string, action: string) =>
@@ -123,57 +124,144 @@ describe("PATCH …/billing/cap", () => {
   });
 });
 
-describe("the provider webhook", () => {
+describe("the Stripe webhook", () => {
   test("a bad signature is 400, another provider's path 404, and neither changes anything", async () => {
     const orgId = await newOrg();
-    expectError(await webhook(subscriptionWebhook(subscription(orgId)), { [fakeSignatureHeader]: "forged" }), 400, "validation",
-      "the webhook signature did not verify: the fake signature header is missing or wrong");
-    expectError(await webhook(subscriptionWebhook(subscription(orgId)), undefined, "stripe"), 404, "not_found", "payment provider not found");
-    expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body.plan.name).toBe("starter");
+    const checkout = await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "growth" });
+    stripe.completeCheckout(sessionWithUrl(checkout.body.url).id);
+    const events = stripe.takeEvents();
+    expect(events.map((event) => event.type)).toEqual(["customer.created", "customer.subscription.created", "checkout.session.completed"]);
+    for (const event of events) {
+      expectError(await postWebhook(service.url, await stripe.deliver(event, { secret: "whsec_notTheEndpointSecret" })), 400, "validation",
+        "the webhook signature did not verify: Stripe-Signature does not verify: No signatures found matching the expected signature for payload.");
+    }
+    const valid = await stripe.deliver(events[1]!);
+    const otherProvider = await call(service.url, "POST", "/billing/webhooks/fake", { rawBody: valid.body, headers: Object.fromEntries(valid.headers) });
+    expectError(otherProvider, 404, "not_found", "payment provider not found");
+    const overview = (await owner.client.get(`/app/orgs/${orgId}/billing`)).body;
+    expect({ plan: overview.plan.name, subscription: overview.subscription, period: overview.period }).toEqual({ plan: "starter", subscription: null, period: calendarMonth() });
+    expect(auditRows(orgId, "billing.subscription")).toEqual([]);
   });
 
   test("a body of paymentWebhookBodyBytesMax bytes is read; one byte more is 413", async () => {
     const padded = (bytes: number) => {
-      const head = JSON.stringify({ type: "invoice.paid", pad: "" });
+      const head = JSON.stringify({ id: "evt_padded", object: "event", type: "invoice.paid", pad: "" });
       return `${head.slice(0, -2)}${"a".repeat(bytes - head.length)}"}`;
     };
     expect(padded(paymentWebhookBodyBytesMax).length).toBe(paymentWebhookBodyBytesMax);
-    const most = await webhook(padded(paymentWebhookBodyBytesMax));
+    const event = stripe.event("invoice.paid", { id: "in_padded", object: "invoice" });
+    const most = await postWebhook(service.url, await stripe.deliver(event, { body: padded(paymentWebhookBodyBytesMax) }));
     expect({ status: most.status, body: most.body }).toEqual({ status: 200, body: { received: true, applied: false } });
-    expectError(await webhook(padded(paymentWebhookBodyBytesMax + 1)), 413, "payload_too_large", `request body exceeds ${paymentWebhookBodyBytesMax} bytes`);
+    expectError(await postWebhook(service.url, await stripe.deliver(event, { body: padded(paymentWebhookBodyBytesMax + 1) })), 413, "payload_too_large",
+      `request body exceeds ${paymentWebhookBodyBytesMax} bytes`);
   });
 
   test("events that change no subscription, and unknown organisations, are acknowledged without effect", async () => {
-    const other = await webhook(JSON.stringify({ type: "invoice.paid" }));
+    const other = await postWebhook(service.url, await signed("invoice.paid", { id: "in_elsewhere", object: "invoice" }));
     expect({ status: other.status, body: other.body }).toEqual({ status: 200, body: { received: true, applied: false } });
-    const unknown = await webhook(subscriptionWebhook(subscription(crypto.randomUUID())));
+    // A subscription of an organisation this deployment does not have (another service on the same Stripe account).
+    const foreign = subscriptionObject("cus_elsewhere", servicePrices[1]!, { org_id: crypto.randomUUID() }, Math.floor(Date.now() / 1000));
+    const unknown = await postWebhook(service.url, await signed("customer.subscription.updated", foreign));
     expect({ status: unknown.status, body: unknown.body }).toEqual({ status: 200, body: { received: true, applied: false } });
   });
+});
 
-  test("a subscription change sets the plan and its period (audited); a cancellation falls back to the default plan", async () => {
+describe("checkout, payment, plan change, portal and cancellation end to end", () => {
+  test("checkout -> Checkout Session -> paid -> webhooks -> the plan and period from Stripe; a plan change prorated; the portal; past_due; a cancellation, and a late event that cannot undo it", async () => {
     const orgId = await newOrg();
-    const change = subscription(orgId);
-    const applied = await webhook(subscriptionWebhook(change));
-    expect({ status: applied.status, body: applied.body }).toEqual({ status: 200, body: { received: true, applied: true } });
+    expectError(await owner.client.post(`/app/orgs/${orgId}/billing/portal`), 409, "conflict", "the organisation is not a customer of the payment provider yet: start a checkout first");
+
+    const checkout = await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "growth" });
+    const session = [...stripe.sessions.values()].at(-1)!.session;
+    expect({ status: checkout.status, body: checkout.body }).toEqual({ status: 200, body: { kind: "redirect", url: session.url } });
+    const customerId = session.customer as string;
+    expect(stripe.customers.get(customerId)).toMatchObject({ email: owner.email, name: `Billing ${orgCounter}`, metadata: { org_id: orgId } });
+    expect(session).toMatchObject({
+      mode: "subscription",
+      client_reference_id: orgId,
+      metadata: { org_id: orgId },
+      success_url: `${service.url}/orgs/${orgId}/billing?checkout=success`,
+      cancel_url: `${service.url}/orgs/${orgId}/billing?checkout=cancelled`,
+      amount_total: 9900,
+      currency: "usd",
+    });
+    expect(auditRows(orgId, "billing.checkout")).toEqual([
+      { actorType: "user", actorId: owner.userId, before: { customer_id: null }, after: { customer_id: customerId, plan: "growth" } },
+    ]);
+    // Not paid yet: still metered on starter, but a customer of Stripe.
+    expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body).toEqual({ ...starterOverview(orgId, null), payment_provider: { configured: true, name: "stripe", has_customer: true } });
+
+    const subscription = stripe.completeCheckout(session.id as string);
+    expect(await deliverEvents(service.url, stripe)).toEqual([
+      { type: "customer.created", status: 200, applied: false },
+      { type: "customer.subscription.created", status: 200, applied: true },
+      { type: "checkout.session.completed", status: 200, applied: true },
+    ]);
     const overview = (await owner.client.get(`/app/orgs/${orgId}/billing`)).body;
     expect({ plan: overview.plan, subscription: overview.subscription, period: overview.period, invoice: overview.invoice, payment_provider: overview.payment_provider }).toEqual({
       plan: { name: "growth", price_minor: 9900, events: { included: 5_000_000, overage_per_1000_minor: 4 }, replay_recordings: { included: 25_000, overage_per_1000_minor: 400 } },
       subscription: { status: "active" },
-      period: { start: change.currentPeriodStart, end: change.currentPeriodEnd, source: "subscription" },
+      period: periodOf(subscription),
       invoice: { current_minor: 9900, projected_minor: 9900 },
-      payment_provider: { configured: true, name: "fake", has_customer: true },
+      payment_provider: { configured: true, name: "stripe", has_customer: true },
     });
-    await webhook(subscriptionWebhook({ ...change, status: "canceled" }));
-    const cancelled = (await owner.client.get(`/app/orgs/${orgId}/billing`)).body;
-    expect({ plan: cancelled.plan.name, subscription: cancelled.subscription, period: cancelled.period }).toEqual({ plan: "starter", subscription: null, period: calendarMonth() });
-    expect(auditRows(orgId, "billing.subscription")).toEqual([
-      { actorType: "anonymous", actorId: null, before: null, after: { plan: "growth", subscription_status: "active", current_period_end: change.currentPeriodEnd } },
-      {
-        actorType: "anonymous", actorId: null,
-        before: { plan: "growth", subscription_status: "active", current_period_end: change.currentPeriodEnd },
-        after: { plan: "growth", subscription_status: "canceled", current_period_end: change.currentPeriodEnd },
-      },
+    const periodEnd = periodOf(subscription).end;
+    const growthActive = { plan: "growth", subscription_status: "active", current_period_end: periodEnd };
+
+    // The same plan again is 409 and asks Stripe nothing; another is changed in place, prorated by Stripe.
+    const requestsBefore = stripe.requests.length;
+    expectError(await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "growth" }), 409, "conflict", "the organisation is already on the growth plan");
+    expect(stripe.requests.length).toBe(requestsBefore);
+    const changed = await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "scale" });
+    const proration = lastProration(stripe);
+    expect(proration.amount_minor).toBeGreaterThan(0);
+    expect({ status: changed.status, body: changed.body }).toEqual({ status: 200, body: { kind: "plan_changed", plan: "scale", proration } });
+    expect(((stripe.subscriptions.get(subscription.id)!.items as { data: { price: { id: string } }[] }).data[0]!.price.id)).toBe(planPrices.scale);
+    expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body.plan.name).toBe("scale");
+    expect(auditRows(orgId, "billing.plan_change")).toEqual([
+      { actorType: "user", actorId: owner.userId, before: { plan: "growth" }, after: { plan: "scale", proration } },
     ]);
+    expect(await deliverEvents(service.url, stripe)).toEqual([
+      { type: "invoice.paid", status: 200, applied: false },
+      { type: "customer.subscription.updated", status: 200, applied: true },
+    ]);
+    expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body.plan.name).toBe("scale");
+    const scaleActive = { ...growthActive, plan: "scale" };
+
+    const portal = await owner.client.post(`/app/orgs/${orgId}/billing/portal`);
+    const portalSession = stripe.portalSessions.at(-1)!;
+    expect({ status: portal.status, body: portal.body }).toEqual({ status: 200, body: { url: portalSession.url } });
+    expect({ customer: portalSession.customer, return_url: portalSession.return_url }).toEqual({ customer: customerId, return_url: `${service.url}/orgs/${orgId}/billing` });
+
+    // A payment that failed (Stripe's dunning): past_due keeps the plan while Stripe retries.
+    stripe.updateSubscription(subscription.id, { status: "past_due" });
+    expect(await deliverEvents(service.url, stripe)).toEqual([{ type: "customer.subscription.updated", status: 200, applied: true }]);
+    const pastDue = (await owner.client.get(`/app/orgs/${orgId}/billing`)).body;
+    expect({ plan: pastDue.plan.name, subscription: pastDue.subscription, period: pastDue.period }).toEqual({ plan: "scale", subscription: { status: "past_due" }, period: periodOf(subscription) });
+    const scalePastDue = { ...scaleActive, subscription_status: "past_due" };
+
+    // Cancelled (in the portal, or by dunning): the organisation falls back to starter over the calendar month.
+    stripe.cancelSubscription(subscription.id);
+    expect(await deliverEvents(service.url, stripe)).toEqual([{ type: "customer.subscription.deleted", status: 200, applied: true }]);
+    const cancelledOverview = { ...starterOverview(orgId, null), payment_provider: { configured: true, name: "stripe", has_customer: true } };
+    expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body).toEqual(cancelledOverview);
+    // Stripe does not deliver in order: the `created` event arriving late reads the subscription as it is now, still cancelled.
+    const late = await postWebhook(service.url, await signed("customer.subscription.created", { ...subscription, status: "active" }));
+    expect({ status: late.status, body: late.body }).toEqual({ status: 200, body: { received: true, applied: true } });
+    expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body).toEqual(cancelledOverview);
+    const scaleCanceled = { ...scaleActive, subscription_status: "canceled" };
+    expect(auditRows(orgId, "billing.subscription")).toEqual([
+      { actorType: "anonymous", actorId: null, before: { plan: "growth", subscription_status: null, current_period_end: null }, after: growthActive },
+      { actorType: "anonymous", actorId: null, before: growthActive, after: growthActive },
+      { actorType: "anonymous", actorId: null, before: scaleActive, after: scaleActive },
+      { actorType: "anonymous", actorId: null, before: scaleActive, after: scalePastDue },
+      { actorType: "anonymous", actorId: null, before: scalePastDue, after: scaleCanceled },
+      { actorType: "anonymous", actorId: null, before: scaleCanceled, after: scaleCanceled },
+    ]);
+    // A new checkout after the cancellation is a new Checkout Session for the same customer.
+    const again = await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "starter" });
+    const next = [...stripe.sessions.values()].at(-1)!.session;
+    expect({ status: again.status, body: again.body, customer: next.customer }).toEqual({ status: 200, body: { kind: "redirect", url: next.url }, customer: customerId });
   });
 });
 
@@ -181,90 +269,82 @@ describe("a plan change above the cap", () => {
   test("raises the cap to the new plan's price in the same audited write; a cap already above it stays", async () => {
     const orgId = await newOrg();
     expect((await owner.client.patch(`/app/orgs/${orgId}/billing/cap`, { spend_cap_minor: 2900 })).status).toBe(200);
-    await webhook(subscriptionWebhook(subscription(orgId, { plan: "growth" })));
+    const subscription = await subscribe(service.url, stripe, owner, orgId, "growth");
     expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body.spend_cap_minor).toBe(9900);
+    const periodEnd = periodOf(subscription).end;
     expect(auditRows(orgId, "billing.subscription").map((row) => row.after)).toEqual([
-      { plan: "growth", subscription_status: "active", current_period_end: "2099-12-10T00:00:00.000Z", spend_cap_minor: 9900 },
+      { plan: "growth", subscription_status: "active", current_period_end: periodEnd, spend_cap_minor: 9900 },
+      { plan: "growth", subscription_status: "active", current_period_end: periodEnd },
     ]);
+    const changeTo = async (plan: string) => {
+      const reply = await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan });
+      expect({ status: reply.status, body: reply.body }).toEqual({ status: 200, body: { kind: "plan_changed", plan, proration: lastProration(stripe) } });
+      expect((await deliverEvents(service.url, stripe)).map((answer) => answer.status)).toEqual([200, 200]);
+      return lastProration(stripe);
+    };
 
     expect((await owner.client.patch(`/app/orgs/${orgId}/billing/cap`, { spend_cap_minor: 60_000 })).status).toBe(200);
-    const changed = await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "scale" });
-    expect(changed.body.kind).toBe("plan_changed");
+    const up1 = await changeTo("scale");
     expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body.spend_cap_minor).toBe(60_000);
-    await webhook(subscriptionWebhook(subscription(orgId, { plan: "growth" })));
-    const downgraded = await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "scale" });
-    expect(downgraded.status).toBe(200);
+    const down = await changeTo("growth");
+    const up2 = await changeTo("scale");
     expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body.spend_cap_minor).toBe(60_000);
 
     expect((await owner.client.patch(`/app/orgs/${orgId}/billing/cap`, { spend_cap_minor: 49_900 })).status).toBe(200);
-    await webhook(subscriptionWebhook(subscription(orgId, { plan: "growth" })));
+    const down2 = await changeTo("growth");
     expect((await owner.client.patch(`/app/orgs/${orgId}/billing/cap`, { spend_cap_minor: 9_900 })).status).toBe(200);
-    const upgraded = await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "scale" });
-    expect(upgraded.status).toBe(200);
+    const up3 = await changeTo("scale");
     expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body.spend_cap_minor).toBe(49_900);
     expect(auditRows(orgId, "billing.plan_change").map((row) => [row.before, row.after])).toEqual([
-      [{ plan: "growth" }, { plan: "scale", proration: { amount_minor: 1234, currency: "usd" } }],
-      [{ plan: "growth" }, { plan: "scale", proration: { amount_minor: 1234, currency: "usd" } }],
-      [{ plan: "growth", spend_cap_minor: 9_900 }, { plan: "scale", proration: { amount_minor: 1234, currency: "usd" }, spend_cap_minor: 49_900 }],
+      [{ plan: "growth" }, { plan: "scale", proration: up1 }],
+      [{ plan: "scale" }, { plan: "growth", proration: down }],
+      [{ plan: "growth" }, { plan: "scale", proration: up2 }],
+      [{ plan: "scale" }, { plan: "growth", proration: down2 }],
+      [{ plan: "growth", spend_cap_minor: 9_900 }, { plan: "scale", proration: up3, spend_cap_minor: 49_900 }],
     ]);
   });
 });
 
-describe("checkout and portal", () => {
-  test("portal before checkout is 409; checkout redirects and records the customer; then the portal opens", async () => {
+describe("checkout and portal failures", () => {
+  test("Stripe failing (500, through the client's retry) is 503 unavailable with the whole error body and Retry-After, and nothing is stored", async () => {
     const orgId = await newOrg();
-    expectError(await owner.client.post(`/app/orgs/${orgId}/billing/portal`), 409, "conflict", "the organisation is not a customer of the payment provider yet: start a checkout first");
-    const checkout = await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "growth" });
-    expect({ status: checkout.status, body: checkout.body }).toEqual({ status: 200, body: { kind: "redirect", url: `https://payments.example/checkout/${orgId}/growth` } });
-    expect(payments.checkouts.at(-1)).toEqual({
-      customer: { orgId, orgName: `Billing ${orgCounter}`, email: owner.email, customerId: null, subscriptionId: null },
-      plan: "growth",
-      urls: { successUrl: `${service.url}/orgs/${orgId}/billing?checkout=success`, cancelUrl: `${service.url}/orgs/${orgId}/billing?checkout=cancelled` },
-    });
-    const portal = await owner.client.post(`/app/orgs/${orgId}/billing/portal`);
-    expect({ status: portal.status, body: portal.body }).toEqual({ status: 200, body: { url: `https://payments.example/portal/cus_${orgId.slice(0, 8)}` } });
-    expect(payments.portals.at(-1)).toEqual({ customerId: `cus_${orgId.slice(0, 8)}`, returnUrl: `${service.url}/orgs/${orgId}/billing` });
-    expect(auditRows(orgId, "billing.checkout")).toEqual([
-      { actorType: "user", actorId: owner.userId, before: { customer_id: null }, after: { customer_id: `cus_${orgId.slice(0, 8)}`, plan: "growth" } },
-    ]);
-  });
-
-  test("with a live subscription: the same plan is 409, another is changed in place with the provider's proration", async () => {
-    const orgId = await newOrg();
-    await webhook(subscriptionWebhook(subscription(orgId)));
-    expectError(await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "growth" }), 409, "conflict", "the organisation is already on the growth plan");
-    const changed = await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "scale" });
-    expect({ status: changed.status, body: changed.body }).toEqual({ status: 200, body: { kind: "plan_changed", plan: "scale", proration: { amount_minor: 1234, currency: "usd" } } });
-    expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body.plan.name).toBe("scale");
-    expect(auditRows(orgId, "billing.plan_change")).toEqual([
-      { actorType: "user", actorId: owner.userId, before: { plan: "growth" }, after: { plan: "scale", proration: { amount_minor: 1234, currency: "usd" } } },
-    ]);
-  });
-
-  test("a provider that fails is 503 unavailable with its reason, and nothing is stored", async () => {
-    const orgId = await newOrg();
-    payments.failNext = { reason: "the card network is down" };
-    expectError(await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "growth" }), 503, "unavailable",
-      "the payment provider did not complete the request: the card network is down");
+    const customersBefore = stripe.customers.size;
+    stripe.failNext(500, { type: "api_error", message: "An unknown error occurred" }, { times: stripeNetworkRetries + 1 });
+    const reply = await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "growth" });
+    expectError(reply, 503, "unavailable", "payment provider failed (status 500); try again shortly");
+    expect(reply.headers.get("retry-after")).toBe(String(providerRetryAfterSeconds));
+    expect(stripe.customers.size).toBe(customersBefore);
     expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body.payment_provider.has_customer).toBe(false);
     expect(auditRows(orgId, "billing.checkout")).toEqual([]);
   });
 
-  test("a customer the provider created before failing is kept, and the next checkout reuses it", async () => {
+  test("a customer Stripe created before the session failed is kept, and the next checkout reuses it", async () => {
     const orgId = await newOrg();
-    payments.failNext = { reason: "the session could not be created", customerId: "cus_made_first" };
-    expectError(await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "growth" }), 503, "unavailable",
-      "the payment provider did not complete the request: the session could not be created");
+    stripe.failNext(500, { type: "api_error", message: "An unknown error occurred" }, { times: stripeNetworkRetries + 1, path: "/v1/checkout/sessions" });
+    expectError(await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "growth" }), 503, "unavailable", "payment provider failed (status 500); try again shortly");
+    const created = [...stripe.customers.values()].filter((customer) => (customer.metadata as Record<string, string>).org_id === orgId);
+    expect(created.length).toBe(1);
     expect((await owner.client.get(`/app/orgs/${orgId}/billing`)).body.payment_provider.has_customer).toBe(true);
-    expect((await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "growth" })).status).toBe(200);
-    expect(payments.checkouts.at(-1)!.customer.customerId).toBe("cus_made_first");
+    const retried = await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "growth" });
+    const session = [...stripe.sessions.values()].at(-1)!.session;
+    expect({ status: retried.status, body: retried.body, customer: session.customer }).toEqual({ status: 200, body: { kind: "redirect", url: session.url }, customer: created[0]!.id });
+    expect([...stripe.customers.values()].filter((customer) => (customer.metadata as Record<string, string>).org_id === orgId).length).toBe(1);
     expect(auditRows(orgId, "billing.checkout")).toEqual([
-      { actorType: "user", actorId: owner.userId, before: { customer_id: null }, after: { customer_id: "cus_made_first", plan: "growth" } },
+      { actorType: "user", actorId: owner.userId, before: { customer_id: null }, after: { customer_id: created[0]!.id, plan: "growth" } },
     ]);
   });
 
+  test("Stripe failing the portal is 503 with the whole error body", async () => {
+    const orgId = await newOrg();
+    expect((await owner.client.post(`/app/orgs/${orgId}/billing/checkout`, { plan: "growth" })).status).toBe(200);
+    stripe.failNext(500, { type: "api_error", message: "An unknown error occurred" }, { times: stripeNetworkRetries + 1 });
+    expectError(await owner.client.post(`/app/orgs/${orgId}/billing/portal`), 503, "unavailable", "payment provider failed (status 500); try again shortly");
+  });
+
   test("admins lack billing.write for checkout and portal", async () => {
+    const requestsBefore = stripe.requests.length;
     expectError(await admin.client.post(`/app/orgs/${owner.orgId}/billing/checkout`, { plan: "growth" }), 403, "missing_scope");
     expectError(await admin.client.post(`/app/orgs/${owner.orgId}/billing/portal`), 403, "missing_scope");
+    expect(stripe.requests.length).toBe(requestsBefore);
   });
 });

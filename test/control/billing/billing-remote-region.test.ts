@@ -7,24 +7,27 @@ import { createProject, signUp, type SignedUpUser } from "../../helpers/accounts
 import { call } from "../../helpers/client.ts";
 import { nativeBody, nativeEvents, ok, postIngest } from "../../ingest/helpers.ts";
 import { usageProjectsPerRequestMax } from "../../../server/region/usage-routes.ts";
-import { FakePayments, fakeSignature, fakeSignatureHeader, subscriptionWebhook } from "./fake-payments.ts";
+import type { FakeStripeApi } from "../../helpers/fake-stripe-api.ts";
+import { startStripeForService, stripeServiceEnv, subscribe } from "../../helpers/stripe-provider-fixture.ts";
 
 const secret = "internal-secret-for-billing-tests";
 const hourMs = 3_600_000;
 
+let stripe: FakeStripeApi;
 let control: TestService;
 let regionNode: TestService;
 let owner: SignedUpUser;
 
 beforeAll(async () => {
   regionNode = await startTestService({ REGIONS: "us", REGION_SECRET: secret });
-  control = await startTestService({ REGIONS: "eu,us", REMOTE_REGIONS: `us=${regionNode.url}/region/us`, REGION_SECRET: secret });
-  control.ctx.payments = new FakePayments();
+  stripe = startStripeForService();
+  control = await startTestService({ REGIONS: "eu,us", REMOTE_REGIONS: `us=${regionNode.url}/region/us`, REGION_SECRET: secret, ...stripeServiceEnv(stripe) });
   owner = await signUp(control, "Remote owner");
 });
 afterAll(async () => {
   await control.close();
   await regionNode.close();
+  await stripe.stop();
 });
 
 const usage = (body: unknown, headers: Record<string, string> = { "x-region-secret": secret }) =>
@@ -48,12 +51,11 @@ describe("POST /internal/usage", () => {
 describe("billing with a remote region", () => {
   test("usage is read from the remote region's counters, and the cap's keep ratio reaches its capture", async () => {
     const { project, public_keys } = await createProject(owner, "Remote", "us");
-    const periodStartMs = Date.now() - hourMs;
-    const change = {
-      orgId: owner.orgId, customerId: "cus_remote", subscriptionId: "sub_remote", plan: "starter" as const, status: "active",
-      currentPeriodStart: new Date(periodStartMs).toISOString(), currentPeriodEnd: new Date(periodStartMs + 84 * 24 * hourMs).toISOString(),
-    };
-    expect((await call(control.url, "POST", "/billing/webhooks/fake", { rawBody: subscriptionWebhook(change), headers: { [fakeSignatureHeader]: fakeSignature } })).status).toBe(200);
+    // A starter subscription paid for an hour ago (Stripe's times are whole seconds).
+    const paidAtSeconds = Math.floor((Date.now() - hourMs) / 1000);
+    const periodStartMs = paidAtSeconds * 1000;
+    await subscribe(control.url, stripe, owner, owner.orgId, "starter", paidAtSeconds);
+    expect((await owner.client.get(`/app/orgs/${owner.orgId}/billing`)).body.period.start).toBe(new Date(periodStartMs).toISOString());
     for (let sent = 0; sent < 2000; sent += 1000) {
       const reply = await postIngest(regionNode.url, nativeBody(public_keys[0].key, nativeEvents(1000)), { region: "us" });
       expect([reply.status, reply.body]).toEqual([200, ok(1000)]);

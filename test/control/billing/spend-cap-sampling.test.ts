@@ -15,17 +15,26 @@ import { nativeBody, nativeEvent, ok, postIngest, type NativeEvent } from "../..
 import { keptBySampling } from "../../../server/ingest/event-effects.ts";
 import { keepRatioWithin, keepRatioStep } from "../../../server/control/billing/keep-ratio.ts";
 import { paidPlanTerms } from "../../../server/control/billing/plans.ts";
-import { FakePayments, fakeSignature, fakeSignatureHeader, subscriptionWebhook } from "./fake-payments.ts";
+import type { FakeStripeApi } from "../../helpers/fake-stripe-api.ts";
+import { startStripeForService, stripeServiceEnv, subscribe } from "../../helpers/stripe-provider-fixture.ts";
 
 const hourMs = 3_600_000;
-/** Events before the cap: with an hour elapsed and 2,015 hours left, they project about 4.03M arrivals. */
-const warmupEvents = 2_000;
+/** The keep ratio the warm-up is sized for (the statistical bound below is worked out near it). */
+const keepRatioAimed = 0.245;
 /** Events sent while sampling. */
 const sampledEvents = 20_000;
 const batchSize = 1_000;
 const standardErrorsAllowed = 5;
 
+let stripe: FakeStripeApi;
 let service: TestService;
+/**
+ * Events before the cap, sized from the subscription's period (a calendar month from Stripe,
+ * 28 to 31 days): W stored with an hour elapsed project W per hour over the hours left, h;
+ * under a cap at the starter price, k (W h) + W = 1,000,000 included, so W = 1M / (k h + 1)
+ * gives k = keepRatioAimed whatever the month (about 5,600 events for 30 days).
+ */
+let warmupEvents: number;
 let owner: SignedUpUser;
 let projectId: string;
 let apiKey: string;
@@ -57,24 +66,24 @@ async function sendAll(events: NativeEvent[], quotaLimited: string[]): Promise<v
 }
 
 beforeAll(async () => {
-  service = await startTestService();
-  service.ctx.payments = new FakePayments();
+  stripe = startStripeForService();
+  service = await startTestService(stripeServiceEnv(stripe));
   owner = await signUp(service, "Capped owner");
   const created = await createProject(owner, "Capped");
   projectId = created.project.id;
   apiKey = created.public_keys[0].key;
-  // A starter subscription whose period began an hour ago and runs 84 days.
-  periodStartMs = Date.now() - hourMs;
-  periodEndMs = periodStartMs + 84 * 24 * hourMs;
-  const change = {
-    orgId: owner.orgId, customerId: "cus_capped", subscriptionId: "sub_capped", plan: "starter" as const, status: "active",
-    currentPeriodStart: new Date(periodStartMs).toISOString(), currentPeriodEnd: new Date(periodEndMs).toISOString(),
-  };
-  const applied = await call(service.url, "POST", "/billing/webhooks/fake", { rawBody: subscriptionWebhook(change), headers: { [fakeSignatureHeader]: fakeSignature } });
-  expect(applied.status).toBe(200);
+  // A starter subscription paid for an hour ago (Stripe's times are whole seconds): its period is Stripe's, a calendar month.
+  const paidAtSeconds = Math.floor((Date.now() - hourMs) / 1000);
+  const subscription = await subscribe(service.url, stripe, owner, owner.orgId, "starter", paidAtSeconds);
+  const item = (subscription.items as { data: { current_period_start: number; current_period_end: number }[] }).data[0]!;
+  periodStartMs = item.current_period_start * 1000;
+  periodEndMs = item.current_period_end * 1000;
+  expect(periodStartMs).toBe(paidAtSeconds * 1000);
+  warmupEvents = Math.round(paidPlanTerms.starter.events.included / (keepRatioAimed * ((periodEndMs - periodStartMs) / hourMs - 1) + 1));
 });
 afterAll(async () => {
   await service.close();
+  await stripe.stop();
 });
 
 describe("spend cap -> sampling", () => {

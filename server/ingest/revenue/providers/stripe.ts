@@ -26,11 +26,26 @@ function chargePerson(charge: JsonObject): { distinctId: string; customer: strin
   return { distinctId, customer };
 }
 
+/**
+ * The amount this `charge.refunded` refunds: the growth of `amount_refunded` over the event's
+ * `previous_attributes`; without them, the newest refund of the charge's `refunds` list when the
+ * endpoint expands it; else all of `amount_refunded` (right for a first refund, which is most).
+ */
+function refundedByThisEvent(charge: JsonObject, previous: JsonObject | null): number | null {
+  const total = numberAt(charge, "amount_refunded");
+  if (total === null) return null;
+  const before = numberAt(previous, "amount_refunded");
+  if (before !== null) return total - before;
+  const refunds = objectAt(charge, "refunds")?.data;
+  const newest = Array.isArray(refunds) ? numberAt(refunds[0], "amount") : null;
+  return newest ?? total;
+}
+
 function mapChargeEvent(type: string, charge: JsonObject, previous: JsonObject | null, drafts: DraftList): void {
   const currency = textAt(charge, "currency")?.toUpperCase() ?? null;
   let amount: number | null;
   if (type === "charge.refunded") {
-    amount = (numberAt(charge, "amount_refunded") ?? 0) - (numberAt(previous, "amount_refunded") ?? 0);
+    amount = refundedByThisEvent(charge, previous);
   } else {
     // An authorisation alone (`captured: false`) takes no money yet: `charge.captured` will.
     if (charge.captured === false) return;

@@ -206,6 +206,14 @@ describe("Stripe charges and refunds", () => {
     expect(second.kind === "events" && second.events.map((e) => e.properties.amount)).toEqual([1999]);
   });
 
+  test("charge.refunded without previous_attributes: the newest expanded refund, else the whole amount refunded", async () => {
+    const expanded = charge({ amount_refunded: 2999, refunded: true, refunds: { object: "list", data: [{ id: "re_2", amount: 1999 }, { id: "re_1", amount: 1000 }] } });
+    const fromList = await deliver(event("evt_r3", "charge.refunded", expanded));
+    expect(fromList.kind === "events" && fromList.events.map((e) => e.properties.amount)).toEqual([1999]);
+    const bare = await deliver(event("evt_r4", "charge.refunded", charge({ amount_refunded: 1000 })));
+    expect(bare.kind === "events" && bare.events.map((e) => e.properties.amount)).toEqual([1000]);
+  });
+
   test("hostile metadata and ids pass through as plain data", async () => {
     const hostile = "<script>alert(1)</script>'; DROP TABLE events; --";
     const outcome = await deliver(event("evt_h", "charge.succeeded", charge({ metadata: { distinct_id: hostile }, customer: "cus_<b>x</b>" })));

@@ -19,6 +19,16 @@ export function minorDigits(currency: string): number | null {
 }
 
 /**
+ * `value` major units as integer minor units with `digits` decimals, rounded half away from zero
+ * as written in decimal: 1.005 USD is 101 cents, although 1.005 * 100 is 100.49999999999999 in
+ * binary floating point (15 significant digits undo the multiplication's error).
+ */
+export function minorFromMajor(value: number, digits: number): number {
+  const scaled = Math.abs(Number((value * 10 ** digits).toPrecision(15)));
+  return Math.sign(value) * Math.round(scaled) + 0;
+}
+
+/**
  * Turns the numeric amounts `names` of `properties` from major into minor units of
  * `properties.currency`, which is upper-cased, in place. Nothing changes without a currency
  * text; with one that is not ISO 4217 only its case does, and the native rules refuse it.
@@ -31,6 +41,6 @@ export function amountsInMinorUnits(properties: JsonObject, names: readonly stri
   if (digits === null) return;
   for (const name of names) {
     const value = properties[name];
-    if (typeof value === "number" && Number.isFinite(value)) properties[name] = Math.round(value * 10 ** digits);
+    if (typeof value === "number" && Number.isFinite(value)) properties[name] = minorFromMajor(value, digits);
   }
 }

@@ -155,8 +155,8 @@ export function IngestSection({ billing }: { billing: BillingOverview }) {
       {sampling ? (
         <Alert tone="info">
           The projected usage passes the spend cap, so capture keeps {formatPercent(billing.ingest.keep_ratio)} of arriving events and
-          recordings, chosen at random. Each kept event carries $sample_rate, and insights count it {formatNumber(Math.round(1 / billing.ingest.keep_ratio))} times
-          over, so totals stay estimates of everything sent; ingest answers list events in quota_limited. Raise the cap to keep every event again.
+          recordings, chosen at random. Each kept event carries $sample_rate, and insights count it as {formatNumber(1 / billing.ingest.keep_ratio)} events,
+          so totals stay estimates of everything sent; ingest answers list events in quota_limited. Raise the cap to keep every event again.
         </Alert>
       ) : (
         <p class="settings-description">Every accepted event is stored.</p>

@@ -139,7 +139,21 @@ describe("with the Stripe provider", () => {
   test("two concurrent cap changes: each answers and audits the cap it replaced", async () => {
     const patch = (cap: number) => owner.client.patch(`/app/orgs/${owner.orgId}/billing/cap`, { spend_cap_minor: cap });
     expect((await patch(3000)).body).toEqual({ spend_cap_minor: 3000, previous_spend_cap_minor: 0 });
+    // Both PATCHes have read usage before either writes: each one's read waits for the other's.
+    const evaluate = service.ctx.billing.evaluate.bind(service.ctx.billing);
+    const waiting: (() => void)[] = [];
+    service.ctx.billing.evaluate = async (ctx, orgId, options) => {
+      const evaluation = await evaluate(ctx, orgId, options);
+      if (options?.fresh && waiting.length < 2) {
+        await new Promise<void>((resolve) => {
+          waiting.push(resolve);
+          if (waiting.length === 2) for (const release of waiting) release();
+        });
+      }
+      return evaluation;
+    };
     const replies = await Promise.all([patch(4000), patch(5000)]);
+    expect(waiting.length).toBe(2);
     expect(replies.map((reply) => reply.status)).toEqual([200, 200]);
     const answers = replies.map((reply) => reply.body as { spend_cap_minor: number; previous_spend_cap_minor: number });
     const [firstApplied, lastApplied] = answers[0]!.previous_spend_cap_minor === 3000 ? answers : [answers[1]!, answers[0]!];

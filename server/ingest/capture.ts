@@ -254,8 +254,10 @@ async function writeAccepted(
       decision.personIndex = personIndexes[position]!;
       toStore.push(decision);
     });
-    counted = { eventsReceived: accepted.length, eventsStored: toStore.length, replayRecordings: 0 };
-    node.store.usage.add(key.projectId, receivedAt, counted);
+    const delta = { eventsReceived: accepted.length, eventsStored: toStore.length, replayRecordings: 0 };
+    node.store.usage.add(key.projectId, receivedAt, delta);
+    // Only once added: a failed add must not be taken back below.
+    counted = delta;
     if (toStore.length > 0) {
       const record = encodeBatchRecord({
         projectId: key.projectId,

@@ -24,7 +24,7 @@ export const defaultPaidPlan = "starter";
 export interface BillingPeriod {
   startMs: number;
   endMs: number;
-  /** `subscription`: the provider's current period; `calendar_month`: the UTC month (no live subscription). */
+  /** `subscription`: the provider's current period (rolled forward while its renewal is awaited); `calendar_month`: the UTC month (no live subscription). */
   source: "subscription" | "calendar_month";
 }
 
@@ -55,12 +55,22 @@ export function calendarMonth(nowMs: number): BillingPeriod {
   };
 }
 
-/** The subscription's current period while it holds `nowMs` and the subscription is live; else the calendar month. */
+/**
+ * The subscription's current period while the subscription is live; else the calendar month.
+ * A live subscription whose stored period has ended is rolled forward by that period's length
+ * (start = the old end) until the renewal webhook brings the real one: Stripe's can lag by up
+ * to an hour, and falling back to the calendar month meanwhile would overlap the period just
+ * billed (its usage counted again).
+ */
 export function billingPeriod(row: OrgBillingRow | null, nowMs: number): BillingPeriod {
   if (hasLiveSubscription(row) && row!.currentPeriodStart && row!.currentPeriodEnd) {
     const startMs = Date.parse(row!.currentPeriodStart);
     const endMs = Date.parse(row!.currentPeriodEnd);
-    if (startMs <= nowMs && nowMs < endMs) return { startMs, endMs, source: "subscription" };
+    const lengthMs = endMs - startMs;
+    if (lengthMs > 0 && startMs <= nowMs) {
+      const rolled = nowMs < endMs ? 0 : Math.floor((nowMs - endMs) / lengthMs) + 1;
+      return { startMs: startMs + rolled * lengthMs, endMs: endMs + rolled * lengthMs, source: "subscription" };
+    }
   }
   return calendarMonth(nowMs);
 }

@@ -8,7 +8,7 @@ import type { ControlContext } from "../context.ts";
 import { requireScope, type OrgAccess } from "../access.ts";
 import { orgBilling, orgs } from "../db/schema.ts";
 import { applyWrite, type Actor } from "../services/audited-write.ts";
-import { billingRow, hasLiveSubscription, liveSubscriptionStatuses, type OrgBillingRow } from "./billing-account.ts";
+import { billingAccount, billingRow, hasLiveSubscription, liveSubscriptionStatuses, type OrgBillingRow } from "./billing-account.ts";
 import { paidPlans, type CheckoutResult, type PaidPlan, type PaymentProvider, type SubscriptionChange } from "./payment-provider.ts";
 import { spendCapMinMinor } from "./billing-overview.ts";
 import { billingCurrency, paidPlanTerms, spendCapMinorMax } from "./plans.ts";
@@ -46,17 +46,31 @@ function capAfterPlanChange(row: OrgBillingRow | null, plan: PaidPlan | null): P
   return cap < price ? { spendCapMinor: price } : {};
 }
 
+const selfHostedCapMessage = "the self-hosted plan has no price, so it takes no spend cap (a payment provider must be configured: docs/billing.md)";
+
 /** PATCH …/billing/cap: sets the cap (audited) and pushes the keep ratio it implies. */
 export async function setSpendCap(ctx: ControlContext, access: OrgAccess, capMinor: number) {
   requireScope(access, billingWriteScope);
-  const evaluation = await ctx.billing.evaluate(ctx, access.org.id, { fresh: true });
-  const minimum = spendCapMinMinor(evaluation);
-  if (minimum === null) throw validation("the self-hosted plan has no price, so it takes no spend cap (a payment provider must be configured: docs/billing.md)");
+  const nowMs = Date.now();
+  const evaluation = await ctx.billing.evaluate(ctx, access.org.id, { fresh: true, nowMs });
+  const { unreachableRegions } = evaluation.usage;
+  if (evaluation.account.plan === null) throw validation(selfHostedCapMessage);
+  if (unreachableRegions.length > 0) {
+    // The minimum is the plan price plus overage billed so far: without a region's usage it would be too low.
+    throw new ApiError(503, "unavailable", `the usage of region(s) ${unreachableRegions.join(", ")} cannot be read right now, so the lowest cap allowed is unknown; try again later`);
+  }
+  if (capMinor > spendCapMinorMax) throw validation(`spend_cap_minor must be at most ${spendCapMinorMax}`);
+  // Read again after the await (a concurrent PATCH or plan change may have written meanwhile) and
+  // checked and written in the same synchronous turn: nothing else writes the control database in
+  // between, so the previous cap answered and audited is the one this write replaces, and the
+  // minimum is the current plan's.
+  const account = billingAccount(ctx, access.org.id, nowMs);
+  const minimum = spendCapMinMinor({ ...evaluation, account });
+  if (minimum === null) throw validation(selfHostedCapMessage);
   if (capMinor < minimum) {
     throw validation(`spend_cap_minor must be at least ${minimum} (the plan price plus overage already billed this period, in ${billingCurrency} minor units)`);
   }
-  if (capMinor > spendCapMinorMax) throw validation(`spend_cap_minor must be at most ${spendCapMinorMax}`);
-  const previous = evaluation.account.row?.spendCapMinor ?? null;
+  const previous = account.row?.spendCapMinor ?? null;
   const answer = { spend_cap_minor: capMinor, previous_spend_cap_minor: previous ?? 0 };
   applyWrite(ctx, access.principal, {
     action: "billing.cap",
@@ -65,7 +79,7 @@ export async function setSpendCap(ctx: ControlContext, access: OrgAccess, capMin
     orgId: access.org.id,
     before: { spend_cap_minor: previous },
     after: { spend_cap_minor: capMinor },
-    apply: () => upsertBilling(ctx, access.org.id, { plan: evaluation.account.planName }, { spendCapMinor: capMinor }),
+    apply: () => upsertBilling(ctx, access.org.id, { plan: account.planName }, { spendCapMinor: capMinor }),
   });
   await ctx.billing.evaluate(ctx, access.org.id);
   return answer;
@@ -147,10 +161,25 @@ async function providerCall<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Applies what a verified provider webhook says; false when it names no organisation of this deployment. */
+/**
+ * A change to a subscription other than the one on record, while that one is live, is ignored
+ * unless the incoming one is live too (then it replaces it): a late, retried `deleted` of an
+ * old subscription, or the second tab's abandoned checkout, must not leave the organisation on
+ * default terms while its live subscription still bills. A change to the recorded subscription
+ * always applies.
+ */
+function supersededChange(row: OrgBillingRow | null, change: SubscriptionChange): boolean {
+  return hasLiveSubscription(row) && row!.subscriptionId !== change.subscriptionId && !liveSubscriptionStatuses.has(change.status);
+}
+
+/** Applies what a verified provider webhook says; false when it names no organisation of this deployment or is superseded (supersededChange). */
 export async function applySubscriptionChange(ctx: ControlContext, change: SubscriptionChange): Promise<boolean> {
   if (!ctx.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.id, change.orgId)).get()) return false;
   const row = billingRow(ctx, change.orgId);
+  if (supersededChange(row, change)) {
+    console.error(`billing: subscription ${change.subscriptionId} of organisation ${change.orgId} is ${change.status}; ignored, the organisation's live subscription is ${row!.subscriptionId}`);
+    return false;
+  }
   const actor: Actor = { kind: "anonymous" };
   const changes: Partial<OrgBillingRow> = {
     customerId: change.customerId,

@@ -41,7 +41,11 @@ export class SpendCapEnforcer {
     const nowMs = options.nowMs ?? Date.now();
     const account = billingAccount(ctx, orgId, nowMs);
     const usage = await this.meter.read(ctx, orgId, account.period, nowMs, options.fresh ?? false);
-    const evaluation = evaluateUsage(account, usage, nowMs, this.orgKeepRatio(ctx, orgId));
+    const inForce = this.orgKeepRatio(ctx, orgId);
+    const evaluation = evaluateUsage(account, usage, nowMs, inForce);
+    // Without a region's usage the ratio would be computed from too little (too high): the one
+    // last pushed stays in force, and is what the evaluation answers, until every region answers.
+    if (usage.unreachableRegions.length > 0) return { ...evaluation, keepRatio: inForce };
     // Billing manages the keep ratio of organisations that ever set a cap (a cap cannot be removed); the others' it leaves alone.
     if (account.row?.spendCapMinor != null) await this.push(ctx, orgId, evaluation.keepRatio);
     return evaluation;

@@ -32,6 +32,20 @@ export const signatureToleranceSeconds = 300;
  */
 export const prorationBehavior = "always_invoice";
 
+/**
+ * Checkout Sessions asked for the same organisation, customer and plan within one window of
+ * this length share an idempotency key: Stripe answers a second click (another tab, a double
+ * click) with the first session rather than a second one that could become a second
+ * subscription. Two clicks straddling a window's boundary still get two sessions; Stripe keeps
+ * keys for 24 hours, far longer.
+ */
+export const checkoutIdempotencyWindowMs = 600_000;
+
+/** The idempotency key of a Checkout Session (checkoutIdempotencyWindowMs). */
+export function checkoutIdempotencyKey(orgId: string, customerId: string, plan: PaidPlan, nowMs: number): string {
+  return `checkout-session:${orgId}:${customerId}:${plan}:${Math.floor(nowMs / checkoutIdempotencyWindowMs)}`;
+}
+
 export interface StripeSettings {
   secretKey: string;
   webhookSecret: string;
@@ -153,7 +167,17 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   private async checkoutSession(customer: BillingCustomer, customerId: string, plan: PaidPlan, urls: CheckoutUrls): Promise<CheckoutResult> {
-    const session = await this.stripe.checkout.sessions.create({
+    const key = checkoutIdempotencyKey(customer.orgId, customerId, plan, this.now());
+    let session = await this.createSession(customer, customerId, plan, urls, key);
+    // The key's earlier session was completed or has expired (a subscription paid and since
+    // cancelled, then a new checkout in the same window): a new one, keyed after the old.
+    if (session.status !== "open") session = await this.createSession(customer, customerId, plan, urls, `${key}:${session.id}`);
+    if (!session.url) throw new PaymentProviderError("failed", "payment provider returned a checkout session without a URL", null, customerId);
+    return { kind: "redirect", url: session.url, customerId };
+  }
+
+  private createSession(customer: BillingCustomer, customerId: string, plan: PaidPlan, urls: CheckoutUrls, idempotencyKey: string): Promise<Stripe.Checkout.Session> {
+    return this.stripe.checkout.sessions.create({
       mode: "subscription",
       customer: customerId,
       line_items: [{ price: this.prices[plan], quantity: 1 }],
@@ -163,9 +187,7 @@ export class StripePaymentProvider implements PaymentProvider {
       subscription_data: { metadata: { org_id: customer.orgId } },
       success_url: urls.successUrl,
       cancel_url: urls.cancelUrl,
-    });
-    if (!session.url) throw new PaymentProviderError("failed", "payment provider returned a checkout session without a URL", null, customerId);
-    return { kind: "redirect", url: session.url, customerId };
+    }, { idempotencyKey });
   }
 
   /** The subscription when it still bills; null when it ended or no longer exists. */

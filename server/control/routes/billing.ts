@@ -35,7 +35,7 @@ export function billingRoutes(routes: ContractRouteTable, ctx: ControlContext) {
     })
     .patch("/app/orgs/{org_id}/billing/cap", {
       operationId: "setSpendCap", summary: "Set the spend cap; past it, capture keeps a weighted sample of events", security: "session",
-      body: CapRequest, responses: { ...answer(200, "The new and the previous cap", CapResponse), ...errors(400, 401, 403, 404) },
+      body: CapRequest, responses: { ...answer(200, "The new and the previous cap", CapResponse), ...errors(400, 401, 403, 404, 503) },
     }, async (c) => {
       const org = access(c);
       const { spend_cap_minor } = validateBody<typeof CapRequest.static>(CapRequest, c.body);

@@ -2,6 +2,7 @@
 // event ingest; each chunk is validated, sampled by the project's replay policy, deduplicated
 // by (session, seq), and the accepted ones are appended to the region's replay log. The answer
 // comes once they are durable.
+import { SQLiteError } from "bun:sqlite";
 import { ApiError, unavailable } from "../../http/errors.ts";
 import { WalRecordTooLargeError, WalUnavailableError } from "../../../storage/wal.ts";
 import type { ReplayChunk } from "../../../storage/replay/replay-store.ts";
@@ -79,12 +80,21 @@ export async function captureReplay(node: RegionNode, decision: RecordingDecisio
     throw error;
   }
   if (accepted.length > 0) {
+    // A recording is billed once, when its first chunk is stored (a duplicate was refused above).
+    // Counted before the append and taken back if it fails: a stored chunk is never left
+    // uncounted (a count written after the append could fail with the chunk stored, and the
+    // client's retry would be refused as a duplicate).
+    const recordings = accepted.filter((chunk) => chunk.seq === 0).length;
+    let appending = false;
     try {
-      await node.replays.append({ projectId: key.projectId, dataId: key.dataId, environment: key.environment, receivedAt, chunks: accepted });
-      // A recording is billed once, when its first chunk is stored (a duplicate was refused above).
-      const recordings = accepted.filter((chunk) => chunk.seq === 0).length;
       if (recordings > 0) node.store.usage.add(key.projectId, receivedAt, { eventsReceived: 0, eventsStored: 0, replayRecordings: recordings });
+      appending = true;
+      await node.replays.append({ projectId: key.projectId, dataId: key.dataId, environment: key.environment, receivedAt, chunks: accepted });
     } catch (error) {
+      // A failed append releases its claims itself; a failed count happens before it, so they are released here.
+      if (!appending) node.replays.release(key.projectId, key.environment, accepted);
+      else if (recordings > 0) node.store.usage.add(key.projectId, receivedAt, { eventsReceived: 0, eventsStored: 0, replayRecordings: -recordings });
+      if (error instanceof SQLiteError) throw unavailable("storage cannot accept writes right now", storageRetryAfterSeconds);
       if (error instanceof WalUnavailableError) throw unavailable("the replay log cannot accept writes right now", storageRetryAfterSeconds);
       if (error instanceof WalRecordTooLargeError) throw ingestTooLarge();
       throw error;

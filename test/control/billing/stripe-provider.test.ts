@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import Stripe from "stripe";
 import { PaymentProviderError } from "../../../server/control/billing/payment-provider-error.ts";
+import { checkoutIdempotencyKey } from "../../../server/control/billing/stripe-provider.ts";
 import { daySeconds, newCustomer, novemberFirst, orgId, stripeFixture, stripeTestKey, urls, type StripeFixture } from "../../helpers/stripe-provider-fixture.ts";
 
 let fx: StripeFixture;
@@ -63,11 +64,12 @@ describe("checkout", () => {
         },
       ],
     ]);
-    // The client pins its API version and sends an idempotency key with every POST (its retries reuse it).
-    for (const request of fx.fake.requests) {
-      expect(request.stripeVersion).toBe(Stripe.API_VERSION);
-      expect(request.idempotencyKey).toMatch(/^stripe-node-retry-[0-9a-f-]{36}$/);
-    }
+    // The client pins its API version and sends an idempotency key with every POST (its retries
+    // reuse it); the Checkout Session's is ours, so a second click in the window gets the same session.
+    expect(fx.fake.requests.map((request) => [request.stripeVersion, request.idempotencyKey])).toEqual([
+      [Stripe.API_VERSION, expect.stringMatching(/^stripe-node-retry-[0-9a-f-]{36}$/)],
+      [Stripe.API_VERSION, checkoutIdempotencyKey(orgId, customer!.id as string, "growth", novemberFirst * 1000)],
+    ]);
     expect(customer).toMatchObject({ object: "customer", email: "owner@acme.test", name: "Acme Analytics", metadata: { org_id: orgId } });
     expect(state!.session).toEqual({
       id: state!.session.id,

@@ -166,9 +166,10 @@ describe("spend cap -> sampling", () => {
     expect(sampling).toBeLessThan(keepRatio);
     await service.ctx.billing.pass(service.ctx);
     expect(service.nodes.get("eu")!.keepRatio(projectId)).toBeLessThanOrEqual(sampling);
-    // The period's end: the subscription's period is over, the calendar month that follows has no usage yet.
+    // The period's end: the live subscription's period rolls forward (its renewal webhook is on its way), with no usage yet.
     const next = await service.ctx.billing.evaluate(service.ctx, owner.orgId, { fresh: true, nowMs: periodEndMs + hourMs });
-    expect({ keepRatio: next.keepRatio, source: next.account.period.source, stored: next.usage.eventsStored }).toEqual({ keepRatio: 1, source: "calendar_month", stored: 0 });
+    expect({ keepRatio: next.keepRatio, source: next.account.period.source, startMs: next.account.period.startMs, stored: next.usage.eventsStored })
+      .toEqual({ keepRatio: 1, source: "subscription", startMs: periodEndMs, stored: 0 });
     expect(service.nodes.get("eu")!.keepRatio(projectId)).toBe(1);
   });
 });

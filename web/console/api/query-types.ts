@@ -2,9 +2,9 @@
 // the engine's own schema types (type-only imports: nothing of the engine ships to the
 // browser); the result shapes mirror engine/kinds/*.ts, and
 // test/web/console/api/query-types.test.ts fails the type check when the two drift apart.
-import type { BreakdownSpec, FilterSpec, InsightKind, InsightSpec, Interval, MathValue, Operator, QueryIrDocument, SeriesSpec } from "../../../engine/ir/schema.ts";
+import type { BreakdownSpec, FilterSpec, InsightKind, InsightSpec, Interval, MathValue, Operator, QueryIrDocument, RevenueMeasure, SeriesSpec } from "../../../engine/ir/schema.ts";
 
-export type { BreakdownSpec, FilterSpec, InsightKind, InsightSpec, Interval, MathValue, Operator, QueryIrDocument, SeriesSpec };
+export type { BreakdownSpec, FilterSpec, InsightKind, InsightSpec, Interval, MathValue, Operator, QueryIrDocument, RevenueMeasure, SeriesSpec };
 
 export interface TrendsRow {
   series: number;
@@ -98,7 +98,9 @@ export interface StickinessResult {
 
 export interface RevenueRow {
   currency: string | null;
-  /** Minor units per interval. */
+  /** What the row counts where a measure has several rows per currency (mrr_movements, churn_rate). */
+  label?: string;
+  /** Minor units per interval (churn_rate: ratios). */
   values: number[];
   total: number;
 }
@@ -107,6 +109,10 @@ export interface RevenueResult {
   kind: "revenue";
   interval: string;
   time_zone: string;
+  /** The measure, when the document named one. */
+  measure?: RevenueMeasure;
+  /** The currency amounts were converted into, when the document named one. */
+  currency?: string;
   buckets: string[];
   rows: RevenueRow[];
 }

@@ -88,7 +88,8 @@ function draw(props: InsightResultViewProps, set: SeriesSet | null, hidden: Read
   if (!set) return { option: null, legend: [], placed: [] };
   const visible = set.series.map((series, index) => ({ series, index })).filter(({ series }) => !hidden.has(series.key));
   if (viz.display === "pie") return { option: pieChartOption(visible, theme, viz.show_values), legend: set.series, placed: [] };
-  const style = seriesStyles[viz.display] ?? (result.kind === "lifecycle" ? "stacked_bar" : result.kind === "stickiness" ? "bar" : "line");
+  const shown = seriesStyles[viz.display];
+  const style = set.style && (shown === "line" || shown === "bar") ? set.style : shown ?? (result.kind === "lifecycle" ? "stacked_bar" : result.kind === "stickiness" ? "bar" : "line");
   const placed = set.timeAxis && "interval" in result ? placeAnnotations(props.annotations ?? [], set.categories, result.interval, props.timeZone) : [];
   const settings = { style, showValues: viz.show_values, logScale: viz.y_scale === "log", stackedPercent: viz.stacked_percent, compact };
   return { option: seriesChartOption(set, visible, settings, theme, annotationMarks(placed)), legend: set.series, placed };

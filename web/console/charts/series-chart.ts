@@ -4,7 +4,7 @@
 import type { BarSeriesOption, LineSeriesOption } from "echarts/charts";
 import { seriesColor, type ChartTheme } from "./chart-theme.ts";
 import { axisStyle, baseOption, type ChartOption } from "./chart-option.ts";
-import { isPercentStack, largeBarsThreshold, largeDataDrawing, plottedValues, type SeriesChartSettings, type VisibleSeries } from "./series-data.ts";
+import { isPercentStack, largeBarsThreshold, largeDataDrawing, plottedValues, seriesShape, type SeriesChartSettings, type VisibleSeries } from "./series-data.ts";
 import type { SeriesSet } from "./series-set.ts";
 import { shortBucketLabel } from "./labels.ts";
 import { tooltipBase, tooltipContent } from "./tooltip.ts";
@@ -26,8 +26,9 @@ export function seriesChartOption(set: SeriesSet, visible: readonly VisibleSerie
     const color = seriesColor(theme, index);
     const label = { show: settings.showValues, color: theme.text, formatter: ({ value }: { value: unknown }) => (typeof value === "number" ? (percent ? `${Math.round(value * 100)}%` : item.format(value)) : "") };
     const markLine = position === 0 && marks.length > 0 ? annotationLines(marks, theme) : undefined;
-    if (bar) {
-      return { type: "bar", name: item.name, data, color, label, stack: style === "stacked_bar" ? "all" : undefined, large: drawing.largeBars, largeThreshold: largeBarsThreshold, markLine };
+    const shape = seriesShape(item, style);
+    if (shape.type === "bar") {
+      return { type: "bar", name: item.name, data, color, label, stack: shape.stack, large: drawing.largeBars, largeThreshold: largeBarsThreshold, markLine };
     }
     return {
       type: "line",

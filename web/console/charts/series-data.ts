@@ -57,3 +57,9 @@ export const largeDataDrawing = (points: number, seriesCount: number): LargeData
   showSymbol: points <= symbolPointsMax,
   largeBars: points > largeBarsThreshold,
 });
+
+/** How one series is drawn under `style`: bars stack per their stack (one for all by default); an overlay is always a line. */
+export function seriesShape(series: ChartSeries, style: SeriesStyle): { type: "line" | "bar"; stack: string | undefined } {
+  if (series.overlay || (style !== "bar" && style !== "stacked_bar")) return { type: "line", stack: undefined };
+  return { type: "bar", stack: style === "stacked_bar" ? (series.stack ?? "all") : undefined };
+}

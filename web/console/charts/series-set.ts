@@ -1,8 +1,9 @@
 // The results drawn as series over categories (trends, lifecycle, stickiness, revenue, and
 // retention as curves), in one shape the line, bar and pie charts and the legend read.
-import type { LifecycleResult, QueryIrDocument, RetentionResult, RevenueResult, StickinessResult, TrendsResult } from "../api/query-types.ts";
+import type { LifecycleResult, QueryIrDocument, RetentionResult, RevenueResult, RevenueRow, StickinessResult, TrendsResult } from "../api/query-types.ts";
 import { formatMoney, formatNumber, formatPercent } from "../format/numbers.ts";
 import { intervalCount, trendsRowLabel } from "./labels.ts";
+import type { SeriesStyle } from "./series-data.ts";
 
 export interface ChartSeries {
   /** Stable within a result: the legend hides series by it. */
@@ -12,6 +13,10 @@ export interface ChartSeries {
   total: number | null;
   /** How this series' values read (money in its currency, percentages, counts). */
   format(value: number): string;
+  /** Stacked bars: the stack it belongs to (one per currency of MRR movements); one stack for all when absent. */
+  stack?: string;
+  /** Drawn as a line over bars (MRR movements' net), never stacked. */
+  overlay?: boolean;
 }
 
 export interface SeriesSet {
@@ -24,6 +29,8 @@ export interface SeriesSet {
   axisFormat(value: number): string;
   /** The values are counts: the axis has no ticks between whole numbers. */
   counts: boolean;
+  /** How the set is drawn under a line or bar display, when not as that display says (MRR movements: stacked bars). */
+  style?: SeriesStyle;
 }
 
 /** Maths whose values are counts (the rest are amounts of a property). */
@@ -84,23 +91,48 @@ function revenueAxis(currencies: string[]): (value: number) => string {
   return (value) => formatNumber(value / scale);
 }
 
+/** The names of the rows of measures with several rows per currency (docs/revenue-measures.md). */
+export const revenueLabelNames: Record<string, string> = {
+  new: "New",
+  expansion: "Expansion",
+  reactivated: "Reactivated",
+  contraction: "Contraction",
+  churned: "Churned",
+  net: "Net",
+  customer_churn: "Customer churn",
+  revenue_churn: "Revenue churn",
+};
+
+const revenueRowName = (row: RevenueRow, projectCurrency: string, severalCurrencies: boolean) => {
+  const currency = row.currency ?? `No currency (as ${projectCurrency})`;
+  if (row.label === undefined) return currency;
+  // Labels come from the engine; one it does not document yet still shows, as it came.
+  const label = revenueLabelNames[row.label] ?? row.label;
+  return severalCurrencies ? `${label} (${currency})` : label;
+};
+
 export function revenueSeries(result: RevenueResult, projectCurrency: string): SeriesSet {
   const currencies = [...new Set(result.rows.map((row) => revenueCurrency(row.currency, projectCurrency)))];
+  const several = new Set(result.rows.map((row) => row.currency)).size > 1;
+  const ratios = result.measure === "churn_rate";
+  const movements = result.measure === "mrr_movements";
   return {
     categories: result.buckets,
     timeAxis: true,
     series: result.rows.map((row) => {
       const currency = revenueCurrency(row.currency, projectCurrency);
       return {
-        key: `currency-${row.currency ?? ""}`,
-        name: row.currency ?? `No currency (as ${projectCurrency})`,
+        key: `currency-${row.currency ?? ""}${row.label === undefined ? "" : `-${row.label}`}`,
+        name: revenueRowName(row, projectCurrency, several),
         values: row.values,
         total: row.total,
-        format: (value: number) => formatMoney(value, currency),
+        format: ratios ? (ratio: number) => formatPercent(ratio) : (value: number) => formatMoney(value, currency),
+        ...(movements ? { stack: currency, overlay: row.label === "net" } : {}),
       };
     }),
-    axisFormat: revenueAxis(currencies),
+    axisFormat: ratios ? (ratio) => formatPercent(ratio) : revenueAxis(currencies),
     counts: false,
+    ...(movements ? { style: "stacked_bar" as const } : {}),
   };
 }
 

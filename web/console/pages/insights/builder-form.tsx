@@ -9,6 +9,8 @@ import { FiltersEditor } from "./filters-editor.tsx";
 import { KindOptions } from "./kind-options.tsx";
 import { changeKind, kindsWithBreakdown, kindsWithInterval, vizForKind, withInsight, withSeries } from "./query-edits.ts";
 import { RangeEditor } from "./range-editor.tsx";
+import { revenueMeasureOf } from "./revenue-edits.ts";
+import { RevenueOptions } from "./revenue-options.tsx";
 import { SeriesEditor } from "./series-editor.tsx";
 import { insightKindList, type BuilderState } from "./url-state.ts";
 
@@ -33,10 +35,12 @@ interface BuilderFormProps {
   choices: BuilderChoices | null;
   /** The last run's error: the engine's refusal is shown in the section it names. */
   problemSource: unknown;
+  /** The project's currency: revenue measures convert into it. */
+  projectCurrency: string;
   onChange(state: BuilderState): void;
 }
 
-export function BuilderForm({ state, choices, problemSource, onChange }: BuilderFormProps) {
+export function BuilderForm({ state, choices, problemSource, projectCurrency, onChange }: BuilderFormProps) {
   const { query } = state;
   const { insight } = query;
   const kind = insight.kind;
@@ -56,7 +60,8 @@ export function BuilderForm({ state, choices, problemSource, onChange }: Builder
           onChange({ ...state, query: changeKind(query, next, events[0]?.name ?? null), viz: vizForKind(state.viz, next) });
         }}
       >
-        {kind !== "paths" && <SeriesEditor kind={kind} series={insight.series ?? []} events={events} properties={properties} problem={problem} onChange={(series) => setQuery(withSeries(query, series))} />}
+        {kind === "revenue" && <RevenueOptions query={query} projectCurrency={projectCurrency} problem={problem} onChange={setQuery} />}
+        {kind !== "paths" && (kind !== "revenue" || revenueMeasureOf(query) === "revenue") && <SeriesEditor kind={kind} series={insight.series ?? []} events={events} properties={properties} problem={problem} onChange={(series) => setQuery(withSeries(query, series))} />}
         <KindOptions insight={insight} events={events} problem={problem} onChange={(changes) => setQuery(withInsight(query, changes))} />
         <FiltersEditor
           filters={query.filters ?? []}

@@ -25,6 +25,7 @@ export const sectionPaths = {
   filters: ["/filters"],
   breakdown: ["/insight/breakdown"],
   dates: ["/date_range", "/insight/interval"],
+  revenue: ["/insight/revenue_measure", "/insight/currency"],
   options: ["/insight/funnel_window", "/insight/funnel_order", "/insight/exclusions", "/insight/periods", "/insight/retention_type", "/insight/depth", "/insight/edges", "/insight/start_point", "/insight/end_point", "/insight/exclude_events", "/insight/cumulative"],
 } as const;
 

@@ -91,6 +91,7 @@ function Builder({ project, initial }: { project: ProjectDto; initial: InsightDt
           state={state}
           choices={choices.status === "ready" ? choices.data : null}
           problemSource={run.error}
+          projectCurrency={project.currency}
           onChange={change}
         />
         <ResultPanel

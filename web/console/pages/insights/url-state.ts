@@ -4,6 +4,7 @@
 // for the builder to show it); what the engine refuses it answers itself, where it occurs.
 import { defaultViz, displaysByKind, type Display, type InsightViz } from "../../api/insight-types.ts";
 import type { InsightKind, QueryIrDocument } from "../../api/query-types.ts";
+import { isRevenueMeasure } from "./revenue-edits.ts";
 
 export type ResultViewMode = "chart" | "table";
 
@@ -37,7 +38,9 @@ export function isQueryOutline(value: unknown): value is QueryIrDocument {
     isListOf(insight.exclusions, isObject) &&
     isListOf(insight.exclude_events, (item) => typeof item === "string") &&
     (insight.breakdown === undefined || (isObject(insight.breakdown) && typeof insight.breakdown.type === "string")) &&
-    (insight.funnel_window === undefined || isObject(insight.funnel_window))
+    (insight.funnel_window === undefined || isObject(insight.funnel_window)) &&
+    (insight.revenue_measure === undefined || isRevenueMeasure(insight.revenue_measure)) &&
+    (insight.currency === undefined || typeof insight.currency === "string")
   );
 }
 

@@ -236,6 +236,7 @@ test("deleting a cohort a flag names is refused with the reason in words; once t
   await dialog.getByRole("button", { name: "Delete" }).click();
   await waitForPage(page, "Cohorts");
   expect((await getCohort(staticId)).status).toBe(404);
+  await page.locator("table.data-table tbody tr td:first-child a").first().waitFor();
   expect(await page.locator("table.data-table tbody tr td:first-child a").allTextContents()).toEqual([hostileName]);
   // The refused DELETE is the one failed request the browser logs.
   expect(tab.problems).toEqual(["console error: Failed to load resource: the server responded with a status of 409 (Conflict)"]);

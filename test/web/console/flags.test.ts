@@ -173,6 +173,8 @@ test("the list shows the flag with its state per environment, publication and ta
   await page.goto(`${service.url}/projects/${project.id}/flags`);
   await waitForPage(page, "Feature flags");
   const row = page.locator("tbody tr", { hasText: flagKey });
+  // allTextContents does not wait: the list is fetched after the page's title is shown.
+  await row.waitFor();
   const cells = await row.locator("td").allTextContents();
   expect(cells).toEqual([
     `Checkout redesign${flagKey}`, "Multivariate",

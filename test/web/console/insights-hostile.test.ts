@@ -65,6 +65,7 @@ test("a hostile name saved as the insight's name and tag shows as text in the li
   await waitForPage(page, markup);
   await page.goto(`${world.service.url}/projects/${world.projectId}/insights`);
   await waitForPage(page, "Insights");
+  await page.locator(".insight-link").first().waitFor();
   expect(await page.locator(".insight-link").allTextContents()).toEqual([markup]);
   expect(await page.locator(".tag-button").allTextContents()).toEqual([javascriptUrl]);
   await expectNoScriptRan(page);

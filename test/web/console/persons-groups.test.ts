@@ -56,6 +56,7 @@ test("group types are tabs; a type's groups page like the API, and search by par
   await page.goto(`${service.url}/projects/${project.id}/persons`);
   await page.getByRole("navigation", { name: "Persons and groups" }).getByRole("link", { name: "Groups" }).click();
   await waitForPage(page, "Groups");
+  await page.getByRole("tab").first().waitFor();
   expect(await page.getByRole("tab").allTextContents()).toEqual(["company", "team"]);
   expect(await page.getByRole("link", { name: "Persons", exact: true }).first().getAttribute("aria-current")).toBe("page");
 

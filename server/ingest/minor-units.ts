@@ -1,6 +1,7 @@
 // Money as the drop-in formats send it, in major units (29.99 USD), turned into what native
 // events carry: integer minor units of the currency (2999), by the currency's exponent in ISO
 // 4217 (JPY 0, USD 2, KWD 3, as Intl knows them).
+import { roundMinor } from "../../engine/revenue/conversion.ts";
 import type { JsonObject } from "./json-values.ts";
 
 /** ISO 4217 codes the runtime knows. */
@@ -24,8 +25,7 @@ export function minorDigits(currency: string): number | null {
  * binary floating point (15 significant digits undo the multiplication's error).
  */
 export function minorFromMajor(value: number, digits: number): number {
-  const scaled = Math.abs(Number((value * 10 ** digits).toPrecision(15)));
-  return Math.sign(value) * Math.round(scaled) + 0;
+  return roundMinor(Number((value * 10 ** digits).toPrecision(15)));
 }
 
 /**

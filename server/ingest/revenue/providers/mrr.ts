@@ -1,6 +1,7 @@
 // Monthly recurring revenue as engine/revenue-events.ts defines it: a recurring price
 // normalised to a month (a yearly price / 12, a weekly one * 52 / 12, a daily one * 365 / 12),
-// in integer minor units, rounded half away from zero once, after any sum.
+// in integer minor units, rounded half away from zero once, after any sum (as the engine rounds).
+import { roundMinor } from "../../../../engine/revenue/conversion.ts";
 
 export type BillingPeriod = "day" | "week" | "month" | "year";
 export const billingPeriods: readonly BillingPeriod[] = ["day", "week", "month", "year"];
@@ -12,12 +13,9 @@ export function monthlyShare(amountMinor: number, period: BillingPeriod, count: 
   return amountMinor / (monthsPerPeriod[period] * count);
 }
 
-/** Rounds half away from zero (Math.round rounds -2.5 to -2). */
-export const roundHalfAway = (value: number): number => Math.sign(value) * Math.round(Math.abs(value));
-
 /** Integer monthly minor units of one recurring price. */
 export const monthlyMinor = (amountMinor: number, period: BillingPeriod, count: number): number =>
-  roundHalfAway(monthlyShare(amountMinor, period, count));
+  roundMinor(monthlyShare(amountMinor, period, count));
 
 export const isBillingPeriod = (value: unknown): value is BillingPeriod =>
   typeof value === "string" && (billingPeriods as readonly string[]).includes(value);

@@ -3,7 +3,8 @@
 // changed, so starts, trial conversions, plan changes, renewals (the period moving on) and
 // scheduled cancellations are read from one event each, with no call to Stripe's API.
 import { revenueEvents } from "../../../../engine/revenue-events.ts";
-import { isBillingPeriod, monthlyShare, roundHalfAway, type BillingPeriod } from "./mrr.ts";
+import { roundMinor } from "../../../../engine/revenue/conversion.ts";
+import { isBillingPeriod, monthlyShare, type BillingPeriod } from "./mrr.ts";
 import { DraftList, isPlainObject, numberAt, objectAt, textAt, usableDistinctId, type DraftProperties, type JsonObject } from "./drafts.ts";
 import { WebhookPayloadError } from "../provider.ts";
 
@@ -77,7 +78,7 @@ export function mapSubscriptionEvent(type: string, subscription: JsonObject, pre
     customer,
   });
   const add = (event: Parameters<DraftList["add"]>[0], mrr: number) => drafts.add(event, distinctId, properties(mrr));
-  const mrrNow = status === "trialing" ? 0 : roundHalfAway(recurring.monthly);
+  const mrrNow = status === "trialing" ? 0 : roundMinor(recurring.monthly);
 
   if (type === "customer.subscription.deleted") return add(revenueEvents.subscriptionExpired, 0);
   if (type === "customer.subscription.created") {
@@ -105,7 +106,7 @@ export function mapSubscriptionEvent(type: string, subscription: JsonObject, pre
       ? itemRecurring({ plan: "plan" in before ? before.plan : subscription.plan, quantity: "quantity" in before ? before.quantity : subscription.quantity })
       : null);
     if (previousItems !== null) {
-      const mrrBefore = roundHalfAway(previousItems.monthly);
+      const mrrBefore = roundMinor(previousItems.monthly);
       if (mrrNow > mrrBefore) add(revenueEvents.subscriptionUpgraded, mrrNow);
       else if (mrrNow < mrrBefore) add(revenueEvents.subscriptionDowngraded, mrrNow);
     }

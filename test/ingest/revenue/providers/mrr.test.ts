@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { monthlyMinor, monthlyShare, roundHalfAway } from "../../../../server/ingest/revenue/providers/mrr.ts";
+import { roundMinor } from "../../../../engine/revenue/conversion.ts";
+import { monthlyMinor, monthlyShare } from "../../../../server/ingest/revenue/providers/mrr.ts";
 
 describe("monthly recurring minor units", () => {
   test("each period normalises to a month as engine/revenue-events.ts defines", () => {
@@ -9,10 +10,10 @@ describe("monthly recurring minor units", () => {
   });
 
   test("rounding is half away from zero, once after a sum", () => {
-    expect([roundHalfAway(2.5), roundHalfAway(-2.5), roundHalfAway(2.4999), roundHalfAway(0)]).toEqual([3, -3, 2, 0]);
+    expect([roundMinor(2.5), roundMinor(-2.5), roundMinor(2.4999), roundMinor(0)]).toEqual([3, -3, 2, 0]);
     // 1 + 1 cents a year are 0.1667 a month: rounded per item they would be 0.
-    expect(roundHalfAway(monthlyShare(1, "year", 1) + monthlyShare(1, "year", 1))).toBe(0);
-    expect(roundHalfAway(monthlyShare(6, "year", 1) + monthlyShare(6, "year", 1))).toBe(1);
+    expect(roundMinor(monthlyShare(1, "year", 1) + monthlyShare(1, "year", 1))).toBe(0);
+    expect(roundMinor(monthlyShare(6, "year", 1) + monthlyShare(6, "year", 1))).toBe(1);
     expect(monthlyMinor(6, "year", 1)).toBe(1);
   });
 });

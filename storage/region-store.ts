@@ -4,6 +4,7 @@
 // (flag-store.ts), region-token revocations (token-revocations.ts), cohort memberships
 // (cohort-store.ts), the projects' tracking plans (catalog-plan-store.ts), the replay index
 // (replay/replay-index.ts) and the usage counters billing meters from (usage-counters.ts).
+import { FindingsConfigStore } from "./findings-config-store.ts";
 import { Database } from "bun:sqlite";
 import { personSchema, personSchemaV4, personSchemaV7 } from "./person-schema.ts";
 import { PersonStore } from "./person-store.ts";
@@ -74,6 +75,8 @@ export class RegionStore {
   readonly personErasure: PersonErasure;
   /** Events and replay recordings stored, per project and hour, for billing (same file; the store creates its own table). */
   readonly usage: UsageCounterStore;
+  /** Findings destinations, rules and metrics the control plane pushed (same file; the store creates its own table). */
+  readonly findingsConfig: FindingsConfigStore;
 
   /** SQLite's write-ahead journal of this file: durable once synced, whatever the checkpoints did. */
   readonly journalPath: string;
@@ -110,6 +113,7 @@ export class RegionStore {
     this.erasures = new ErasureJournal(this.db);
     this.personErasure = new PersonErasure(this.db, this.directory, this.persons, this.cohorts);
     this.usage = new UsageCounterStore(this.db);
+    this.findingsConfig = new FindingsConfigStore(this.db);
   }
 
   /**

@@ -38,7 +38,7 @@ export const scopesOfRole = (role: Role): ReadonlySet<string> => roleScopes[role
 
 /** Scopes a region token may carry: the ones the region API checks. */
 export const regionalScopes: readonly string[] = [
-  ...["query", "cohorts", "catalog", "replays", "persons", "ai", "experiments"].flatMap((domain) => [
+  ...["query", "cohorts", "catalog", "replays", "persons", "ai", "experiments", "alerts"].flatMap((domain) => [
     `${domain}:read`,
     `${domain}:write`,
   ]),

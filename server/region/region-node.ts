@@ -20,6 +20,7 @@ import { PlanViolations } from "../ingest/plan-violations.ts";
 import type { CatalogPlan } from "../../storage/catalog-plan-store.ts";
 import { ReplayStore } from "../../storage/replay/replay-store.ts";
 import { sweepReplays } from "../../storage/replay/replay-sweep.ts";
+import type { FindingsDispatcher } from "../findings/findings-types.ts";
 
 export class RegionNode {
   readonly rates = new ProjectRateLimiter();
@@ -31,6 +32,8 @@ export class RegionNode {
   /** Tracking-plan checks of the projects that turned them on (warnings, never rejections). */
   readonly planViolations: PlanViolations;
   private replayTimer: ReturnType<typeof setInterval> | null = null;
+  /** Where raised findings are delivered from (server/findings/delivery/); null until one is connected. */
+  findings: FindingsDispatcher | null = null;
 
   private constructor(
     readonly code: RegionCode,

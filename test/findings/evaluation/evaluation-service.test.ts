@@ -191,6 +191,62 @@ describe("event volume and funnel conversion", () => {
   });
 });
 
+describe("metric and ingestion-warning targets", () => {
+  test("a proportion metric (persons who did its event) rises and a mean metric (its property per such person) falls; a rule naming no metric fails alone", async () => {
+    const shop = await project("Shop");
+    const events: NativeEvent[] = [];
+    for (let week = 1; week <= 4; week++) events.push(...spread("purchased", dayD - week * weekMs + 12 * hourMs, 10, hourMs, () => ({ price: 100 })));
+    events.push(...spread("purchased", dayD + 12 * hourMs, 30, hourMs, () => ({ price: 40 })));
+    await send(shop, events);
+    await node.events.flush();
+    const buyers = rule("0193d7a0-0000-7000-8000-000000000201", { name: "Buyers", cadence: "daily", target: { kind: "metric", key: "buyers" } }, { direction: "spike", relative_change: 0.5, min_volume: 5 });
+    const orderValue = rule("0193d7a0-0000-7000-8000-000000000202", { name: "Order value", cadence: "daily", target: { kind: "metric", key: "order_value" } }, { direction: "drop", relative_change: 0.3, anomaly_z: 3, min_volume: 5 });
+    const missing = rule("0193d7a0-0000-7000-8000-000000000203", { name: "Gone", cadence: "daily", target: { kind: "metric", key: "deleted_metric" } });
+    configure(projectConfig(shop.id, shop.dataId, [missing, buyers, orderValue], [
+      { key: "buyers", name: "Buyers", kind: "proportion", query: { event: "purchased" }, unit: null },
+      { key: "order_value", name: "Order value", kind: "mean", query: { event: "purchased", property: "price" }, unit: "EUR" },
+    ]));
+    const pass = await runner.evaluateDue(after(dayD + dayMs));
+    expect(pass.failed).toBe(1);
+    const day = weekday(dayD);
+    expect(pass.raised.map(({ ruleId, severity, value, baseline, change, relativeChange, anomalyZ, summary, sent }) => ({ ruleId, severity, value, baseline, change, relativeChange, anomalyZ, summary, sent }))).toEqual([
+      { ruleId: buyers.id, severity: "critical", value: 30, baseline: 10, change: 20, relativeChange: 2, anomalyZ: null, summary: `metric Buyers rose 200% (30 vs a median of 10 on ${day} over 4 weeks)`, sent: true },
+      // A flat baseline of 100: the scale is the floor, 1% of it, so z = -60 / 1.
+      { ruleId: orderValue.id, severity: "warning", value: 40, baseline: 100, change: -60, relativeChange: -0.6, anomalyZ: -60, summary: `metric Order value fell 60% (40 EUR vs a median of 100 EUR on ${day} over 4 weeks)`, sent: true },
+    ]);
+  });
+
+  test("ingestion warnings of one reason, and of every reason, per hour", async () => {
+    const warned = await project("Warned");
+    const key = node.store.findKey(warned.key)!;
+    const record = (reason: "invalid" | "clock_skew", at: number, count: number) => {
+      for (let index = 0; index < count; index++) node.warnings.record(key, { reason, message: `${reason} example` }, { event: "x" }, at + index * 1000);
+    };
+    for (let week = 1; week <= 4; week++) record("invalid", hourH - week * weekMs, 2);
+    record("invalid", hourH, 40);
+    record("clock_skew", hourH + 30 * 60_000, 50);
+    record("invalid", hourH + hourMs, 500); // the next hour: not in the period
+    const invalid = rule("0193d7a0-0000-7000-8000-000000000301", { name: "Invalid events", target: { kind: "ingestion_warnings", key: "invalid" } }, { direction: "spike", relative_change: 1 });
+    const all = rule("0193d7a0-0000-7000-8000-000000000302", { name: "All warnings", target: { kind: "ingestion_warnings" } }, { direction: "spike", relative_change: 1 });
+    configure(projectConfig(warned.id, warned.dataId, [invalid, all]));
+    // No dispatcher connected yet: the findings wait in the store, sent, until one is.
+    node.findings = null;
+    const handedBefore = dispatcher.enqueued.length;
+    const pass = await runner.evaluateDue(after(hourH + hourMs));
+    expect(pass.handedOn).toBe(0);
+    node.findings = dispatcher;
+    expect((await runner.evaluateDue(after(hourH + hourMs) + 60_000)).handedOn).toBe(2);
+    expect(dispatcher.enqueued.slice(handedBefore).map(({ projectId, finding, destinationIds }) => [projectId, finding, destinationIds])).toEqual(
+      pass.raised.map((finding) => [warned.id, finding, invalid.destination_ids]),
+    );
+    const hour = `${weekday(hourH)} 14:00–15:00`;
+    expect(pass.raised.map(({ ruleId, severity, value, baseline, summary }) => ({ ruleId, severity, value, baseline, summary }))).toEqual([
+      { ruleId: invalid.id, severity: "critical", value: 40, baseline: 2, summary: `ingestion warnings (invalid) rose 1900% (40 vs a median of 2 on ${hour} over 4 weeks)` },
+      { ruleId: all.id, severity: "critical", value: 90, baseline: 2, summary: `ingestion warnings rose 4400% (90 vs a median of 2 on ${hour} over 4 weeks)` },
+    ]);
+  });
+});
+
 /** "Mondays" for the weekday of an instant (UTC). */
 function weekday(epochMs: number): string {
   return ["Sundays", "Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays"][new Date(epochMs).getUTCDay()]!;

@@ -92,8 +92,8 @@ describe("acknowledging and listing", () => {
   });
 
   test("filters by rule and acknowledgement, newest raised first, with limit and offset", () => {
-    const [a0, b1, a2, b3] = [0, 1, 2, 3].map((hour) => store.recordJudgement(projectId, hour % 2 === 0 ? "rule-a" : "rule-b", dayStart + hour * hourMs, finding(dayStart + hour * hourMs, dayStart + (hour + 1) * hourMs, { ruleId: hour % 2 === 0 ? "rule-a" : "rule-b" }), 10, 0)!.id);
-    store.acknowledge(projectId, b1!, "user-1", dayStart + 5 * hourMs);
+    const [a0, b1, a2, b3] = [0, 1, 2, 3].map((hour) => store.recordJudgement(projectId, hour % 2 === 0 ? "rule-a" : "rule-b", dayStart + hour * hourMs, finding(dayStart + hour * hourMs, dayStart + (hour + 1) * hourMs, { ruleId: hour % 2 === 0 ? "rule-a" : "rule-b" }), 10, 0)!.id) as [string, string, string, string];
+    store.acknowledge(projectId, b1, "user-1", dayStart + 5 * hourMs);
     const list = (filter: Partial<Parameters<FindingsStore["list"]>[1]>) => store.list(projectId, { ruleId: null, acknowledged: null, limit: 10, offset: 0, ...filter }).map(({ id }) => id);
     expect(list({})).toEqual([b3, a2, b1, a0]);
     expect(list({ ruleId: "rule-a" })).toEqual([a2, a0]);

@@ -64,7 +64,7 @@ describe("daily cap", () => {
     const sent = [0, 1, 2].map((hour) => store.recordJudgement(projectId, ruleId, dayStart + hour * hourMs, finding(dayStart + hour * hourMs, dayStart + (hour + 1) * hourMs), 2, 0)!.sent);
     expect(sent).toEqual([true, true, false]);
     // Another rule has its own cap; the next UTC day starts again.
-    expect(store.recordJudgement(projectId, "rule-b", dayStart, finding(dayStart, dayStart + hourMs, { ruleId: "rule-b" }), 2, 0)!.sent).toBe(true);
+    expect(store.recordJudgement(projectId, "rule-b", dayStart, finding(dayStart, dayStart + hourMs + 1, { ruleId: "rule-b" }), 2, 0)!.sent).toBe(true);
     expect(store.recordJudgement(projectId, ruleId, dayStart + 23 * hourMs, finding(dayStart + 23 * hourMs, dayStart + 24 * hourMs), 2, 0)!.sent).toBe(true);
     expect(store.recordJudgement(projectId, ruleId, dayStart + 22 * hourMs, finding(dayStart + 22 * hourMs, dayStart + 24 * hourMs - 1), 2, 0)!.sent).toBe(false);
     // A cap of 0 sends nothing.

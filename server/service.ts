@@ -28,6 +28,8 @@ import { pushRevocations } from "./control/services/token-revocations.ts";
 import { RegionNode } from "./region/region-node.ts";
 import { LocalRegionLink, RemoteRegionLink, remoteErasureTimeoutMs, type RegionLink } from "./region/region-link.ts";
 import { erasurePath } from "./region/erasure/erasure-routes.ts";
+import { askPath } from "./region/ask/ask-routes.ts";
+import { askQuestionTimeoutMs } from "./region/ask/ask-agent.ts";
 import { jwksPath } from "./control/routes/discovery.ts";
 import { regionApp } from "./region/app.ts";
 import { revenueProviderModules } from "./ingest/revenue/providers/index.ts";
@@ -171,12 +173,14 @@ export async function startService(config: Config): Promise<RunningService> {
     const region = regionApp({
       prefix: `/region/${code}`, node, queries: queryServices.get(code)!, cohorts: cohortServices.get(code)!, discovery: discoveries.get(code)!,
       erasures: erasureServices.get(code)!, keys, issuer,
-      regionSecret: config.regionSecret,
+      regionSecret: config.regionSecret, ask: config.ask,
     });
     const ingest = ingestApp({ prefix: `/ingest/${code}`, node, trustProxy: config.trustProxy, revenueModules });
     surfaces.set(`/region/${code}`, { handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: regionRequestTimeoutMs(config.queryTimeoutMs) });
     // An erasure answers once done, which may take far longer than a query: the control plane waits up to remoteErasureTimeoutMs.
     surfaces.set(`/region/${code}${erasurePath}`, { handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: remoteErasureTimeoutMs });
+    // A question waits on several model calls and queries: POST /ask has its own bound (askQuestionTimeoutMs).
+    surfaces.set(`/region/${code}${askPath}`, { handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: askQuestionTimeoutMs + regionRequestTimeoutMs(config.queryTimeoutMs) });
     surfaces.set(`/ingest/${code}`, { handle: ingest.handle, renderError: ingestErrorResponse, timeoutMs: requestTimeoutMs });
   }
   const control = controlApp(ctx);

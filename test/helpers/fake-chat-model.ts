@@ -45,7 +45,7 @@ export async function startFakeChatModel(): Promise<FakeChatModel> {
     hostname: "127.0.0.1",
     fetch: async (request) => {
       const path = new URL(request.url).pathname;
-      const body = await request.json().catch(() => null);
+      const body: any = await request.json().catch(() => null);
       requests.push({ path, headers: Object.fromEntries(request.headers), body });
       if (request.method !== "POST" || path !== "/v1/chat/completions") return Response.json({ error: { message: `no route ${request.method} ${path}` } }, { status: 404 });
       const reply = replies.shift();

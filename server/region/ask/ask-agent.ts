@@ -12,13 +12,12 @@ import { toolResultCharsMax, type AskTools, type Evidence } from "./ask-tools.ts
 import { boundJson } from "./bounded-json.ts";
 import type { ChatModel } from "./model-client.ts";
 import { askSystemPrompt, stopNote } from "./system-prompt.ts";
+import { askQuestionTimeoutMs } from "./ask-settings.ts";
 
 /** Tool calls one question may make. */
 export const askToolCallsMax = 8;
 /** Failed tool calls (bad arguments, refusals, invalid queries) one question may make before the model must answer. */
 export const askToolErrorsMax = 3;
-/** A whole question (every model call and tool run) ends within this. */
-export const askQuestionTimeoutMs = 5 * 60_000;
 /** A step's `arguments` when they were not JSON: their text, cut to this. */
 export const stepArgumentsCharsMax = 2_000;
 
@@ -104,7 +103,7 @@ export class AskAgent {
       const toolsAllowed = offered.length > 0 && stopped === null;
       if (stopped !== null) messages.push({ role: "user", content: stopNote(stopped.model) });
       const left = deadline - Date.now();
-      if (left <= 0) throw new ApiError(503, "unavailable", `the question took longer than ${askQuestionTimeoutMs / 1000} s, Ask's limit per question; ask a narrower question`);
+      if (left <= 0) throw new ApiError(503, "unavailable", `the question took longer than ${askQuestionTimeoutMs / 1000} s, Ask's limit per question; ask a narrower question or configure a faster model`);
       const turn = await this.model.complete({ messages, tools: offered, toolsAllowed, timeoutMs: Math.min(this.modelTimeoutMs, left) });
       const calls = functionCalls(turn.message.tool_calls);
       // Calls made with no tools offered are still answered: each is refused (ask-tools.ts).

@@ -2,10 +2,17 @@
 // chat-completions endpoint with tool calling. Without a base URL and a model, POST /ask answers
 // 503 saying how to configure one; the conversation routes still work.
 
+/**
+ * No model call starts after this much time on a question, and one gets at most what is left.
+ * With a last query's time-out on top it stays under Bun's largest idle time-out (255 s), which
+ * the service sets for POST /ask.
+ */
+export const askQuestionTimeoutMs = 210_000;
 /** Default time a single model call may take (ASK_TIMEOUT_MS). */
 export const askTimeoutMsDefault = 60_000;
 export const askTimeoutMsMin = 100;
-export const askTimeoutMsMax = 600_000;
+/** A longer call could never finish within a question's time. */
+export const askTimeoutMsMax = askQuestionTimeoutMs;
 
 export interface AskSettings {
   /** The endpoint's base URL, up to `/v1` (the client appends `/chat/completions`). */

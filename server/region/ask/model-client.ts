@@ -72,7 +72,8 @@ export class OpenAiChatModel implements ChatModel {
 
   private apiError(error: unknown, timeoutMs: number): ApiError {
     if (error instanceof OpenAI.APIConnectionTimeoutError) {
-      return new ApiError(503, "unavailable", `the language model (${this.model}) did not answer within ${timeoutMs} ms (ASK_TIMEOUT_MS); try again, or configure a faster model`);
+      const bound = timeoutMs < this.settings.timeoutMs ? "what was left of Ask's time per question" : "ASK_TIMEOUT_MS";
+      return new ApiError(503, "unavailable", `the language model (${this.model}) did not answer within ${timeoutMs} ms (${bound}); try again, or configure a faster model`);
     }
     if (error instanceof OpenAI.APIConnectionError) {
       return new ApiError(503, "unavailable", `the language model endpoint (ASK_BASE_URL) could not be reached: ${this.redacted(error.message)}`);

@@ -64,7 +64,7 @@ describe("settings", () => {
     expect(loadConfig({ ...base, ASK_BASE_URL: "https://api.example.com/v1", ASK_MODEL: "m", ASK_API_KEY: "k", ASK_TIMEOUT_MS: "100" }).ask).toEqual({
       baseUrl: "https://api.example.com/v1", model: "m", apiKey: "k", timeoutMs: 100,
     });
-    expect(loadConfig({ ...base, ASK_BASE_URL: "http://x/v1", ASK_MODEL: "m", ASK_TIMEOUT_MS: "600000" }).ask?.timeoutMs).toBe(600_000);
+    expect(loadConfig({ ...base, ASK_BASE_URL: "http://x/v1", ASK_MODEL: "m", ASK_TIMEOUT_MS: "210000" }).ask?.timeoutMs).toBe(210_000);
   });
 
   test("one without the other, a URL that is not http(s), or a time-out out of range stops start-up", () => {
@@ -74,7 +74,7 @@ describe("settings", () => {
     refused({ ASK_API_KEY: "k" }, `ASK_API_KEY is set but Ask has no model: ${askConfigureHint}`);
     refused({ ASK_BASE_URL: "ftp://x/v1", ASK_MODEL: "m" }, 'ASK_BASE_URL must be an http(s) URL such as http://localhost:11434/v1, got "ftp://x/v1"');
     refused({ ASK_BASE_URL: "localhost:11434", ASK_MODEL: "m" }, 'ASK_BASE_URL must be an http(s) URL such as http://localhost:11434/v1, got "localhost:11434"');
-    refused({ ASK_BASE_URL: "http://x/v1", ASK_MODEL: "m", ASK_TIMEOUT_MS: "99" }, 'ASK_TIMEOUT_MS must be an integer from 100 to 600000, got "99"');
-    refused({ ASK_BASE_URL: "http://x/v1", ASK_MODEL: "m", ASK_TIMEOUT_MS: "600001" }, 'ASK_TIMEOUT_MS must be an integer from 100 to 600000, got "600001"');
+    refused({ ASK_BASE_URL: "http://x/v1", ASK_MODEL: "m", ASK_TIMEOUT_MS: "99" }, 'ASK_TIMEOUT_MS must be an integer from 100 to 210000, got "99"');
+    refused({ ASK_BASE_URL: "http://x/v1", ASK_MODEL: "m", ASK_TIMEOUT_MS: "210001" }, 'ASK_TIMEOUT_MS must be an integer from 100 to 210000, got "210001"');
   });
 });

@@ -133,7 +133,7 @@ export class AskAgent {
         if (outcome.ok) {
           steps.push({ tool: call.name, arguments: shownArguments, ok: true, error: null });
           if (outcome.evidence !== null) evidence = outcome.evidence;
-          messages.push(toolMessage(call.id, { ok: true, ...(outcome.content as object) }));
+          messages.push(toolMessage(call.id, { ok: true, ...outcome.content }));
         } else {
           failed++;
           lastError = outcome.error;

@@ -36,7 +36,7 @@ export interface Evidence {
 }
 
 export type ToolOutcome =
-  | { ok: true; content: unknown; evidence: Evidence | null }
+  | { ok: true; content: Record<string, unknown>; evidence: Evidence | null }
   | { ok: false; error: string };
 
 /** Failures the model can act on: they go back to it as the tool's result. */
@@ -106,6 +106,8 @@ function holds(claims: CheckedClaims, scope: string): boolean {
   }
 }
 
+const offeredNames = (claims: CheckedClaims): AskToolName[] => toolNames.filter((name) => holds(claims, scopeOf[name]));
+
 function argumentObject(parsed: unknown): Record<string, unknown> {
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new ToolArgumentError("the arguments must be a JSON object");
   return parsed as Record<string, unknown>;
@@ -125,7 +127,7 @@ export class AskTools {
 
   /** The tools this token allows, in a fixed order. */
   offered(claims: CheckedClaims): ChatCompletionTool[] {
-    return toolNames.filter((name) => holds(claims, scopeOf[name])).map((name) => definitions[name]);
+    return offeredNames(claims).map((name) => definitions[name]);
   }
 
   /**
@@ -134,7 +136,7 @@ export class AskTools {
    * statement, a limit) come back as a failed outcome; anything else is thrown.
    */
   async run(name: string, parsed: unknown, claims: CheckedClaims): Promise<ToolOutcome> {
-    if (!isToolName(name)) return { ok: false, error: `unknown tool "${name.slice(0, 100)}"; the tools offered are: ${this.offered(claims).map((tool) => (tool.type === "function" ? tool.function.name : "")).join(", ") || "none"}` };
+    if (!isToolName(name)) return { ok: false, error: `unknown tool "${name.slice(0, 100)}"; the tools offered are: ${offeredNames(claims).join(", ") || "none"}` };
     if (!holds(claims, scopeOf[name])) return { ok: false, error: `refused: the caller's region token lacks scope ${scopeOf[name]}, so ${name} may not run` };
     try {
       if (parsed === undefined) throw new ToolArgumentError("the arguments are not valid JSON");
@@ -194,6 +196,6 @@ export class AskTools {
     if (typeof sql !== "string" || sql.length < 1 || sql.length > sqlTextCharsMax) throw new ToolArgumentError(`"sql" must be a string of 1 to ${sqlTextCharsMax} characters`);
     const answer = await this.sql.run(claims, { sql });
     const bounded = boundJson(answer, askResultCharsMax);
-    return { ok: true, content: answer, evidence: { query: null, sql, result: bounded.value, resultTruncated: bounded.truncated } };
+    return { ok: true, content: { ...answer }, evidence: { query: null, sql, result: bounded.value, resultTruncated: bounded.truncated } };
   }
 }

@@ -149,11 +149,17 @@ describe("bounds", () => {
       { content: "Partial: 3 page views." },
     ]);
     const reply = await ask(fixture, token, { question: "tell me everything" });
-    expect(reply.status).toBe(200);
-    expect(reply.body.answer).toBe(`Partial: 3 page views.\n\n(Ask stopped after ${askToolCallsMax} tool calls, its limit per question. This answer uses only what the tool calls before it found.)`);
-    expect(reply.body.steps.length).toBe(askToolCallsMax);
-    expect(reply.body.steps.at(-1)).toEqual({ tool: "run_query", arguments: { query: pageViewsIr }, ok: true, error: null });
-    expect(reply.body.query).toEqual(pageViewsIr);
+    const direct = await regionPost(fixture, token, "/query", { query: pageViewsIr, include_sql: true });
+    expect([reply.status, reply.body]).toEqual([200, {
+      conversation_id: anId, message_id: anId,
+      answer: `Partial: 3 page views.\n\n(Ask stopped after ${askToolCallsMax} tool calls, its limit per question. This answer uses only what the tool calls before it found.)`,
+      query: pageViewsIr, sql: direct.body.sql, result: direct.body.result, result_truncated: false,
+      steps: [
+        ...Array.from({ length: askToolCallsMax - 1 }, () => ({ tool: "describe_schema", arguments: {}, ok: true, error: null })),
+        { tool: "run_query", arguments: { query: pageViewsIr }, ok: true, error: null },
+      ],
+      model: testModel, created_at: aTime,
+    }]);
     const requests = fixture.model.requests;
     expect(requests.length).toBe(askToolCallsMax + 1);
     const last = requests.at(-1)!.body;

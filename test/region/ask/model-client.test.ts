@@ -51,7 +51,7 @@ test("a successful call sends the model and the messages, and no tools or tool_c
   const model = new OpenAiChatModel({ baseUrl: fake.url, model: "m", apiKey, timeoutMs: 5_000 });
   fake.script([{ content: "hello" }]);
   const turn = await model.complete(request);
-  expect(turn).toEqual({ message: { role: "assistant", content: "hello" }, finishReason: "stop" });
+  expect(turn as unknown).toEqual({ message: { role: "assistant", content: "hello" }, finishReason: "stop" });
   expect(fake.requests.map((recorded) => [recorded.path, recorded.headers.authorization, recorded.body])).toEqual([
     ["/v1/chat/completions", `Bearer ${apiKey}`, { model: "m", messages: [{ role: "user", content: "hi" }] }],
   ]);

@@ -69,12 +69,12 @@ function parseArguments(raw: string): unknown {
   }
 }
 
-/** Room kept under toolResultCharsMax for the `truncated` member of a cut result. */
-const truncatedMarkChars = 20;
+/** Room kept under toolResultCharsMax for the `result_truncated` member of a cut result. */
+const truncatedMarkChars = 30;
 
 function toolMessage(id: string, body: Record<string, unknown>): ChatCompletionMessageParam {
   const bounded = boundJson(body, toolResultCharsMax - truncatedMarkChars);
-  const content = bounded.truncated ? { ...(bounded.value as Record<string, unknown> | null), ok: body.ok, truncated: true } : body;
+  const content = bounded.truncated ? { ...(bounded.value as Record<string, unknown> | null), ok: body.ok, result_truncated: true } : body;
   return { role: "tool", tool_call_id: id, content: JSON.stringify(content) };
 }
 

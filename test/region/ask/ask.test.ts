@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { askSystemPrompt, stopNote } from "../../../server/region/ask/system-prompt.ts";
 import { askToolCallsMax, askToolErrorsMax } from "../../../server/region/ask/ask-agent.ts";
-import { describeEventsMax, toolResultCharsMax } from "../../../server/region/ask/ask-tools.ts";
+import { askResultCharsMax, describeEventsMax, toolResultCharsMax } from "../../../server/region/ask/ask-tools.ts";
 import { sendAccepted } from "../../ingest/helpers.ts";
 import { aTime, anId, ask, createProjectWithKey, event, messagesOf, pageViewsIr, regionGet, regionPost, startAskFixture, testApiKey, testModel, toolNamesOf, type AskFixture } from "./ask-fixture.ts";
 
@@ -182,8 +182,25 @@ describe("bounds", () => {
     const overLimit = await schemaOf(names(describeEventsMax + 1, 180));
     expect(overLimit.length).toBeLessThanOrEqual(toolResultCharsMax);
     const cut = JSON.parse(overLimit);
-    expect(cut).toEqual({ ok: true, truncated: true, events: names(describeEventsMax + 1, 180).slice(0, cut.events.length).map((name) => ({ name, volume: 1 })), events_truncated: true, properties: [], properties_truncated: false });
+    expect(cut).toEqual({ ok: true, result_truncated: true, events: names(describeEventsMax + 1, 180).slice(0, cut.events.length).map((name) => ({ name, volume: 1 })), events_truncated: true, properties: [], properties_truncated: false });
     expect(cut.events.length).toBeLessThan(describeEventsMax);
+  });
+  test(`an answer's result is cut to ${askResultCharsMax} characters of JSON, saying so in result_truncated`, async () => {
+    const withSql = await fixture.tokenFor(["ai:read", "sql.raw"]);
+    const sql = "SELECT repeat('x', 1000) AS wide FROM range(300)";
+    fixture.model.script([{ toolCalls: [{ name: "run_sql", arguments: { sql } }] }, { content: "Many rows." }]);
+    const reply = await ask(fixture, withSql, { question: "wide rows" });
+    const row = ["x".repeat(1000)];
+    expect([reply.status, reply.body]).toEqual([200, {
+      conversation_id: anId, message_id: anId, answer: "Many rows.", query: null, sql,
+      result: { columns: ["wide"], types: ["VARCHAR"], rows: Array.from({ length: 256 }, () => row), truncated: false },
+      result_truncated: true,
+      steps: [{ tool: "run_sql", arguments: { sql }, ok: true, error: null }], model: testModel, created_at: aTime,
+    }]);
+    expect(JSON.stringify(reply.body.result).length).toBeLessThanOrEqual(askResultCharsMax);
+    const toModel = messagesOf(fixture.model.requests[1]!.body, "tool")[0].content as string;
+    expect(toModel.length).toBeLessThanOrEqual(toolResultCharsMax);
+    expect(JSON.parse(toModel)).toEqual({ ok: true, result_truncated: true, columns: ["wide"], types: ["VARCHAR"], rows: Array.from({ length: 8 }, () => row), truncated: false });
   });
 });
 

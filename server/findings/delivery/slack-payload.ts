@@ -79,7 +79,7 @@ export function slackFindingBody(project: RegionFindingsProject, destination: Re
     field("Severity", label),
     field("Cadence", finding.cadence === "hourly" ? "Hourly" : "Daily"),
   ].slice(0, slackFieldsMax);
-  const tail = ` (rule ${fitEscaped(JSON.stringify(finding.ruleName), slackNameInTextMax)}, ${escapeMrkdwn(formatPeriod(finding.periodStart, finding.periodEnd))}). ${openLink}${mentioned ? ` ${mentioned}` : ""}`;
+  const tail = ` — rule ${fitEscaped(JSON.stringify(finding.ruleName), slackNameInTextMax)}, ${escapeMrkdwn(formatPeriod(finding.periodStart, finding.periodEnd))}. ${openLink}${mentioned ? ` ${mentioned}` : ""}`;
   const fallback = fitAround(`${severityEmoji[finding.severity]} ${label} finding: `, finding.summary, tail, slackFallbackTextMax);
   const body: SlackBody = {
     text: fallback,

@@ -12,7 +12,7 @@ import type { RegionFindingsDestination } from "../../../server/findings/finding
 import { RegionStore } from "../../../storage/region-store.ts";
 import { waitFor } from "../../helpers/wait-for.ts";
 import { watchOutput } from "../../helpers/process.ts";
-import { destination, finding, hang, project, projectId, removeDirs, startReceiver, status, t0, tempStore, type Answer, type Receiver } from "./fixtures.ts";
+import { destination, finding, hang, project, projectId, removeDirs, startReceiver, status, t0, tempStore, type Answer } from "./fixtures.ts";
 
 const findingId = finding().id;
 const dirs: string[] = [];

@@ -3,7 +3,8 @@
 // a key is valid), ingest policies, the person store (person-store.ts), published flags
 // (flag-store.ts), region-token revocations (token-revocations.ts), cohort memberships
 // (cohort-store.ts), the projects' tracking plans (catalog-plan-store.ts), the replay index
-// (replay/replay-index.ts) and the usage counters billing meters from (usage-counters.ts).
+// (replay/replay-index.ts), the usage counters billing meters from (usage-counters.ts), and
+// findings: their configuration (findings-config-store.ts) and delivery outbox (findings-outbox.ts).
 import { FindingsConfigStore } from "./findings-config-store.ts";
 import { FindingsOutboxStore } from "./findings-outbox.ts";
 import { Database } from "bun:sqlite";

@@ -166,6 +166,28 @@ describe("retries", () => {
     expect(second).toBe(`HTTP 502: ${"<html> ".repeat(73).trim()}`);
   });
 
+  test("an answer whose body stalls ends with the time-out, its status kept", async () => {
+    // The first chunk carries the status line out; then the body never goes on.
+    const stalled: Answer = () => {
+      let pulls = 0;
+      return new Response(
+        new ReadableStream({
+          pull(controller) {
+            pulls += 1;
+            if (pulls === 1) controller.enqueue(new TextEncoder().encode("partial"));
+            else return new Promise<void>(() => {});
+          },
+        }),
+        { status: 500 },
+      );
+    };
+    const { delivery, state } = scenario(() => [stalled], { timeoutMs: 150 });
+    await delivery.runner.runDue(t0);
+    const first = state().attempts[0]!;
+    expect([first.status, first.error, state().state]).toEqual([500, "HTTP 500", "pending"]);
+    expect(first.durationMs).toBeLessThan(5_000);
+  });
+
   test("a refused connection is retried and its error never shows the URL", async () => {
     const { delivery, state, receiver } = scenario(() => [status(200)]);
     receiver.close();

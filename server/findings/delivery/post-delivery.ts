@@ -75,9 +75,13 @@ function urlProblem(raw: string): string | null {
   return url.protocol === "https:" || url.protocol === "http:" ? null : "the destination's URL is not an http:// or https:// URL";
 }
 
-/** One line, without the URL, at most deliveryErrorLengthMax characters. */
+/** One line without control characters (it goes to logs too), without the URL, at most deliveryErrorLengthMax characters. */
 function bounded(text: string, url: string): string {
-  const line = text.split(url).join("the destination's URL").replace(/\s+/g, " ").trim();
+  const line = text
+    .split(url)
+    .join("the destination's URL")
+    .replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, " ")
+    .trim();
   return line.length > deliveryErrorLengthMax ? `${line.slice(0, deliveryErrorLengthMax - 1)}…` : line;
 }
 

@@ -20,10 +20,14 @@ export const slackMentionsTextMax = 500;
 
 const ellipsis = "…";
 
+/** Data on one line: control characters and line breaks (a newline in an event name, a terminal escape) become a space. */
+export const oneLine = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ");
+
 export const escapeMrkdwn = (text: string): string => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 
-/** `raw`, escaped, in at most `max` characters: cut at a whole character (and never inside an entity), with an ellipsis. */
-export function fitEscaped(raw: string, max: number): string {
+/** `data` on one line, escaped, in at most `max` characters: cut at a whole character (and never inside an entity), with an ellipsis. */
+export function fitEscaped(data: string, max: number): string {
+  const raw = oneLine(data);
   const escaped = escapeMrkdwn(raw);
   if (escaped.length <= max) return escaped;
   let out = "";
@@ -35,8 +39,9 @@ export function fitEscaped(raw: string, max: number): string {
   return out + ellipsis;
 }
 
-/** Plain text (no escaping) in at most `max` characters, cut at a whole character. */
-export function fitPlain(raw: string, max: number): string {
+/** Plain text on one line (no escaping) in at most `max` characters, cut at a whole character. */
+export function fitPlain(data: string, max: number): string {
+  const raw = oneLine(data);
   if (raw.length <= max) return raw;
   let out = "";
   for (const char of raw) {

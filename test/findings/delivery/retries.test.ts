@@ -166,6 +166,12 @@ describe("retries", () => {
     expect(second).toBe(`HTTP 502: ${"<html> ".repeat(73).trim()}`);
   });
 
+  test("a receiver's answer is kept on one line without control characters", async () => {
+    const { delivery, state } = scenario(() => [status(500, "line one\r\n\u001b[31mred\u0000 \t end")]);
+    await delivery.runner.runDue(t0);
+    expect(state().attempts[0]!.error).toBe("HTTP 500: line one [31mred end");
+  });
+
   test("an answer whose body stalls ends with the time-out, its status kept", async () => {
     // The first chunk carries the status line out; then the body never goes on.
     const stalled: Answer = () => {

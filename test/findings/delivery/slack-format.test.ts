@@ -160,6 +160,16 @@ describe("Slack messages", () => {
     expect(body.text).toBe(`:warning: Warning finding: ${escaped} fell to 3 — rule "${escaped}", 2026-11-27 00:00 – 2026-11-28 00:00 UTC. ${findingLink} ${mentions}`);
   });
 
+  test("line breaks and control characters in names become spaces", () => {
+    const plain = slack({ config: { to: [], channel: null } });
+    const body = JSON.parse(slackFindingBody(project([plain]), plain, finding({ ruleName: "Signups\n<!here>\u001b[31m", target: { kind: "event_volume", event: "a\r\nb\u2028c" } })));
+    checkSlackShape(body);
+    expect(body.blocks[0].text.text).toBe(":warning: Warning: Signups <!here> [31m");
+    expect(body.blocks[2].fields[0].text).toBe('*Target*\nvolume of event "a b c"');
+    // In the context line the name is quoted as JSON (its escapes shown as typed).
+    expect(body.blocks[3].elements[0].text).toBe(`Rule "Signups\\n&lt;!here&gt;\\u001b[31m" · raised 2026-11-28 05:59 UTC · ${projectLink}`);
+  });
+
   test("config.to: member and group ids mention, broadcast words notify, anything else is escaped text", () => {
     expect(["U024BE7LH", "W012A3CDE", "S0614TZR7", "@here", "channel", "everyone", "@alice", "bob", "<!channel>", "u024be7lh"].map(mention)).toEqual([
       "<@U024BE7LH>",

@@ -68,7 +68,10 @@ export class DeliveryRunner {
   /** Asks for a pass now (a finding was queued); nothing before start(). */
   kick(): void {
     if (!this.started || this.stopping.signal.aborted) return;
-    void this.loop.run().then(() => this.scheduleWake());
+    void this.loop
+      .run()
+      .then(() => this.scheduleWake())
+      .catch((error: Error) => this.log(`findings: delivery timer not set (the next sweep sets it): ${error.message}`));
   }
 
   /** Passes at `nowMs` until nothing more is due then; resolves with the attempts made (tests drive the clock with it). */

@@ -3,8 +3,11 @@
 // a key is valid), ingest policies, the person store (person-store.ts), published flags
 // (flag-store.ts), region-token revocations (token-revocations.ts), cohort memberships
 // (cohort-store.ts), the projects' tracking plans (catalog-plan-store.ts), the replay index
-// (replay/replay-index.ts) and the usage counters billing meters from (usage-counters.ts).
+// (replay/replay-index.ts), the usage counters billing meters from (usage-counters.ts), and
+// findings: their configuration (findings-config-store.ts) and delivery outbox (findings-outbox.ts),
+// and Ask's conversations (ask-conversations.ts).
 import { FindingsConfigStore } from "./findings-config-store.ts";
+import { FindingsOutboxStore } from "./findings-outbox.ts";
 import { AskConversationStore } from "./ask-conversations.ts";
 import { Database } from "bun:sqlite";
 import { personSchema, personSchemaV4, personSchemaV7 } from "./person-schema.ts";
@@ -78,6 +81,8 @@ export class RegionStore {
   readonly usage: UsageCounterStore;
   /** Findings destinations, rules and metrics the control plane pushed (same file; the store creates its own table). */
   readonly findingsConfig: FindingsConfigStore;
+  /** Raised findings' deliveries to their destinations, with every attempt (same file; the store creates its own tables). */
+  readonly findingsOutbox: FindingsOutboxStore;
   /** Ask's conversations per project, environment and user (same file; the store creates its own tables). */
   readonly askConversations: AskConversationStore;
 
@@ -117,6 +122,7 @@ export class RegionStore {
     this.personErasure = new PersonErasure(this.db, this.directory, this.persons, this.cohorts);
     this.usage = new UsageCounterStore(this.db);
     this.findingsConfig = new FindingsConfigStore(this.db);
+    this.findingsOutbox = new FindingsOutboxStore(this.db);
     this.askConversations = new AskConversationStore(this.db);
   }
 

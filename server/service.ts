@@ -28,6 +28,8 @@ import { pushRevocations } from "./control/services/token-revocations.ts";
 import { RegionNode } from "./region/region-node.ts";
 import { LocalRegionLink, RemoteRegionLink, remoteErasureTimeoutMs, type RegionLink } from "./region/region-link.ts";
 import { erasurePath } from "./region/erasure/erasure-routes.ts";
+import { askPath } from "./region/ask/ask-routes.ts";
+import { askQuestionTimeoutMs } from "./region/ask/ask-settings.ts";
 import { jwksPath } from "./control/routes/discovery.ts";
 import { regionApp } from "./region/app.ts";
 import { revenueProviderModules } from "./ingest/revenue/providers/index.ts";
@@ -59,6 +61,12 @@ interface Surface {
   renderError: (error: ApiError) => Response;
   /** When the surface's request is answered 503 whatever its handler is doing. */
   timeoutMs: number;
+  /**
+   * Bun's idle time-out for this surface's requests, in seconds (at most 255). Unset: Bun's
+   * default of 10 s, past which Bun closes a connection whose answer has not started, so a
+   * handler that may answer later needs it.
+   */
+  idleTimeoutSeconds?: number;
 }
 
 /**
@@ -171,12 +179,19 @@ export async function startService(config: Config): Promise<RunningService> {
     const region = regionApp({
       prefix: `/region/${code}`, node, queries: queryServices.get(code)!, cohorts: cohortServices.get(code)!, discovery: discoveries.get(code)!,
       erasures: erasureServices.get(code)!, keys, issuer,
-      regionSecret: config.regionSecret,
+      regionSecret: config.regionSecret, ask: config.ask,
     });
     const ingest = ingestApp({ prefix: `/ingest/${code}`, node, trustProxy: config.trustProxy, revenueModules });
     surfaces.set(`/region/${code}`, { handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: regionRequestTimeoutMs(config.queryTimeoutMs) });
     // An erasure answers once done, which may take far longer than a query: the control plane waits up to remoteErasureTimeoutMs.
     surfaces.set(`/region/${code}${erasurePath}`, { handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: remoteErasureTimeoutMs });
+    // A question waits on several model calls and queries: POST /ask has its own bound
+    // (askQuestionTimeoutMs, plus a last query's), and a slow local model leaves the connection
+    // silent far longer than Bun's default idle time-out.
+    const askTimeoutMs = askQuestionTimeoutMs + regionRequestTimeoutMs(config.queryTimeoutMs);
+    surfaces.set(`/region/${code}${askPath}`, {
+      handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: askTimeoutMs, idleTimeoutSeconds: Math.ceil(askTimeoutMs / 1000) + 1,
+    });
     surfaces.set(`/ingest/${code}`, { handle: ingest.handle, renderError: ingestErrorResponse, timeoutMs: requestTimeoutMs });
   }
   const control = controlApp(ctx);
@@ -227,6 +242,7 @@ export async function startService(config: Config): Promise<RunningService> {
       recordSocketAddress(request, srv.requestIP(request)?.address);
       const path = new URL(request.url).pathname;
       const surface = route(request.method, path);
+      if (surface.idleTimeoutSeconds !== undefined) srv.timeout(request, surface.idleTimeoutSeconds);
       const response = await withTimeout(Promise.resolve(surface.handle(request, path)), surface.timeoutMs, surface.renderError);
       if (config.logRequests) {
         console.log(`${request.method} ${loggedPath(path)} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);

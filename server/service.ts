@@ -61,13 +61,18 @@ interface Surface {
   renderError: (error: ApiError) => Response;
   /** When the surface's request is answered 503 whatever its handler is doing. */
   timeoutMs: number;
-  /**
-   * Bun's idle time-out for this surface's requests, in seconds (at most 255). Unset: Bun's
-   * default of 10 s, past which Bun closes a connection whose answer has not started, so a
-   * handler that may answer later needs it.
-   */
-  idleTimeoutSeconds?: number;
 }
+
+/** The most Bun takes for a connection's idle time-out. */
+const bunIdleTimeoutSecondsMax = 255;
+
+/**
+ * Bun's idle time-out for a surface's requests: by default Bun closes a connection whose answer
+ * has not started after 10 s, which would cut a query allowed 30 s (or a question waiting on a
+ * slow model) before its own time-out answers. One second past the surface's time-out, so the
+ * surface's 503 is what a client sees.
+ */
+export const idleTimeoutSeconds = (timeoutMs: number) => Math.min(bunIdleTimeoutSecondsMax, Math.ceil(timeoutMs / 1000) + 1);
 
 /**
  * The region's last resort: a query answers 422 query_too_large at its own time-out (a /sql
@@ -190,7 +195,7 @@ export async function startService(config: Config): Promise<RunningService> {
     // silent far longer than Bun's default idle time-out.
     const askTimeoutMs = askQuestionTimeoutMs + regionRequestTimeoutMs(config.queryTimeoutMs);
     surfaces.set(`/region/${code}${askPath}`, {
-      handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: askTimeoutMs, idleTimeoutSeconds: Math.ceil(askTimeoutMs / 1000) + 1,
+      handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: askTimeoutMs,
     });
     surfaces.set(`/ingest/${code}`, { handle: ingest.handle, renderError: ingestErrorResponse, timeoutMs: requestTimeoutMs });
   }
@@ -242,7 +247,7 @@ export async function startService(config: Config): Promise<RunningService> {
       recordSocketAddress(request, srv.requestIP(request)?.address);
       const path = new URL(request.url).pathname;
       const surface = route(request.method, path);
-      if (surface.idleTimeoutSeconds !== undefined) srv.timeout(request, surface.idleTimeoutSeconds);
+      srv.timeout(request, idleTimeoutSeconds(surface.timeoutMs));
       const response = await withTimeout(Promise.resolve(surface.handle(request, path)), surface.timeoutMs, surface.renderError);
       if (config.logRequests) {
         console.log(`${request.method} ${loggedPath(path)} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);

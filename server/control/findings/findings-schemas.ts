@@ -87,21 +87,29 @@ export const RuleTarget = t.Object(
 );
 
 const nullableNumber = (description: string) => nullable(t.Number({ description }));
-export const Thresholds = t.Object(
+const thresholdFields = {
+  direction: literals(directions, "drop, spike or both"),
+  absolute_change: nullableNumber("> 0, in the target's unit; null: not checked"),
+  relative_change: nullableNumber(`> 0 and at most ${limits.relativeChangeMax} (0.3 is 30%); null: not checked`),
+  anomaly_z: nullableNumber(`${limits.anomalyZMin} to ${limits.anomalyZMax}; null: not checked`),
+  baseline_weeks: t.Integer({ description: `${limits.baselineWeeksMin} to ${limits.baselineWeeksMax}` }),
+  min_volume: t.Number({ description: ">= 0: a period whose value and baseline are both below it is not judged" }),
+};
+export const Thresholds = t.Object(thresholdFields, { title: "Thresholds" });
+const ThresholdsInput = t.Object(
   {
-    direction: literals(directions, "drop, spike or both"),
-    absolute_change: nullableNumber("> 0, in the target's unit; null: not checked"),
-    relative_change: nullableNumber(`> 0 and at most ${limits.relativeChangeMax} (0.3 is 30%); null: not checked`),
-    anomaly_z: nullableNumber(`${limits.anomalyZMin} to ${limits.anomalyZMax}; null: not checked`),
-    baseline_weeks: t.Integer({ description: `${limits.baselineWeeksMin} to ${limits.baselineWeeksMax}` }),
-    min_volume: t.Number({ description: ">= 0: a period whose value and baseline are both below it is not judged" }),
+    direction: t.Optional(thresholdFields.direction),
+    absolute_change: t.Optional(thresholdFields.absolute_change),
+    relative_change: t.Optional(thresholdFields.relative_change),
+    anomaly_z: t.Optional(thresholdFields.anomaly_z),
+    baseline_weeks: t.Optional(thresholdFields.baseline_weeks),
+    min_volume: t.Optional(thresholdFields.min_volume),
   },
-  { title: "Thresholds" },
+  {
+    additionalProperties: false,
+    description: "The fields to set; the others keep their value (on create: the defaults). At least one of absolute_change, relative_change, anomaly_z stays set.",
+  },
 );
-const ThresholdsInput = t.Partial(t.Object(Thresholds.properties), {
-  additionalProperties: false,
-  description: "The fields to set; the others keep their value (on create: the defaults). At least one of absolute_change, relative_change, anomaly_z stays set.",
-});
 
 export const RuleDto = t.Object(
   {

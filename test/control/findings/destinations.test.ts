@@ -11,7 +11,7 @@ import {
   signingSecretLengthMin, whsecKeyBytesMax, whsecKeyBytesMin,
 } from "../../../server/control/findings/findings-limits.ts";
 import {
-  auditRows, destinationsPath, missingScope, regionConfig, regionDestination, regionProject, slackUrl, validation, webhookUrl, whsec,
+  auditRows, destinationsPath, missingScope, regionConfig, regionDestination, regionProject, rulesPath, slackUrl, validation, webhookUrl, whsec,
 } from "./fixture.ts";
 
 let service: TestService;
@@ -283,13 +283,29 @@ describe("findings destinations", () => {
     await owner.client.delete(`${base()}/${mine.id}`);
   });
 
-  test("the project's region holds the configuration in that region only", async () => {
+  test("the project's region holds the configuration in that region only; a region not served is 503", async () => {
     const { project: usProject } = await createProject(owner, "US", "us");
     const created = await create({ kind: "slack", name: "US alerts", secret: slackUrl }, owner, usProject.id);
     expect(regionConfig(service, usProject.id, "us")).toEqual({
       ...regionProject(service, usProject), destinations: [regionDestination(created.body, slackUrl, null)], rules: [], metrics: [],
     });
     expect(regionConfig(service, usProject.id, "eu")).toBeNull();
+
+    // A region this deployment no longer serves: nothing could evaluate or deliver there.
+    const links = service.ctx.regions as Map<string, unknown>;
+    const us = links.get("us");
+    links.delete("us");
+    try {
+      const unavailable = { error: { code: "unavailable", message: "region us is not served by this deployment" } };
+      const destination = await create({ kind: "slack", name: "Nowhere" }, owner, usProject.id);
+      expect([destination.status, destination.body]).toEqual([503, unavailable]);
+      const rule = await owner.client.post(rulesPath(usProject.id), { name: "Nowhere", target: { kind: "ingestion_warnings" } });
+      expect([rule.status, rule.body]).toEqual([503, unavailable]);
+      const sent = await owner.client.post(`${destinationsPath(usProject.id)}/${created.body.id}/test`);
+      expect([sent.status, sent.body]).toEqual([503, unavailable]);
+    } finally {
+      links.set("us", us);
+    }
   });
 
   test("signed out: 401", async () => {

@@ -22,6 +22,7 @@ import { RegionTokenSigner } from "./control/services/region-token-signer.ts";
 import { syncPendingKeys } from "./control/services/keys.ts";
 import { syncPendingFlagSecretKeys } from "./control/flags/flag-secret-keys.ts";
 import { syncPendingIntegrations } from "./control/integrations/integration-sync.ts";
+import { syncPendingFindings } from "./control/findings/findings-sync.ts";
 import { pushPendingCatalogs } from "./control/catalog/catalog-publication.ts";
 import { pushUnpublished } from "./control/flags/flag-publications.ts";
 import { pushRevocations } from "./control/services/token-revocations.ts";
@@ -265,6 +266,7 @@ export async function startService(config: Config): Promise<RunningService> {
     await syncPendingKeys(ctx);
     await syncPendingFlagSecretKeys(ctx);
     await syncPendingIntegrations(ctx);
+    await syncPendingFindings(ctx);
     await pushUnpublished(ctx);
     await pushRevocations(ctx);
     await pushPendingCatalogs(ctx);

@@ -14,6 +14,7 @@ import { t } from "elysia";
 import { toApiError } from "../http/elysia-errors.ts";
 import { errorResponse, internalErrorResponse } from "../http/errors.ts";
 import { integrationInternalRoutes } from "./integration-internal-routes.ts";
+import { findingsInternalRoutes } from "./findings-internal-routes.ts";
 import { flagInternalRoutes } from "./flag-internal-routes.ts";
 import { usageRoutes } from "./usage-routes.ts";
 import { personsRoutes } from "./persons-routes.ts";
@@ -173,6 +174,7 @@ export function regionApp({ prefix, node, queries, cohorts, discovery, erasures,
     }, { parse: "none" })
     .use(flagInternalRoutes(node, (request) => checkRegionSecret(request, regionSecret)))
     .use(integrationInternalRoutes(node, (request) => checkRegionSecret(request, regionSecret)))
+    .use(findingsInternalRoutes(node, (request) => checkRegionSecret(request, regionSecret)))
     .use(usageRoutes(node, (request) => checkRegionSecret(request, regionSecret)))
     .use(erasureRoutes(erasures, (request) => checkRegionSecret(request, regionSecret)))
     .use(queryRoutes(queries, check))

@@ -23,7 +23,7 @@ CREATE TABLE IF NOT EXISTS findings (
   finding TEXT NOT NULL,
   UNIQUE (rule_id, period_start)
 );
-CREATE INDEX IF NOT EXISTS findings_by_project ON findings (project_id, raised_at DESC, id DESC);
+CREATE INDEX IF NOT EXISTS findings_by_project ON findings (project_id, raised_at DESC);
 CREATE INDEX IF NOT EXISTS findings_by_rule_day ON findings (rule_id, raised_day, sent);
 CREATE INDEX IF NOT EXISTS findings_to_hand_on ON findings (handed_on) WHERE handed_on = 0;
 CREATE TABLE IF NOT EXISTS findings_rule_periods (
@@ -86,9 +86,9 @@ export class FindingsStore {
       sentOnDay: db.query("SELECT COUNT(*) AS sent FROM findings WHERE rule_id = ? AND raised_day = ? AND sent = 1"),
       get: db.query(`SELECT ${columns} FROM findings WHERE project_id = ? AND id = ?`),
       list: db.query(`SELECT ${columns} FROM findings WHERE project_id = $projectId AND ($ruleId IS NULL OR rule_id = $ruleId)
-        AND ($acknowledged IS NULL OR (acknowledged_at IS NOT NULL) = $acknowledged) ORDER BY raised_at DESC, id DESC LIMIT $limit OFFSET $offset`),
+        AND ($acknowledged IS NULL OR (acknowledged_at IS NOT NULL) = $acknowledged) ORDER BY raised_at DESC, rowid DESC LIMIT $limit OFFSET $offset`),
       acknowledge: db.query("UPDATE findings SET acknowledged_at = ?, acknowledged_by = ? WHERE project_id = ? AND id = ? AND acknowledged_at IS NULL"),
-      toHandOn: db.query(`SELECT ${columns} FROM findings WHERE handed_on = 0 ORDER BY raised_at, id LIMIT ?`),
+      toHandOn: db.query(`SELECT ${columns} FROM findings WHERE handed_on = 0 ORDER BY raised_at, rowid LIMIT ?`),
       handedOn: db.query("UPDATE findings SET handed_on = 1 WHERE id = ?"),
       deleteProject: db.query("DELETE FROM findings WHERE project_id = ?"),
       deleteProjectPeriods: db.query("DELETE FROM findings_rule_periods WHERE project_id = ?"),
@@ -142,7 +142,7 @@ export class FindingsStore {
     return row ? fromRow(row) : null;
   }
 
-  /** A project's findings in the filter, newest first (limit rows from offset). */
+  /** A project's findings in the filter, newest first (raised last first; of one pass, the last stored first), limit rows from offset. */
   list(projectId: string, filter: FindingFilter): StoredFinding[] {
     const acknowledged = filter.acknowledged === null ? null : filter.acknowledged ? 1 : 0;
     return (this.statements.list.all({ projectId, ruleId: filter.ruleId, acknowledged, limit: filter.limit, offset: filter.offset }) as FindingRow[]).map(fromRow);

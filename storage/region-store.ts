@@ -3,9 +3,14 @@
 // a key is valid), ingest policies, the person store (person-store.ts), published flags
 // (flag-store.ts), region-token revocations (token-revocations.ts), cohort memberships
 // (cohort-store.ts), the projects' tracking plans (catalog-plan-store.ts), the replay index
-// (replay/replay-index.ts) and the usage counters billing meters from (usage-counters.ts).
+// (replay/replay-index.ts), the usage counters billing meters from (usage-counters.ts), and
+// findings: their configuration (findings-config-store.ts), the raised findings (findings-store.ts)
+// and their delivery outbox (findings-outbox.ts),
+// and Ask's conversations (ask-conversations.ts).
 import { FindingsConfigStore } from "./findings-config-store.ts";
 import { FindingsStore } from "./findings-store.ts";
+import { FindingsOutboxStore } from "./findings-outbox.ts";
+import { AskConversationStore } from "./ask-conversations.ts";
 import { Database } from "bun:sqlite";
 import { personSchema, personSchemaV4, personSchemaV7 } from "./person-schema.ts";
 import { PersonStore } from "./person-store.ts";
@@ -80,6 +85,10 @@ export class RegionStore {
   readonly findingsConfig: FindingsConfigStore;
   /** Raised findings and the periods each rule judged (same file; the store creates its own tables). */
   readonly findings: FindingsStore;
+  /** Raised findings' deliveries to their destinations, with every attempt (same file; the store creates its own tables). */
+  readonly findingsOutbox: FindingsOutboxStore;
+  /** Ask's conversations per project, environment and user (same file; the store creates its own tables). */
+  readonly askConversations: AskConversationStore;
 
   /** SQLite's write-ahead journal of this file: durable once synced, whatever the checkpoints did. */
   readonly journalPath: string;
@@ -118,6 +127,8 @@ export class RegionStore {
     this.usage = new UsageCounterStore(this.db);
     this.findingsConfig = new FindingsConfigStore(this.db);
     this.findings = new FindingsStore(this.db);
+    this.findingsOutbox = new FindingsOutboxStore(this.db);
+    this.askConversations = new AskConversationStore(this.db);
   }
 
   /**

@@ -31,9 +31,9 @@ export class RegionNode {
   readonly live: LiveHub;
   /** Tracking-plan checks of the projects that turned them on (warnings, never rejections). */
   readonly planViolations: PlanViolations;
-  private replayTimer: ReturnType<typeof setInterval> | null = null;
-  /** Where raised findings are delivered from (server/findings/delivery/); null until one is connected. */
+  /** Delivers raised findings and test messages (wired at start-up; null: findings delivery is not running here). */
   findings: FindingsDispatcher | null = null;
+  private replayTimer: ReturnType<typeof setInterval> | null = null;
 
   private constructor(
     readonly code: RegionCode,

@@ -114,6 +114,8 @@ export class FindingsRunner {
   }
 
   private async evaluate(project: RegionFindingsProject, rule: RegionFindingsRule, now: number): Promise<RaisedFinding | null> {
+    // A metric archived since is left out of the configuration: its rules are not evaluated (docs/findings.md), and that is no failure.
+    if (rule.target.kind === "metric" && !project.metrics.some((metric) => metric.key === rule.target.key)) return null;
     const period = latestDuePeriod(rule.cadence, project.timeZone, now);
     // A local hour a DST change skips has nothing to judge.
     if (period.end <= period.start || this.stores.findings.wasJudged(rule.id, period.start)) return null;

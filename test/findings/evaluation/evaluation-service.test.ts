@@ -192,7 +192,7 @@ describe("event volume and funnel conversion", () => {
 });
 
 describe("metric and ingestion-warning targets", () => {
-  test("a proportion metric (persons who did its event) rises and a mean metric (its property per such person) falls; a rule naming no metric fails alone", async () => {
+  test("a proportion metric (persons who did its event) rises and a mean metric (its property per such person) falls; a rule whose metric was archived is skipped; a rule that cannot be judged fails alone", async () => {
     const shop = await project("Shop");
     const events: NativeEvent[] = [];
     for (let week = 1; week <= 4; week++) events.push(...spread("purchased", dayD - week * weekMs + 12 * hourMs, 10, hourMs, () => ({ price: 100 })));
@@ -201,8 +201,9 @@ describe("metric and ingestion-warning targets", () => {
     await node.events.flush();
     const buyers = rule("0193d7a0-0000-7000-8000-000000000201", { name: "Buyers", cadence: "daily", target: { kind: "metric", key: "buyers" } }, { direction: "spike", relative_change: 0.5, min_volume: 5 });
     const orderValue = rule("0193d7a0-0000-7000-8000-000000000202", { name: "Order value", cadence: "daily", target: { kind: "metric", key: "order_value" } }, { direction: "drop", relative_change: 0.3, anomaly_z: 3, min_volume: 5 });
-    const missing = rule("0193d7a0-0000-7000-8000-000000000203", { name: "Gone", cadence: "daily", target: { kind: "metric", key: "deleted_metric" } });
-    configure(projectConfig(shop.id, shop.dataId, [missing, buyers, orderValue], [
+    const archived = rule("0193d7a0-0000-7000-8000-000000000203", { name: "Gone", cadence: "daily", target: { kind: "metric", key: "archived_metric" } });
+    const broken = rule("0193d7a0-0000-7000-8000-000000000204", { name: "Broken", cadence: "daily", target: { kind: "event_volume" } });
+    configure(projectConfig(shop.id, shop.dataId, [archived, broken, buyers, orderValue], [
       { key: "buyers", name: "Buyers", kind: "proportion", query: { event: "purchased" }, unit: null },
       { key: "order_value", name: "Order value", kind: "mean", query: { event: "purchased", property: "price" }, unit: "EUR" },
     ]));

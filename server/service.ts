@@ -28,6 +28,7 @@ import { syncPendingFindings } from "./control/findings/findings-sync.ts";
 import { pushPendingCatalogs } from "./control/catalog/catalog-publication.ts";
 import { pushUnpublished } from "./control/flags/flag-publications.ts";
 import { pushRevocations } from "./control/services/token-revocations.ts";
+import { startFindingsDelivery, type FindingsDelivery } from "./findings/delivery/findings-delivery.ts";
 import { RegionNode } from "./region/region-node.ts";
 import { LocalRegionLink, RemoteRegionLink, remoteErasureTimeoutMs, type RegionLink } from "./region/region-link.ts";
 import { erasurePath } from "./region/erasure/erasure-routes.ts";
@@ -132,6 +133,7 @@ export async function startService(config: Config): Promise<RunningService> {
   const cohortServices = new Map<RegionCode, CohortService>();
   const discoveries = new Map<RegionCode, CatalogDiscovery>();
   const erasureServices = new Map<RegionCode, RegionErasures>();
+  const findingsDeliveries: FindingsDelivery[] = [];
   const findingsRunners = new Map<RegionCode, FindingsRunner>();
   const revenueModules = revenueProviderModules([createAppStoreModule(config.appStoreRoots)]);
   for (const code of config.regions) {
@@ -142,6 +144,10 @@ export async function startService(config: Config): Promise<RunningService> {
     }
     const node = await RegionNode.open(code, join(config.dataDir, code), config.storage, config.datacenterRanges, config.replayFlushIntervalMs);
     nodes.set(code, node);
+    // Raised findings and "send test" go out through the region's durable outbox.
+    const findingsDelivery = startFindingsDelivery(node.store, { log: (line) => console.error(`region ${code}: ${line}`) });
+    node.findings = findingsDelivery.outbox;
+    findingsDeliveries.push(findingsDelivery);
     const queries = new QueryService(node, columns, results, config.queryRowsMax, config.queryTimeoutMs);
     queryServices.set(code, queries);
     // Cohort calculations are queries: they share the region's concurrency gate and limits.
@@ -154,7 +160,7 @@ export async function startService(config: Config): Promise<RunningService> {
     const erasures = new RegionErasures(node, columns, results);
     erasureServices.set(code, erasures);
     links.set(code, new LocalRegionLink(node, cohorts, discovery, erasures));
-    // Findings rules are judged by queries too; the sent findings go to node.findings once delivery is connected.
+    // Findings rules are judged by queries too; the sent findings go to node.findings (the delivery outbox).
     const findingsQueries = new FindingsQueries(node, columns, queries.gate, { rowsMax: config.queryRowsMax, timeoutMs: config.queryTimeoutMs });
     findingsRunners.set(code, new FindingsRunner(node.store, { queries: findingsQueries, warnings: node.warnings }, () => node.findings, {
       region: code, dailyCapDefault: config.findingsDailyCap, intervalMs: findingsPassIntervalMs,
@@ -319,6 +325,7 @@ export async function startService(config: Config): Promise<RunningService> {
       await server.stop();
       // After the server: its last answers may still hand mail over.
       await ctx.mail.close();
+      await Promise.all(findingsDeliveries.map((delivery) => delivery.stop()));
       for (const node of nodes.values()) await node.close();
       await decodePool?.close();
       await gateway.close();

@@ -14,6 +14,8 @@ import type { FindingsRunner } from "../../../server/findings/evaluation/finding
 import type { RegionNode } from "../../../server/region/region-node.ts";
 import type { RegionFindingsProject } from "../../../server/findings/findings-types.ts";
 import { dayMs, hourMs, iso, projectConfig, RecordingDispatcher, rule, weekMs } from "./fixtures.ts";
+import { waitFor } from "../../helpers/wait-for.ts";
+import type { FindingsDispatcher } from "../../../server/findings/findings-types.ts";
 
 let service: TestService;
 let node: RegionNode;
@@ -21,6 +23,8 @@ let runner: FindingsRunner;
 let owner: Awaited<ReturnType<typeof signUp>>;
 let patSecret: string;
 const dispatcher = new RecordingDispatcher();
+/** The region's own dispatcher (its delivery outbox), set aside while the recording one stands in. */
+let outbox: FindingsDispatcher;
 
 /** Day D: three days ago (UTC); its 14:00 hour is judged by the hourly rules. */
 const dayD = Math.floor(Date.now() / dayMs) * dayMs - 3 * dayMs;
@@ -57,6 +61,7 @@ beforeAll(async () => {
   service = await startTestService({ FINDINGS_DAILY_CAP: "1" });
   node = service.nodes.get("eu")!;
   runner = service.findings.get("eu")!;
+  outbox = node.findings!;
   node.findings = dispatcher;
   owner = await signUp(service, "Findings owner");
   patSecret = (await createToken(owner, ["alerts:read"])).secret;
@@ -245,6 +250,49 @@ describe("metric and ingestion-warning targets", () => {
       { ruleId: invalid.id, severity: "critical", value: 40, baseline: 2, summary: `ingestion warnings (invalid) rose 1900% (40 vs a median of 2 on ${hour} over 4 weeks)` },
       { ruleId: all.id, severity: "critical", value: 90, baseline: 2, summary: `ingestion warnings rose 4400% (90 vs a median of 2 on ${hour} over 4 weeks)` },
     ]);
+  });
+});
+
+describe("with the region's delivery outbox", () => {
+  test("a raised finding is delivered to a webhook destination, and GET /findings/{id} shows the attempt", async () => {
+    const received: { body: unknown; signature: string | null }[] = [];
+    const receiver = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: async (request) => {
+      received.push({ body: await request.json(), signature: request.headers.get("webhook-signature") });
+      return new Response("ok");
+    } });
+    try {
+      const delivered = await project("Delivered");
+      const key = node.store.findKey(delivered.key)!;
+      for (let week = 1; week <= 4; week++) node.warnings.record(key, { reason: "invalid", message: "m" }, {}, hourH - week * weekMs);
+      for (let index = 0; index < 30; index++) node.warnings.record(key, { reason: "invalid", message: "m" }, {}, hourH + index);
+      const destinationId = "0193d7a0-0000-7000-8000-00000000d401";
+      const warned = rule("0193d7a0-0000-7000-8000-000000000401", { name: "Warnings", destination_ids: [destinationId], target: { kind: "ingestion_warnings" } }, { direction: "spike" });
+      configure({
+        ...projectConfig(delivered.id, delivered.dataId, [warned]),
+        destinations: [{
+          id: destinationId, kind: "webhook", name: "Receiver", enabled: true, min_severity: "info", config: { to: [], channel: null },
+          secret: `http://127.0.0.1:${receiver.port}/hook`, signing_secret: `whsec_${Buffer.from("0123456789abcdef0123456789abcdef").toString("base64")}`,
+        }],
+      });
+      node.findings = outbox;
+      const pass = await runner.evaluateDue(after(hourH + hourMs));
+      expect([pass.raised.length, pass.handedOn]).toEqual([1, 1]);
+      const id = pass.raised[0]!.id;
+      await waitFor(() => outbox.deliveriesOf(id)[0]?.state === "delivered", 10_000, "the finding's delivery");
+      expect(received).toHaveLength(1);
+      expect(received[0]!.signature).toStartWith("v1,");
+      const token = await regionTokenFor(service, patSecret, delivered.id, ["alerts:read"]);
+      const reply = await call(service.url, "GET", `/region/eu/findings/${id}`, { headers: bearer(token) });
+      expect(reply.status).toBe(200);
+      expect(reply.body.deliveries).toEqual([{
+        destination_id: destinationId, state: "delivered", next_attempt_at: null,
+        attempts: [{ attempt: 1, at: reply.body.deliveries[0].attempts[0].at, status: 200, ok: true, error: null, duration_ms: reply.body.deliveries[0].attempts[0].duration_ms }],
+      }]);
+      expect(reply.body.summary).toBe(`ingestion warnings rose 2900% (30 vs a median of 1 on ${weekday(hourH)} 14:00–15:00 over 4 weeks)`);
+    } finally {
+      node.findings = dispatcher;
+      receiver.stop(true);
+    }
   });
 });
 

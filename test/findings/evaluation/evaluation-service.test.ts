@@ -4,7 +4,9 @@
 // drop of an event's hourly volume and of a daily funnel conversion, none when the period is
 // judged again, the daily cap (FINDINGS_DAILY_CAP) keeping a second finding of the day unsent
 // and not handed on, hostile event names kept as data, metric targets (proportion and mean)
-// and ingestion-warning targets; GET /findings answers with what was raised.
+// and ingestion-warning targets; GET /findings answers with what was raised; a finding goes
+// through the region's real delivery outbox to a local webhook receiver; and a period judged
+// before a restart raises nothing after it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestService, type TestService } from "../../helpers/service.ts";
 import { createProject, createToken, regionTokenFor, signUp } from "../../helpers/accounts.ts";
@@ -293,6 +295,29 @@ describe("with the region's delivery outbox", () => {
       node.findings = dispatcher;
       receiver.stop(true);
     }
+  });
+});
+
+describe("after a restart", () => {
+  test("a period judged before the restart raises nothing again, and its finding is still listed", async () => {
+    const steady = await project("Steady");
+    const key = node.store.findKey(steady.key)!;
+    for (let week = 1; week <= 4; week++) node.warnings.record(key, { reason: "invalid", message: "m" }, {}, hourH - week * weekMs);
+    for (let index = 0; index < 25; index++) node.warnings.record(key, { reason: "invalid", message: "m" }, {}, hourH + index);
+    const warned = rule("0193d7a0-0000-7000-8000-000000000501", { name: "Warnings", target: { kind: "ingestion_warnings" } }, { direction: "spike" });
+    configure(projectConfig(steady.id, steady.dataId, [warned]));
+    const before = await runner.evaluateDue(after(hourH + hourMs));
+    expect(before.raised.map(({ ruleId, value }) => [ruleId, value])).toEqual([[warned.id, 25]]);
+
+    service = await service.restart();
+    node = service.nodes.get("eu")!;
+    runner = service.findings.get("eu")!;
+    node.findings = dispatcher;
+    expect((await runner.evaluateDue(after(hourH + hourMs))).raised).toEqual([]);
+    // Even with the judged-period memory gone, the stored finding keeps the period from raising again.
+    node.store.findings.pruneJudged(Date.now() + 30 * dayMs);
+    expect((await runner.evaluateDue(after(hourH + hourMs) + 60_000)).raised).toEqual([]);
+    expect(node.store.findings.list(steady.id, { ruleId: null, acknowledged: null, limit: 10, offset: 0 }).map(({ id }) => id)).toEqual([before.raised[0]!.id]);
   });
 });
 

@@ -91,6 +91,8 @@ export class FindingsRunner {
 
   private async pass(now: number): Promise<PassResult> {
     const result: PassResult = { raised: [], failed: 0, handedOn: 0 };
+    // Stopped: the region and its delivery are closing.
+    if (this.stopped) return result;
     const failures: string[] = [];
     for (const project of this.stores.findingsConfig.all()) {
       for (const rule of project.rules) {

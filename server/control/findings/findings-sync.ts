@@ -13,40 +13,17 @@ import type { RegionFindingsMetric, RegionFindingsProject } from "../../findings
 import type { ControlContext } from "../context.ts";
 import type { ProjectRow } from "../access.ts";
 import { environments, findingsDestinations, findingsRules, metrics, projects } from "../db/schema.ts";
+import { regionPushQueue, regionsToReconcile } from "../services/region-push-order.ts";
 
 /** A project's findings can only be configured where its region is served (503 otherwise). */
 export function requireRegionServed(ctx: ControlContext, project: Pick<ProjectRow, "region">): void {
   if (!ctx.regions.has(project.region as RegionCode)) throw unavailable(`region ${project.region} is not served by this deployment`);
 }
 
-/**
- * Each region's pushes, one after another: a push reads the rows it sends only when its turn
- * comes, so a whole-set push that read the rows before a change can never land after that
- * change's own push and bring the old configuration back.
- */
-const regionQueues = new WeakMap<ControlContext, Map<string, Promise<unknown>>>();
-
-function inRegionOrder<T>(ctx: ControlContext, region: string, work: () => Promise<T>): Promise<T> {
-  let queues = regionQueues.get(ctx);
-  if (!queues) regionQueues.set(ctx, (queues = new Map()));
-  // A turn that failed (its caller saw the error) does not stop the ones after it.
-  const turn = (queues.get(region) ?? Promise.resolve()).catch(() => undefined).then(work);
-  queues.set(region, turn);
-  return turn;
-}
-
-/** Regions that missed a push; at start-up every region with a live project (a push missed before a restart is known to no one). */
-const regionsToReconcile = new WeakMap<ControlContext, Set<string>>();
-
-function reconcileSet(ctx: ControlContext): Set<string> {
-  let regions = regionsToReconcile.get(ctx);
-  if (!regions) {
-    const live = ctx.db.selectDistinct({ region: projects.region }).from(projects).where(isNull(projects.deletedAt)).all();
-    regions = new Set(live.map(({ region }) => region).filter((region) => ctx.regions.has(region as RegionCode)));
-    regionsToReconcile.set(ctx, regions);
-  }
-  return regions;
-}
+/** This copy's pushes, one after another per region (region-push-order.ts says why). */
+const inRegionOrder = regionPushQueue();
+/** Regions that missed a push of this copy. */
+const reconcileSet = regionsToReconcile();
 
 /** The project's findings configuration as its region keeps it; null when it has no destination and no rule. */
 export function findingsConfigOf(ctx: ControlContext, project: ProjectRow): RegionFindingsProject | null {

@@ -11,37 +11,12 @@ import type { ControlContext } from "../context.ts";
 import type { ProjectRow } from "../access.ts";
 import { integrations, projects } from "../db/schema.ts";
 import type { IntegrationRow } from "./integrations.ts";
+import { regionPushQueue, regionsToReconcile } from "../services/region-push-order.ts";
 
-/**
- * Each region's pushes, one after another: a push reads the rows it sends only when its turn
- * comes, so a whole-set push that read the rows before a rotation can never land after the
- * rotation's own push and bring the old token back.
- */
-const regionQueues = new WeakMap<ControlContext, Map<string, Promise<void>>>();
-
-function inRegionOrder(ctx: ControlContext, region: string, work: () => Promise<void>): Promise<void> {
-  let queues = regionQueues.get(ctx);
-  if (!queues) regionQueues.set(ctx, (queues = new Map()));
-  // A turn that failed (its caller saw the error) does not stop the ones after it.
-  const turn = (queues.get(region) ?? Promise.resolve()).catch(() => undefined).then(work);
-  queues.set(region, turn);
-  return turn;
-}
-
-/** Regions whose copy may hold integrations it should not (a removal that did not reach it); absent: never reconciled since start. */
-const regionsToReconcile = new WeakMap<ControlContext, Set<string>>();
-
-function reconcileSet(ctx: ControlContext): Set<string> {
-  let regions = regionsToReconcile.get(ctx);
-  if (!regions) {
-    // At start-up every region with a live project is reconciled once: a removal it missed
-    // before this process stopped is known to no one else.
-    const live = ctx.db.selectDistinct({ region: projects.region }).from(projects).where(isNull(projects.deletedAt)).all();
-    regions = new Set(live.map(({ region }) => region).filter((region) => ctx.regions.has(region as RegionCode)));
-    regionsToReconcile.set(ctx, regions);
-  }
-  return regions;
-}
+/** This copy's pushes, one after another per region (region-push-order.ts says why). */
+const inRegionOrder = regionPushQueue();
+/** Regions that missed a push of this copy. */
+const reconcileSet = regionsToReconcile();
 
 const regionEntry = (project: Pick<ProjectRow, "dataId" | "retentionDays">, row: IntegrationRow): RegionIntegration => ({
   id: row.id,

@@ -5,6 +5,7 @@
 // it never appears in an error.
 import type { DestinationKind } from "../findings-types.ts";
 import { webhookHeaders } from "./webhook-signature.ts";
+import { responseExcerpt } from "../../http/response-excerpt.ts";
 
 /** How long a receiver has to answer one attempt (its headers and the start of its body). */
 export const deliveryTimeoutMs = 10_000;
@@ -54,7 +55,7 @@ export async function postDelivery(request: DeliveryRequest, options: PostOption
   try {
     const response = await options.fetch(request.url, { method: "POST", headers, body: request.body, redirect: "manual", signal });
     const ok = response.status >= 200 && response.status < 300;
-    const text = await excerpt(response).catch(() => null);
+    const text = await responseExcerpt(response, responseExcerptBytesMax).catch(() => null);
     const error = ok ? null : bounded(`HTTP ${response.status}${text ? `: ${text}` : ""}`, request.url);
     return { ok, status: response.status, error, retryAfter: response.headers.get("retry-after"), durationMs: elapsed(), interrupted: false };
   } catch (error) {
@@ -85,20 +86,3 @@ function bounded(text: string, url: string): string {
   return line.length > deliveryErrorLengthMax ? `${line.slice(0, deliveryErrorLengthMax - 1)}…` : line;
 }
 
-/** Reads no more of the answer than is kept (a receiver may answer with anything, endlessly). */
-async function excerpt(response: Response): Promise<string | null> {
-  if (!response.body) return null;
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  while (length < responseExcerptBytesMax) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    length += value.length;
-  }
-  void reader.cancel().catch(() => {});
-  if (length === 0) return null;
-  // `fatal: false`: a multi-byte character cut at the limit becomes U+FFFD rather than an error.
-  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks).subarray(0, responseExcerptBytesMax));
-}

@@ -2,6 +2,7 @@
 // (webhook-id is the event's id, the same on every retry, so a receiver can drop repeats), no
 // redirects followed, bounded in time, and the start of the receiver's answer kept.
 import { signedHeaders } from "../../http/standard-webhooks.ts";
+import { responseExcerpt } from "../../http/response-excerpt.ts";
 
 /** The start of a receiver's answer kept with each attempt, in bytes. */
 export const webhookResponseExcerptBytesMax = 1_024;
@@ -30,9 +31,9 @@ export async function postWebhook(
   try {
     const response = await fetchFn(target.url, { method: "POST", headers, body: target.body, redirect: "manual", signal });
     // The status decides; an answer whose body stalls past the time-out keeps no excerpt.
-    const responseExcerpt = await excerpt(response).catch(() => null);
+    const excerpt = await responseExcerpt(response, webhookResponseExcerptBytesMax).catch(() => null);
     const delivered = response.status >= 200 && response.status < 300;
-    return { delivered, status: response.status, error: delivered ? null : `HTTP ${response.status}`, responseExcerpt };
+    return { delivered, status: response.status, error: delivered ? null : `HTTP ${response.status}`, responseExcerpt: excerpt };
   } catch (error) {
     const name = (error as Error).name;
     const message = name === "TimeoutError" || name === "AbortError" ? `no answer within ${timeoutMs} ms` : `could not connect: ${(error as Error).message}`;
@@ -40,19 +41,3 @@ export async function postWebhook(
   }
 }
 
-/** Reads no more of the answer than is kept (a receiver may answer with anything, endlessly). */
-async function excerpt(response: Response): Promise<string | null> {
-  if (!response.body) return null;
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  while (length < webhookResponseExcerptBytesMax) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    length += value.length;
-  }
-  void reader.cancel().catch(() => {});
-  if (length === 0) return null;
-  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, webhookResponseExcerptBytesMax));
-}

@@ -35,7 +35,7 @@ function Rows({ columns, rows }: { columns: string[]; rows: SqlValue[][] }) {
       columns={columns.map((column, position) => ({ label: column, cell: (row) => cellText(row.cells[position] ?? null) }))}
       rows={rows.map((cells, index) => ({ index, cells }))}
       rowKey={(row) => String(row.index)}
-      empty={<p class="muted-note">No rows.</p>}
+      empty={<p class="findings-note">No rows.</p>}
     />
   );
 }
@@ -85,7 +85,7 @@ export function AskEvidenceView({ project, question, evidence, at }: { project: 
   return (
     <>
       <ResultView project={project} evidence={evidence} at={at} />
-      {evidence.result_truncated && <p class="muted-note">The result was cut to fit the answer: save it as an insight to see all of it.</p>}
+      {evidence.result_truncated && <p class="findings-note">The result was cut to fit the answer: save it as an insight to see all of it.</p>}
       {evidence.sql !== null && (
         <div class="ask-sql">
           <h4 class="ask-label">SQL it ran</h4>

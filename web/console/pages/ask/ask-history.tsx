@@ -26,7 +26,7 @@ export function AskHistory({ project, conversations, current, onRetry }: History
       <Loaded resource={conversations} what="the conversations" onRetry={onRetry}>
         {({ conversations: list }) =>
           list.length === 0 ? (
-            <p class="muted-note">Your questions are kept here.</p>
+            <p class="findings-note">Your questions are kept here.</p>
           ) : (
             <ul class="ask-history-list">
               {[...list].sort((a, b) => b.updated_at.localeCompare(a.updated_at)).map((conversation) => (

@@ -8,7 +8,7 @@ import { fieldText } from "../../hooks/use-form-action.ts";
 import { SelectField, TextAreaField, TextField } from "../../ui/field.tsx";
 import { severityLabels } from "./finding-format.ts";
 
-/** The console API's limit for names (server/control/schemas.ts, nameLengthMax). */
+/** The API's limit for names (server/control/findings/findings-limits.ts, findingsNameLengthMax). */
 export const destinationNameLengthMax = 200;
 
 export const destinationKindLabels: Record<DestinationKind, string> = { slack: "Slack", webhook: "Webhook" };
@@ -18,13 +18,16 @@ const urlLabels: Record<DestinationKind, { label: string; hint: string; placehol
   webhook: { label: "Endpoint URL", hint: "Each finding is POSTed here as JSON, signed (docs/findings.md says how to verify). Kept secret: it is never shown again.", placeholder: "https://example.com/hooks/findings" },
 };
 
-/** "has a secret ending …abcd", or that none is stored. */
+/**
+ * What the page shows of the stored URL: the API's hint, its origin and last 4 characters
+ * ("URL https://hooks.slack.com/…AbCd"); the URL itself is never returned.
+ */
 export const secretNote = (destination: Pick<DestinationDto, "has_secret" | "secret_hint">) =>
-  destination.has_secret ? (destination.secret_hint ? `has a secret ending …${destination.secret_hint}` : "has a secret") : "no secret yet";
+  destination.has_secret ? (destination.secret_hint ? `URL ${destination.secret_hint}` : "URL stored") : "no URL yet";
 
 export function DestinationFields({ existing, kind, onKind }: { existing: DestinationDto | null; kind: DestinationKind; onKind(kind: DestinationKind): void }) {
   const url = urlLabels[kind];
-  const keep = existing?.has_secret ? `Leave empty to keep the one stored (${secretNote(existing)})` : url.placeholder;
+  const stored = existing?.has_secret ? `Stored: ${secretNote(existing)}; leave empty to keep it. ` : "";
   return (
     <>
       {existing === null ? (
@@ -32,10 +35,10 @@ export function DestinationFields({ existing, kind, onKind }: { existing: Destin
           {destinationKinds.map((name) => <option key={name} value={name} selected={name === kind}>{destinationKindLabels[name]}</option>)}
         </SelectField>
       ) : (
-        <p class="form-note">Kind: {destinationKindLabels[existing.kind]}</p>
+        <p class="findings-note">Kind: {destinationKindLabels[existing.kind]}</p>
       )}
       <TextField label="Name" name="name" required maxLength={destinationNameLengthMax} defaultValue={existing?.name ?? ""} placeholder={kind === "slack" ? "#growth alerts" : "On-call webhook"} />
-      <TextField label={url.label} name="secret" type="password" autoComplete="off" required={existing === null} placeholder={keep} hint={url.hint} />
+      <TextField label={url.label} name="secret" type="password" autoComplete="off" required={existing === null} placeholder={existing ? "Leave empty to keep the stored one" : url.placeholder} hint={`${stored}${url.hint}`} />
       {kind === "webhook" && (
         <TextField
           label="Signing secret"
@@ -44,7 +47,7 @@ export function DestinationFields({ existing, kind, onKind }: { existing: Destin
           autoComplete="off"
          
           placeholder={existing ? "Leave empty to keep the one stored" : "whsec_…"}
-          hint="Each body is signed with HMAC-SHA256 under this secret (Standard Webhooks headers), so the receiver can tell it came from here."
+          hint="Each body is signed with HMAC-SHA256 under this secret (Standard Webhooks headers), so the receiver can tell it came from here: whsec_ and base64, or 16 to 256 visible characters."
         />
       )}
       <TextAreaField

@@ -86,7 +86,7 @@ function DestinationsView({ project, initial }: { project: ProjectDto; initial: 
           <PlusIcon /> New destination
         </Button>
       </div>
-      {blocked && <p id={blockedNoteId} class="muted-note">{blocked}</p>}
+      {blocked && <p id={blockedNoteId} class="findings-note">{blocked}</p>}
       {destinations.length === 0 ? (
         <EmptyState icon={<BellIcon size={20} />} title="No destinations yet">
           Add a Slack channel or a webhook, then name it in a rule: its findings are sent there.

@@ -6,7 +6,7 @@ import { formatNumber, formatPercent } from "../../format/numbers.ts";
 export const severityLabels: Record<Severity, string> = { info: "Info", warning: "Warning", critical: "Critical" };
 export const severityBadges: Record<Severity, string> = { info: "badge", warning: "badge badge-warning", critical: "badge badge-danger" };
 export const cadenceLabels: Record<Cadence, string> = { hourly: "Hourly", daily: "Daily" };
-export const directionLabels: Record<Direction, string> = { drop: "A drop", spike: "A spike", both: "A drop or a spike" };
+export const directionLabels: Record<Direction, string> = { drop: "a drop", spike: "a spike", both: "a drop or a spike" };
 export const targetKindLabels: Record<RuleTargetKind, string> = {
   event_volume: "An event's volume",
   funnel_conversion: "Conversion between two events",
@@ -28,7 +28,7 @@ export function describeTarget(target: RuleTarget): string {
   }
 }
 
-/** A rule's thresholds in one line: "Drop or spike · ≥ 30% · z ≥ 3 · 4 weeks · min 20". */
+/** A rule's thresholds in one line: "a drop · change ≥ 30% · z ≥ 3 · baseline 4 weeks · min volume 20". */
 export function describeThresholds(rule: Pick<RuleDto, "thresholds">): string {
   const { direction, relative_change, absolute_change, anomaly_z, baseline_weeks, min_volume } = rule.thresholds;
   const parts = [directionLabels[direction]];
@@ -39,14 +39,14 @@ export function describeThresholds(rule: Pick<RuleDto, "thresholds">): string {
   return parts.join(" · ");
 }
 
-/** A conversion is a share (0.42 → 42%); every other target counts or measures. */
-export const formatValue = (target: RuleTarget, value: number) => (target.kind === "funnel_conversion" ? formatPercent(value) : formatNumber(value));
+/** A conversion is in percent (42 → 42%), its change in points; every other target counts or measures. */
+export const formatValue = (target: RuleTarget, value: number) => (target.kind === "funnel_conversion" ? `${formatNumber(value)}%` : formatNumber(value));
 
 const signed = (text: string, value: number) => (value > 0 ? `+${text}` : text);
 
 /** "1,020 against 1,800 (−780, −43.3%)". */
 export function describeChange(finding: FindingDto): string {
-  const change = finding.target.kind === "funnel_conversion" ? `${signed(formatNumber(finding.change * 100), finding.change)} points` : signed(formatNumber(finding.change), finding.change);
+  const change = finding.target.kind === "funnel_conversion" ? `${signed(formatNumber(finding.change), finding.change)} points` : signed(formatNumber(finding.change), finding.change);
   const relative = finding.relative_change === null ? "" : `, ${signed(formatPercent(finding.relative_change), finding.relative_change)}`;
   return `${formatValue(finding.target, finding.value)} against ${formatValue(finding.target, finding.baseline)} (${change}${relative})`;
 }

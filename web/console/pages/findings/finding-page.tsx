@@ -41,15 +41,15 @@ function Attempts({ attempts, timeZone }: { attempts: AttemptDto[]; timeZone: st
       ]}
       rows={attempts}
       rowKey={(attempt) => String(attempt.attempt)}
-      empty={<p class="muted-note">No attempt yet.</p>}
+      empty={<p class="findings-note">No attempt yet.</p>}
     />
   );
 }
 
 function Deliveries({ finding, destinations, timeZone }: { finding: FindingDto; destinations: DestinationDto[] | null; timeZone: string }) {
   const deliveries = finding.deliveries ?? [];
-  if (!finding.sent) return <p class="muted-note">Not sent: the rule had reached its daily cap when this was raised. It is kept here.</p>;
-  if (deliveries.length === 0) return <p class="muted-note">No destination was to receive this finding (the rule names none, or none takes its severity).</p>;
+  if (!finding.sent) return <p class="findings-note">Not sent: the rule had reached its daily cap when this was raised. It is kept here.</p>;
+  if (deliveries.length === 0) return <p class="findings-note">No destination was to receive this finding (the rule names none, or none takes its severity).</p>;
   const nameOf = (id: string) => destinations?.find((destination) => destination.id === id)?.name ?? `Destination ${id}`;
   return (
     <>
@@ -58,7 +58,7 @@ function Deliveries({ finding, destinations, timeZone }: { finding: FindingDto; 
           <div class="finding-delivery-head">
             <h3 class="finding-delivery-name">{nameOf(delivery.destination_id)}</h3>
             <span class={deliveryStateBadges[delivery.state]}>{deliveryStateLabels[delivery.state]}</span>
-            {delivery.next_attempt_at !== null && <span class="muted-note">Next attempt {formatDateTime(delivery.next_attempt_at, timeZone)}</span>}
+            {delivery.next_attempt_at !== null && <span class="findings-note">Next attempt {formatDateTime(delivery.next_attempt_at, timeZone)}</span>}
           </div>
           <Attempts attempts={delivery.attempts} timeZone={timeZone} />
         </section>

@@ -26,14 +26,14 @@ function FindingsTable({ project, findings }: { project: ProjectDto; findings: F
     <DataTable<FindingDto>
       caption="Findings, newest first"
       columns={[
-        { label: "Raised", cell: (finding) => <time dateTime={finding.raised_at} title={formatDateTime(finding.raised_at, project.timezone)}>{formatRelative(finding.raised_at)}</time> },
+        { label: "Raised", cell: (finding) => <time class="findings-nowrap" dateTime={finding.raised_at} title={formatDateTime(finding.raised_at, project.timezone)}>{formatRelative(finding.raised_at)}</time> },
         { label: "Severity", cell: (finding) => <span class={severityBadges[finding.severity]}>{severityLabels[finding.severity]}</span> },
         { label: "Rule", cell: (finding) => <a class="text-strong" href={paths.finding(project.id, finding.id)}>{finding.rule_name}</a> },
         { label: "Summary", cell: (finding) => <span class="finding-summary">{finding.summary}</span> },
-        { label: "Period", cell: (finding) => describePeriod(finding, project.timezone) },
+        { label: "Period", cell: (finding) => <span class="findings-nowrap">{describePeriod(finding, project.timezone)}</span> },
         { label: "Value vs baseline", cell: (finding) => describeChange(finding) },
         {
-          label: "Acknowledged",
+          label: "State",
           cell: (finding) =>
             finding.acknowledged_at === null ? <span class="badge badge-accent">New</span> : <span class="badge badge-success" title={formatDateTime(finding.acknowledged_at, project.timezone)}>Acknowledged</span>,
         },
@@ -99,7 +99,7 @@ function FindingsContent({ project }: { project: ProjectDto }) {
               : "A rule watches an event's volume, a conversion, a metric or ingestion warnings, and raises a finding when it moves away from its usual level."}
           </EmptyState>
         ) : (
-          <section class="card table-card" aria-label="Findings">
+          <section class="card table-card findings-table" aria-label="Findings">
             <FindingsTable project={project} findings={list.items} />
             <LoadMore controls={controls} />
           </section>

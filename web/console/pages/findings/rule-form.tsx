@@ -8,7 +8,7 @@ import type { MetricDto } from "../../api/experiments-api.ts";
 import { cadences, directions, severities, type DestinationDto, type RuleDto, type RuleInput, type RuleTargetKind, type Thresholds } from "../../api/findings-api.ts";
 import { fieldText } from "../../hooks/use-form-action.ts";
 import { SelectField, TextField } from "../../ui/field.tsx";
-import { cadenceLabels, directionLabels, severityLabels } from "./finding-format.ts";
+import { cadenceLabels, severityLabels } from "./finding-format.ts";
 import { readTarget, TargetFields } from "./rule-target-fields.tsx";
 
 /** The console API's limit for names (server/control/schemas.ts, nameLengthMax). */
@@ -16,6 +16,8 @@ const ruleNameLengthMax = 200;
 
 /** A new rule's thresholds: docs/findings.md's defaults (server/findings/findings-types.ts, defaultThresholds). */
 const newThresholds: Thresholds = { direction: "both", absolute_change: null, relative_change: 0.3, anomaly_z: null, baseline_weeks: 4, min_volume: 20 };
+
+const directionChoices: Record<Thresholds["direction"], string> = { drop: "A drop", spike: "A spike", both: "A drop or a spike" };
 
 const numberText = (value: number | null) => (value === null ? "" : String(value));
 /** 0.3 → "30": percent typed, a ratio sent; rounded so 0.07 does not read 7.000000000000001. */
@@ -44,19 +46,19 @@ export function RuleFields({ existing, events, metrics, destinations, kind, onKi
             {cadences.map((cadence) => <option key={cadence} value={cadence} selected={cadence === (existing?.cadence ?? "daily")}>{cadenceLabels[cadence]}</option>)}
           </SelectField>
           <SelectField label="Direction" name="direction">
-            {directions.map((direction) => <option key={direction} value={direction} selected={direction === thresholds.direction}>{directionLabels[direction]}</option>)}
+            {directions.map((direction) => <option key={direction} value={direction} selected={direction === thresholds.direction}>{directionChoices[direction]}</option>)}
           </SelectField>
         </div>
         <div class="field-row">
-          <TextField label="Relative change (%)" name="relative_change" type="number" step="any" min="0" defaultValue={percentText(thresholds.relative_change)} hint="Empty: not checked." />
-          <TextField label="Absolute change" name="absolute_change" type="number" step="any" min="0" defaultValue={numberText(thresholds.absolute_change)} hint="In the target's unit. Empty: not checked." />
-          <TextField label="Anomaly z" name="anomaly_z" type="number" step="any" min="0" defaultValue={numberText(thresholds.anomaly_z)} hint="Robust z-score against the baseline. Empty: not checked." />
+          <TextField label="Relative change (%)" name="relative_change" type="number" step="any" defaultValue={percentText(thresholds.relative_change)} hint="Empty: not checked." />
+          <TextField label="Absolute change" name="absolute_change" type="number" step="any" defaultValue={numberText(thresholds.absolute_change)} hint="In the target's unit: events, warnings, conversion points or the metric's unit. Empty: not checked." />
+          <TextField label="Anomaly z" name="anomaly_z" type="number" step="any" defaultValue={numberText(thresholds.anomaly_z)} hint="Robust z-score against the baseline. Empty: not checked." />
         </div>
         <div class="field-row">
-          <TextField label="Baseline weeks" name="baseline_weeks" type="number" step="1" min="1" required defaultValue={String(thresholds.baseline_weeks)} />
-          <TextField label="Minimum volume" name="min_volume" type="number" step="any" min="0" required defaultValue={String(thresholds.min_volume)} hint="Periods below this, with their baseline, are not judged." />
+          <TextField label="Baseline weeks" name="baseline_weeks" type="number" step="any" required defaultValue={String(thresholds.baseline_weeks)} />
+          <TextField label="Minimum volume" name="min_volume" type="number" step="any" required defaultValue={String(thresholds.min_volume)} hint="Periods below this, with their baseline, are not judged." />
         </div>
-        <p class="form-note">Every threshold that is set must be crossed; at least one is set.</p>
+        <p class="findings-note">Every threshold that is set must be crossed; at least one is set.</p>
       </fieldset>
       <fieldset class="rule-fieldset">
         <legend class="field-label">Where it goes</legend>
@@ -64,12 +66,12 @@ export function RuleFields({ existing, events, metrics, destinations, kind, onKi
           <SelectField label="Lowest severity raised" name="min_severity">
             {severities.map((severity) => <option key={severity} value={severity} selected={severity === (existing?.min_severity ?? "info")}>{severityLabels[severity]}</option>)}
           </SelectField>
-          <TextField label="Daily cap" name="daily_cap" type="number" step="1" min="0" defaultValue={numberText(existing?.daily_cap ?? null)} placeholder="Default" hint="Findings sent per day at most. Empty: the deployment's default." />
+          <TextField label="Daily cap" name="daily_cap" type="number" step="any" defaultValue={numberText(existing?.daily_cap ?? null)} placeholder="Default" hint="Findings sent per day at most. Empty: the deployment's default." />
         </div>
         <div class="field" role="group" aria-label="Destinations">
           <span class="field-label">Destinations</span>
           {destinations.length === 0 ? (
-            <p class="form-note">No destinations yet: findings are listed here but sent nowhere. Add one under Destinations.</p>
+            <p class="findings-note">No destinations yet: findings are listed here but sent nowhere. Add one under Destinations.</p>
           ) : (
             <div class="rule-destinations">
               {destinations.map((destination) => (

@@ -51,7 +51,7 @@ export function TargetFields({ kind, target, events, metrics, onKind }: TargetFi
         (liveMetrics === null ? (
           <TextField label="Metric key" name="key" required defaultValue={same?.key ?? ""} hint="The project's metrics could not be listed: type the metric's key." />
         ) : liveMetrics.length === 0 ? (
-          <p class="form-note">The project has no metrics yet: define one on an experiment's page first.</p>
+          <p class="findings-note">The project has no metrics yet: define one on an experiment's page first.</p>
         ) : (
           <SelectField label="Metric" name="key" required>
             {liveMetrics.map((metric) => <option key={metric.key} value={metric.key} selected={metric.key === same?.key}>{`${metric.name} (${metric.key})`}</option>)}

@@ -41,23 +41,37 @@ function RulesView({ project, initialRules, destinations }: { project: ProjectDt
           <PlusIcon /> New rule
         </Button>
       </div>
-      {blocked && <p id={blockedNoteId} class="muted-note">{blocked}</p>}
+      {blocked && <p id={blockedNoteId} class="findings-note">{blocked}</p>}
       <FormError error={toggle.error} />
       {rules.length === 0 ? (
         <EmptyState icon={<BellIcon size={20} />} title="No rules yet">
           A rule watches an event's volume, the conversion between two events, a metric or ingestion warnings, and raises a finding when it moves away from its usual level.
         </EmptyState>
       ) : (
-        <section class="card table-card" aria-label="Rules">
+        <section class="card table-card findings-table" aria-label="Rules">
           <DataTable<RuleDto>
             caption="Rules"
             columns={[
-              { label: "Name", cell: (rule) => <a class="text-strong" href={paths.findings(project.id, { rule: rule.id })}>{rule.name}</a> },
-              { label: "Watches", cell: (rule) => describeTarget(rule.target) },
-              { label: "Cadence", cell: (rule) => cadenceLabels[rule.cadence] },
-              { label: "Raises when", cell: (rule) => <span class="rule-thresholds">{describeThresholds(rule)}</span> },
-              { label: "Severity", cell: (rule) => `${severityLabels[rule.min_severity]} and above` },
-              { label: "Daily cap", numeric: true, cell: (rule) => (rule.daily_cap === null ? "Default" : rule.daily_cap) },
+              {
+                label: "Rule",
+                cell: (rule) => (
+                  <div class="rule-cell">
+                    <a class="text-strong" href={paths.findings(project.id, { rule: rule.id })}>{rule.name}</a>
+                    <span class="rule-detail">{describeTarget(rule.target)}</span>
+                  </div>
+                ),
+              },
+              {
+                label: "Raises when",
+                cell: (rule) => (
+                  <div class="rule-cell">
+                    <span>{cadenceLabels[rule.cadence]}: {describeThresholds(rule)}</span>
+                    <span class="rule-detail">
+                      {severityLabels[rule.min_severity]} and above · {rule.daily_cap === null ? "the default daily cap" : `at most ${rule.daily_cap} a day`}
+                    </span>
+                  </div>
+                ),
+              },
               { label: "Sends to", cell: (rule) => (rule.destination_ids.length === 0 ? "Nowhere (listed only)" : rule.destination_ids.map(nameOf).join(", ")) },
               { label: "State", cell: (rule) => (rule.enabled ? <span class="badge badge-success">Enabled</span> : <span class="badge badge-warning">Disabled</span>) },
               {

@@ -126,7 +126,7 @@ function DestinationsView({ project, initial }: { project: ProjectDto; initial: 
 function DestinationsContent({ project }: { project: ProjectDto }) {
   const [destinations, reload] = useResource(() => listDestinations(project.id), [project.id]);
   return (
-    <div class="page">
+    <div class="page findings-page">
       <PageTitle title="Destinations">Where findings are sent: a Slack channel, or your own endpoint as a signed webhook.</PageTitle>
       <FindingsNav project={project} current="destinations" />
       <Loaded resource={destinations} what="the destinations" onRetry={reload}>

@@ -44,12 +44,15 @@ export const formatValue = (target: RuleTarget, value: number) => (target.kind =
 
 const signed = (text: string, value: number) => (value > 0 ? `+${text}` : text);
 
-/** "1,020 against 1,800 (−780, −43.3%)". */
-export function describeChange(finding: FindingDto): string {
+/** The change alone: "-780, -43.3%" (a conversion's in points: "-9 points, -30%"). */
+export function describeDelta(finding: FindingDto): string {
   const change = finding.target.kind === "funnel_conversion" ? `${signed(formatNumber(finding.change), finding.change)} points` : signed(formatNumber(finding.change), finding.change);
-  const relative = finding.relative_change === null ? "" : `, ${signed(formatPercent(finding.relative_change), finding.relative_change)}`;
-  return `${formatValue(finding.target, finding.value)} against ${formatValue(finding.target, finding.baseline)} (${change}${relative})`;
+  return finding.relative_change === null ? change : `${change}, ${signed(formatPercent(finding.relative_change), finding.relative_change)}`;
 }
+
+/** "1,020 against 1,800 (-780, -43.3%)". */
+export const describeChange = (finding: FindingDto) =>
+  `${formatValue(finding.target, finding.value)} against ${formatValue(finding.target, finding.baseline)} (${describeDelta(finding)})`;
 
 /** A finding's period in the project's zone: "Nov 27, 14:00 – 15:00" or "Nov 27". */
 export function describePeriod(finding: Pick<FindingDto, "period_start" | "period_end" | "cadence">, timeZone: string): string {

@@ -19,7 +19,7 @@ import { SearchOffIcon } from "../../ui/icons.tsx";
 import { PageTitle } from "../../ui/page-title.tsx";
 import { EmptyState, ErrorState, LoadingState } from "../../ui/states.tsx";
 import { useAction } from "../settings/use-action.ts";
-import { cadenceLabels, describeChange, describePeriod, describeTarget, formatValue, severityBadges, severityLabels } from "./finding-format.ts";
+import { cadenceLabels, describeDelta, describePeriod, describeTarget, formatValue, severityBadges, severityLabels } from "./finding-format.ts";
 import { FindingsNav } from "./findings-nav.tsx";
 import { findingsTokens } from "./findings-region.ts";
 import { alertsWriteReason } from "./permissions.ts";
@@ -93,7 +93,7 @@ function FindingView({ project, me, initial }: { project: ProjectDto; me: MeResp
             ["Period", describePeriod(finding, timezone)],
             ["Value", formatValue(finding.target, finding.value)],
             ["Baseline", formatValue(finding.target, finding.baseline)],
-            ["Change", describeChange(finding)],
+            ["Change", describeDelta(finding)],
             ["Anomaly z", finding.anomaly_z === null ? "not used by the rule" : formatNumber(finding.anomaly_z)],
             ["Raised", formatDateTime(finding.raised_at, timezone)],
             ["Sent", finding.sent ? "Yes" : "No: the rule's daily cap was reached"],
@@ -119,7 +119,7 @@ function FindingView({ project, me, initial }: { project: ProjectDto; me: MeResp
 function FindingContent({ project, me, findingId }: { project: ProjectDto; me: MeResponse; findingId: string }) {
   const [finding, reload] = useResource(() => getFinding(findingsTokens(project), findingId), [project.id, findingId]);
   return (
-    <div class="page">
+    <div class="page findings-page">
       <PageTitle title="Finding" />
       <FindingsNav project={project} current="findings" />
       <p><a href={paths.findings(project.id)}>← All findings</a></p>

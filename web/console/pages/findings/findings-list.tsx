@@ -30,7 +30,7 @@ function FindingsTable({ project, findings }: { project: ProjectDto; findings: F
         { label: "Severity", cell: (finding) => <span class={severityBadges[finding.severity]}>{severityLabels[finding.severity]}</span> },
         { label: "Rule", cell: (finding) => <a class="text-strong" href={paths.finding(project.id, finding.id)}>{finding.rule_name}</a> },
         { label: "Summary", cell: (finding) => <span class="finding-summary">{finding.summary}</span> },
-        { label: "Period", cell: (finding) => <span class="findings-nowrap">{describePeriod(finding, project.timezone)}</span> },
+        { label: "Period", cell: (finding) => describePeriod(finding, project.timezone) },
         { label: "Value vs baseline", cell: (finding) => describeChange(finding) },
         {
           label: "State",
@@ -66,7 +66,7 @@ function FindingsContent({ project }: { project: ProjectDto }) {
     route(paths.findings(project.id, { rule: ruleId, unacknowledged, ...filter }), true);
 
   return (
-    <div class="page">
+    <div class="page findings-page">
       <PageTitle title="Findings">
         What your rules noticed in <span class="text-strong">{findingsEnvironment(project)}</span>: a number that moved away from its usual level, newest first.
       </PageTitle>

@@ -56,7 +56,10 @@ function RulesView({ project, initialRules, destinations }: { project: ProjectDt
                 label: "Rule",
                 cell: (rule) => (
                   <div class="rule-cell">
-                    <a class="text-strong" href={paths.findings(project.id, { rule: rule.id })}>{rule.name}</a>
+                    <span class="rule-name-row">
+                      <a class="text-strong" href={paths.findings(project.id, { rule: rule.id })}>{rule.name}</a>
+                      {rule.enabled ? <span class="badge badge-success">Enabled</span> : <span class="badge badge-warning">Disabled</span>}
+                    </span>
                     <span class="rule-detail">{describeTarget(rule.target)}</span>
                   </div>
                 ),
@@ -64,7 +67,7 @@ function RulesView({ project, initialRules, destinations }: { project: ProjectDt
               {
                 label: "Raises when",
                 cell: (rule) => (
-                  <div class="rule-cell">
+                  <div class="rule-cell rule-when">
                     <span>{cadenceLabels[rule.cadence]}: {describeThresholds(rule)}</span>
                     <span class="rule-detail">
                       {severityLabels[rule.min_severity]} and above · {rule.daily_cap === null ? "the default daily cap" : `at most ${rule.daily_cap} a day`}
@@ -73,7 +76,6 @@ function RulesView({ project, initialRules, destinations }: { project: ProjectDt
                 ),
               },
               { label: "Sends to", cell: (rule) => (rule.destination_ids.length === 0 ? "Nowhere (listed only)" : rule.destination_ids.map(nameOf).join(", ")) },
-              { label: "State", cell: (rule) => (rule.enabled ? <span class="badge badge-success">Enabled</span> : <span class="badge badge-warning">Disabled</span>) },
               {
                 label: "Actions",
                 actions: true,
@@ -117,7 +119,7 @@ function RulesContent({ project }: { project: ProjectDto }) {
     [project.id],
   );
   return (
-    <div class="page">
+    <div class="page findings-page">
       <PageTitle title="Rules">What is watched, and when a finding is raised and sent.</PageTitle>
       <FindingsNav project={project} current="rules" />
       <Loaded resource={data} what="the rules" onRetry={reload}>

@@ -3,8 +3,10 @@
 // a key is valid), ingest policies, the person store (person-store.ts), published flags
 // (flag-store.ts), region-token revocations (token-revocations.ts), cohort memberships
 // (cohort-store.ts), the projects' tracking plans (catalog-plan-store.ts), the replay index
-// (replay/replay-index.ts) and the usage counters billing meters from (usage-counters.ts).
+// (replay/replay-index.ts), the usage counters billing meters from (usage-counters.ts), and
+// findings: their configuration (findings-config-store.ts) and delivery outbox (findings-outbox.ts).
 import { FindingsConfigStore } from "./findings-config-store.ts";
+import { FindingsOutboxStore } from "./findings-outbox.ts";
 import { Database } from "bun:sqlite";
 import { personSchema, personSchemaV4, personSchemaV7 } from "./person-schema.ts";
 import { PersonStore } from "./person-store.ts";
@@ -77,6 +79,8 @@ export class RegionStore {
   readonly usage: UsageCounterStore;
   /** Findings destinations, rules and metrics the control plane pushed (same file; the store creates its own table). */
   readonly findingsConfig: FindingsConfigStore;
+  /** Raised findings' deliveries to their destinations, with every attempt (same file; the store creates its own tables). */
+  readonly findingsOutbox: FindingsOutboxStore;
 
   /** SQLite's write-ahead journal of this file: durable once synced, whatever the checkpoints did. */
   readonly journalPath: string;
@@ -114,6 +118,7 @@ export class RegionStore {
     this.personErasure = new PersonErasure(this.db, this.directory, this.persons, this.cohorts);
     this.usage = new UsageCounterStore(this.db);
     this.findingsConfig = new FindingsConfigStore(this.db);
+    this.findingsOutbox = new FindingsOutboxStore(this.db);
   }
 
   /**

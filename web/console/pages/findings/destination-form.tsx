@@ -5,6 +5,7 @@
 import { useState } from "preact/hooks";
 import { destinationKinds, severities, type DestinationDto, type DestinationInput, type DestinationKind } from "../../api/findings-api.ts";
 import { fieldText } from "../../hooks/use-form-action.ts";
+import { Button } from "../../ui/button.tsx";
 import { SelectField, TextAreaField, TextField } from "../../ui/field.tsx";
 import { severityLabels } from "./finding-format.ts";
 
@@ -25,6 +26,39 @@ const urlLabels: Record<DestinationKind, { label: string; hint: string; placehol
 export const secretNote = (destination: Pick<DestinationDto, "has_secret" | "secret_hint">) =>
   destination.has_secret ? (destination.secret_hint ? `URL ${destination.secret_hint}` : "URL stored") : "no URL yet";
 
+/** Bytes of a generated signing secret: inside Standard Webhooks' 24 to 64. */
+const generatedSecretBytes = 32;
+
+const generateSigningSecret = () => {
+  const bytes = crypto.getRandomValues(new Uint8Array(generatedSecretBytes));
+  return `whsec_${btoa(String.fromCharCode(...bytes))}`;
+};
+
+/**
+ * The webhook's signing secret, typed or generated here. A generated one is shown as text so it
+ * can be copied into the receiver: once saved it is never shown again.
+ */
+function SigningSecretField({ existing }: { existing: DestinationDto | null }) {
+  const [generated, setGenerated] = useState<string | null>(null);
+  const common = {
+    label: "Signing secret",
+    name: "signing_secret",
+    autoComplete: "off",
+    required: existing === null,
+    aside: <Button small variant="ghost" onClick={() => setGenerated(generateSigningSecret())}>Generate</Button>,
+  };
+  return generated ? (
+    <TextField key={generated} {...common} type="text" spellcheck={false} defaultValue={generated} hint="Copy it into your receiver now: once saved it is never shown again." />
+  ) : (
+    <TextField
+      {...common}
+      type="password"
+      placeholder={existing ? "Leave empty to keep the one stored" : "whsec_…"}
+      hint="Each body is signed with HMAC-SHA256 under this secret (Standard Webhooks headers), so the receiver can tell it came from here: whsec_ and base64, or 16 to 256 visible characters."
+    />
+  );
+}
+
 export function DestinationFields({ existing, kind, onKind }: { existing: DestinationDto | null; kind: DestinationKind; onKind(kind: DestinationKind): void }) {
   const url = urlLabels[kind];
   const stored = existing?.has_secret ? `Stored: ${secretNote(existing)}; leave empty to keep it. ` : "";
@@ -39,17 +73,7 @@ export function DestinationFields({ existing, kind, onKind }: { existing: Destin
       )}
       <TextField label="Name" name="name" required maxLength={destinationNameLengthMax} defaultValue={existing?.name ?? ""} placeholder={kind === "slack" ? "#growth alerts" : "On-call webhook"} />
       <TextField label={url.label} name="secret" type="password" autoComplete="off" required={existing === null} placeholder={existing ? "Leave empty to keep the stored one" : url.placeholder} hint={`${stored}${url.hint}`} />
-      {kind === "webhook" && (
-        <TextField
-          label="Signing secret"
-          name="signing_secret"
-          type="password"
-          autoComplete="off"
-         
-          placeholder={existing ? "Leave empty to keep the one stored" : "whsec_…"}
-          hint="Each body is signed with HMAC-SHA256 under this secret (Standard Webhooks headers), so the receiver can tell it came from here: whsec_ and base64, or 16 to 256 visible characters."
-        />
-      )}
+      {kind === "webhook" && <SigningSecretField existing={existing} />}
       <TextAreaField
         label="Recipients (optional)"
         name="to"

@@ -123,7 +123,7 @@ function AskContent({ project }: { project: ProjectDto }) {
           {thread.status === "failed" && <ErrorState title="The conversation could not be loaded" error={thread.error} action={<a href={paths.ask(project.id)}>Start a new conversation</a>} />}
           {thread.status === "ready" && thread.exchanges.length > 0 && (
             <ol class="ask-thread">
-              {thread.exchanges.map((exchange) => <ExchangeView key={exchange.key} project={project} exchange={exchange} pending={asking} />)}
+              {thread.exchanges.map((exchange, index) => <ExchangeView key={exchange.key} project={project} exchange={exchange} pending={asking && index === thread.exchanges.length - 1} />)}
             </ol>
           )}
           {failure !== null &&

@@ -1,6 +1,6 @@
 // "Findings": what the rules raised, newest first (the region's GET /findings), 50 at a time
 // with "Load more"; filtered by rule and to those nobody acknowledged yet (both kept in the
-// URL). A row opens the finding with its deliveries.
+// URL). A finding's rule name opens it with its deliveries.
 import { useLocation, useRoute } from "preact-iso";
 import { listFindings, listRules, type FindingDto } from "../../api/findings-api.ts";
 import type { ProjectDto } from "../../api/types.ts";
@@ -21,7 +21,6 @@ import { FindingsNav } from "./findings-nav.tsx";
 import { findingsEnvironment, findingsTokens } from "./findings-region.ts";
 
 function FindingsTable({ project, findings }: { project: ProjectDto; findings: FindingDto[] }) {
-  const { route } = useLocation();
   return (
     <DataTable<FindingDto>
       caption="Findings, newest first"
@@ -40,7 +39,6 @@ function FindingsTable({ project, findings }: { project: ProjectDto; findings: F
       ]}
       rows={findings}
       rowKey={(finding) => finding.id}
-      onRowClick={(finding) => route(paths.finding(project.id, finding.id))}
     />
   );
 }

@@ -43,8 +43,12 @@ function exchangesOf(messages: Awaited<ReturnType<typeof getConversation>>["mess
   return exchanges;
 }
 
-/** The region answers 503 `unavailable` when no model is configured: its message says how. */
-const isUnconfigured = (error: unknown) => error instanceof ApiError && error.status === 503;
+/**
+ * The model cannot answer: none is configured (503, the message says how to configure one), it
+ * cannot be reached or took too long (503), or it answered with an error (502). The region's
+ * message says which.
+ */
+const isModelUnavailable = (error: unknown) => error instanceof ApiError && error.code === "unavailable";
 
 function ExchangeView({ project, exchange, pending }: { project: ProjectDto; exchange: Exchange; pending: boolean }) {
   return (
@@ -127,9 +131,9 @@ function AskContent({ project }: { project: ProjectDto }) {
             </ol>
           )}
           {failure !== null &&
-            (isUnconfigured(failure) ? (
+            (isModelUnavailable(failure) ? (
               <Alert tone="error">
-                <strong>Ask needs a language model.</strong> {describeError(failure)}
+                <strong>The language model is not available.</strong> {describeError(failure)}
               </Alert>
             ) : (
               <Alert tone="error">The question could not be answered: {describeError(failure)}</Alert>

@@ -15,6 +15,7 @@ import { DatacenterRangesError, loadDatacenterRanges, type DatacenterRanges } fr
 import { GatewaySettingsError, parseGatewaySettings, type GatewaySettings } from "./gateway/settings.ts";
 import { MailSettingsError, parseMailSettings, type MailSettings } from "./mail/settings.ts";
 import { ControlMailSettingsError, parseControlMailSettings, type ControlMailSettings } from "./control/mail/settings.ts";
+import { AskSettingsError, parseAskSettings, type AskSettings } from "./region/ask/ask-settings.ts";
 
 export const knownRegions = {
   eu: "Europe",
@@ -71,6 +72,8 @@ export interface Config {
   controlMail: ControlMailSettings;
   /** SERVICES: what this process runs: everything (`all`, the default), the gateway alone (`gateway`) or the mail API alone (`mail`). */
   services: ServiceSet;
+  /** Ask's language model (ASK_*; null: none configured, POST /ask answers 503). */
+  ask: AskSettings | null;
 }
 
 export class ConfigError extends Error {}
@@ -152,6 +155,15 @@ function parseControlMail(env: Record<string, string | undefined>): ControlMailS
   }
 }
 
+function parseAsk(env: Record<string, string | undefined>): AskSettings | null {
+  try {
+    return parseAskSettings(env);
+  } catch (error) {
+    if (error instanceof AskSettingsError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
 function parseGateway(env: Record<string, string | undefined>): GatewaySettings {
   try {
     return parseGatewaySettings(env);
@@ -208,6 +220,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mail: parseMail(env, publicUrl),
     controlMail: parseControlMail(env),
     services: parseServices(env.SERVICES),
+    ask: parseAsk(env),
     cohortRecalculateMinutes: parseInteger("COHORT_RECALCULATE_MINUTES", env.COHORT_RECALCULATE_MINUTES, 60, 0, 7 * 24 * 60),
     queryCacheBytes: parseInteger("QUERY_CACHE_MB", env.QUERY_CACHE_MB, defaultColumnCacheBytes / 1024 / 1024, 16, 1024 * 1024) * 1024 * 1024,
     queryWorkers: parseInteger("QUERY_WORKERS", env.QUERY_WORKERS, defaultQueryWorkers(), 1, queryWorkersMax),

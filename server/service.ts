@@ -22,12 +22,15 @@ import { RegionTokenSigner } from "./control/services/region-token-signer.ts";
 import { syncPendingKeys } from "./control/services/keys.ts";
 import { syncPendingFlagSecretKeys } from "./control/flags/flag-secret-keys.ts";
 import { syncPendingIntegrations } from "./control/integrations/integration-sync.ts";
+import { syncPendingFindings } from "./control/findings/findings-sync.ts";
 import { pushPendingCatalogs } from "./control/catalog/catalog-publication.ts";
 import { pushUnpublished } from "./control/flags/flag-publications.ts";
 import { pushRevocations } from "./control/services/token-revocations.ts";
 import { RegionNode } from "./region/region-node.ts";
 import { LocalRegionLink, RemoteRegionLink, remoteErasureTimeoutMs, type RegionLink } from "./region/region-link.ts";
 import { erasurePath } from "./region/erasure/erasure-routes.ts";
+import { askPath } from "./region/ask/ask-routes.ts";
+import { askQuestionTimeoutMs } from "./region/ask/ask-settings.ts";
 import { jwksPath } from "./control/routes/discovery.ts";
 import { regionApp } from "./region/app.ts";
 import { revenueProviderModules } from "./ingest/revenue/providers/index.ts";
@@ -60,6 +63,17 @@ interface Surface {
   /** When the surface's request is answered 503 whatever its handler is doing. */
   timeoutMs: number;
 }
+
+/** The most Bun takes for a connection's idle time-out. */
+const bunIdleTimeoutSecondsMax = 255;
+
+/**
+ * Bun's idle time-out for a surface's requests: by default Bun closes a connection whose answer
+ * has not started after 10 s, which would cut a query allowed 30 s (or a question waiting on a
+ * slow model) before its own time-out answers. One second past the surface's time-out, so the
+ * surface's 503 is what a client sees.
+ */
+export const idleTimeoutSeconds = (timeoutMs: number) => Math.min(bunIdleTimeoutSecondsMax, Math.ceil(timeoutMs / 1000) + 1);
 
 /**
  * The region's last resort: a query answers 422 query_too_large at its own time-out (a /sql
@@ -171,12 +185,19 @@ export async function startService(config: Config): Promise<RunningService> {
     const region = regionApp({
       prefix: `/region/${code}`, node, queries: queryServices.get(code)!, cohorts: cohortServices.get(code)!, discovery: discoveries.get(code)!,
       erasures: erasureServices.get(code)!, keys, issuer,
-      regionSecret: config.regionSecret,
+      regionSecret: config.regionSecret, ask: config.ask,
     });
     const ingest = ingestApp({ prefix: `/ingest/${code}`, node, trustProxy: config.trustProxy, revenueModules });
     surfaces.set(`/region/${code}`, { handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: regionRequestTimeoutMs(config.queryTimeoutMs) });
     // An erasure answers once done, which may take far longer than a query: the control plane waits up to remoteErasureTimeoutMs.
     surfaces.set(`/region/${code}${erasurePath}`, { handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: remoteErasureTimeoutMs });
+    // A question waits on several model calls and queries: POST /ask has its own bound
+    // (askQuestionTimeoutMs, plus a last query's), and a slow local model leaves the connection
+    // silent far longer than Bun's default idle time-out.
+    const askTimeoutMs = askQuestionTimeoutMs + regionRequestTimeoutMs(config.queryTimeoutMs);
+    surfaces.set(`/region/${code}${askPath}`, {
+      handle: (request) => region.handle(request), renderError: errorResponse, timeoutMs: askTimeoutMs,
+    });
     surfaces.set(`/ingest/${code}`, { handle: ingest.handle, renderError: ingestErrorResponse, timeoutMs: requestTimeoutMs });
   }
   const control = controlApp(ctx);
@@ -227,6 +248,7 @@ export async function startService(config: Config): Promise<RunningService> {
       recordSocketAddress(request, srv.requestIP(request)?.address);
       const path = new URL(request.url).pathname;
       const surface = route(request.method, path);
+      srv.timeout(request, idleTimeoutSeconds(surface.timeoutMs));
       const response = await withTimeout(Promise.resolve(surface.handle(request, path)), surface.timeoutMs, surface.renderError);
       if (config.logRequests) {
         console.log(`${request.method} ${loggedPath(path)} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);
@@ -244,6 +266,7 @@ export async function startService(config: Config): Promise<RunningService> {
     await syncPendingKeys(ctx);
     await syncPendingFlagSecretKeys(ctx);
     await syncPendingIntegrations(ctx);
+    await syncPendingFindings(ctx);
     await pushUnpublished(ctx);
     await pushRevocations(ctx);
     await pushPendingCatalogs(ctx);

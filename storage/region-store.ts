@@ -4,9 +4,11 @@
 // (flag-store.ts), region-token revocations (token-revocations.ts), cohort memberships
 // (cohort-store.ts), the projects' tracking plans (catalog-plan-store.ts), the replay index
 // (replay/replay-index.ts), the usage counters billing meters from (usage-counters.ts), and
-// findings: their configuration (findings-config-store.ts) and delivery outbox (findings-outbox.ts).
+// findings: their configuration (findings-config-store.ts) and delivery outbox (findings-outbox.ts),
+// and Ask's conversations (ask-conversations.ts).
 import { FindingsConfigStore } from "./findings-config-store.ts";
 import { FindingsOutboxStore } from "./findings-outbox.ts";
+import { AskConversationStore } from "./ask-conversations.ts";
 import { Database } from "bun:sqlite";
 import { personSchema, personSchemaV4, personSchemaV7 } from "./person-schema.ts";
 import { PersonStore } from "./person-store.ts";
@@ -81,6 +83,8 @@ export class RegionStore {
   readonly findingsConfig: FindingsConfigStore;
   /** Raised findings' deliveries to their destinations, with every attempt (same file; the store creates its own tables). */
   readonly findingsOutbox: FindingsOutboxStore;
+  /** Ask's conversations per project, environment and user (same file; the store creates its own tables). */
+  readonly askConversations: AskConversationStore;
 
   /** SQLite's write-ahead journal of this file: durable once synced, whatever the checkpoints did. */
   readonly journalPath: string;
@@ -119,6 +123,7 @@ export class RegionStore {
     this.usage = new UsageCounterStore(this.db);
     this.findingsConfig = new FindingsConfigStore(this.db);
     this.findingsOutbox = new FindingsOutboxStore(this.db);
+    this.askConversations = new AskConversationStore(this.db);
   }
 
   /**

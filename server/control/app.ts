@@ -19,6 +19,7 @@ import { v1Routes } from "./v1/routes.ts";
 import { v1FlagRoutes } from "./v1/flag-routes.ts";
 import { v1IntegrationRoutes } from "./v1/integration-routes.ts";
 import { integrationRoutes } from "./routes/integrations.ts";
+import { findingsRoutes } from "./routes/findings.ts";
 import { flagRoutes } from "./routes/flags.ts";
 import { experimentRoutes } from "./routes/experiments.ts";
 import { v1ExperimentRoutes } from "./v1/experiment-routes.ts";
@@ -48,6 +49,7 @@ export function controlApp(ctx: ControlContext): ContractRouteTable {
   flagRoutes(routes, ctx);
   integrationRoutes(routes, ctx);
   experimentRoutes(routes, ctx);
+  findingsRoutes(routes, ctx);
   insightRoutes(routes, ctx);
   dashboardRoutes(routes, ctx);
   annotationRoutes(routes, ctx);

@@ -1,5 +1,5 @@
 // The region API of one region, mounted at /region/{code}: /query, /sql, the event and
-// property schema, persons, groups, cohorts, live events and the catalog's discovery; every route
+// property schema, persons, groups, cohorts, live events, the catalog's discovery and Ask; every route
 // reads project, environment and scopes only from the token. Errors use the region's codes (a body
 // that fails validation is `bad_request`).
 import { Elysia } from "elysia";
@@ -14,6 +14,7 @@ import { t } from "elysia";
 import { toApiError } from "../http/elysia-errors.ts";
 import { errorResponse, internalErrorResponse } from "../http/errors.ts";
 import { integrationInternalRoutes } from "./integration-internal-routes.ts";
+import { findingsInternalRoutes } from "./findings-internal-routes.ts";
 import { flagInternalRoutes } from "./flag-internal-routes.ts";
 import { usageRoutes } from "./usage-routes.ts";
 import { personsRoutes } from "./persons-routes.ts";
@@ -41,6 +42,11 @@ import { isTimeZone } from "../../engine/time-zone.ts";
 import { erasureRoutes } from "./erasure/erasure-routes.ts";
 import type { RegionErasures } from "./erasure/region-erasures.ts";
 import { join } from "node:path";
+import { askRoutes } from "./ask/ask-routes.ts";
+import { AskAgent } from "./ask/ask-agent.ts";
+import { AskTools } from "./ask/ask-tools.ts";
+import { OpenAiChatModel } from "./ask/model-client.ts";
+import type { AskSettings } from "./ask/ask-settings.ts";
 
 export interface RegionAppOptions {
   prefix: string;
@@ -55,6 +61,8 @@ export interface RegionAppOptions {
   issuer: () => string;
   /** Secret of the internal API the control plane uses (key registry sync); null: not served. */
   regionSecret: string | null;
+  /** Ask's language model; null: POST /ask answers 503 saying how to configure one. */
+  ask: AskSettings | null;
 }
 
 const internalKeysBodyBytesMax = 1024 * 1024;
@@ -121,11 +129,13 @@ const projectIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 /** Billing sets this past a spend cap; 1 keeps every event. */
 const IngestPolicyRequest = t.Object({ keep_ratio: t.Number({ exclusiveMinimum: 0, maximum: 1 }) }, { additionalProperties: false });
 
-export function regionApp({ prefix, node, queries, cohorts, discovery, erasures, keys, issuer, regionSecret }: RegionAppOptions) {
+export function regionApp({ prefix, node, queries, cohorts, discovery, erasures, keys, issuer, regionSecret, ask }: RegionAppOptions) {
   const check = { keys, issuer, region: node.code, revocations: node.store.tokenRevocations };
   const sql = new SqlService(node, queries.columns, queries.gate, { scratchDir: join(node.dataDir, "sql-scratch"), timeoutMs: queries.timeoutMs });
   const schema = new SchemaService(node, new ChunkSummaries(queries.columns), queries.gate, queries.timeoutMs);
   const storedEvents = { node, columns: queries.columns, gate: queries.gate };
+  // Ask's tools run through these same services, with the caller's token claims.
+  const askAgent = ask === null ? null : new AskAgent(new OpenAiChatModel(ask), new AskTools(queries, sql, schema), ask.timeoutMs);
   return new Elysia({ name: `region-${node.code}`, prefix })
     .onError(regionErrorHandler)
     .get("/health", () => {
@@ -164,6 +174,7 @@ export function regionApp({ prefix, node, queries, cohorts, discovery, erasures,
     }, { parse: "none" })
     .use(flagInternalRoutes(node, (request) => checkRegionSecret(request, regionSecret)))
     .use(integrationInternalRoutes(node, (request) => checkRegionSecret(request, regionSecret)))
+    .use(findingsInternalRoutes(node, (request) => checkRegionSecret(request, regionSecret)))
     .use(usageRoutes(node, (request) => checkRegionSecret(request, regionSecret)))
     .use(erasureRoutes(erasures, (request) => checkRegionSecret(request, regionSecret)))
     .use(queryRoutes(queries, check))
@@ -175,6 +186,7 @@ export function regionApp({ prefix, node, queries, cohorts, discovery, erasures,
     .use(ingestionWarningsRoutes(node, check))
     .use(cohortRoutes(node, cohorts, check, (request) => checkRegionSecret(request, regionSecret)))
     .use(liveEventsRoutes(node, check))
+    .use(askRoutes({ agent: askAgent, conversations: node.store.askConversations, check }))
     .use(catalogRoutes(node, discovery, check, (request) => checkRegionSecret(request, regionSecret)))
     .use(replayRoutes(node, check, {
       sessionsWithEvent: (claims, event, fromMs, toMs) => sessionsWithEvent(storedEvents, claims, event, fromMs, toMs),

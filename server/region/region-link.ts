@@ -16,6 +16,8 @@ import { ApiError } from "../http/errors.ts";
 import { queryTimeoutMs } from "./query-service.ts";
 import type { RegionErasures } from "./erasure/region-erasures.ts";
 import type { ErasureProgress, RegionErasureReport, RegionErasureRequest } from "./erasure/erasure-types.ts";
+import type { RegionFindingsProject, TestDeliveryResult } from "../findings/findings-types.ts";
+import { sendFindingsTest } from "./findings-internal-routes.ts";
 
 export type { CohortMaterialized, CohortMaterializeRequest };
 export type { ErasureProgress, RegionErasureReport, RegionErasureRequest };
@@ -42,6 +44,19 @@ export interface RegionLink {
   putIntegrations(integrations: RegionIntegration[], replace: boolean): Promise<void>;
   /** Removes a revenue integration: its webhook URL answers 404 from then on. */
   deleteIntegration(id: string): Promise<void>;
+  /**
+   * Pushes these projects' whole findings configuration (secrets included: the region delivers);
+   * `replace`: they are all of the region's projects with findings configuration, any other goes.
+   */
+  putFindingsConfig(projects: RegionFindingsProject[], replace: boolean): Promise<void>;
+  /** Removes a project's findings configuration (it has none left, or the project was deleted). */
+  deleteFindingsConfig(projectId: string): Promise<void>;
+  /**
+   * Sends a test message to a findings destination now (one attempt, never retried).
+   * RegionRefusal: 404 when the region does not know the destination, 503 `unavailable` when
+   * findings delivery is not running there or the region cannot be reached.
+   */
+  testFindingsDestination(projectId: string, destinationId: string): Promise<TestDeliveryResult>;
   /** Hands the region region-token revocations (it keeps each until the tokens it covers expire). */
   revokeTokens(revocations: TokenRevocation[]): Promise<void>;
   /**
@@ -108,6 +123,24 @@ export class LocalRegionLink implements RegionLink {
     this.node.store.integrations.delete(id);
   }
 
+  async putFindingsConfig(projects: RegionFindingsProject[], replace: boolean): Promise<void> {
+    if (replace) this.node.store.findingsConfig.replaceAll(projects);
+    else this.node.store.findingsConfig.upsert(projects);
+  }
+
+  async deleteFindingsConfig(projectId: string): Promise<void> {
+    this.node.store.findingsConfig.delete(projectId);
+  }
+
+  async testFindingsDestination(projectId: string, destinationId: string): Promise<TestDeliveryResult> {
+    try {
+      return await sendFindingsTest(this.node, projectId, destinationId);
+    } catch (error) {
+      if (error instanceof ApiError) throw new RegionRefusal(error.status, error.code, error.message);
+      throw error;
+    }
+  }
+
   async materializeCohort(request: CohortMaterializeRequest): Promise<CohortMaterialized> {
     try {
       return await this.cohorts.materializeRequested(request);
@@ -155,6 +188,9 @@ export const remoteMaterializeTimeoutMs = queryTimeoutMs + remoteRegionTimeoutMs
 /** A discovery reads data like a query: the region's own query time-out bounds it first. */
 export const remoteDiscoveryTimeoutMs = 30_000;
 
+/** A test send makes one delivery attempt, bounded by the delivery's own time-out: this leaves room for it. */
+export const remoteFindingsTestTimeoutMs = 30_000;
+
 /**
  * An erasure rewrites the parts of the project's events (reading and writing each once) and
  * compacts what waits in segments first: on a large project that takes minutes. The control
@@ -198,6 +234,33 @@ export class RemoteRegionLink implements RegionLink {
 
   deleteIntegration(id: string): Promise<void> {
     return this.post(`/internal/integrations/${encodeURIComponent(id)}`, undefined, "an integration deletion", "DELETE");
+  }
+
+  putFindingsConfig(projects: RegionFindingsProject[], replace: boolean): Promise<void> {
+    return this.post("/internal/findings", { projects, replace }, "a findings configuration sync", "PUT");
+  }
+
+  deleteFindingsConfig(projectId: string): Promise<void> {
+    return this.post(`/internal/findings/${encodeURIComponent(projectId)}`, undefined, "a findings configuration removal", "DELETE");
+  }
+
+  async testFindingsDestination(projectId: string, destinationId: string): Promise<TestDeliveryResult> {
+    const path = `/internal/findings/${encodeURIComponent(projectId)}/destinations/${encodeURIComponent(destinationId)}/test`;
+    let response: Response;
+    try {
+      response = await fetch(`${this.regionApiUrl}${path}`, {
+        method: "POST",
+        headers: { [regionSecretHeader]: this.secret },
+        signal: AbortSignal.timeout(remoteFindingsTestTimeoutMs),
+      });
+    } catch (error) {
+      throw new RegionRefusal(503, "unavailable", `region ${this.code} cannot be reached: ${(error as Error).message}`);
+    }
+    const body = await response.json().catch(() => null);
+    if (response.status === 200) return body as TestDeliveryResult;
+    const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    if (typeof error?.code === "string" && typeof error.message === "string") throw new RegionRefusal(response.status, error.code, error.message);
+    throw new RegionRefusal(503, "unavailable", `region ${this.code} answered ${response.status} to a findings test send`);
   }
 
   revokeTokens(revocations: TokenRevocation[]): Promise<void> {

@@ -18,6 +18,7 @@ import { IngestionWarnings } from "../ingest/ingestion-warnings.ts";
 import { LiveHub } from "./live/live-hub.ts";
 import { PlanViolations } from "../ingest/plan-violations.ts";
 import type { CatalogPlan } from "../../storage/catalog-plan-store.ts";
+import type { FindingsDispatcher } from "../findings/findings-types.ts";
 import { ReplayStore } from "../../storage/replay/replay-store.ts";
 import { sweepReplays } from "../../storage/replay/replay-sweep.ts";
 
@@ -30,6 +31,8 @@ export class RegionNode {
   readonly live: LiveHub;
   /** Tracking-plan checks of the projects that turned them on (warnings, never rejections). */
   readonly planViolations: PlanViolations;
+  /** Delivers raised findings and test messages (wired at start-up; null: findings delivery is not running here). */
+  findings: FindingsDispatcher | null = null;
   private replayTimer: ReturnType<typeof setInterval> | null = null;
 
   private constructor(

@@ -2,6 +2,7 @@
 // DTOs without conversion. Migrations are generated from this file by drizzle-kit.
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { RuleTarget, Thresholds } from "../../findings/findings-types.ts";
 
 const createdAt = () => text("created_at").notNull();
 
@@ -659,3 +660,51 @@ export const orgBilling = sqliteTable("org_billing", {
   currentPeriodEnd: text("current_period_end"),
   updatedAt: text("updated_at").notNull(),
 });
+
+/**
+ * Where a project's findings are sent (docs/findings.md). `secret` is the destination's URL
+ * (Slack: the incoming-webhook URL; webhook: the endpoint URL) and `signing_secret` the webhook
+ * kind's HMAC key: both stored as the integrations' secret is, never returned nor audited; the
+ * region gets them (it delivers). `secret_hint` (origin and last 4 characters of the URL) is
+ * what a person sees.
+ */
+export const findingsDestinations = sqliteTable(
+  "findings_destinations",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id),
+    kind: text("kind", { enum: ["slack", "webhook"] }).notNull(),
+    name: text("name").notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull(),
+    minSeverity: text("min_severity", { enum: ["info", "warning", "critical"] }).notNull(),
+    config: text("config", { mode: "json" }).$type<{ to: string[]; channel: string | null }>().notNull(),
+    secret: text("secret"),
+    signingSecret: text("signing_secret"),
+    secretHint: text("secret_hint"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+    createdBy: text("created_by"),
+  },
+  (table) => [index("findings_destinations_project_idx").on(table.projectId, table.createdAt)],
+);
+
+/** What a project's region evaluates, and where what it raises is sent (docs/findings.md). */
+export const findingsRules = sqliteTable(
+  "findings_rules",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id),
+    name: text("name").notNull(),
+    cadence: text("cadence", { enum: ["hourly", "daily"] }).notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull(),
+    minSeverity: text("min_severity", { enum: ["info", "warning", "critical"] }).notNull(),
+    destinationIds: text("destination_ids", { mode: "json" }).$type<string[]>().notNull(),
+    target: text("target", { mode: "json" }).$type<RuleTarget>().notNull(),
+    thresholds: text("thresholds", { mode: "json" }).$type<Thresholds>().notNull(),
+    dailyCap: integer("daily_cap"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+    createdBy: text("created_by"),
+  },
+  (table) => [index("findings_rules_project_idx").on(table.projectId, table.createdAt)],
+);

@@ -16,6 +16,8 @@ import { ExperimentCreateRequest, ExperimentPlanRequest, ExperimentTransitionReq
 import type { ContractRouteTable } from "../contract/route-table.ts";
 import { answer, errors, unlisted, withDryRun, type OperationDoc } from "../contract/operation.ts";
 import { projectWrite, searchParams, sessionProjectAccess } from "./project-write.ts";
+import { pushFindingsAfterMetricChange } from "../findings/findings-sync.ts";
+import type { ProjectAccess } from "../access.ts";
 
 const experimentDoc = (operationId: string, summary: string) => unlisted(operationId, summary, "session", "docs/experiments.md");
 const metricDoc = (operationId: string, summary: string, status: number, description: string, more: Partial<OperationDoc> = {}): OperationDoc => ({
@@ -29,6 +31,11 @@ export function experimentRoutes(routes: ContractRouteTable, ctx: ControlContext
   const project = (c: Ctx) => sessionProjectAccess(ctx, c);
   const operations = experimentOperations(ctx);
   const same = <T>(result: T) => result;
+  // Findings rules that name the metric evaluate its new definition (or stop, once it is archived).
+  const metricChanged = async <T extends { key: string }>(metric: T, access: ProjectAccess) => {
+    await pushFindingsAfterMetricChange(ctx, access.project, metric.key);
+    return metric;
+  };
   const transition = (c: Ctx) => (c.body === undefined ? {} : validateBody<typeof ExperimentTransitionRequest.static>(ExperimentTransitionRequest, c.body));
   const base = "/app/projects/{project_id}";
   return routes
@@ -40,8 +47,8 @@ export function experimentRoutes(routes: ContractRouteTable, ctx: ControlContext
       projectWrite(ctx, c, (access) => planCreateMetric(ctx, access, validateBody<typeof MetricCreateRequest.static>(MetricCreateRequest, c.body)), same, 201))
     .get(`${base}/metrics/{metric_id}`, metricDoc("getMetric", "One metric", 200, "The metric"), (c: Ctx) => jsonResponse(200, getMetric(ctx, project(c), c.params.metric_id!)))
     .patch(`${base}/metrics/{metric_id}`, withDryRun(metricDoc("updateMetric", "Change a metric; a new query raises its version and drops its certification", 200, "The metric", { body: MetricUpdateRequest })), (c: Ctx) =>
-      projectWrite(ctx, c, (access) => planUpdateMetric(ctx, access, c.params.metric_id!, validateBody<typeof MetricUpdateRequest.static>(MetricUpdateRequest, c.body)), same))
-    .post(`${base}/metrics/{metric_id}/archive`, withDryRun(metricDoc("archiveMetric", "Archive a metric", 200, "The metric")), (c: Ctx) => projectWrite(ctx, c, (access) => planArchiveMetric(ctx, access, c.params.metric_id!), same))
+      projectWrite(ctx, c, (access) => planUpdateMetric(ctx, access, c.params.metric_id!, validateBody<typeof MetricUpdateRequest.static>(MetricUpdateRequest, c.body)), metricChanged))
+    .post(`${base}/metrics/{metric_id}/archive`, withDryRun(metricDoc("archiveMetric", "Archive a metric", 200, "The metric")), (c: Ctx) => projectWrite(ctx, c, (access) => planArchiveMetric(ctx, access, c.params.metric_id!), metricChanged))
     .post(`${base}/metrics/{metric_id}/query`, {
       operationId: "queryMetric", summary: "The metric as a trends query: a query:read region token and the exact region request to send", security: "session",
       body: MetricQueryRequest, bodyOptional: true, responses: { ...answer(200, "Region token and region request", V1QueryResponse), ...errors(400, 401, 403, 404) },

@@ -1,4 +1,5 @@
 import { pushProjectIntegrationsRemoval } from "../integrations/integration-sync.ts";
+import { pushProjectFindingsRemoval } from "../findings/findings-sync.ts";
 import { recordSystemAnnotation } from "../annotations/system-annotations.ts";
 import { and, asc, eq, isNull, max } from "drizzle-orm";
 import { nowIso } from "../../clock.ts";
@@ -203,6 +204,7 @@ export async function pushProjectDeletion(ctx: ControlContext, project: ProjectR
   await syncKeysToRegion(ctx, project, revokedKeyIds);
   await pushRevocations(ctx);
   await pushProjectIntegrationsRemoval(ctx, project);
+  await pushProjectFindingsRemoval(ctx, project);
 }
 
 /** After a committed create: push the new keys to the region, then answer CreateProjectResponse. */

@@ -26,6 +26,7 @@ import { syncPendingFindings } from "./control/findings/findings-sync.ts";
 import { pushPendingCatalogs } from "./control/catalog/catalog-publication.ts";
 import { pushUnpublished } from "./control/flags/flag-publications.ts";
 import { pushRevocations } from "./control/services/token-revocations.ts";
+import { startFindingsDelivery, type FindingsDelivery } from "./findings/delivery/findings-delivery.ts";
 import { RegionNode } from "./region/region-node.ts";
 import { LocalRegionLink, RemoteRegionLink, remoteErasureTimeoutMs, type RegionLink } from "./region/region-link.ts";
 import { erasurePath } from "./region/erasure/erasure-routes.ts";
@@ -128,6 +129,7 @@ export async function startService(config: Config): Promise<RunningService> {
   const cohortServices = new Map<RegionCode, CohortService>();
   const discoveries = new Map<RegionCode, CatalogDiscovery>();
   const erasureServices = new Map<RegionCode, RegionErasures>();
+  const findingsDeliveries: FindingsDelivery[] = [];
   const revenueModules = revenueProviderModules([createAppStoreModule(config.appStoreRoots)]);
   for (const code of config.regions) {
     const remoteUrl = config.remoteRegions[code];
@@ -137,6 +139,10 @@ export async function startService(config: Config): Promise<RunningService> {
     }
     const node = await RegionNode.open(code, join(config.dataDir, code), config.storage, config.datacenterRanges, config.replayFlushIntervalMs);
     nodes.set(code, node);
+    // Raised findings and "send test" go out through the region's durable outbox.
+    const findingsDelivery = startFindingsDelivery(node.store, { log: (line) => console.error(`region ${code}: ${line}`) });
+    node.findings = findingsDelivery.outbox;
+    findingsDeliveries.push(findingsDelivery);
     const queries = new QueryService(node, columns, results, config.queryRowsMax, config.queryTimeoutMs);
     queryServices.set(code, queries);
     // Cohort calculations are queries: they share the region's concurrency gate and limits.
@@ -305,6 +311,7 @@ export async function startService(config: Config): Promise<RunningService> {
       await server.stop();
       // After the server: its last answers may still hand mail over.
       await ctx.mail.close();
+      await Promise.all(findingsDeliveries.map((delivery) => delivery.stop()));
       for (const node of nodes.values()) await node.close();
       await decodePool?.close();
       await gateway.close();

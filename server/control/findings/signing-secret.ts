@@ -1,10 +1,10 @@
 // A webhook destination's signing secret, in one of two forms (docs/findings.md, "Signing"):
 // Standard Webhooks' `whsec_<base64>` (the key is the decoded bytes), which the standardwebhooks
 // and svix libraries take as is, or a plain string of visible ASCII characters (the key is its
-// UTF-8 bytes). No HTTP here: the region's delivery derives the key with the same function.
+// UTF-8 bytes). The region's delivery derives the key (server/findings/delivery/webhook-signature.ts).
 import { signingSecretLengthMax, signingSecretLengthMin, whsecKeyBytesMax, whsecKeyBytesMin } from "./findings-limits.ts";
+import { signingSecretPrefix as whsecPrefix } from "../../findings/delivery/webhook-signature.ts";
 
-const whsecPrefix = "whsec_";
 const base64Pattern = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const visibleAscii = /^[\x21-\x7e]+$/;
 
@@ -22,10 +22,4 @@ export function signingSecretProblem(secret: string): string | null {
     return `signing_secret must be whsec_<base64> or ${signingSecretLengthMin} to ${signingSecretLengthMax} visible ASCII characters`;
   }
   return null;
-}
-
-/** The HMAC key of a (valid) signing secret. */
-export function signingKeyBytes(secret: string): Uint8Array {
-  if (secret.startsWith(whsecPrefix)) return new Uint8Array(Buffer.from(secret.slice(whsecPrefix.length), "base64"));
-  return new TextEncoder().encode(secret);
 }

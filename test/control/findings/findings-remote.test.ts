@@ -8,9 +8,7 @@ import { startTestService, type TestService } from "../../helpers/service.ts";
 import { Gate } from "../../helpers/region-gate.ts";
 import { signUp, type SignedUpUser } from "../../helpers/accounts.ts";
 import { call } from "../../helpers/client.ts";
-import { ApiError } from "../../../server/http/errors.ts";
 import { syncPendingFindings } from "../../../server/control/findings/findings-sync.ts";
-import type { FindingsDispatcher, TestDeliveryResult } from "../../../server/findings/findings-types.ts";
 import { destinationsPath, regionConfig, regionDestination, regionProject, regionRule, rulesPath, slackUrl } from "./fixture.ts";
 
 const secret = "internal-secret-for-tests";
@@ -68,46 +66,45 @@ describe("findings in a remote region", () => {
     expect(nodeConfig(project.id)).toBeNull();
   });
 
-  test("the test send: 503 while the node runs no findings delivery, then the dispatcher's attempt or refusal", async () => {
-    const project = await newProject("Test send");
-    const destination = (await owner.client.post(destinationsPath(project.id), { kind: "slack", name: "Remote", secret: slackUrl })).body;
-    const path = `${destinationsPath(project.id)}/${destination.id}/test`;
-    expect(await owner.client.post(path)).toMatchObject({
-      status: 503, body: { error: { code: "unavailable", message: "findings delivery is not running in region us" } },
-    });
-
-    // A stand-in dispatcher on the node: what crosses the internal API is what this file tests.
-    const node = regionNode.nodes.get("us")!;
-    const attempt: TestDeliveryResult = { destinationId: destination.id, attempt: 1, at: "2026-11-28T07:00:00.000Z", status: 200, ok: true, error: null, durationMs: 12.5 };
-    const asked: [string, string][] = [];
-    let refuse = false;
-    const dispatcher: FindingsDispatcher = {
-      enqueue: () => undefined,
-      deliveriesOf: () => [],
-      sendTest: async (projectId, destinationId) => {
-        asked.push([projectId, destinationId]);
-        if (refuse) throw new ApiError(404, "not_found", "findings destination not found");
-        return attempt;
+  test("the test send crosses the internal API: the region's attempt, 503 while it cannot be reached, the region's refusal of a destination it does not hold", async () => {
+    const received: unknown[] = [];
+    const receiver = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: async (request) => {
+        received.push(await request.json());
+        return new Response("ok");
       },
-    };
-    node.findings = dispatcher;
+    });
     try {
+      const project = await newProject("Test send");
+      const receiverUrl = `http://127.0.0.1:${receiver.port}/slack-hook`;
+      const destination = (await owner.client.post(destinationsPath(project.id), { kind: "slack", name: "Remote", secret: receiverUrl })).body;
+      const path = `${destinationsPath(project.id)}/${destination.id}/test`;
       const sent = await owner.client.post(path);
       expect([sent.status, sent.body]).toEqual([200, {
-        attempt: { destination_id: destination.id, attempt: 1, at: "2026-11-28T07:00:00.000Z", status: 200, ok: true, error: null, duration_ms: 12.5 },
+        attempt: { destination_id: destination.id, attempt: 1, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), status: 200, ok: true, error: null, duration_ms: expect.any(Number) },
       }]);
-      expect(asked).toEqual([[project.id, destination.id]]);
-      refuse = true;
-      expect(await owner.client.post(path)).toMatchObject({ status: 404, body: { error: { code: "not_found", message: "findings destination not found" } } });
+      expect(received).toEqual([expect.objectContaining({ text: expect.any(String), blocks: expect.any(Array) })]);
+
+      // While the region is down the test cannot be sent; a destination made meanwhile reaches
+      // the region before its own test is sent.
       gate.down = true;
+      let missed;
       try {
+        missed = (await owner.client.post(destinationsPath(project.id), { kind: "slack", name: "Missed", secret: receiverUrl })).body;
         expect(await owner.client.post(path)).toMatchObject({ status: 503, body: { error: { code: "unavailable", message: "region us cannot be reached" } } });
       } finally {
         gate.down = false;
       }
-      await syncPendingFindings(control.ctx);
+      expect((await owner.client.post(`${destinationsPath(project.id)}/${missed.id}/test`)).body.attempt.ok).toBe(true);
+      expect(received).toHaveLength(2);
+
+      // The region's refusal crosses back: a destination it does not hold.
+      const unknown = await call(regionNode.url, "POST", `/region/us/internal/findings/${project.id}/destinations/${crypto.randomUUID()}/test`, { headers: { "X-Region-Secret": secret } });
+      expect([unknown.status, unknown.body.error.code]).toEqual([404, "not_found"]);
     } finally {
-      node.findings = null;
+      receiver.stop(true);
     }
   });
 

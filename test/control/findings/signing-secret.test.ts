@@ -3,7 +3,8 @@
 // a plain string (its UTF-8 bytes); and the checks at each form's edges.
 import { describe, expect, test } from "bun:test";
 import { Webhook } from "standardwebhooks";
-import { signingKeyBytes, signingSecretProblem } from "../../../server/control/findings/signing-secret.ts";
+import { signingSecretProblem } from "../../../server/control/findings/signing-secret.ts";
+import { signingKey as signingKeyBytes } from "../../../server/findings/delivery/webhook-signature.ts";
 import { signingSecretLengthMax, signingSecretLengthMin, whsecKeyBytesMax, whsecKeyBytesMin } from "../../../server/control/findings/findings-limits.ts";
 
 const payload = JSON.stringify({ type: "finding.test" });

@@ -10,6 +10,7 @@ import { defaultQueryWorkers, queryWorkersMax } from "../engine/parallel/setting
 import { defaultResultCacheBytes } from "./region/result-cache.ts";
 import { queryTimeoutMs } from "./region/query-service.ts";
 import { replayFlushIntervalMs } from "../storage/replay/replay-store.ts";
+import { findingsDailyCapDefault, findingsDailyCapMax } from "./findings/evaluation/findings-runner.ts";
 import { defaultStorageTuning, segmentRowsMax, type StorageTuning } from "../storage/event-store.ts";
 import { DatacenterRangesError, loadDatacenterRanges, type DatacenterRanges } from "./ingest/datacenter-ip.ts";
 import { GatewaySettingsError, parseGatewaySettings, type GatewaySettings } from "./gateway/settings.ts";
@@ -58,6 +59,8 @@ export interface Config {
   queryTimeoutMs: number;
   /** Dynamic cohorts are recalculated this often (0: only when asked). */
   cohortRecalculateMinutes: number;
+  /** Findings sent per rule per UTC day when the rule sets no daily_cap (docs/findings-evaluation.md). */
+  findingsDailyCap: number;
   /** Datacenter address ranges (DATACENTER_RANGES_FILE, else the bundled list): events from them are marked suspect. */
   datacenterRanges: DatacenterRanges;
   /** The roots App Store notifications must chain to (APP_STORE_ROOT_CERTIFICATES, else the bundled Apple Root CA - G3). */
@@ -222,6 +225,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     services: parseServices(env.SERVICES),
     ask: parseAsk(env),
     cohortRecalculateMinutes: parseInteger("COHORT_RECALCULATE_MINUTES", env.COHORT_RECALCULATE_MINUTES, 60, 0, 7 * 24 * 60),
+    findingsDailyCap: parseInteger("FINDINGS_DAILY_CAP", env.FINDINGS_DAILY_CAP, findingsDailyCapDefault, 0, findingsDailyCapMax),
     queryCacheBytes: parseInteger("QUERY_CACHE_MB", env.QUERY_CACHE_MB, defaultColumnCacheBytes / 1024 / 1024, 16, 1024 * 1024) * 1024 * 1024,
     queryWorkers: parseInteger("QUERY_WORKERS", env.QUERY_WORKERS, defaultQueryWorkers(), 1, queryWorkersMax),
     queryRowsMax: parseInteger("QUERY_ROWS_MAX", env.QUERY_ROWS_MAX, queryRowsMax, 1, queryRowsMax),

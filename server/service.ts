@@ -5,6 +5,8 @@ import { ChunkStore } from "../engine/chunk-store.ts";
 import { DecodePool } from "../engine/parallel/decode-pool.ts";
 import { QueryService } from "./region/query-service.ts";
 import { CohortService } from "./region/cohort-service.ts";
+import { FindingsRunner, findingsPassIntervalMs } from "./findings/evaluation/findings-runner.ts";
+import { FindingsQueries } from "./findings/evaluation/project-queries.ts";
 import { ResultCache, resultCacheSweepIntervalMs } from "./region/result-cache.ts";
 import { CatalogDiscovery } from "./region/catalog-discovery.ts";
 import { RegionErasures } from "./region/erasure/region-erasures.ts";
@@ -90,6 +92,8 @@ export interface RunningService {
   nodes: ReadonlyMap<RegionCode, RegionNode>;
   /** Each local region's query runner (its concurrency gate and result cache). */
   queries: ReadonlyMap<RegionCode, QueryService>;
+  /** Each local region's findings schedule (evaluateDue runs a pass at a given time). */
+  findings: ReadonlyMap<RegionCode, FindingsRunner>;
   /** The control plane's routes as mounted (its router's table), and as declared for /openapi.json. */
   control: { routes: { method: string; path: string }[]; operations: readonly ContractOperation[] };
   /** The messaging gateway, served at /gateway. */
@@ -130,6 +134,7 @@ export async function startService(config: Config): Promise<RunningService> {
   const discoveries = new Map<RegionCode, CatalogDiscovery>();
   const erasureServices = new Map<RegionCode, RegionErasures>();
   const findingsDeliveries: FindingsDelivery[] = [];
+  const findingsRunners = new Map<RegionCode, FindingsRunner>();
   const revenueModules = revenueProviderModules([createAppStoreModule(config.appStoreRoots)]);
   for (const code of config.regions) {
     const remoteUrl = config.remoteRegions[code];
@@ -155,6 +160,11 @@ export async function startService(config: Config): Promise<RunningService> {
     const erasures = new RegionErasures(node, columns, results);
     erasureServices.set(code, erasures);
     links.set(code, new LocalRegionLink(node, cohorts, discovery, erasures));
+    // Findings rules are judged by queries too; the sent findings go to node.findings (the delivery outbox).
+    const findingsQueries = new FindingsQueries(node, columns, queries.gate, { rowsMax: config.queryRowsMax, timeoutMs: config.queryTimeoutMs });
+    findingsRunners.set(code, new FindingsRunner(node.store, { queries: findingsQueries, warnings: node.warnings }, () => node.findings, {
+      region: code, dailyCapDefault: config.findingsDailyCap, intervalMs: findingsPassIntervalMs,
+    }));
   }
   const sweepTimer = setInterval(() => results.sweep(Date.now()), resultCacheSweepIntervalMs);
 
@@ -288,12 +298,14 @@ export async function startService(config: Config): Promise<RunningService> {
   const stopSpendCaps = ctx.billing.start(ctx);
   erasureRunner = new ErasureRunner(ctx);
   erasureRunner.wake();
+  for (const runner of findingsRunners.values()) runner.start();
 
   return {
     url: listeningUrl,
     ctx,
     nodes,
     queries: queryServices,
+    findings: findingsRunners,
     control: { routes: control.app.routes.map(({ method, path }) => ({ method, path })), operations: control.operations },
     gateway,
     mailApi: mail,
@@ -306,6 +318,8 @@ export async function startService(config: Config): Promise<RunningService> {
       clearInterval(sweepTimer);
       // Before the regions close: an erasure under way finishes (a killed one resumes at the next start).
       await erasureRunner!.stop();
+      // Before the regions close: a pass under way finishes its rule (its queries read the region).
+      await Promise.all([...findingsRunners.values()].map((runner) => runner.stop()));
       // The server waits for every open answer, and a live event stream stays open until ended.
       await Promise.all([...nodes.values()].map((node) => node.live.close()));
       await server.stop();

@@ -5,11 +5,22 @@
 // deleted. The table is created here, if missing, rather than by a schema version of
 // region-store.ts: it holds nothing another table refers to, and a region that never rejected an
 // event needs none of it.
+//
+// Beside the daily rows, `ingestion_warning_slots` counts warnings per quarter of an hour (UTC;
+// every time zone's offset is a whole number of quarters, so a local hour or day is a whole
+// number of slots) by reason, for findings rules on ingestion warnings (docs/findings-evaluation.md),
+// kept warningSlotDaysKept days: a rule's baseline goes back up to that many weeks.
 import type { Database, Statement } from "bun:sqlite";
 
 /** Days of warnings kept, today included. */
 export const warningDaysKept = 30;
 export const dayMs = 86_400_000;
+/** A warning slot: a quarter of an hour. */
+export const warningSlotMs = 15 * 60_000;
+/** Days of per-slot counts kept: 13 weeks of baseline and the week judged. */
+export const warningSlotDaysKept = 14 * 7;
+/** The slot of an instant (epoch ms): quarters of an hour since 1970. */
+export const warningSlot = (epochMs: number) => Math.floor(epochMs / warningSlotMs);
 
 /** The UTC day of an instant (epoch ms), YYYY-MM-DD: how warnings are counted and filtered. */
 export const utcDay = (epochMs: number) => new Date(epochMs).toISOString().slice(0, 10);
@@ -29,7 +40,25 @@ CREATE TABLE IF NOT EXISTS ingestion_warnings (
   PRIMARY KEY (project_id, environment, day, reason, message)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS ingestion_warnings_by_day ON ingestion_warnings (day);
+CREATE TABLE IF NOT EXISTS ingestion_warning_slots (
+  project_id TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  slot INTEGER NOT NULL,
+  reason TEXT NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (project_id, environment, slot, reason)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS ingestion_warning_slots_by_slot ON ingestion_warning_slots (slot);
 `;
+
+/** Warnings of one reason in one quarter of an hour. */
+export interface WarningSlotCount {
+  projectId: string;
+  environment: string;
+  slot: number;
+  reason: string;
+  count: number;
+}
 
 /** Warnings of one kind on one day, as counted since the last flush or as stored. */
 export interface WarningCount {
@@ -71,7 +100,7 @@ interface WarningRow {
 }
 
 export class IngestionWarningStore {
-  private readonly statements: Record<"add" | "prune" | "list", Statement>;
+  private readonly statements: Record<"add" | "prune" | "list" | "addSlot" | "pruneSlots" | "slotTotal", Statement>;
 
   constructor(private readonly db: Database) {
     db.exec(schema);
@@ -89,21 +118,34 @@ export class IngestionWarningStore {
       list: db.query(`SELECT day, reason, message, count, first_seen, last_seen, example, example_ids FROM ingestion_warnings
         WHERE project_id = $projectId AND environment = $environment AND day BETWEEN $from AND $to AND ($reason IS NULL OR reason = $reason)
         ORDER BY reason, message, day DESC`),
+      addSlot: db.query(`INSERT INTO ingestion_warning_slots (project_id, environment, slot, reason, count) VALUES ($projectId, $environment, $slot, $reason, $count)
+        ON CONFLICT DO UPDATE SET count = count + excluded.count`),
+      pruneSlots: db.query("DELETE FROM ingestion_warning_slots WHERE slot < ?"),
+      slotTotal: db.query(`SELECT COALESCE(SUM(count), 0) AS total FROM ingestion_warning_slots
+        WHERE project_id = $projectId AND environment = $environment AND slot >= $from AND slot < $to AND ($reason IS NULL OR reason = $reason)`),
     };
   }
 
-  /** Adds the counts (one transaction). */
-  add(counts: Iterable<WarningCount>): void {
+  /** Adds the counts, daily and per slot (one transaction). */
+  add(counts: Iterable<WarningCount>, slots: Iterable<WarningSlotCount> = []): void {
     this.db.transaction(() => {
       for (const { projectId, environment, day, reason, message, count, firstSeen, lastSeen, example, exampleIds } of counts) {
         this.statements.add.run({ projectId, environment, day, reason, message, count, firstSeen, lastSeen, example, exampleIds: JSON.stringify(exampleIds) });
       }
+      for (const { projectId, environment, slot, reason, count } of slots) this.statements.addSlot.run({ projectId, environment, slot, reason, count });
     })();
   }
 
-  /** Deletes the days before `oldestDay` (YYYY-MM-DD). */
-  prune(oldestDay: string): void {
+  /** Deletes the days before `oldestDay` (YYYY-MM-DD), and the slots before `oldestSlot`. */
+  prune(oldestDay: string, oldestSlot = 0): void {
     this.statements.prune.run(oldestDay);
+    this.statements.pruneSlots.run(oldestSlot);
+  }
+
+  /** Warnings of a project environment in [from, to) (epoch ms, whole slots), of one reason or of all (null). */
+  countBetween(projectId: string, environment: string, reason: string | null, fromMs: number, toMs: number): number {
+    const row = this.statements.slotTotal.get({ projectId, environment, reason, from: warningSlot(fromMs), to: warningSlot(toMs) }) as { total: number };
+    return row.total;
   }
 
   /** A project environment's rows in the filter, by reason and message, newest day first. */

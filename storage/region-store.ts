@@ -4,9 +4,11 @@
 // (flag-store.ts), region-token revocations (token-revocations.ts), cohort memberships
 // (cohort-store.ts), the projects' tracking plans (catalog-plan-store.ts), the replay index
 // (replay/replay-index.ts), the usage counters billing meters from (usage-counters.ts), and
-// findings: their configuration (findings-config-store.ts) and delivery outbox (findings-outbox.ts),
+// findings: their configuration (findings-config-store.ts), the raised findings (findings-store.ts)
+// and their delivery outbox (findings-outbox.ts),
 // and Ask's conversations (ask-conversations.ts).
 import { FindingsConfigStore } from "./findings-config-store.ts";
+import { FindingsStore } from "./findings-store.ts";
 import { FindingsOutboxStore } from "./findings-outbox.ts";
 import { AskConversationStore } from "./ask-conversations.ts";
 import { Database } from "bun:sqlite";
@@ -81,6 +83,8 @@ export class RegionStore {
   readonly usage: UsageCounterStore;
   /** Findings destinations, rules and metrics the control plane pushed (same file; the store creates its own table). */
   readonly findingsConfig: FindingsConfigStore;
+  /** Raised findings and the periods each rule judged (same file; the store creates its own tables). */
+  readonly findings: FindingsStore;
   /** Raised findings' deliveries to their destinations, with every attempt (same file; the store creates its own tables). */
   readonly findingsOutbox: FindingsOutboxStore;
   /** Ask's conversations per project, environment and user (same file; the store creates its own tables). */
@@ -122,6 +126,7 @@ export class RegionStore {
     this.personErasure = new PersonErasure(this.db, this.directory, this.persons, this.cohorts);
     this.usage = new UsageCounterStore(this.db);
     this.findingsConfig = new FindingsConfigStore(this.db);
+    this.findings = new FindingsStore(this.db);
     this.findingsOutbox = new FindingsOutboxStore(this.db);
     this.askConversations = new AskConversationStore(this.db);
   }

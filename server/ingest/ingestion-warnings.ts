@@ -8,7 +8,9 @@
 // warnings, one log line per project environment gives its counts by reason, with no payload:
 //   ingestion warnings: region=eu project=<uuid> environment=production clock_skew=1 invalid=12
 import type { RegistryKey } from "../../storage/region-store.ts";
-import { dayMs, utcDay, warningDaysKept, type IngestionWarningStore, type WarningCount, type WarningFilter } from "../../storage/ingestion-warning-store.ts";
+import {
+  dayMs, utcDay, warningDaysKept, warningSlot, warningSlotDaysKept, type IngestionWarningStore, type WarningCount, type WarningFilter, type WarningSlotCount,
+} from "../../storage/ingestion-warning-store.ts";
 import type { RejectReason } from "./rejections.ts";
 import { exampleIds, warningExample } from "./warning-example.ts";
 import { contactKind, pseudonym } from "./pseudonyms.ts";
@@ -47,6 +49,8 @@ export interface WarningsOptions {
 export class IngestionWarnings {
   /** Counts since the last flush, by project, environment, day, reason and message. */
   private readonly pending = new Map<string, WarningCount>();
+  /** Counts since the last flush per quarter of an hour, by project, environment, slot and reason (findings rules read them). */
+  private readonly pendingSlots = new Map<string, WarningSlotCount>();
   /** Counts since the last log line, by project and environment, then by reason. */
   private readonly unlogged = new Map<string, Map<WarningReason, number>>();
   private readonly timers: ReturnType<typeof setInterval>[];
@@ -77,11 +81,16 @@ export class IngestionWarnings {
         projectId: key.projectId, environment: key.environment, day, reason, message, count: 1, firstSeen: at, lastSeen: at, example, exampleIds: this.storedIds(key.projectId, source),
       });
     }
+    const slot = warningSlot(at);
+    const slotId = `${key.projectId}\u0000${key.environment}\u0000${slot}\u0000${warning.reason}`;
+    const slotCount = this.pendingSlots.get(slotId);
+    if (slotCount) slotCount.count++;
+    else this.pendingSlots.set(slotId, { projectId: key.projectId, environment: key.environment, slot, reason: warning.reason, count: 1 });
     const scope = `${key.projectId}\u0000${key.environment}`;
     let reasons = this.unlogged.get(scope);
     if (!reasons) this.unlogged.set(scope, (reasons = new Map()));
     reasons.set(warning.reason, (reasons.get(warning.reason) ?? 0) + 1);
-    if (this.pending.size >= pendingWarningsMax) this.flush();
+    if (this.pending.size >= pendingWarningsMax || this.pendingSlots.size >= pendingWarningsMax) this.flush();
   }
 
   /** The ids an example's event names, as ingest stores them: a contact as its pseudonym (the example masks the contact itself). */
@@ -95,10 +104,10 @@ export class IngestionWarnings {
   /** Writes the pending counts, and deletes the days past warningDaysKept once a day. */
   flush(now = Date.now()): void {
     try {
-      if (this.pending.size > 0) this.store.add(this.pending.values());
+      if (this.pending.size > 0 || this.pendingSlots.size > 0) this.store.add(this.pending.values(), this.pendingSlots.values());
       const oldestKept = utcDay(now - (warningDaysKept - 1) * dayMs);
       if (oldestKept !== this.prunedBefore) {
-        this.store.prune(oldestKept);
+        this.store.prune(oldestKept, warningSlot(now - warningSlotDaysKept * dayMs));
         this.prunedBefore = oldestKept;
       }
     } catch (error) {
@@ -106,6 +115,7 @@ export class IngestionWarnings {
       console.error(`region ${this.options.region}: ingestion warnings could not be written, ${this.pending.size} kinds lost:`, error);
     }
     this.pending.clear();
+    this.pendingSlots.clear();
   }
 
   /** One log line per project environment with warnings since the last one: counts by reason, no payload. */
@@ -123,6 +133,12 @@ export class IngestionWarnings {
   list(projectId: string, environment: string, filter: WarningFilter): WarningCount[] {
     this.flush();
     return this.store.list(projectId, environment, filter);
+  }
+
+  /** Warnings of a project environment in [from, to) (epoch ms), of one reason or of all (null), the pending ones included. */
+  countBetween(projectId: string, environment: string, reason: string | null, fromMs: number, toMs: number): number {
+    this.flush();
+    return this.store.countBetween(projectId, environment, reason, fromMs, toMs);
   }
 
   /** Stops the timers and writes and logs what is left. */

@@ -25,6 +25,7 @@ import { sqlRoutes } from "./sql-routes.ts";
 import { SqlService } from "./sql-service.ts";
 import { schemaRoutes } from "./schema-routes.ts";
 import { ingestionWarningsRoutes } from "./ingestion-warnings-routes.ts";
+import { findingsRoutes } from "./findings-routes.ts";
 import { cohortRoutes } from "./cohort-routes.ts";
 import type { CohortService } from "./cohort-service.ts";
 import { liveEventsRoutes } from "./live-events-routes.ts";
@@ -184,6 +185,7 @@ export function regionApp({ prefix, node, queries, cohorts, discovery, erasures,
     .use(personsRoutes(node, check, queries.columns, queries.gate))
     .use(groupsRoutes(node, check))
     .use(ingestionWarningsRoutes(node, check))
+    .use(findingsRoutes(node, check))
     .use(cohortRoutes(node, cohorts, check, (request) => checkRegionSecret(request, regionSecret)))
     .use(liveEventsRoutes(node, check))
     .use(askRoutes({ agent: askAgent, conversations: node.store.askConversations, check }))

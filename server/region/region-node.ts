@@ -18,9 +18,9 @@ import { IngestionWarnings } from "../ingest/ingestion-warnings.ts";
 import { LiveHub } from "./live/live-hub.ts";
 import { PlanViolations } from "../ingest/plan-violations.ts";
 import type { CatalogPlan } from "../../storage/catalog-plan-store.ts";
-import type { FindingsDispatcher } from "../findings/findings-types.ts";
 import { ReplayStore } from "../../storage/replay/replay-store.ts";
 import { sweepReplays } from "../../storage/replay/replay-sweep.ts";
+import type { FindingsDispatcher } from "../findings/findings-types.ts";
 
 export class RegionNode {
   readonly rates = new ProjectRateLimiter();

@@ -285,6 +285,61 @@ test("a finding the region's runner raises from a drop is listed, opened with it
   expect(unexpectedProblems()).toEqual([]);
 }, 60_000);
 
+test("rules of the other target kinds through the form: a conversion between two events, a metric from the project's metrics, ingestion warnings of one reason", async () => {
+  const metric = await api("POST", "/metrics", { key: "activation", name: "Activation", query: { kind: "proportion", event: "signup" }, direction: "increase" });
+  expect(metric.status).toBe(201);
+  await fixture.open("/findings/rules", "Rules");
+  const make = async (name: string, fill: () => Promise<void>) => {
+    await page.getByRole("button", { name: "New rule" }).click();
+    await waitForDialog("New rule");
+    await dialog().getByLabel("Name").fill(name);
+    await fill();
+    await dialog().getByRole("button", { name: "Create rule" }).click();
+    await dialog().waitFor({ state: "detached" });
+    await page.locator(".findings-table tbody tr", { hasText: name }).waitFor();
+  };
+  await make("Checkout conversion", async () => {
+    await dialog().getByLabel("Watches").selectOption("funnel_conversion");
+    await dialog().getByLabel("From event").fill("signup");
+    await dialog().getByLabel("To event").fill(hostile.markup);
+    await dialog().getByLabel("Cadence", { exact: true }).selectOption("hourly");
+    await dialog().getByLabel("Relative change (%)").fill("");
+    await dialog().getByLabel("Absolute change").fill("5");
+  });
+  await make("Activation moves", async () => {
+    await dialog().getByLabel("Watches").selectOption("metric");
+    await dialog().getByLabel("Metric", { exact: true }).selectOption("activation");
+    await dialog().getByLabel("Anomaly z").fill("3.5");
+    await dialog().getByLabel("Baseline weeks").fill("6");
+  });
+  await make("Clock trouble", async () => {
+    await dialog().getByLabel("Watches").selectOption("ingestion_warnings");
+    await dialog().getByLabel("Warning reason").selectOption("clock_skew");
+    await dialog().getByLabel("Direction").selectOption("spike");
+    await dialog().getByLabel("Minimum volume").fill("0");
+    await dialog().getByLabel("Lowest severity raised").selectOption("critical");
+  });
+  const { body } = await api("GET", "/findings/rules");
+  const byName = Object.fromEntries(body.rules.map((rule: { name: string }) => [rule.name, rule]));
+  expect(byName["Checkout conversion"]).toMatchObject({
+    cadence: "hourly", target: { kind: "funnel_conversion", from_event: "signup", to_event: hostile.markup },
+    thresholds: { direction: "both", relative_change: null, absolute_change: 5, anomaly_z: null, baseline_weeks: 4, min_volume: 20 },
+  });
+  expect(byName["Activation moves"]).toMatchObject({ target: { kind: "metric", key: "activation" }, thresholds: { relative_change: 0.3, anomaly_z: 3.5, baseline_weeks: 6 } });
+  expect(byName["Clock trouble"]).toMatchObject({ min_severity: "critical", target: { kind: "ingestion_warnings", key: "clock_skew" }, thresholds: { direction: "spike", min_volume: 0 } });
+  const described = await page.locator(".findings-table tbody tr td:first-child .rule-detail").allTextContents();
+  expect(described).toEqual(["Volume of signup", `Volume of ${hostile.markup}`, `Conversion from signup to ${hostile.markup}`, "Metric activation", "Ingestion warnings (clock_skew)"]);
+
+  // Editing keeps what the form shows for the kind: the metric picked, the reason chosen.
+  await page.getByRole("button", { name: "Edit Activation moves" }).click();
+  await waitForDialog("Edit Activation moves");
+  expect(await dialog().getByLabel("Metric", { exact: true }).inputValue()).toBe("activation");
+  expect(await dialog().getByLabel("Anomaly z").inputValue()).toBe("3.5");
+  await dialog().getByRole("button", { name: "Cancel" }).click();
+  await expectNothingRan(page);
+  expect(unexpectedProblems()).toEqual([]);
+}, 60_000);
+
 test("a viewer reads findings, rules and destinations with every change disabled, and why", async () => {
   // The fixture's owner signed up in the browser; the same person through the API invites a viewer.
   const owner = new ConsoleClient(fixture.service.url);

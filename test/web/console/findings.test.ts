@@ -360,6 +360,13 @@ test("a viewer reads findings, rules and destinations with every change disabled
     await viewerPage.getByRole("listitem", { name: "Destination On-call" }).waitFor();
     expect(await viewerPage.getByRole("button", { name: "Send a test to On-call" }).isDisabled()).toBe(true);
     expect(await viewerPage.getByRole("button", { name: "New destination" }).isDisabled()).toBe(true);
+    // Findings are theirs to read (alerts:read): the list and a finding with its delivery.
+    await viewerPage.goto(`${fixture.service.url}/projects/${fixture.projectId}/findings`);
+    await waitForPage(viewerPage, "Findings");
+    await viewerPage.locator(".findings-table tbody tr").first().getByRole("link", { name: "Signups dropping" }).click();
+    await waitForPage(viewerPage, "Finding");
+    await viewerPage.getByRole("region", { name: "Delivery to On-call" }).waitFor();
+    await viewerPage.locator(".fact", { hasText: "Acknowledged" }).getByText(/ by Dana$/).waitFor();
     expect(viewerTab.problems).toEqual([]);
   } finally {
     await viewerTab.close();

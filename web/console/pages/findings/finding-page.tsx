@@ -5,6 +5,7 @@ import { useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
 import { acknowledgeFinding, getFinding, listDestinations, type AttemptDto, type DeliveryDto, type DestinationDto, type FindingDto } from "../../api/findings-api.ts";
 import { isNotFound } from "../../api/http.ts";
+import { listMembers } from "../../api/settings-api.ts";
 import type { MeResponse, ProjectDto } from "../../api/types.ts";
 import { formatDateTime } from "../../format/date-time.ts";
 import { formatNumber } from "../../format/numbers.ts";
@@ -77,7 +78,16 @@ function FindingView({ project, me, initial }: { project: ProjectDto; me: MeResp
     setFinding({ ...acknowledged, deliveries: acknowledged.deliveries ?? finding.deliveries });
   });
   const { timezone } = project;
-  const acknowledgedBy = finding.acknowledged_by === me.user.id ? "you" : finding.acknowledged_by;
+  // Who acknowledged it, by name: the id is a user of the organisation (or one who has left it).
+  const [members] = useResource(() => listMembers(project.org_id), [project.org_id]);
+  const acknowledgedBy =
+    finding.acknowledged_by === null
+      ? null
+      : finding.acknowledged_by === me.user.id
+        ? "you"
+        : members.status === "ready"
+          ? (members.data.members.find((member) => member.user_id === finding.acknowledged_by)?.name ?? "someone no longer in the organisation")
+          : "a teammate";
   return (
     <>
       <section class="card finding-head" aria-label="Finding">

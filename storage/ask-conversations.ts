@@ -130,6 +130,18 @@ export class AskConversationStore {
   }
 
   /** The owner's conversations, most recently updated first (at most askConversationsListedMax). */
+  /**
+   * Deletes every conversation of a project (an erasure in it: answers are copies of what queries
+   * read, and a person's mentions in free text cannot be found reliably); how many messages went.
+   */
+  deleteProject(projectId: string): number {
+    return this.db.transaction(() => {
+      const { changes } = this.db.run("DELETE FROM ask_messages WHERE conversation_id IN (SELECT id FROM ask_conversations WHERE project_id = ?)", [projectId]);
+      this.db.run("DELETE FROM ask_conversations WHERE project_id = ?", [projectId]);
+      return changes;
+    })();
+  }
+
   list(owner: AskOwner): AskConversationSummary[] {
     return this.listStatement.all(owner.projectId, owner.environment, owner.userId, askConversationsListedMax).map((row) => ({ ...row }));
   }

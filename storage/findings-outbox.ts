@@ -207,13 +207,4 @@ export class FindingsOutboxStore {
   testsOf(projectId: string, destinationId: string): StoredAttempt[] {
     return (this.statements.testsOf.all(projectId, destinationId) as AttemptRow[]).map(fromAttemptRow);
   }
-
-  /** Forgets a deleted project's deliveries, their attempts and its test attempts. */
-  deleteProject(projectId: string): void {
-    this.db.transaction(() => {
-      this.db.run("DELETE FROM findings_delivery_attempts WHERE delivery_id IN (SELECT id FROM findings_outbox WHERE project_id = ?)", [projectId]);
-      this.db.run("DELETE FROM findings_outbox WHERE project_id = ?", [projectId]);
-      this.db.run("DELETE FROM findings_test_attempts WHERE project_id = ?", [projectId]);
-    })();
-  }
 }

@@ -72,7 +72,7 @@ const fromRow = (row: FindingRow): StoredFinding => ({
 const columns = "finding, sent, acknowledged_at, acknowledged_by";
 
 export class FindingsStore {
-  private readonly statements: Record<"wasJudged" | "judged" | "pruneJudged" | "insert" | "sentOnDay" | "get" | "list" | "acknowledge" | "toHandOn" | "handedOn" | "deleteProject" | "deleteProjectPeriods", Statement>;
+  private readonly statements: Record<"wasJudged" | "judged" | "pruneJudged" | "insert" | "sentOnDay" | "get" | "list" | "acknowledge" | "toHandOn" | "handedOn", Statement>;
 
   constructor(private readonly db: Database) {
     db.exec(schema);
@@ -90,8 +90,6 @@ export class FindingsStore {
       acknowledge: db.query("UPDATE findings SET acknowledged_at = ?, acknowledged_by = ? WHERE project_id = ? AND id = ? AND acknowledged_at IS NULL"),
       toHandOn: db.query(`SELECT ${columns} FROM findings WHERE handed_on = 0 ORDER BY raised_at, rowid LIMIT ?`),
       handedOn: db.query("UPDATE findings SET handed_on = 1 WHERE id = ?"),
-      deleteProject: db.query("DELETE FROM findings WHERE project_id = ?"),
-      deleteProjectPeriods: db.query("DELETE FROM findings_rule_periods WHERE project_id = ?"),
     };
   }
 
@@ -146,14 +144,6 @@ export class FindingsStore {
   list(projectId: string, filter: FindingFilter): StoredFinding[] {
     const acknowledged = filter.acknowledged === null ? null : filter.acknowledged ? 1 : 0;
     return (this.statements.list.all({ projectId, ruleId: filter.ruleId, acknowledged, limit: filter.limit, offset: filter.offset }) as FindingRow[]).map(fromRow);
-  }
-
-  /** Removes a project's findings and judged periods (its project was deleted). */
-  deleteProject(projectId: string): void {
-    this.db.transaction(() => {
-      this.statements.deleteProject.run(projectId);
-      this.statements.deleteProjectPeriods.run(projectId);
-    })();
   }
 
   /** Acknowledges the finding (the first acknowledgement is kept); null when the project has no such finding. */

@@ -71,7 +71,8 @@ function ruleIdParam(query: URLSearchParams): string | null {
   const given = query.get("rule_id");
   if (given === null) return null;
   if (given === "" || given.length > ruleIdCharsMax) throw badRequest(`rule_id must be 1 to ${ruleIdCharsMax} characters`);
-  return given;
+  // Rule ids are uuids, stored lower-case: an id written in capitals names the same rule.
+  return given.toLowerCase();
 }
 
 const notFound = () => new ApiError(404, "not_found", "finding not found");

@@ -11,7 +11,7 @@ import type { FindingsStore, StoredFinding } from "../../../storage/findings-sto
 import type { FindingsConfigStore } from "../../../storage/findings-config-store.ts";
 import type { FindingsDispatcher, RaisedFinding, RegionFindingsProject, RegionFindingsRule } from "../findings-types.ts";
 import { evaluateRule } from "./evaluate-rule.ts";
-import { latestDuePeriod } from "./periods.ts";
+import { isJudgeable, latestDuePeriod } from "./periods.ts";
 import { FindingsBusyError } from "./project-queries.ts";
 import type { TargetSources } from "./target-values.ts";
 
@@ -119,8 +119,8 @@ export class FindingsRunner {
     // A metric archived since is left out of the configuration: its rules are not evaluated (docs/findings.md), and that is no failure.
     if (rule.target.kind === "metric" && !project.metrics.some((metric) => metric.key === rule.target.key)) return null;
     const period = latestDuePeriod(rule.cadence, project.timeZone, now);
-    // A local hour a DST change skips has nothing to judge.
-    if (period.end <= period.start || this.stores.findings.wasJudged(rule.id, period.start)) return null;
+    // A local hour a DST change skips or repeats is not judged (periods.ts isJudgeable).
+    if (!isJudgeable(period) || this.stores.findings.wasJudged(rule.id, period.start)) return null;
     const finding = await evaluateRule(this.sources, project, rule, period, now);
     const dailyCap = rule.daily_cap ?? this.options.dailyCapDefault;
     return this.stores.findings.recordJudgement(project.projectId, rule.id, period.start, finding, dailyCap, now);

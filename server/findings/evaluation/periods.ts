@@ -20,6 +20,16 @@ export interface Period {
   end: number;
 }
 
+const hourMs = 3_600_000;
+
+/**
+ * Whether a period can be judged or serve as a baseline: an hourly period must be one real hour.
+ * A local hour a DST change skips is empty, and the hour it repeats spans two real hours (its
+ * start is the first of the two instants the local time names): judged, it would read as a
+ * doubling. Local days of 23 or 25 hours are kept (a 4% difference, below any threshold's reach).
+ */
+export const isJudgeable = (period: Period): boolean => (period.cadence === "hourly" ? period.end - period.start === hourMs : period.end > period.start);
+
 export const intervalOf = (cadence: Cadence): BucketInterval => (cadence === "hourly" ? "hour" : "day");
 
 const localStart = (interval: BucketInterval, zone: string, key: number): number => {

@@ -12,7 +12,7 @@
 import type { FunnelResult } from "../../../engine/kinds/funnel.ts";
 import type { TrendsResult } from "../../../engine/kinds/trends.ts";
 import type { RegionFindingsMetric, RegionFindingsProject, RuleTarget } from "../findings-types.ts";
-import { intervalOf, periodLabel, type Period } from "./periods.ts";
+import { intervalOf, isJudgeable, periodLabel, type Period } from "./periods.ts";
 import type { ProjectQueryRunner } from "./project-queries.ts";
 import { conversionScaleFloor, countScaleFloor, meanScaleFloor, median, type Observation } from "./statistics.ts";
 
@@ -120,8 +120,8 @@ function scaleFloorOf(target: RuleTarget, project: RegionFindingsProject, baseli
 
 /** The judged period's observation, or null when it has no value (nothing entered the funnel, no person for a mean) or no baseline period has one. */
 export async function observe(sources: TargetSources, project: RegionFindingsProject, target: RuleTarget, period: Period, baselines: Period[], now: number): Promise<Observation | null> {
-  // A local hour a DST change skips has no events and is not a baseline period.
-  const history = baselines.filter((baseline) => baseline.end > baseline.start);
+  // A local hour a DST change skips or repeats is not a baseline period (periods.ts isJudgeable).
+  const history = baselines.filter(isJudgeable);
   const values = await periodValues(sources, project, target, [...history, period], now);
   const current = values.at(-1)!;
   const past = values.slice(0, -1).filter((value): value is { value: number; volume: number } => value.value !== null);

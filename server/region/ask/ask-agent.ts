@@ -78,6 +78,9 @@ function toolMessage(id: string, body: Record<string, unknown>): ChatCompletionM
   return { role: "tool", tool_call_id: id, content: JSON.stringify(content) };
 }
 
+const questionTimedOut = () =>
+  new ApiError(503, "unavailable", `the question took longer than ${askQuestionTimeoutMs / 1000} s, Ask's limit per question; ask a narrower question or configure a faster model`);
+
 export class AskAgent {
   constructor(
     private readonly model: ChatModel,
@@ -103,7 +106,7 @@ export class AskAgent {
       const toolsAllowed = offered.length > 0 && stopped === null;
       if (stopped !== null) messages.push({ role: "user", content: stopNote(stopped.model) });
       const left = deadline - Date.now();
-      if (left <= 0) throw new ApiError(503, "unavailable", `the question took longer than ${askQuestionTimeoutMs / 1000} s, Ask's limit per question; ask a narrower question or configure a faster model`);
+      if (left <= 0) throw questionTimedOut();
       const turn = await this.model.complete({ messages, tools: offered, toolsAllowed, timeoutMs: Math.min(this.modelTimeoutMs, left) });
       const calls = functionCalls(turn.message.tool_calls);
       // Calls made with no tools offered are still answered: each is refused (ask-tools.ts).
@@ -129,6 +132,9 @@ export class AskAgent {
           messages.push(toolMessage(call.id, { ok: false, error: "not run: this question's tool-call limit was reached" }));
           continue;
         }
+        // A message may carry several calls, each up to a query's time-out: none starts past the
+        // question's deadline, so the request ends within its surface's time-out (one tool run past it).
+        if (Date.now() >= deadline) throw questionTimedOut();
         const outcome = await this.tools.run(call.name, parsed, claims);
         if (outcome.ok) {
           steps.push({ tool: call.name, arguments: shownArguments, ok: true, error: null });

@@ -20,6 +20,7 @@ export interface RegionErasureRequest {
 export const erasureStores = [
   "events_parquet", "events_segments", "events_unsealed", "wal_records", "quarantined_records", "persons", "distinct_ids", "merges", "group_links",
   "cohort_memberships", "replay_sessions", "replay_chunks", "ingestion_warning_examples", "live_events", "cache_entries",
+  "ask_messages",
 ] as const;
 
 export type ErasureStore = (typeof erasureStores)[number];

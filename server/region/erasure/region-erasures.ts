@@ -145,7 +145,8 @@ export class RegionErasures {
       // Warnings counted since the last flush carry examples too: stored first, they are erased with the rest.
       warnings.flush();
       // The stage is recorded in the deletion's own transaction: it is done exactly when the rows are gone.
-      store.personErasure.erase(projectId, subjects, (counts) => finish(counts));
+      // The project's Ask conversations go in the same transaction (AskConversationStore.deleteProject says why).
+      store.personErasure.erase(projectId, subjects, (counts) => finish({ ...counts, ask_messages: store.askConversations.deleteProject(projectId) }));
     } else if (stage === "events") {
       // Every WAL record of theirs is in a file before `next`; once the store has sealed (and
       // erased) everything those files hold, the files go whole.

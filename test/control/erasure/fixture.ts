@@ -35,6 +35,7 @@ export const identifierHashes = (request: Pick<RegionErasureRequest, "project_id
 export const removedCounts = {
   events_parquet: 12, events_segments: 3, events_unsealed: 1, wal_records: 1, persons: 1, distinct_ids: 2, merges: 1, group_links: 0,
   cohort_memberships: 1, replay_sessions: 1, replay_chunks: 4, ingestion_warning_examples: 0, live_events: 2, cache_entries: 5,
+  ask_messages: 0,
 };
 
 export const fakeReport = (request: RegionErasureRequest): RegionErasureReport => ({

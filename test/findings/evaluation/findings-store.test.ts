@@ -105,13 +105,4 @@ describe("acknowledging and listing", () => {
     expect(store.list(otherProject, { ruleId: null, acknowledged: null, limit: 10, offset: 0 })).toEqual([]);
   });
 
-  test("deleting a project removes its findings and judged periods, no other project's", () => {
-    const kept = store.recordJudgement(otherProject, "rule-z", dayStart, finding(dayStart, dayStart + hourMs, { projectId: otherProject, ruleId: "rule-z" }), 10, 0)!;
-    const gone = store.recordJudgement(projectId, ruleId, dayStart, finding(dayStart, dayStart + hourMs), 10, 0)!;
-    store.deleteProject(projectId);
-    expect(store.get(projectId, gone.id)).toBeNull();
-    expect(store.wasJudged(ruleId, dayStart)).toBe(false);
-    expect(store.get(otherProject, kept.id)?.id).toBe(kept.id);
-    expect(store.wasJudged("rule-z", dayStart)).toBe(true);
-  });
 });

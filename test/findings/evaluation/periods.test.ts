@@ -2,7 +2,7 @@
 // passed since its end, in the project's time zone (DST days included), and its baseline
 // periods a week apart at the same local hour or weekday.
 import { describe, expect, test } from "bun:test";
-import { baselinePeriods, evaluationDelayMs, latestDuePeriod, periodDescription } from "../../../server/findings/evaluation/periods.ts";
+import { baselinePeriods, evaluationDelayMs, isJudgeable, latestDuePeriod, periodDescription } from "../../../server/findings/evaluation/periods.ts";
 
 const at = (iso: string) => Date.parse(iso);
 const span = (period: { start: number; end: number }) => [new Date(period.start).toISOString(), new Date(period.end).toISOString()];
@@ -24,6 +24,24 @@ describe("latest due period", () => {
   test("a DST day has 23 or 25 hours; the skipped local hour is empty", () => {
     expect(span(latestDuePeriod("daily", "Europe/Berlin", at("2026-03-29T22:10:00Z")))).toEqual(["2026-03-28T23:00:00.000Z", "2026-03-29T22:00:00.000Z"]);
     expect(span(latestDuePeriod("daily", "Europe/Berlin", at("2026-10-25T23:10:00Z")))).toEqual(["2026-10-24T22:00:00.000Z", "2026-10-25T23:00:00.000Z"]);
+  });
+});
+
+describe("judgeable periods", () => {
+  test("an hourly period must be one real hour: the skipped local hour is empty, the repeated one spans two", () => {
+    // Berlin, 29 March 2026: 02:00 local does not exist (01:00Z is 03:00 local).
+    const skipped = latestDuePeriod("hourly", "Europe/Berlin", at("2026-03-29T01:10:00Z"));
+    expect([span(skipped), isJudgeable(skipped)]).toEqual([["2026-03-29T01:00:00.000Z", "2026-03-29T01:00:00.000Z"], false]);
+    // Berlin, 25 October 2026: 02:00-03:00 local happens twice (00:00Z-02:00Z).
+    const repeated = latestDuePeriod("hourly", "Europe/Berlin", at("2026-10-25T02:15:00Z"));
+    expect([span(repeated), isJudgeable(repeated)]).toEqual([["2026-10-25T00:00:00.000Z", "2026-10-25T02:00:00.000Z"], false]);
+    const ordinary = latestDuePeriod("hourly", "Europe/Berlin", at("2026-10-25T03:15:00Z"));
+    expect([span(ordinary), isJudgeable(ordinary)]).toEqual([["2026-10-25T02:00:00.000Z", "2026-10-25T03:00:00.000Z"], true]);
+  });
+
+  test("a DST day of 23 or 25 hours is judged", () => {
+    expect(isJudgeable(latestDuePeriod("daily", "Europe/Berlin", at("2026-03-29T22:10:00Z")))).toBe(true);
+    expect(isJudgeable(latestDuePeriod("daily", "Europe/Berlin", at("2026-10-25T23:10:00Z")))).toBe(true);
   });
 });
 

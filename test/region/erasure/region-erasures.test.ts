@@ -54,6 +54,10 @@ describe("an erasure through the region link", () => {
     expect(filesHolding(service.dataDir, erasedMark).map((path) => `${path.split("/").slice(0, 2).join("/")} ${path.slice(path.lastIndexOf("."))}`)).toEqual([
       "eu/parquet .parquet", "eu/quarantine .record", "eu/region.sqlite-wal .sqlite-wal", "eu/replays .zst", "eu/replays .log", "eu/segments .arrows", "eu/wal .log",
     ]);
+    // An Ask turn in the project: the erasure deletes the project's conversations (two messages).
+    const asker = { projectId: seeded.projectId, environment: "production", userId: "0193a7c2-7777-7000-8000-000000000001" };
+    const answer = { content: "One person did it.", query: null, sql: "SELECT 1", result: { rows: [[1]] }, resultTruncated: false, steps: [], model: "m" };
+    expect(node.store.askConversations.addTurn(asker, null, `what did ${erasee.user} do?`, answer, new Date())).not.toBeNull();
     const cachesBefore = service.ctx.cacheStats();
     const stages: string[] = [];
     report = await link().erase(request(), (stage, done, total) => stages.push(`${stage} ${done}/${total}`));
@@ -68,11 +72,13 @@ describe("an erasure through the region link", () => {
         events_parquet: 3, events_segments: 2, events_unsealed: 1, wal_records: 1, quarantined_records: 1, persons: 2, distinct_ids: 2, merges: 2, group_links: 2,
         cohort_memberships: 1, replay_sessions: 1, replay_chunks: 2, ingestion_warning_examples: 1, live_events: 6,
         cache_entries: cachesBefore.columns.entries + cachesBefore.results.entries,
+        ask_messages: 2,
       },
       manifest_digest: expect.stringMatching(/^[0-9a-f]{64}$/),
       completed_at: expect.stringMatching(isoPattern),
     });
     expect(report.identifier_hashes.join("")).not.toContain(erasedMark);
+    expect(node.store.askConversations.list(asker)).toEqual([]);
     expect(service.ctx.cacheStats().results.entries).toBe(0);
     // The keeper's quarantined record stays.
     expect(readdirSync(join(node.dataDir, quarantineDir))).toEqual([basename(quarantinePath({ file: 1, offset: 2 }))]);

@@ -47,6 +47,11 @@ const NewCohortPage = page(() => import("./pages/cohorts/cohort-editor.tsx").the
 const CohortPage = page(() => import("./pages/cohorts/cohort-editor.tsx"));
 const InsightsListPage = page(() => import("./pages/insights/insights-list-page.tsx"));
 const InsightBuilderPage = page(() => import("./pages/insights/insight-builder-page.tsx"));
+const FindingsPage = page(() => import("./pages/findings/findings-list.tsx"));
+const FindingPage = page(() => import("./pages/findings/finding-page.tsx"));
+const FindingRulesPage = page(() => import("./pages/findings/rules-page.tsx"));
+const FindingDestinationsPage = page(() => import("./pages/findings/destinations-page.tsx"));
+const AskPage = page(() => import("./pages/ask/ask-page.tsx"));
 const ProjectSettingsPage = page(() => import("./pages/settings/project-settings.tsx"));
 const OrgSettingsPage = page(() => import("./pages/orgs/org-settings.tsx"));
 const OrgBillingPage = page(() => import("./pages/orgs/org-billing.tsx"));
@@ -108,6 +113,11 @@ export function App() {
           <Route path="/projects/:projectId/insights" component={InsightsListPage} />
           <Route path="/projects/:projectId/insights/new" component={InsightBuilderPage} />
           <Route path="/projects/:projectId/insights/:insightId" component={InsightBuilderPage} />
+          <Route path="/projects/:projectId/findings" component={FindingsPage} />
+          <Route path="/projects/:projectId/findings/rules" component={FindingRulesPage} />
+          <Route path="/projects/:projectId/findings/destinations" component={FindingDestinationsPage} />
+          <Route path="/projects/:projectId/findings/:findingId" component={FindingPage} />
+          <Route path="/projects/:projectId/ask" component={AskPage} />
           <Route path="/projects/:projectId/settings" component={ProjectSettingsPage} />
           <Route path="/orgs/:orgId/settings" component={OrgSettingsPage} />
           <Route path="/orgs/:orgId/billing" component={OrgBillingPage} />

@@ -55,6 +55,14 @@ export const paths = {
   dashboards: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/dashboards`,
   dashboard: (projectId: string, dashboardId: string) => `/projects/${encodeURIComponent(projectId)}/dashboards/${encodeURIComponent(dashboardId)}`,
   insight: (projectId: string, insightId: string) => `/projects/${encodeURIComponent(projectId)}/insights/${encodeURIComponent(insightId)}`,
+  /** Findings the region raised, newest first; `unacknowledged` keeps those nobody acknowledged yet. */
+  findings: (projectId: string, filter: { rule?: string | null; unacknowledged?: boolean } = {}) =>
+    withQuery(`/projects/${encodeURIComponent(projectId)}/findings`, { rule: filter.rule, unacknowledged: filter.unacknowledged ? "1" : null }),
+  finding: (projectId: string, findingId: string) => `/projects/${encodeURIComponent(projectId)}/findings/${encodeURIComponent(findingId)}`,
+  findingRules: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/findings/rules`,
+  findingDestinations: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/findings/destinations`,
+  /** Ask, on a conversation when given. */
+  ask: (projectId: string, conversationId?: string | null) => withQuery(`/projects/${encodeURIComponent(projectId)}/ask`, { conversation: conversationId }),
   projectSettings: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/settings`,
   orgSettings: (orgId: string) => `/orgs/${encodeURIComponent(orgId)}/settings`,
   orgBilling: (orgId: string) => `/orgs/${encodeURIComponent(orgId)}/billing`,

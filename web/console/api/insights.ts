@@ -28,7 +28,7 @@ export const listInsights = (projectId: string, filters: InsightListFilters) =>
     `${base(projectId)}${queryString({ search: filters.search, favorited: filters.favorited ? true : undefined, kind: filters.kind, tag: filters.tag, offset: filters.offset || undefined, limit: insightPageSize })}`,
   );
 export const getInsight = (projectId: string, insightId: string) => requestJson<InsightDto>("GET", one(projectId, insightId));
-export const createInsight = (projectId: string, input: { name: string; query: QueryIrDocument; viz: InsightViz; tags: string[] }) =>
+export const createInsight = (projectId: string, input: { name: string; query: QueryIrDocument; viz: InsightViz; tags: string[]; created_via?: InsightDto["created_via"] }) =>
   requestJson<InsightDto>("POST", base(projectId), input);
 export const updateInsight = (projectId: string, insightId: string, input: { name?: string; query?: QueryIrDocument; viz?: InsightViz; tags?: string[] }) =>
   requestJson<InsightDto>("PATCH", one(projectId, insightId), input);

@@ -3,7 +3,7 @@
 // it), then the data sections, Dashboards first.
 import type { FunctionComponent } from "preact";
 import { paths } from "../paths.ts";
-import { ActivityIcon, ChartIcon, CirclesIcon, ClipboardListIcon, DashboardIcon, DatabaseIcon, FilmIcon, FlagIcon, FlaskIcon, RocketIcon, SettingsIcon, UsersIcon, WarningIcon } from "../ui/icons.tsx";
+import { ActivityIcon, BellIcon, ChartIcon, CirclesIcon, ClipboardListIcon, DashboardIcon, DatabaseIcon, FilmIcon, FlagIcon, FlaskIcon, RocketIcon, SettingsIcon, SparklesIcon, UsersIcon, WarningIcon } from "../ui/icons.tsx";
 
 export interface ProjectSection {
   label: string;
@@ -17,6 +17,8 @@ export const projectSections: readonly ProjectSection[] = [
   { label: "Get started", Icon: RocketIcon, href: paths.projectSetup },
   { label: "Dashboards", Icon: DashboardIcon, href: paths.dashboards },
   { label: "Insights", Icon: ChartIcon, href: paths.insights },
+  { label: "Ask", Icon: SparklesIcon, href: (projectId) => paths.ask(projectId) },
+  { label: "Findings", Icon: BellIcon, href: (projectId) => paths.findings(projectId) },
   { label: "Live events", Icon: ActivityIcon, href: paths.projectLive },
   { label: "Replays", Icon: FilmIcon, href: (projectId) => paths.replays(projectId) },
   { label: "Persons", Icon: UsersIcon, href: paths.persons, also: (projectId) => [paths.groups(projectId)] },

@@ -113,10 +113,11 @@ let loadedParquetWasm: typeof ParquetWasm | null = null;
  * hundred milliseconds of CPU, and the instance's memory) in each thread that imports it, and
  * every region's storage and compaction workers import this file but read Parquet only when
  * they merge or erase parts, so a service of four regions paid eight compilations on start
- * that most of those threads never used. Its package's Node build is CommonJS, so it loads
+ * that most of those threads never used (and so did each /sql sandbox process, which reads
+ * through DuckDB). Its package's Node build is CommonJS, so it loads
  * synchronously here, once per thread.
  */
-const parquetWasm = (): typeof ParquetWasm => (loadedParquetWasm ??= require("parquet-wasm") as typeof ParquetWasm);
+export const parquetWasm = (): typeof ParquetWasm => (loadedParquetWasm ??= require("parquet-wasm") as typeof ParquetWasm);
 
 /**
  * A Parquet part opened with parquet-wasm, read by ranges. Measured on a cold query over 76

@@ -19,38 +19,24 @@ export const compactInPlace: Compactor = {
   close: () => {},
 };
 
-/**
- * Compaction on a thread of its own (compaction-worker.ts), started by the first job: a
- * region that has nothing to compact (most of them, most of the time, and every region of a
- * service that has just started) holds no idle thread, and a service's start no longer
- * waits for one thread per region to load the compaction code.
- */
+/** Compaction on a thread of its own (compaction-worker.ts). */
 export class CompactionThread implements Compactor {
-  private worker: Worker | null = null;
-  private closed = false;
+  private readonly worker: Worker;
   private readonly pending = new PendingCalls();
 
   /** `name`: the OS thread's name (see StorageClientOptions.threadLabel). */
-  constructor(private readonly name = "compaction") {}
+  constructor(name = "compaction") {
+    this.worker = new Worker(new URL("./compaction-worker.ts", import.meta.url).href, { name });
+    this.worker.onmessage = ({ data: reply }: MessageEvent<CompactionReply>) => this.pending.settle(reply.id, reply.error, reply.outcome);
+    this.worker.onerror = (event) => this.pending.failAll(`compaction thread failed: ${event.message}`);
+  }
 
   run(job: CompactionJob): Promise<CompactionOutcome> {
-    if (this.closed) return Promise.reject(new Error("compaction thread is closed"));
-    const worker = this.started();
-    return this.pending.start((id) => worker.postMessage({ id, job } satisfies CompactionRequest));
+    return this.pending.start((id) => this.worker.postMessage({ id, job } satisfies CompactionRequest));
   }
 
   close(): void {
-    this.closed = true;
-    this.worker?.terminate();
+    this.worker.terminate();
     this.pending.failAll("compaction thread is closed");
-  }
-
-  private started(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(new URL("./compaction-worker.ts", import.meta.url).href, { name: this.name });
-    worker.onmessage = ({ data: reply }: MessageEvent<CompactionReply>) => this.pending.settle(reply.id, reply.error, reply.outcome);
-    worker.onerror = (event) => this.pending.failAll(`compaction thread failed: ${event.message}`);
-    this.worker = worker;
-    return worker;
   }
 }

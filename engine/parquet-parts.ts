@@ -3,8 +3,8 @@
 // openParquetFile). A query reads every part's schema before any column, so a part opened
 // for its schema stays open (its parsed footer: a few KB of wasm memory) for the column read
 // that follows. Columns are taken out of parquet-wasm's memory directly (arrow-ffi.ts).
-import { ParquetFile, wasmMemory } from "parquet-wasm";
-import { openParquetFile } from "../storage/data-files.ts";
+import type { ParquetFile } from "parquet-wasm";
+import { openParquetFile, parquetWasm } from "../storage/data-files.ts";
 import { ffiColumns, ffiColumnType, ffiFields, type FfiField } from "./arrow-ffi.ts";
 import type { ColumnType } from "./chunk-store.ts";
 import type { ArrowData } from "./columns.ts";
@@ -32,7 +32,7 @@ export class ParquetParts {
     let fields: FfiField[];
     try {
       const address = exported.addr();
-      fields = ffiFields(wasmMemory().buffer, address);
+      fields = ffiFields(parquetWasm().wasmMemory().buffer, address);
     } finally {
       exported.free();
     }
@@ -52,7 +52,7 @@ export class ParquetParts {
         const batches = stream.arrayAddrs();
         const schema = stream.schemaAddr();
         // Taken after the last call into parquet-wasm: a call may grow the memory and detach older views.
-        const memory = wasmMemory().buffer;
+        const memory = parquetWasm().wasmMemory().buffer;
         const arrays = ffiColumns(memory, ffiFields(memory, schema), batches);
         return new Map(columns.map((name) => [name, decode(name, arrays.get(name)!)] as const));
       } finally {

@@ -9,7 +9,7 @@
 import { closeSync, fdatasyncSync, fsyncSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { AsyncByteQueue, RecordBatchStreamWriter, tableFromIPC, type Table } from "apache-arrow";
-import { ParquetFile, readParquet } from "parquet-wasm";
+import type * as ParquetWasm from "parquet-wasm";
 import { fsyncDirectory, writeAll, writeFileAtomic } from "./atomic-file.ts";
 import { encodeParquetFile } from "./parquet/parquet-file-writer.ts";
 
@@ -106,6 +106,19 @@ export function readFileRange(path: string, start: number, length: number): Uint
 
 export const readSegmentTable = (path: string, range: SegmentRange): Table => tableFromIPC(readFileRange(path, range.offset, range.bytes));
 
+let loadedParquetWasm: typeof ParquetWasm | null = null;
+
+/**
+ * parquet-wasm, loaded on first use: loading it compiles its 5 MB WebAssembly module (a few
+ * hundred milliseconds of CPU, and the instance's memory) in each thread that imports it, and
+ * every region's storage and compaction workers import this file but read Parquet only when
+ * they merge or erase parts, so a service of four regions paid eight compilations on start
+ * that most of those threads never used (and so did each /sql sandbox process, which reads
+ * through DuckDB). Its package's Node build is CommonJS, so it loads
+ * synchronously here, once per thread.
+ */
+export const parquetWasm = (): typeof ParquetWasm => (loadedParquetWasm ??= require("parquet-wasm") as typeof ParquetWasm);
+
 /**
  * A Parquet part opened with parquet-wasm, read by ranges. Measured on a cold query over 76
  * parts (warm page cache): parquet-wasm's reader over a Bun file Blob pays an async round
@@ -115,12 +128,12 @@ export const readSegmentTable = (path: string, range: SegmentRange): Table => ta
  * synchronous positioned reads of just the requested bytes: the footer, then the column
  * chunks a read asks for.
  */
-export function openParquetFile(path: string): Promise<ParquetFile> {
+export function openParquetFile(path: string): Promise<ParquetWasm.ParquetFile> {
   const ranges = {
     size: statSync(path).size,
     slice: (start: number, end: number) => ({ arrayBuffer: async () => readFileRange(path, start, end - start).buffer }),
   };
-  return ParquetFile.fromFile(ranges as unknown as Blob);
+  return parquetWasm().ParquetFile.fromFile(ranges as unknown as Blob);
 }
 
 /** Writes a table (rows already deduplicated and sorted) as one Parquet file; returns its size. */
@@ -134,7 +147,7 @@ export function writeParquetPart(path: string, table: Table): number {
 export const readBatchRows = 1 << 20;
 
 /** A Parquet file's bytes as one Arrow table, in one batch. */
-export const parquetTable = (bytes: Uint8Array): Table => tableFromIPC(readParquet(bytes, { batchSize: readBatchRows }).intoIPCStream());
+export const parquetTable = (bytes: Uint8Array): Table => tableFromIPC(parquetWasm().readParquet(bytes, { batchSize: readBatchRows }).intoIPCStream());
 
 export const readParquetTable = (path: string): Table => parquetTable(readFileSync(path));
 

@@ -29,6 +29,7 @@ import { pushPendingCatalogs } from "./control/catalog/catalog-publication.ts";
 import { pushUnpublished } from "./control/flags/flag-publications.ts";
 import { pushRevocations } from "./control/services/token-revocations.ts";
 import { startFindingsDelivery, type FindingsDelivery } from "./findings/delivery/findings-delivery.ts";
+import { InFlightRequests } from "./http/in-flight.ts";
 import { RegionNode } from "./region/region-node.ts";
 import { LocalRegionLink, RemoteRegionLink, remoteErasureTimeoutMs, type RegionLink } from "./region/region-link.ts";
 import { erasurePath } from "./region/erasure/erasure-routes.ts";
@@ -66,6 +67,9 @@ interface Surface {
   /** When the surface's request is answered 503 whatever its handler is doing. */
   timeoutMs: number;
 }
+
+/** How long a stopping server gives its last answers to be written once no handler runs. */
+const closeGraceMs = 250;
 
 /** The most Bun takes for a connection's idle time-out. */
 const bunIdleTimeoutSecondsMax = 255;
@@ -253,6 +257,7 @@ export async function startService(config: Config): Promise<RunningService> {
   };
 
   boundRequestHeads();
+  const inFlight = new InFlightRequests();
   const server: Server<unknown> = Bun.serve({
     port: config.port,
     hostname: config.host,
@@ -265,7 +270,7 @@ export async function startService(config: Config): Promise<RunningService> {
       const path = new URL(request.url).pathname;
       const surface = route(request.method, path);
       srv.timeout(request, idleTimeoutSeconds(surface.timeoutMs));
-      const response = await withTimeout(Promise.resolve(surface.handle(request, path)), surface.timeoutMs, surface.renderError);
+      const response = await inFlight.track(withTimeout(Promise.resolve(surface.handle(request, path)), surface.timeoutMs, surface.renderError));
       if (config.logRequests) {
         console.log(`${request.method} ${loggedPath(path)} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);
       }
@@ -322,7 +327,11 @@ export async function startService(config: Config): Promise<RunningService> {
       await Promise.all([...findingsRunners.values()].map((runner) => runner.stop()));
       // The server waits for every open answer, and a live event stream stays open until ended.
       await Promise.all([...nodes.values()].map((node) => node.live.close()));
-      await server.stop();
+      // Graceful, but only until no answer is in flight and the last one has had closeGraceMs
+      // to be written: idle keep-alive connections are then closed rather than waited for until
+      // their idle time-out (in-flight.ts).
+      await Promise.race([server.stop(), inFlight.settled().then(() => Bun.sleep(closeGraceMs))]);
+      await server.stop(true);
       // After the server: its last answers may still hand mail over.
       await ctx.mail.close();
       await Promise.all(findingsDeliveries.map((delivery) => delivery.stop()));

@@ -108,6 +108,12 @@ describe("event volume and funnel conversion", () => {
     configure(config);
   });
 
+  test("a normal hour raises nothing: hour H a week earlier, 97 signups against a median of 100", async () => {
+    const pass = await runner.evaluateDue(after(hourH - weekMs + hourMs));
+    expect(pass).toEqual({ raised: [], failed: 0, handedOn: 0 });
+    expect(dispatcher.enqueued).toEqual([]);
+  });
+
   test("an injected drop in hour H raises exactly one finding, handed to the dispatcher", async () => {
     const now = after(hourH + hourMs);
     const pass = await runner.evaluateDue(now);

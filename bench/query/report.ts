@@ -45,6 +45,9 @@ const times = (value: number) => `${fmt(value, 2)}x`;
 const sizeName = (events: number) => (events % 1_000_000 === 0 ? `${events / 1_000_000}M` : events % 1000 === 0 ? `${events / 1000}k` : fmt(events));
 const met = (ok: boolean) => (ok ? "**met**" : "**not met**");
 
+/** Each size has its own section of bench/RESULTS.md, found by this heading. */
+export const sectionHeading = (events: number) => `Query engine, ${sizeName(events)} events`;
+
 export function geometricMean(values: number[]): number {
   return Math.exp(values.reduce((sum, value) => sum + Math.log(value), 0) / values.length);
 }
@@ -122,14 +125,15 @@ function chdbVersion(): string | null {
 
 export function reportSection(input: ReportInput): string {
   const { data, loadAtStart, runs, coldRuns, engines, cases } = input;
+  const warmMeasured = cases.every(({ times: all }) => all.warm);
   const modeTitles: Record<Mode, string> = {
     warm: `Warm: median of ${runs} runs per engine, the engines taking turns; the executor's column cache holds every case (${fmt(columnCacheBytes / 2 ** 30)} GiB bound), baselines' sessions reused.`,
     cold: `Cold: median of ${coldRuns} runs, each the first query of a fresh Bun process (Parquet read and decoded; the OS page cache is warm; start-up, sessions, person tables and the native table's load not timed).`,
-    bounded: `Bounded cache: median of ${runs} runs, the executor with the service's default column cache (QUERY_CACHE_MB, ${fmt(defaultColumnCacheBytes / 2 ** 20)} MiB), the cases in turn so each evicts others' columns when they do not all fit; baselines as in warm.`,
+    bounded: `Bounded cache: median of ${runs} runs, the executor with the service's default column cache (QUERY_CACHE_MB, ${fmt(defaultColumnCacheBytes / 2 ** 20)} MiB), the cases in turn so each evicts others' columns when they do not all fit; the bound is the executor's alone, so ${warmMeasured ? "the baselines' figures are their warm medians from this run" : "the baselines run as in warm"}.`,
   };
   const version = chdbVersion();
   const lines = [
-    `## Query engine (bench/query) — ${new Date().toISOString().slice(0, 10)}, ${sizeName(data.events)} events`,
+    `## ${sectionHeading(data.events)} (bench/query) — ${new Date().toISOString().slice(0, 10)}`,
     "",
     `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? "unknown CPU"}), ${fmt(totalmem() / 2 ** 30)} GiB RAM, Bun ${Bun.version}, DuckDB ${duckDbVersion()}${version ? `, chdb ${version} (npm)` : ""}, each with ${duckDbThreads} threads; the executor uses one;`,
     `load average ${fmt(loadAtStart, 1)} when the run started, ${fmt(loadavg()[0]!, 1)} when it ended (other work on the machine makes the figures noisier).`,

@@ -13,7 +13,7 @@ import { benchCases } from "./cases.ts";
 import { chdbInstalled } from "./chdb-baseline.ts";
 import { openBenchData } from "./data.ts";
 import { measure, modes, type Engine, type Mode } from "./measure.ts";
-import { reportSection } from "./report.ts";
+import { reportSection, sectionHeading } from "./report.ts";
 
 /** "100k", "1m", "10M" or a plain number of events. */
 function parseCount(text: string): number {
@@ -55,5 +55,5 @@ const section = reportSection({ data, loadAtStart, runs, coldRuns, engines, case
 console.log(`\n${section}`);
 if (process.argv.includes("--write")) {
   if (selected) console.log("(BENCH_CASES ran a selection: bench/RESULTS.md left as it was)");
-  else writeResultsSection("Query engine", section);
+  else writeResultsSection(sectionHeading(events), section);
 }

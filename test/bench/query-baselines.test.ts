@@ -48,6 +48,12 @@ test("bounded cache times the executor with the default column cache and the bas
   expect(measuredShape(figures, ["bounded"], ["executor", "duckdb-hand-native"])).toEqual(expectedShape(["bounded"], ["executor", "duckdb-hand-native"]));
 });
 
+test("with warm measured too, bounded times the executor again and takes the baselines' warm medians", async () => {
+  const figures = await pipeline(["duckdb-hand-native"], ["warm", "bounded"]);
+  expect(measuredShape(figures, ["warm", "bounded"], ["executor", "duckdb-hand-native"])).toEqual(expectedShape(["warm", "bounded"], ["executor", "duckdb-hand-native"]));
+  expect(figures.map(({ times }) => times.bounded!["duckdb-hand-native"])).toEqual(figures.map(({ times }) => times.warm!["duckdb-hand-native"]));
+});
+
 // Every baseline goes through the same cold.ts path (openBaseline, prepare, run): one stands for all.
 test("cold runs the executor and a baseline in fresh processes", async () => {
   const baselines: BaselineName[] = ["duckdb-hand-parquet"];

@@ -7,6 +7,7 @@
 // never as markup.
 import { Elysia } from "elysia";
 import { ApiError, jsonResponse } from "../http/errors.ts";
+import { findingFields } from "../findings/finding-fields.ts";
 import type { DeliveryState } from "../findings/findings-types.ts";
 import type { StoredFinding } from "../../storage/findings-store.ts";
 import type { RegionNode } from "./region-node.ts";
@@ -22,22 +23,7 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 export function findingDto(finding: StoredFinding, deliveries: DeliveryState[]) {
   return {
-    id: finding.id,
-    project_id: finding.projectId,
-    rule_id: finding.ruleId,
-    rule_name: finding.ruleName,
-    target: finding.target,
-    cadence: finding.cadence,
-    severity: finding.severity,
-    period_start: finding.periodStart,
-    period_end: finding.periodEnd,
-    value: finding.value,
-    baseline: finding.baseline,
-    change: finding.change,
-    relative_change: finding.relativeChange,
-    anomaly_z: finding.anomalyZ,
-    summary: finding.summary,
-    raised_at: finding.raisedAt,
+    ...findingFields(finding),
     sent: finding.sent,
     acknowledged_at: finding.acknowledgedAt,
     acknowledged_by: finding.acknowledgedBy,

@@ -4,6 +4,7 @@
 // endpoint can route for several destinations); `finding.test` is what "send test" sends.
 // Names in it (events, rules) are ingest or user data: receivers treat them as text.
 import type { RaisedFinding, RegionFindingsDestination, RegionFindingsProject } from "../findings-types.ts";
+import { findingFields } from "../finding-fields.ts";
 import { findingUrl } from "./finding-facts.ts";
 
 export type WebhookEventType = "finding.raised" | "finding.test";
@@ -27,22 +28,7 @@ export function webhookFindingBody(project: RegionFindingsProject, destination: 
     type: "finding.raised",
     timestamp: finding.raisedAt,
     data: {
-      id: finding.id,
-      project_id: finding.projectId,
-      rule_id: finding.ruleId,
-      rule_name: finding.ruleName,
-      target: finding.target,
-      cadence: finding.cadence,
-      severity: finding.severity,
-      period_start: finding.periodStart,
-      period_end: finding.periodEnd,
-      value: finding.value,
-      baseline: finding.baseline,
-      change: finding.change,
-      relative_change: finding.relativeChange,
-      anomaly_z: finding.anomalyZ,
-      summary: finding.summary,
-      raised_at: finding.raisedAt,
+      ...findingFields(finding),
       links: { finding: findingUrl(project.consoleUrl, finding.id), project: project.consoleUrl },
       destination: destinationData(destination),
     },

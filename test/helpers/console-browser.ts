@@ -38,13 +38,17 @@ export async function openConsoleTab(browser: Browser): Promise<ConsoleTab> {
 export async function screenshotThemes(page: Page, name: string): Promise<void> {
   if (!screenshotDir) return;
   mkdirSync(screenshotDir, { recursive: true });
+  // From the top: a page scrolled down would draw the sticky sidebar at its scroll offset.
+  await page.evaluate(() => window.scrollTo(0, 0));
   for (const theme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: theme });
+    // Charts (canvas, which `animations: "disabled"` cannot reach) are redrawn for the theme
+    // without their entry animation, so they are whole when taken.
+    await page.emulateMedia({ colorScheme: theme, reducedMotion: "reduce" });
     await page.waitForSelector(`html[data-theme="${theme}"]`);
     // Transitions are finished at once: the theme switch would otherwise be caught half-way.
     await page.screenshot({ path: join(screenshotDir, `${name}-${theme}.png`), fullPage: true, animations: "disabled" });
   }
-  await page.emulateMedia({ colorScheme: "light" });
+  await page.emulateMedia({ colorScheme: "light", reducedMotion: "no-preference" });
   await page.waitForSelector('html[data-theme="light"]');
 }
 

@@ -39,7 +39,7 @@ export async function screenshotThemes(page: Page, name: string): Promise<void> 
   if (!screenshotDir) return;
   mkdirSync(screenshotDir, { recursive: true });
   // From the top: a page scrolled down would draw the sticky sidebar at its scroll offset.
-  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate("window.scrollTo(0, 0)");
   for (const theme of ["light", "dark"] as const) {
     // Charts (canvas, which `animations: "disabled"` cannot reach) are redrawn for the theme
     // without their entry animation, so they are whole when taken.

@@ -23,7 +23,9 @@ export interface ConsoleTab {
 const expectedRefusal = /Failed to load resource: the server responded with a status of (401|404)/;
 
 export async function openConsoleTab(browser: Browser): Promise<ConsoleTab> {
-  const context = await browser.newContext({ viewport: consoleViewport, colorScheme: "light" });
+  // Taking screenshots, charts (canvas, which the screenshot's `animations: "disabled"` cannot
+  // reach) are drawn without their entry animation, so they are whole when taken.
+  const context = await browser.newContext({ viewport: consoleViewport, colorScheme: "light", reducedMotion: screenshotDir ? "reduce" : "no-preference" });
   const page = await context.newPage();
   page.setDefaultTimeout(shownWithinMs);
   const problems: string[] = [];
@@ -41,14 +43,12 @@ export async function screenshotThemes(page: Page, name: string): Promise<void> 
   // From the top: a page scrolled down would draw the sticky sidebar at its scroll offset.
   await page.evaluate("window.scrollTo(0, 0)");
   for (const theme of ["light", "dark"] as const) {
-    // Charts (canvas, which `animations: "disabled"` cannot reach) are redrawn for the theme
-    // without their entry animation, so they are whole when taken.
-    await page.emulateMedia({ colorScheme: theme, reducedMotion: "reduce" });
+    await page.emulateMedia({ colorScheme: theme });
     await page.waitForSelector(`html[data-theme="${theme}"]`);
     // Transitions are finished at once: the theme switch would otherwise be caught half-way.
     await page.screenshot({ path: join(screenshotDir, `${name}-${theme}.png`), fullPage: true, animations: "disabled" });
   }
-  await page.emulateMedia({ colorScheme: "light", reducedMotion: "no-preference" });
+  await page.emulateMedia({ colorScheme: "light" });
   await page.waitForSelector('html[data-theme="light"]');
 }
 

@@ -48,6 +48,9 @@ const met = (ok: boolean) => (ok ? "**met**" : "**not met**");
 /** Each size has its own section of bench/RESULTS.md, found by this heading. */
 export const sectionHeading = (events: number) => `Query engine, ${sizeName(events)} events`;
 
+/** Whether every case has figures of `mode` (the modes a run did not select have none). */
+const measuredIn = (cases: CaseFigures[], mode: Mode) => cases.every(({ times: all }) => all[mode]);
+
 export function geometricMean(values: number[]): number {
   return Math.exp(values.reduce((sum, value) => sum + Math.log(value), 0) / values.length);
 }
@@ -84,7 +87,7 @@ function modeTable(mode: Mode, engines: Engine[], cases: CaseFigures[]): string[
 
 function targetLines(input: ReportInput): string[] {
   const { cases, engines, data } = input;
-  const has = (mode: Mode) => cases.every(({ times: all }) => all[mode]);
+  const has = (mode: Mode) => measuredIn(cases, mode);
   const lines: string[] = [];
   if (has("warm")) {
     const ups = speedUps(cases, "warm");
@@ -125,7 +128,7 @@ function chdbVersion(): string | null {
 
 export function reportSection(input: ReportInput): string {
   const { data, loadAtStart, runs, coldRuns, engines, cases } = input;
-  const warmMeasured = cases.every(({ times: all }) => all.warm);
+  const warmMeasured = measuredIn(cases, "warm");
   const modeTitles: Record<Mode, string> = {
     warm: `Warm: median of ${runs} runs per engine, the engines taking turns; the executor's column cache holds every case (${fmt(columnCacheBytes / 2 ** 30)} GiB bound), baselines' sessions reused.`,
     cold: `Cold: median of ${coldRuns} runs, each the first query of a fresh Bun process (Parquet read and decoded; the OS page cache is warm; start-up, sessions, person tables and the native table's load not timed).`,
@@ -147,7 +150,7 @@ export function reportSection(input: ReportInput): string {
     "Speed-up: the best baseline's ms over the executor's (above 1: the executor is faster); the best baseline is the fastest hand-written one (DuckDB on Parquet or a native table, chDB); —: not run.",
   ];
   for (const mode of ["warm", "cold", "bounded"] as const) {
-    if (!cases.every(({ times: all }) => all[mode])) continue;
+    if (!measuredIn(cases, mode)) continue;
     lines.push("", `### ${mode === "bounded" ? "Bounded cache" : mode === "warm" ? "Warm" : "Cold"}`, "", modeTitles[mode], "", ...modeTable(mode, engines, cases));
   }
   lines.push("", "Targets (issue 35; benchmark figures, medians, baselines measured in the same run):", ...targetLines(input));
